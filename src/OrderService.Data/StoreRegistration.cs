@@ -1,0 +1,70 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+
+namespace OrderService.Data;
+
+/// <summary>
+/// Chooses the store from configuration. Adding a store is one folder plus one line in
+/// <see cref="CreateStore"/>; nothing above the port changes.
+/// </summary>
+public static class StoreRegistration
+{
+    public const string ConnectionStringName = "Orders";
+    public const string DefaultSqliteConnectionString = "Data Source=data/orders.db";
+
+    public static IServiceCollection AddOrderStore(this IServiceCollection services, IConfiguration configuration)
+    {
+        services.AddOptions<StoreOptions>()
+            .Bind(configuration.GetSection(StoreOptions.SectionName))
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<StoreOptions>, StoreOptionsValidator>();
+        services.AddSingleton(TimeProvider.System);
+        services.AddSingleton(sp => CreateStore(sp, configuration));
+        services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Store);
+        services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Schema);
+        services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().TransientFaults);
+        return services;
+    }
+
+    /// <summary>The connection string for the configured provider, with the embedded default for SQLite.</summary>
+    public static string ResolveConnectionString(IConfiguration configuration, StoreProvider provider)
+    {
+        var configured = configuration.GetConnectionString(ConnectionStringName);
+        if (!string.IsNullOrWhiteSpace(configured))
+        {
+            return configured;
+        }
+
+        return provider == StoreProvider.Sqlite
+            ? DefaultSqliteConnectionString
+            : throw new OptionsValidationException(ConnectionStringName, typeof(StoreOptions),
+                [$"ConnectionStrings:{ConnectionStringName} must be set when Store:Provider={provider}."]);
+    }
+
+    private static StoreBundle CreateStore(IServiceProvider services, IConfiguration configuration)
+    {
+        var options = services.GetRequiredService<IOptions<StoreOptions>>().Value;
+        var connectionString = ResolveConnectionString(configuration, options.Provider);
+        var context = new StoreContext(options, connectionString, services);
+        return (options.Provider, options.Layout) switch
+        {
+            (StoreProvider.Sqlite, _) => Sqlite.SqliteStores.Create(context),
+            (StoreProvider.PostgreSql, _) => PostgreSql.PostgreSqlStores.Create(context),
+            (StoreProvider.SqlServer, _) => SqlServer.SqlServerStores.Create(context),
+            _ => throw new OptionsValidationException(StoreOptions.SectionName, typeof(StoreOptions),
+                [$"Store:Provider={options.Provider} has no store in this build."]),
+        };
+    }
+}
+
+/// <summary>What a provider's factory needs: the validated options, its connection string and the container.</summary>
+public sealed record StoreContext(StoreOptions Options, string ConnectionString, IServiceProvider Services);
+
+/// <summary>What a provider's factory hands back. Disposing the bundle disposes the provider's pools and writers.</summary>
+public sealed record StoreBundle(IOrderStore Store, IStoreSchema Schema, ITransientFaults TransientFaults, IAsyncDisposable? Resources = null)
+    : IAsyncDisposable
+{
+    public ValueTask DisposeAsync() => Resources?.DisposeAsync() ?? ValueTask.CompletedTask;
+}
