@@ -1,0 +1,76 @@
+using Npgsql;
+
+namespace OrderService.Data.PostgreSql;
+
+/// <summary>
+/// The PostgreSQL connection pool as the stores see it. Durability knobs are applied per session in the
+/// startup packet (Options=-c ...), so they cost no round trip: synchronous_commit mirrors MongoDB's
+/// j:true/j:false, commit_delay/commit_siblings its journal commit interval (group commit).
+/// </summary>
+public sealed class PostgresDatabase : IAsyncDisposable
+{
+    public const string ProviderName = "postgresql";
+
+    // 100 concurrent requests each hold one connection for a round trip; headroom avoids pool waits.
+    private const int MinimumPoolSize = 128;
+
+    public PostgresDatabase(string connectionString, StoreOptions options)
+    {
+        var builder = new NpgsqlConnectionStringBuilder(connectionString);
+        if (builder.MaxPoolSize < MinimumPoolSize && !connectionString.Contains("Maximum Pool Size", StringComparison.OrdinalIgnoreCase)
+            && !connectionString.Contains("Max Pool Size", StringComparison.OrdinalIgnoreCase))
+        {
+            builder.MaxPoolSize = MinimumPoolSize;
+        }
+
+        // Prepared statements save the parse and plan of every repeated statement.
+        if (builder.MaxAutoPrepare == 0)
+        {
+            builder.MaxAutoPrepare = 64;
+            builder.AutoPrepareMinUsages = 2;
+        }
+
+        builder.CommandTimeout = options.CommandTimeoutSeconds;
+        builder.Options = JoinOptions(builder.Options, SessionSettings(options.PostgreSql));
+        var dataSourceBuilder = new NpgsqlDataSourceBuilder(builder.ConnectionString);
+        DataSource = dataSourceBuilder.Build();
+        ConnectionString = builder.ConnectionString;
+    }
+
+    public NpgsqlDataSource DataSource { get; }
+
+    /// <summary>The effective connection string, session settings included.</summary>
+    public string ConnectionString { get; }
+
+    public async ValueTask<NpgsqlConnection> OpenAsync(string purpose, CancellationToken cancellationToken)
+    {
+        var connection = await DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
+        StoreTelemetry.ConnectionOpened(ProviderName, purpose);
+        return connection;
+    }
+
+    public ValueTask DisposeAsync() => DataSource.DisposeAsync();
+
+    /// <summary>The server settings this configuration asks for, as `-c name=value` startup options.</summary>
+    public static string SessionSettings(PostgreSqlStoreOptions options)
+    {
+        var settings = new List<string>
+        {
+            $"-c synchronous_commit={options.SynchronousCommit.ToString().ToLowerInvariant()}",
+        };
+        if (options.CommitDelayMicroseconds > 0)
+        {
+            settings.Add($"-c commit_delay={options.CommitDelayMicroseconds}");
+        }
+
+        if (options.CommitSiblings > 0)
+        {
+            settings.Add($"-c commit_siblings={options.CommitSiblings}");
+        }
+
+        return string.Join(' ', settings);
+    }
+
+    private static string JoinOptions(string? existing, string added) =>
+        string.IsNullOrWhiteSpace(existing) ? added : existing + " " + added;
+}

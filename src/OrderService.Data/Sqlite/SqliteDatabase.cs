@@ -1,0 +1,123 @@
+using Microsoft.Data.Sqlite;
+
+namespace OrderService.Data.Sqlite;
+
+/// <summary>
+/// One SQLite database file as the stores see it: how connections are opened for reading and writing
+/// (pragmas, shared cache for dirty reads) and where writes go (the group-commit writer, or a
+/// connection of their own). Both the relational and the document layout use it.
+/// </summary>
+public sealed class SqliteDatabase : IAsyncDisposable
+{
+    public const string ProviderName = "sqlite";
+
+    private readonly string _connectionString;
+    private readonly SqliteStoreOptions _sqlite;
+    private readonly bool _readUncommitted;
+    private readonly string _connectionPragmas;
+    private readonly SqliteGroupCommitWriter? _groupWriter;
+
+    public SqliteDatabase(string connectionString, StoreOptions options)
+    {
+        _sqlite = options.Sqlite;
+        _readUncommitted = options.ReadIsolation == ReadIsolation.ReadUncommitted;
+        var builder = new SqliteConnectionStringBuilder(connectionString)
+        {
+            Pooling = true,
+            DefaultTimeout = options.CommandTimeoutSeconds,
+
+            // Shared cache is what lets a reader see another connection's uncommitted write (the NOLOCK
+            // risk, measured). It switches SQLite to table-level locks, so only that mode uses it.
+            Cache = _readUncommitted ? SqliteCacheMode.Shared : SqliteCacheMode.Private,
+        };
+        _connectionString = builder.ToString();
+        DataSourcePath = builder.DataSource;
+        _connectionPragmas =
+            $"PRAGMA synchronous={_sqlite.Synchronous.ToString().ToUpperInvariant()}; " +
+            $"PRAGMA busy_timeout={_sqlite.BusyTimeoutMilliseconds}; PRAGMA foreign_keys=ON;";
+        _groupWriter = _sqlite.GroupCommit
+            ? new SqliteGroupCommitWriter(() => Open("group-writer"), _sqlite.GroupCommitMaxBatch)
+            : null;
+    }
+
+    /// <summary>The file (or :memory: name) behind the connection string.</summary>
+    public string DataSourcePath { get; }
+
+    public bool UsesGroupCommit => _groupWriter is not null;
+
+    public bool ReadsUncommitted => _readUncommitted;
+
+    /// <summary>Creates the database's folder and switches the file to WAL, once, before any other use.</summary>
+    public void PrepareFile()
+    {
+        var folder = Path.GetDirectoryName(Path.GetFullPath(DataSourcePath));
+        if (!string.IsNullOrEmpty(folder) && DataSourcePath != ":memory:")
+        {
+            Directory.CreateDirectory(folder);
+        }
+
+        using var connection = Open("schema");
+        using var command = connection.CreateCommand();
+
+        // WAL lets readers run beside the single writer; it is stored in the file, so setting it once is enough.
+        command.CommandText = "PRAGMA journal_mode=WAL;";
+        command.ExecuteNonQuery();
+    }
+
+    /// <summary>A pooled connection for reads; with ReadUncommitted it reads other connections' uncommitted rows.</summary>
+    public SqliteConnection OpenReader()
+    {
+        var connection = Open("read");
+        if (_readUncommitted)
+        {
+            using var command = connection.CreateCommand();
+            command.CommandText = "PRAGMA read_uncommitted=1;";
+            command.ExecuteNonQuery();
+        }
+
+        return connection;
+    }
+
+    /// <summary>
+    /// Runs <paramref name="work"/> inside a write transaction and returns once it is committed
+    /// (durable as far as PRAGMA synchronous promises). With group commit the transaction is shared
+    /// with other requests and <paramref name="work"/> runs in a savepoint of its own; otherwise it gets
+    /// its own pooled connection and BEGIN IMMEDIATE, waiting out other writers with busy_timeout.
+    /// Throwing from <paramref name="work"/> rolls back only its own changes.
+    /// </summary>
+    public Task<T> WriteAsync<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken)
+    {
+        if (_groupWriter is not null)
+        {
+            return _groupWriter.ExecuteAsync(work, cancellationToken);
+        }
+
+        cancellationToken.ThrowIfCancellationRequested();
+        using var connection = Open("write");
+        using var transaction = connection.BeginTransaction(deferred: false);
+        var result = work(connection);
+        transaction.Commit();
+        return Task.FromResult(result);
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        var pending = _groupWriter?.DisposeAsync() ?? ValueTask.CompletedTask;
+        SqliteConnection.ClearAllPools();
+        return pending;
+    }
+
+    private SqliteConnection Open(string purpose)
+    {
+        var connection = new SqliteConnection(_connectionString);
+        connection.Open();
+        using (var command = connection.CreateCommand())
+        {
+            command.CommandText = _connectionPragmas;
+            command.ExecuteNonQuery();
+        }
+
+        StoreTelemetry.ConnectionOpened(ProviderName, purpose);
+        return connection;
+    }
+}
