@@ -1,0 +1,244 @@
+using System.Data;
+using System.Runtime.CompilerServices;
+using Npgsql;
+using NpgsqlTypes;
+using OrderService.Data.Document;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.PostgreSql;
+
+/// <summary>
+/// The document layout on PostgreSQL: one jsonb document per order, events embedded. A transition is one
+/// conditional UPDATE in autocommit (one round trip, one statement); a create is one INSERT (a CTE with the
+/// idempotency key). Durability comes from the session settings <see cref="PostgresDatabase"/> applies
+/// (synchronous_commit ~ MongoDB j, commit_delay ~ its journal commit interval).
+/// </summary>
+public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions options) : IOrderStore
+{
+    private const string Provider = PostgresDatabase.ProviderName;
+
+    // A single statement in autocommit runs at the server default; the WriteIsolation switch applies to
+    // the explicit transaction of the declined-payment probe only.
+    private const string AutocommitIsolation = "ReadCommitted";
+
+    private const int InListChunkSize = 1_000;
+
+    public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
+    {
+        var stored = OrderDocument.Normalize(order.Order);
+        var keyed = order.IdempotencyKey is not null;
+        var sql = keyed ? DocumentSql.InsertOrderWithKey : DocumentSql.InsertOrder;
+        await using var connection = await database.OpenAsync("document-create", cancellationToken).ConfigureAwait(false);
+        object? inserted;
+        using (StoreTelemetry.Command(Provider, "document.create", sql, AutocommitIsolation))
+        await using (var command = new NpgsqlCommand(sql, connection))
+        {
+            command.Parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = stored.Id });
+            command.Parameters.Add(new NpgsqlParameter<string>("customer_id", NpgsqlDbType.Varchar) { TypedValue = stored.CustomerId });
+            command.Parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = stored.Status.ToString() });
+            command.Parameters.Add(new NpgsqlParameter<int>("version", NpgsqlDbType.Integer) { TypedValue = stored.Version });
+            command.Parameters.Add(new NpgsqlParameter<DateTimeOffset>("created_at", NpgsqlDbType.TimestampTz) { TypedValue = stored.CreatedAt });
+            command.Parameters.Add(new NpgsqlParameter<string>("document", NpgsqlDbType.Jsonb) { TypedValue = OrderDocument.ToJson(stored) });
+            if (keyed)
+            {
+                command.Parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = order.IdempotencyKey });
+                command.Parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue = order.RequestHash });
+            }
+
+            inserted = await command.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false);
+        }
+
+        if (inserted is not null)
+        {
+            return new CreateResult(CreateOutcome.Created, stored);
+        }
+
+        return await ReadExistingAsync(connection, order, cancellationToken).ConfigureAwait(false);
+    }
+
+    public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)
+    {
+        await using var connection = await database.OpenAsync("document-read", cancellationToken).ConfigureAwait(false);
+        var document = await SelectDocumentAsync(connection, id, cancellationToken).ConfigureAwait(false);
+        return document is null ? null : OrderDocument.FromJson(document);
+    }
+
+    public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
+    {
+        await using var connection = await database.OpenAsync("document-transition", cancellationToken).ConfigureAwait(false);
+        if (command.ConfirmBeforeCommit is { } confirm)
+        {
+            return await TransitionWithConfirmationAsync(connection, command, confirm, cancellationToken).ConfigureAwait(false);
+        }
+
+        var document = await UpdateAsync(connection, null, command, AutocommitIsolation, cancellationToken).ConfigureAwait(false);
+        return document is not null
+            ? TransitionResult.Applied(OrderDocument.FromJson(document))
+            : await ExplainNoMatchAsync(connection, command, cancellationToken).ConfigureAwait(false);
+    }
+
+    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var distinct = OrderDocument.DistinctIds(ids);
+        if (distinct.Length == 0)
+        {
+            yield break;
+        }
+
+        await using var connection = await database.OpenAsync("document-read", cancellationToken).ConfigureAwait(false);
+        if (options.BatchFilter == BatchFilter.Json)
+        {
+            await using var command = new NpgsqlCommand(DocumentSql.SelectManyByArray, connection);
+            command.Parameters.Add(new NpgsqlParameter<Guid[]>("ids", NpgsqlDbType.Array | NpgsqlDbType.Uuid) { TypedValue = distinct });
+            await foreach (var order in StreamAsync(command, "document.get_many", cancellationToken).ConfigureAwait(false))
+            {
+                yield return order;
+            }
+
+            yield break;
+        }
+
+        foreach (var chunk in distinct.Chunk(InListChunkSize))
+        {
+            await using var command = new NpgsqlCommand(DocumentSql.SelectManyByList(chunk.Length), connection);
+            foreach (var id in chunk)
+            {
+                command.Parameters.Add(new NpgsqlParameter<Guid> { NpgsqlDbType = NpgsqlDbType.Uuid, TypedValue = id });
+            }
+
+            await foreach (var order in StreamAsync(command, "document.get_many", cancellationToken).ConfigureAwait(false))
+            {
+                yield return order;
+            }
+        }
+    }
+
+    public async IAsyncEnumerable<Order> ListByCustomerAsync(string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        await using var connection = await database.OpenAsync("document-read", cancellationToken).ConfigureAwait(false);
+        var sql = status is null ? DocumentSql.ListByCustomer : DocumentSql.ListByCustomerAndStatus;
+        await using var command = new NpgsqlCommand(sql, connection);
+        command.Parameters.Add(new NpgsqlParameter<string>("customer_id", NpgsqlDbType.Varchar) { TypedValue = customerId });
+        command.Parameters.Add(new NpgsqlParameter<int>("limit", NpgsqlDbType.Integer) { TypedValue = limit });
+        if (status is { } wanted)
+        {
+            command.Parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = wanted.ToString() });
+        }
+
+        await foreach (var order in StreamAsync(command, "document.list_by_customer", cancellationToken).ConfigureAwait(false))
+        {
+            yield return order;
+        }
+    }
+
+    public async Task CheckReadyAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = await database.OpenAsync("ready", cancellationToken).ConfigureAwait(false);
+        using var activity = StoreTelemetry.Command(Provider, "document.ready", DocumentSql.Ready, AutocommitIsolation);
+        await using var command = new NpgsqlCommand(DocumentSql.Ready, connection);
+        await command.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// The declined-payment probe: the same UPDATE inside an explicit transaction that stays open while the
+    /// caller decides, so concurrent readers could see the write before it is rolled back.
+    /// </summary>
+    private async Task<TransitionResult> TransitionWithConfirmationAsync(
+        NpgsqlConnection connection, TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken)
+    {
+        var isolation = options.WriteIsolation switch
+        {
+            WriteIsolation.Serializable => IsolationLevel.Serializable,
+            WriteIsolation.RepeatableRead => IsolationLevel.RepeatableRead,
+            _ => IsolationLevel.ReadCommitted,
+        };
+        await using var transaction = await connection.BeginTransactionAsync(isolation, cancellationToken).ConfigureAwait(false);
+        var document = await UpdateAsync(connection, transaction, command, options.WriteIsolation.ToString(), cancellationToken).ConfigureAwait(false);
+        if (document is null)
+        {
+            await transaction.RollbackAsync(cancellationToken).ConfigureAwait(false);
+            return await ExplainNoMatchAsync(connection, command, cancellationToken).ConfigureAwait(false);
+        }
+
+        if (!await confirm(cancellationToken).ConfigureAwait(false))
+        {
+            await transaction.RollbackAsync(cancellationToken).ConfigureAwait(false);
+            return TransitionResult.Declined;
+        }
+
+        await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
+        return TransitionResult.Applied(OrderDocument.FromJson(document));
+    }
+
+    private static async Task<string?> UpdateAsync(
+        NpgsqlConnection connection, NpgsqlTransaction? transaction, TransitionCommand command, string isolation, CancellationToken cancellationToken)
+    {
+        using var activity = StoreTelemetry.Command(Provider, "document.transition", DocumentSql.Transition, isolation);
+        await using var update = new NpgsqlCommand(DocumentSql.Transition, connection, transaction);
+        var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString()).ToArray();
+        update.Parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = command.OrderId });
+        update.Parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = Transitions.Target(command.Action).ToString() });
+        update.Parameters.Add(new NpgsqlParameter<string>("type", NpgsqlDbType.Text) { TypedValue = Transitions.EventType(command.Action) });
+        update.Parameters.Add(new NpgsqlParameter<string>("at", NpgsqlDbType.Text) { TypedValue = OrderDocument.FormatTimestamp(command.At) });
+        update.Parameters.Add(new NpgsqlParameter<string>("data", NpgsqlDbType.Jsonb) { TypedValue = OrderDocument.EventDataJson(command.Data) });
+        update.Parameters.Add(new NpgsqlParameter<string[]>("allowed", NpgsqlDbType.Array | NpgsqlDbType.Varchar) { TypedValue = allowed });
+        update.Parameters.Add(new NpgsqlParameter("expected", NpgsqlDbType.Integer) { Value = command.ExpectedVersion is { } v ? v : DBNull.Value });
+        return await update.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false) as string;
+    }
+
+    /// <summary>The update matched nothing: the order is missing, or its status or version says no.</summary>
+    private static async Task<TransitionResult> ExplainNoMatchAsync(NpgsqlConnection connection, TransitionCommand command, CancellationToken cancellationToken)
+    {
+        using var activity = StoreTelemetry.Command(Provider, "document.transition_state", DocumentSql.SelectState, AutocommitIsolation);
+        await using var select = new NpgsqlCommand(DocumentSql.SelectState, connection);
+        select.Parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = command.OrderId });
+        await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken).ConfigureAwait(false);
+        if (!await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
+        {
+            return TransitionResult.NotFound;
+        }
+
+        var status = Enum.Parse<OrderStatus>(reader.GetString(0));
+        return TransitionResult.Rejected(status, reader.GetInt32(1), command.Action, command.ExpectedVersion);
+    }
+
+    private static async Task<CreateResult> ReadExistingAsync(NpgsqlConnection connection, NewOrder order, CancellationToken cancellationToken)
+    {
+        if (order.IdempotencyKey is null)
+        {
+            var document = await SelectDocumentAsync(connection, order.Order.Id, cancellationToken).ConfigureAwait(false)
+                ?? throw new InvalidOperationException($"Order {order.Order.Id} conflicted on insert but cannot be read.");
+            return OrderDocument.Existing(order, null, document);
+        }
+
+        using var activity = StoreTelemetry.Command(Provider, "document.create_existing", DocumentSql.SelectByKey, AutocommitIsolation);
+        await using var select = new NpgsqlCommand(DocumentSql.SelectByKey, connection);
+        select.Parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = order.IdempotencyKey });
+        await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken).ConfigureAwait(false);
+        if (!await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
+        {
+            throw new InvalidOperationException($"Idempotency key conflicted on insert but cannot be read (order {order.Order.Id}).");
+        }
+
+        return OrderDocument.Existing(order, reader.GetString(0), reader.GetString(1));
+    }
+
+    private static async Task<string?> SelectDocumentAsync(NpgsqlConnection connection, Guid id, CancellationToken cancellationToken)
+    {
+        using var activity = StoreTelemetry.Command(Provider, "document.get", DocumentSql.SelectDocument, AutocommitIsolation);
+        await using var select = new NpgsqlCommand(DocumentSql.SelectDocument, connection);
+        select.Parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = id });
+        return await select.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false) as string;
+    }
+
+    /// <summary>Yields each order as its row arrives: a large batch is never buffered whole.</summary>
+    private static async IAsyncEnumerable<Order> StreamAsync(NpgsqlCommand command, string operation, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        using var activity = StoreTelemetry.Command(Provider, operation, command.CommandText, AutocommitIsolation);
+        await using var reader = await command.ExecuteReaderAsync(CommandBehavior.SequentialAccess, cancellationToken).ConfigureAwait(false);
+        while (await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
+        {
+            yield return OrderDocument.FromJson(reader.GetString(0));
+        }
+    }
+}

@@ -1,0 +1,107 @@
+using System.Text;
+
+namespace OrderService.Data.PostgreSql;
+
+/// <summary>
+/// The document layout's SQL for PostgreSQL (jsonb). The JSON keys written here are the camelCase names
+/// of <see cref="Orders.Order"/> and <see cref="Orders.OrderEvent"/>: the document stays in the API's shape.
+/// </summary>
+internal static class DocumentSql
+{
+    public const string InsertOrder = """
+        INSERT INTO order_documents (id, customer_id, status, version, created_at, document)
+        VALUES (@id, @customer_id, @status, @version, @created_at, @document)
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id
+        """;
+
+    /// <summary>
+    /// The key and the order in one statement: the order row is inserted only if the key was new, so
+    /// concurrent creates with one key leave one order (ON CONFLICT waits for the other inserter's commit).
+    /// </summary>
+    public const string InsertOrderWithKey = """
+        WITH new_key AS (
+            INSERT INTO order_document_keys (key, request_hash, order_id, created_at)
+            VALUES (@key, @request_hash, @id, @created_at)
+            ON CONFLICT (key) DO NOTHING
+            RETURNING order_id)
+        INSERT INTO order_documents (id, customer_id, status, version, created_at, document)
+        SELECT @id, @customer_id, @status, @version, @created_at, @document FROM new_key
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id
+        """;
+
+    // A separate statement (a fresh READ COMMITTED snapshot) after an insert that did nothing: the
+    // conflicting row may have committed after the insert's snapshot was taken.
+    public const string SelectByKey = """
+        SELECT k.request_hash, d.document
+        FROM order_document_keys k JOIN order_documents d ON d.id = k.order_id
+        WHERE k.key = @key
+        """;
+
+    public const string SelectDocument = "SELECT document FROM order_documents WHERE id = @id";
+
+    /// <summary>
+    /// The transition: one conditional UPDATE, no explicit transaction. In SET, <c>version</c> is the old
+    /// value, so the event's sequence is the new version. Under READ COMMITTED a concurrent winner makes
+    /// PostgreSQL re-check the WHERE against the winner's row, so losers match nothing: one winner.
+    /// </summary>
+    public const string Transition = """
+        UPDATE order_documents
+        SET status = @status,
+            version = version + 1,
+            document = document || jsonb_build_object(
+                'status', @status::text,
+                'version', version + 1,
+                'updatedAt', @at::text,
+                'events', (document -> 'events') || jsonb_build_array(jsonb_build_object(
+                    'sequence', version + 1,
+                    'type', @type::text,
+                    'at', @at::text,
+                    'data', @data::jsonb)))
+        WHERE id = @id AND status = ANY(@allowed) AND (@expected::integer IS NULL OR version = @expected)
+        RETURNING document
+        """;
+
+    public const string SelectState = "SELECT status, version FROM order_documents WHERE id = @id";
+
+    public const string SelectManyByArray = "SELECT document FROM order_documents WHERE id = ANY(@ids)";
+
+    public const string ListByCustomer = """
+        SELECT document FROM order_documents
+        WHERE customer_id = @customer_id
+        ORDER BY created_at DESC, id DESC
+        LIMIT @limit
+        """;
+
+    public const string ListByCustomerAndStatus = """
+        SELECT document FROM order_documents
+        WHERE customer_id = @customer_id AND status = @status
+        ORDER BY created_at DESC, id DESC
+        LIMIT @limit
+        """;
+
+    public const string Ready = "SELECT 1";
+
+    /// <summary>Serializes schema changes of concurrently starting instances (any constant; this one spells "orderdoc").</summary>
+    public const string LockSchema = "SELECT pg_advisory_xact_lock(7953724170454066019)";
+
+    public const string CreateVersionTable =
+        "CREATE TABLE IF NOT EXISTS document_schema_versions (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())";
+
+    public const string SelectSchemaVersion = "SELECT coalesce(max(version), 0) FROM document_schema_versions";
+
+    public const string RecordSchemaVersion = "INSERT INTO document_schema_versions (version) VALUES (@version)";
+
+    /// <summary>SELECT … WHERE id IN ($1, …, $n): one positional parameter per id (the InList batch filter).</summary>
+    public static string SelectManyByList(int count)
+    {
+        var sql = new StringBuilder("SELECT document FROM order_documents WHERE id IN (", 64 + (count * 7));
+        for (var i = 1; i <= count; i++)
+        {
+            sql.Append(i == 1 ? "$" : ", $").Append(i);
+        }
+
+        return sql.Append(')').ToString();
+    }
+}

@@ -1,0 +1,253 @@
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using Microsoft.Data.Sqlite;
+using OrderService.Data.Document;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.Sqlite;
+
+/// <summary>
+/// The document layout on SQLite: one TEXT JSON document per order, events embedded, edited in place by
+/// json_set. Writes go through <see cref="SqliteDatabase.WriteAsync{T}"/> (the group-commit writer by
+/// default, acknowledged after COMMIT, durable as PRAGMA synchronous says); reads use pooled readers.
+/// </summary>
+public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions options) : IOrderStore
+{
+    private const string Provider = SqliteDatabase.ProviderName;
+
+    // SQLite has one writer at a time: every write transaction is serializable.
+    private const string WriteIsolationName = "Serializable";
+
+    // Far below SQLITE_MAX_VARIABLE_NUMBER (32,766) and short enough to prepare quickly.
+    private const int InListChunkSize = 1_000;
+
+    private readonly string _readIsolation = options.ReadIsolation.ToString();
+
+    public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
+    {
+        var stored = OrderDocument.Normalize(order.Order);
+        var document = OrderDocument.ToJson(stored);
+        var existing = await database.WriteAsync(connection => Insert(connection, order, stored, document), cancellationToken).ConfigureAwait(false);
+        return existing is null
+            ? new CreateResult(CreateOutcome.Created, stored)
+            : OrderDocument.Existing(order, existing.Value.RequestHash, existing.Value.Document);
+    }
+
+    public Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        using var connection = database.OpenReader();
+        var document = SelectDocument(connection, id.ToString(), _readIsolation);
+        return Task.FromResult(document is null ? null : OrderDocument.FromJson(document));
+    }
+
+    public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
+    {
+        TransitionRow row;
+        try
+        {
+            row = await database.WriteAsync(connection => Update(connection, command, cancellationToken), cancellationToken).ConfigureAwait(false);
+        }
+        catch (TransitionDeclinedException)
+        {
+            return TransitionResult.Declined;
+        }
+
+        if (row.Document is not null)
+        {
+            return TransitionResult.Applied(OrderDocument.FromJson(row.Document));
+        }
+
+        return row.Status is { } status
+            ? TransitionResult.Rejected(status, row.Version, command.Action, command.ExpectedVersion)
+            : TransitionResult.NotFound;
+    }
+
+    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var distinct = OrderDocument.DistinctIds(ids);
+        if (distinct.Length == 0)
+        {
+            yield break;
+        }
+
+        using var connection = database.OpenReader();
+        if (options.BatchFilter == BatchFilter.Json)
+        {
+            using var command = connection.CreateCommand();
+            command.CommandText = DocumentSql.SelectManyByJson;
+            command.Parameters.AddWithValue("@ids", OrderDocument.IdsJson(distinct));
+            await foreach (var order in StreamAsync(command, "document.get_many", cancellationToken).ConfigureAwait(false))
+            {
+                yield return order;
+            }
+
+            yield break;
+        }
+
+        foreach (var chunk in distinct.Chunk(InListChunkSize))
+        {
+            using var command = connection.CreateCommand();
+            command.CommandText = DocumentSql.SelectManyByList(chunk.Length);
+            for (var i = 0; i < chunk.Length; i++)
+            {
+                command.Parameters.AddWithValue($"@p{i}", chunk[i].ToString());
+            }
+
+            await foreach (var order in StreamAsync(command, "document.get_many", cancellationToken).ConfigureAwait(false))
+            {
+                yield return order;
+            }
+        }
+    }
+
+    public async IAsyncEnumerable<Order> ListByCustomerAsync(string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        using var connection = database.OpenReader();
+        using var command = connection.CreateCommand();
+        command.CommandText = status is null ? DocumentSql.ListByCustomer : DocumentSql.ListByCustomerAndStatus;
+        command.Parameters.AddWithValue("@customer_id", customerId);
+        command.Parameters.AddWithValue("@limit", limit);
+        if (status is { } wanted)
+        {
+            command.Parameters.AddWithValue("@status", wanted.ToString());
+        }
+
+        await foreach (var order in StreamAsync(command, "document.list_by_customer", cancellationToken).ConfigureAwait(false))
+        {
+            yield return order;
+        }
+    }
+
+    public Task CheckReadyAsync(CancellationToken cancellationToken)
+    {
+        using var connection = database.OpenReader();
+        using var activity = StoreTelemetry.Command(Provider, "document.ready", DocumentSql.Ready, _readIsolation);
+        using var command = connection.CreateCommand();
+        command.CommandText = DocumentSql.Ready;
+        command.ExecuteScalar();
+        return Task.CompletedTask;
+    }
+
+    /// <summary>Runs on the writer: inserts key and order, or returns what an earlier create stored.</summary>
+    private static (string? RequestHash, string Document)? Insert(SqliteConnection connection, NewOrder request, Order stored, string document)
+    {
+        var id = stored.Id.ToString();
+        var createdAt = OrderDocument.FormatTimestamp(stored.CreatedAt);
+        if (request.IdempotencyKey is { } key)
+        {
+            using var insertKeyTrace = Trace("document.create_key", DocumentSql.InsertKey);
+            using var insertKey = WriteCommand(connection, DocumentSql.InsertKey);
+            insertKey.Parameters.AddWithValue("@key", key);
+            insertKey.Parameters.AddWithValue("@request_hash", request.RequestHash);
+            insertKey.Parameters.AddWithValue("@id", id);
+            insertKey.Parameters.AddWithValue("@created_at", createdAt);
+            if (insertKey.ExecuteNonQuery() == 0)
+            {
+                return SelectByKey(connection, key);
+            }
+        }
+
+        using var insertTrace = Trace("document.create", DocumentSql.InsertOrder);
+        using var insert = WriteCommand(connection, DocumentSql.InsertOrder);
+        insert.Parameters.AddWithValue("@id", id);
+        insert.Parameters.AddWithValue("@customer_id", stored.CustomerId);
+        insert.Parameters.AddWithValue("@status", stored.Status.ToString());
+        insert.Parameters.AddWithValue("@version", stored.Version);
+        insert.Parameters.AddWithValue("@created_at", createdAt);
+        insert.Parameters.AddWithValue("@document", document);
+        if (insert.ExecuteNonQuery() == 1)
+        {
+            return null;
+        }
+
+        // A retried insert whose first attempt committed: answer with what was stored then.
+        var existing = SelectDocument(connection, id, WriteIsolationName)
+            ?? throw new InvalidOperationException($"Order {id} conflicted on insert but cannot be read.");
+        return (null, existing);
+    }
+
+    private static (string? RequestHash, string Document) SelectByKey(SqliteConnection connection, string key)
+    {
+        using var selectTrace = Trace("document.create_existing", DocumentSql.SelectByKey);
+        using var select = WriteCommand(connection, DocumentSql.SelectByKey);
+        select.Parameters.AddWithValue("@key", key);
+        using var reader = select.ExecuteReader();
+        return reader.Read()
+            ? (reader.GetString(0), reader.GetString(1))
+            : throw new InvalidOperationException($"Idempotency key '{key}' conflicted on insert but cannot be read.");
+    }
+
+    /// <summary>
+    /// Runs on the writer: the one conditional UPDATE; when it matched nothing, the status and version
+    /// (read in the same transaction, so exact). With ConfirmBeforeCommit the write waits, uncommitted, for
+    /// the caller's verdict; a "no" throws, which rolls back this write's savepoint alone.
+    /// </summary>
+    private static TransitionRow Update(SqliteConnection connection, TransitionCommand command, CancellationToken cancellationToken)
+    {
+        var id = command.OrderId.ToString();
+        var sql = DocumentSql.Transition[command.Action];
+        using (Trace("document.transition", sql))
+        using (var update = WriteCommand(connection, sql))
+        {
+            update.Parameters.AddWithValue("@id", id);
+            update.Parameters.AddWithValue("@status", Transitions.Target(command.Action).ToString());
+            update.Parameters.AddWithValue("@type", Transitions.EventType(command.Action));
+            update.Parameters.AddWithValue("@at", OrderDocument.FormatTimestamp(command.At));
+            update.Parameters.AddWithValue("@data", OrderDocument.EventDataJson(command.Data));
+            update.Parameters.AddWithValue("@expected", command.ExpectedVersion is { } expected ? expected : DBNull.Value);
+            if (update.ExecuteScalar() is string document)
+            {
+                // SQLite has one writer, so the group waits while the caller decides: the probe's cost, by design.
+                if (command.ConfirmBeforeCommit is { } confirm && !confirm(cancellationToken).AsTask().GetAwaiter().GetResult())
+                {
+                    throw new TransitionDeclinedException();
+                }
+
+                return new TransitionRow(document, null, 0);
+            }
+        }
+
+        using var selectTrace = Trace("document.transition_state", DocumentSql.SelectState);
+        using var select = WriteCommand(connection, DocumentSql.SelectState);
+        select.Parameters.AddWithValue("@id", id);
+        using var reader = select.ExecuteReader();
+        return reader.Read()
+            ? new TransitionRow(null, Enum.Parse<OrderStatus>(reader.GetString(0)), reader.GetInt32(1))
+            : new TransitionRow(null, null, 0);
+    }
+
+    private static SqliteCommand WriteCommand(SqliteConnection connection, string sql)
+    {
+        var command = connection.CreateCommand();
+        command.CommandText = sql;
+        return command;
+    }
+
+    private static Activity? Trace(string operation, string sql) => StoreTelemetry.Command(Provider, operation, sql, WriteIsolationName);
+
+    private static string? SelectDocument(SqliteConnection connection, string id, string isolation)
+    {
+        using var activity = StoreTelemetry.Command(Provider, "document.get", DocumentSql.SelectDocument, isolation);
+        using var select = connection.CreateCommand();
+        select.CommandText = DocumentSql.SelectDocument;
+        select.Parameters.AddWithValue("@id", id);
+        return select.ExecuteScalar() as string;
+    }
+
+    /// <summary>Yields each order as its row is read: a large batch is never buffered whole.</summary>
+    private async IAsyncEnumerable<Order> StreamAsync(SqliteCommand command, string operation, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        using var activity = StoreTelemetry.Command(Provider, operation, command.CommandText, _readIsolation);
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken).ConfigureAwait(false);
+        while (await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
+        {
+            yield return OrderDocument.FromJson(reader.GetString(0));
+        }
+    }
+
+    private readonly record struct TransitionRow(string? Document, OrderStatus? Status, int Version);
+
+    /// <summary>ConfirmBeforeCommit said no: thrown inside the write so that only its savepoint rolls back.</summary>
+    private sealed class TransitionDeclinedException() : Exception("The transition was declined before commit.");
+}

@@ -1,0 +1,102 @@
+using System.Collections.Frozen;
+using System.Text;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.Sqlite;
+
+/// <summary>
+/// The document layout's SQL for SQLite (TEXT JSON, edited in place with json_set). The JSON keys are the
+/// camelCase names of <see cref="Order"/> and <see cref="OrderEvent"/>: the document stays in the API's shape.
+/// </summary>
+internal static class DocumentSql
+{
+    public const string InsertKey = """
+        INSERT INTO order_document_keys (key, request_hash, order_id, created_at)
+        VALUES (@key, @request_hash, @id, @created_at)
+        ON CONFLICT (key) DO NOTHING
+        """;
+
+    public const string InsertOrder = """
+        INSERT INTO order_documents (id, customer_id, status, version, created_at, document)
+        VALUES (@id, @customer_id, @status, @version, @created_at, @document)
+        ON CONFLICT (id) DO NOTHING
+        """;
+
+    public const string SelectByKey = """
+        SELECT k.request_hash, d.document
+        FROM order_document_keys k JOIN order_documents d ON d.id = k.order_id
+        WHERE k.key = @key
+        """;
+
+    public const string SelectDocument = "SELECT document FROM order_documents WHERE id = @id";
+
+    public const string SelectState = "SELECT status, version FROM order_documents WHERE id = @id";
+
+    public const string SelectManyByJson = "SELECT document FROM order_documents WHERE id IN (SELECT value FROM json_each(@ids))";
+
+    public const string ListByCustomer = """
+        SELECT document FROM order_documents
+        WHERE customer_id = @customer_id
+        ORDER BY created_at DESC, id DESC
+        LIMIT @limit
+        """;
+
+    public const string ListByCustomerAndStatus = """
+        SELECT document FROM order_documents
+        WHERE customer_id = @customer_id AND status = @status
+        ORDER BY created_at DESC, id DESC
+        LIMIT @limit
+        """;
+
+    public const string Ready = "SELECT 1";
+
+    public const string CreateVersionTable =
+        "CREATE TABLE IF NOT EXISTS document_schema_versions (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)";
+
+    public const string SelectSchemaVersion = "SELECT coalesce(max(version), 0) FROM document_schema_versions";
+
+    public const string RecordSchemaVersion = "INSERT INTO document_schema_versions (version, applied_at) VALUES (@version, @applied_at)";
+
+    /// <summary>One statement per action, with that action's allowed statuses written into the WHERE.</summary>
+    public static readonly FrozenDictionary<OrderAction, string> Transition =
+        Enum.GetValues<OrderAction>().ToFrozenDictionary(action => action, TransitionFor);
+
+    /// <summary>SELECT … WHERE id IN (@p0, …): one parameter per id (the InList batch filter).</summary>
+    public static string SelectManyByList(int count)
+    {
+        var sql = new StringBuilder("SELECT document FROM order_documents WHERE id IN (", 64 + (count * 7));
+        for (var i = 0; i < count; i++)
+        {
+            sql.Append(i == 0 ? "@p" : ", @p").Append(i);
+        }
+
+        return sql.Append(')').ToString();
+    }
+
+    /// <summary>
+    /// The transition: one conditional UPDATE. SQLite evaluates every SET expression against the old row,
+    /// so <c>version + 1</c> is the new version in the column, the document and the event's sequence alike;
+    /// '$.events[#]' appends to the embedded array. The allowed statuses are literals from
+    /// <see cref="Transitions.AllowedFrom"/> (enum names, so nothing to escape).
+    /// </summary>
+    private static string TransitionFor(OrderAction action)
+    {
+        var allowed = string.Join(", ", Transitions.AllowedFrom(action).Select(status => $"'{status}'"));
+        return $"""
+            UPDATE order_documents
+            SET status = @status,
+                version = version + 1,
+                document = json_set(document,
+                    '$.status', @status,
+                    '$.version', version + 1,
+                    '$.updatedAt', @at,
+                    '$.events[#]', json_object(
+                        'sequence', version + 1,
+                        'type', @type,
+                        'at', @at,
+                        'data', json(@data)))
+            WHERE id = @id AND status IN ({allowed}) AND (@expected IS NULL OR version = @expected)
+            RETURNING document
+            """;
+    }
+}
