@@ -1,0 +1,166 @@
+using System.Globalization;
+using System.Text;
+using OrderService.Data.Orders;
+using OrderService.Data.Relational;
+
+namespace OrderService.Data.SqlServer;
+
+/// <summary>
+/// SQL Server's words for the relational engine: OUTPUT instead of RETURNING, NOT EXISTS guards
+/// (with UPDLOCK, HOLDLOCK so two racing inserts queue instead of failing) instead of ON CONFLICT,
+/// FOR JSON / OPENJSON for the aggregated rows and the one-parameter id set, TOP instead of LIMIT,
+/// and WITH (NOLOCK) on every table a read touches when Store:ReadIsolation=ReadUncommitted.
+/// <para>
+/// Writes of more than one statement carry their own atomicity (SET XACT_ABORT ON + BEGIN/COMMIT in
+/// the batch): the engine sends them as ONE command without an explicit transaction under
+/// ReadCommitted (one round trip). Inside an explicit transaction the inner BEGIN/COMMIT only nest,
+/// and any error rolls back the whole transaction (XACT_ABORT).
+/// </para>
+/// </summary>
+public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
+{
+    /// <summary>The OpenTelemetry db.system name for SQL Server.</summary>
+    public const string Provider = "mssql";
+
+    /// <summary>Sent before every multi-statement write: no row-count messages, and any error aborts the whole transaction.</summary>
+    private const string AtomicPrologue = "SET NOCOUNT ON;\nSET XACT_ABORT ON;\n";
+
+    public override string ProviderName => Provider;
+
+    /// <summary>SQL Server accepts at most 2,100 parameters per request; the engine chunks below it.</summary>
+    public override int MaxParametersPerCommand => 2_100;
+
+    /// <summary>
+    /// The JSON array of the ids, read with OPENJSON. Its text grows with the count, so it must be sent as
+    /// nvarchar(max) (<see cref="IdSetParameters"/>): left to the driver, every length would declare a
+    /// different nvarchar(n) and compile its own plan.
+    /// </summary>
+    public override object IdSet(IReadOnlyList<Guid> ids)
+    {
+        var json = new StringBuilder((ids.Count * 39) + 2).Append('[');
+        for (var i = 0; i < ids.Count; i++)
+        {
+            json.Append(i == 0 ? "\"" : ",\"").Append(ids[i].ToString("D")).Append('"');
+        }
+
+        return json.Append(']').ToString();
+    }
+
+    /// <summary>@Ids as nvarchar(max) (Size -1): ONE declaration, so one cached plan, for any number of ids.</summary>
+    public override object IdSetParameters(IReadOnlyList<Guid> ids) => new SqlServerMaxText("Ids", (string)IdSet(ids));
+
+    protected override string ReadFrom(string table, string alias) =>
+        ReadIsolation == ReadIsolation.ReadUncommitted ? $"dbo.{table} {alias} WITH (NOLOCK)" : $"dbo.{table} {alias}";
+
+    protected override string LinesJson(string orderAlias) =>
+        "(SELECT l.sku AS sku, l.quantity AS quantity, l.unit_price AS unitPrice " +
+        $"FROM {ReadFrom("order_lines", "l")} WHERE l.order_id = {orderAlias}.id ORDER BY l.line_no FOR JSON PATH)";
+
+    /// <summary>JSON_QUERY embeds the stored data as an object rather than as an escaped string.</summary>
+    protected override string EventsJson(string orderAlias) =>
+        "(SELECT e.[sequence] AS [sequence], e.[type] AS [type], e.[at] AS [at], JSON_QUERY(e.data) AS data " +
+        $"FROM {ReadFrom("order_events", "e")} WHERE e.order_id = {orderAlias}.id ORDER BY e.[sequence] FOR JSON PATH)";
+
+    protected override string LinesFromJson(string parameter) =>
+        $"OPENJSON({parameter}) WITH (line_no int '$.line_no', sku nvarchar(64) '$.sku', quantity int '$.quantity', unit_price decimal(18,2) '$.unit_price') AS l";
+
+    protected override string IdIsInSet(string column, string parameter) =>
+        $"{column} IN (SELECT j.id FROM OPENJSON({parameter}) WITH (id uniqueidentifier '$') AS j)";
+
+    protected override string TopRows(string parameter) => $"TOP ({parameter}) ";
+
+    protected override string LimitRows(string parameter) => "";
+
+    /// <summary>
+    /// Newest first; ties on created_at go to the later insert (seq), because SQL Server does not sort
+    /// uniqueidentifier values in UUIDv7 (time) order.
+    /// </summary>
+    protected override string BuildSelectOrdersByCustomer(bool withStatus) =>
+        $"{BuildOrderProjection(TopRows("@Limit"))} WHERE o.customer_id = @CustomerId" +
+        (withStatus ? " AND o.status = @Status" : "") +
+        " ORDER BY o.created_at DESC, o.seq DESC";
+
+    /// <summary>
+    /// Ordered by the id's canonical text, the order the engine streams InList chunks in: SQL Server's own
+    /// uniqueidentifier order (last bytes first) would make Json and InList stream different sequences.
+    /// </summary>
+    protected override string BuildSelectOrdersByIdSet() => $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY {CanonicalIdOrder}";
+
+    public override string SelectOrdersByIdList(int count)
+    {
+        var sql = new StringBuilder(BuildOrderProjection()).Append(" WHERE o.id IN (");
+        for (var i = 0; i < count; i++)
+        {
+            sql.Append(i == 0 ? "@Id" : ", @Id").Append(i.ToString(CultureInfo.InvariantCulture));
+        }
+
+        return sql.Append(") ORDER BY ").Append(CanonicalIdOrder).ToString();
+    }
+
+    /// <summary>See <see cref="SqlDialect.CreateOrder"/>: the same result sets, in T-SQL.</summary>
+    protected override string BuildCreateOrder(bool withIdempotencyKey)
+    {
+        var sql = new StringBuilder(AtomicPrologue).AppendLine("BEGIN TRANSACTION;")
+
+            // The common case (a known customer) reads without blocking anyone; only a new customer takes
+            // the range lock that makes two first orders of one customer queue instead of colliding.
+            .AppendLine("IF NOT EXISTS (SELECT 1 FROM dbo.customers WHERE id = @CustomerId)")
+            .AppendLine("    INSERT INTO dbo.customers (id, created_at) SELECT @CustomerId, @At")
+            .AppendLine("    WHERE NOT EXISTS (SELECT 1 FROM dbo.customers WITH (UPDLOCK, HOLDLOCK) WHERE id = @CustomerId);");
+        if (withIdempotencyKey)
+        {
+            sql.AppendLine("INSERT INTO dbo.idempotency_keys ([key], request_hash, order_id, created_at) SELECT @Key, @RequestHash, @Id, @At")
+                .AppendLine("WHERE NOT EXISTS (SELECT 1 FROM dbo.idempotency_keys WITH (UPDLOCK, HOLDLOCK) WHERE [key] = @Key);");
+        }
+
+        sql.AppendLine("INSERT INTO dbo.orders (id, customer_id, status, total, version, created_at, updated_at)")
+            .AppendLine("OUTPUT inserted.id")
+            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, @CustomerId, N'{nameof(OrderStatus.Created)}', @Total, 1, @At, @At").AppendLine()
+            .Append("WHERE NOT EXISTS (SELECT 1 FROM dbo.orders WITH (UPDLOCK, HOLDLOCK) WHERE id = @Id)")
+            .AppendLine(withIdempotencyKey ? " AND EXISTS (SELECT 1 FROM dbo.idempotency_keys k WHERE k.[key] = @Key AND k.order_id = @Id);" : ";")
+
+            // Lines and the Created event follow only an order this batch inserted.
+            .AppendLine("IF @@ROWCOUNT = 1")
+            .AppendLine("BEGIN")
+            .AppendLine("    INSERT INTO dbo.order_lines (order_id, line_no, sku, quantity, unit_price)")
+            .Append(CultureInfo.InvariantCulture, $"    SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")};").AppendLine()
+            .AppendLine("    INSERT INTO dbo.order_events (order_id, [sequence], [type], [at], data)")
+            .Append(CultureInfo.InvariantCulture, $"    VALUES (@Id, 1, N'{Transitions.CreatedEventType}', @At, @Data);").AppendLine()
+            .AppendLine("END")
+            .AppendLine("COMMIT TRANSACTION;");
+        if (withIdempotencyKey)
+        {
+            sql.Append("SELECT k.request_hash, k.order_id FROM dbo.idempotency_keys k WHERE k.[key] = @Key;");
+        }
+
+        return sql.ToString();
+    }
+
+    /// <summary>
+    /// The UPDATE's OUTPUT lands in a table variable, the event INSERT reads the new version from it (so
+    /// it follows only a write that happened), and a SELECT returns it: result set (1).
+    /// </summary>
+    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion) => TransitionBatch(action, checksVersion, readBack: null);
+
+    /// <summary>
+    /// The write and the read-back, the read-back still INSIDE the transaction: it returns exactly the row
+    /// this write produced, never a later writer's (the row stays locked until COMMIT).
+    /// </summary>
+    protected override string BuildTransition(OrderAction action, bool checksVersion) => TransitionBatch(action, checksVersion, BuildSelectOrderById());
+
+    private static string TransitionBatch(OrderAction action, bool checksVersion, string? readBack) =>
+        AtomicPrologue +
+        "DECLARE @written TABLE (version int NOT NULL);\n" +
+        "BEGIN TRANSACTION;\n" +
+        $"UPDATE dbo.orders SET {ConditionalWriteSet(action)}\n" +
+        "OUTPUT inserted.version INTO @written (version)\n" +
+        $"WHERE {ConditionalWriteFilter(action, checksVersion)};\n" +
+        "INSERT INTO dbo.order_events (order_id, [sequence], [type], [at], data)\n" +
+        $"SELECT @Id, w.version, N'{Transitions.EventType(action)}', @At, @Data FROM @written w;\n" +
+        "SELECT w.version FROM @written w;\n" +
+        (readBack is null ? "" : readBack + ";\n") +
+        "COMMIT TRANSACTION;";
+
+    /// <summary>The canonical (8-4-4-4-12) text of the id, which sorts like .NET's ordinal order of Guid.ToString().</summary>
+    private const string CanonicalIdOrder = "CONVERT(char(36), o.id)";
+}

@@ -1,0 +1,109 @@
+using Dapper;
+using Microsoft.Data.SqlClient;
+using OrderService.Data.Relational;
+
+namespace OrderService.Data.SqlServer;
+
+/// <summary>
+/// Applies the embedded T-SQL scripts (Schema/NNNN_*.sql) in order, each once, recording them in
+/// schema_versions. Several instances may start together: an exclusive application lock held by the
+/// transaction serializes them, so a script never runs twice. When the connection string names a
+/// database that does not exist yet (a fresh docker-compose server), it is created first.
+/// </summary>
+public sealed class SqlServerSchema(string connectionString, int commandTimeoutSeconds) : IStoreSchema
+{
+    private const string ScriptFolder = "SqlServer/Schema";
+
+    /// <summary>How long CREATE DATABASE and the scripts may take in all: a fresh database can take seconds.</summary>
+    private static readonly TimeSpan PreparationTimeout = TimeSpan.FromSeconds(120);
+
+    private readonly Lock _gate = new();
+    private Task? _preparation;
+
+    /// <summary>
+    /// Waits for the preparation, which runs ONCE, on its own timeout, whoever asked first. The caller's
+    /// token only ends the wait: the resilience pipeline abandons an attempt after a couple of seconds,
+    /// and a CREATE DATABASE cancelled that early would be rolled back and started over at every request,
+    /// never finishing. A preparation that failed (server down) is started afresh by the next caller.
+    /// </summary>
+    public Task EnsureCreatedAsync(CancellationToken cancellationToken)
+    {
+        Task preparation;
+        lock (_gate)
+        {
+            if (_preparation is null || _preparation.IsFaulted || _preparation.IsCanceled)
+            {
+                _preparation = PrepareAsync();
+
+                // Every waiter may have given up before it fails: observe the fault so it is not "unobserved".
+                _preparation.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+            }
+
+            preparation = _preparation;
+        }
+
+        return preparation.WaitAsync(cancellationToken);
+    }
+
+    private async Task PrepareAsync()
+    {
+        using var timeout = new CancellationTokenSource(PreparationTimeout);
+        var cancellationToken = timeout.Token;
+        await EnsureDatabaseAsync(cancellationToken).ConfigureAwait(false);
+
+        await using var connection = new SqlConnection(connectionString);
+        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+        StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
+        await using var transaction = (SqlTransaction)await connection.BeginTransactionAsync(cancellationToken).ConfigureAwait(false);
+
+        await Execute(connection, transaction, "schema.lock", SqlServerSchemaSql.AcquireLock, null, cancellationToken).ConfigureAwait(false);
+        await Execute(connection, transaction, "schema.versions", SqlServerSchemaSql.CreateVersionsTable, null, cancellationToken).ConfigureAwait(false);
+        var applied = (await connection.QueryAsync<int>(new CommandDefinition(
+            SqlServerSchemaSql.AppliedVersions, transaction: transaction, commandTimeout: commandTimeoutSeconds, cancellationToken: cancellationToken)).ConfigureAwait(false)).ToHashSet();
+
+        foreach (var script in Scripts())
+        {
+            if (applied.Contains(script.Version))
+            {
+                continue;
+            }
+
+            await Execute(connection, transaction, $"schema.apply.{script.Name}", script.Sql, null, cancellationToken).ConfigureAwait(false);
+            await Execute(connection, transaction, "schema.record", SqlServerSchemaSql.RecordVersion, new { version = script.Version }, cancellationToken).ConfigureAwait(false);
+        }
+
+        await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>The embedded scripts (SqlServer/Schema/NNNN_*.sql), in version order. Public so tests can parse them.</summary>
+    public static IReadOnlyList<SchemaScript> Scripts() => SchemaScripts.Load(ScriptFolder);
+
+    private async Task EnsureDatabaseAsync(CancellationToken cancellationToken)
+    {
+        var builder = new SqlConnectionStringBuilder(connectionString);
+        var database = builder.InitialCatalog;
+        if (string.IsNullOrEmpty(database) || string.Equals(database, "master", StringComparison.OrdinalIgnoreCase))
+        {
+            return;
+        }
+
+        builder.InitialCatalog = "master";
+        await using var connection = new SqlConnection(builder.ConnectionString);
+        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+        StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
+        try
+        {
+            await Execute(connection, null, "schema.database", SqlServerSchemaSql.CreateDatabaseIfMissing, new { database }, cancellationToken).ConfigureAwait(false);
+        }
+        catch (SqlException e) when (e.Number == SqlServerSchemaSql.DatabaseAlreadyExists)
+        {
+            // Another instance created it between our check and our CREATE: that is what we wanted.
+        }
+    }
+
+    private Task<int> Execute(SqlConnection connection, SqlTransaction? transaction, string operation, string sql, object? parameters, CancellationToken cancellationToken)
+    {
+        using var activity = StoreTelemetry.Command(SqlServerDialect.Provider, operation, sql, "ReadCommitted");
+        return connection.ExecuteAsync(new CommandDefinition(sql, parameters, transaction, (int)PreparationTimeout.TotalSeconds, cancellationToken: cancellationToken));
+    }
+}

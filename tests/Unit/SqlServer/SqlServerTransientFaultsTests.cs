@@ -1,0 +1,45 @@
+using OrderService.Data.SqlServer;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Unit.Tests.SqlServer;
+
+public sealed class SqlServerTransientFaultsTests
+{
+    [Theory]
+    [InlineData(1205)]  // deadlock victim
+    [InlineData(-2)]    // timeout
+    [InlineData(-1)]
+    [InlineData(53)]
+    [InlineData(233)]
+    [InlineData(10053)]
+    [InlineData(10054)]
+    [InlineData(10060)]
+    [InlineData(40613)]
+    [InlineData(1222)]
+    public void Deadlocks_timeouts_and_lost_connections_are_transient(int number) =>
+        SqlServerTransientFaults.IsTransientNumber(number).ShouldBeTrue();
+
+    [Theory]
+    [InlineData(2627)]  // unique constraint
+    [InlineData(2601)]  // unique index
+    [InlineData(547)]   // foreign key / check
+    [InlineData(102)]   // syntax
+    [InlineData(207)]   // invalid column
+    [InlineData(8152)]  // string or binary data would be truncated
+    [InlineData(18456)] // login failed: a wrong password does not fix itself
+    [InlineData(229)]   // permission denied
+    public void Errors_that_repeat_on_retry_are_not_transient(int number) =>
+        SqlServerTransientFaults.IsTransientNumber(number).ShouldBeFalse();
+
+    [Fact]
+    public void A_timeout_exception_is_transient_even_when_wrapped() =>
+        SqlServerTransientFaults.Instance.IsTransient(new InvalidOperationException("outer", new TimeoutException())).ShouldBeTrue();
+
+    [Fact]
+    public void Ordinary_exceptions_are_not_transient()
+    {
+        SqlServerTransientFaults.Instance.IsTransient(new InvalidOperationException("bug")).ShouldBeFalse();
+        SqlServerTransientFaults.Instance.IsTransient(new ArgumentException("bad")).ShouldBeFalse();
+    }
+}
