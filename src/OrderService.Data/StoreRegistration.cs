@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
+using OrderService.Data.Resilience;
 
 namespace OrderService.Data;
 
@@ -20,9 +21,22 @@ public static class StoreRegistration
             .ValidateDataAnnotations()
             .ValidateOnStart();
         services.AddSingleton<IValidateOptions<StoreOptions>, StoreOptionsValidator>();
+        services.AddOptions<ResilienceOptions>()
+            .Bind(configuration.GetSection(ResilienceOptions.SectionName))
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<ResilienceOptions>, ResilienceOptionsValidator>();
         services.AddSingleton(TimeProvider.System);
         services.AddSingleton(sp => CreateStore(sp, configuration));
-        services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Store);
+
+        // Everything above the port sees the provider's store only through the resilience decorator.
+        services.AddSingleton(sp =>
+        {
+            var bundle = sp.GetRequiredService<StoreBundle>();
+            return new ResilientOrderStore(bundle.Store, bundle.Schema, bundle.TransientFaults,
+                sp.GetRequiredService<IOptions<ResilienceOptions>>().Value, sp.GetRequiredService<TimeProvider>());
+        });
+        services.AddSingleton<IOrderStore>(sp => sp.GetRequiredService<ResilientOrderStore>());
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Schema);
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().TransientFaults);
         return services;

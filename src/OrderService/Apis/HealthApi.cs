@@ -1,0 +1,44 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.AspNetCore.Mvc;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using OrderService.Contracts;
+using OrderService.Problems;
+
+namespace OrderService.Apis;
+
+/// <summary>
+/// /health/live: the process answers (no dependency is checked, so a store outage never restarts the pod).
+/// /health/ready: the store answers within the attempt timeout; 503 takes the pod out of rotation until it does.
+/// </summary>
+public static class HealthApi
+{
+    public const string ReadyTag = "ready";
+
+    private static readonly HealthResponse Healthy = new(nameof(HealthStatus.Healthy));
+
+    public static RouteGroupBuilder MapHealthApi(this IEndpointRouteBuilder app)
+    {
+        var health = app.MapGroup("/health").WithTags("Health");
+        health.MapGet("/live", static () => TypedResults.Ok(Healthy)).WithName("Live");
+        health.MapGet("/ready", ReadyAsync).WithName("Ready");
+        return health;
+    }
+
+    internal static async Task<Results<Ok<HealthResponse>, ServiceUnavailableProblem>> ReadyAsync(HealthCheckService health, CancellationToken cancellationToken)
+    {
+        var report = await health.CheckHealthAsync(static registration => registration.Tags.Contains(ReadyTag), cancellationToken).ConfigureAwait(false);
+        if (report.Status != HealthStatus.Unhealthy)
+        {
+            return TypedResults.Ok(Healthy);
+        }
+
+        var problem = new ProblemDetails
+        {
+            Type = ApiProblems.StoreUnavailableType,
+            Title = "Not ready",
+            Status = StatusCodes.Status503ServiceUnavailable,
+            Detail = string.Join("; ", report.Entries.Where(static e => e.Value.Status == HealthStatus.Unhealthy).Select(static e => $"{e.Key}: {e.Value.Description}")),
+        };
+        return new ServiceUnavailableProblem(problem);
+    }
+}

@@ -1,0 +1,18 @@
+using OrderService.Data;
+using OrderService.Data.Orders;
+
+namespace OrderService.Apis;
+
+/// <summary>What the order handlers take from the container, bound with [AsParameters] (a struct: no allocation).</summary>
+public readonly record struct OrderServices(IOrderStore Store, TimeProvider Clock)
+{
+    /// <summary>One atomic call on the store: the event is stamped here, so every store records the same instant.</summary>
+    public Task<TransitionResult> TransitionAsync(
+        Guid id,
+        OrderAction action,
+        int? expectedVersion,
+        OrderEventData data,
+        CancellationToken cancellationToken,
+        Func<CancellationToken, ValueTask<bool>>? confirmBeforeCommit = null) =>
+        Store.TransitionAsync(new TransitionCommand(id, action, expectedVersion, Timestamps.Now(Clock), data, confirmBeforeCommit), cancellationToken);
+}

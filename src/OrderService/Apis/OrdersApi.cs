@@ -1,0 +1,206 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.AspNetCore.Mvc;
+using OrderService.Contracts;
+using OrderService.Data;
+using OrderService.Data.Orders;
+using OrderService.Payments;
+using OrderService.Problems;
+using OrderService.Validation;
+
+namespace OrderService.Apis;
+
+/// <summary>/orders: create, read, the four workflow steps, and the batch read. Handlers are static and return typed results, so OpenAPI lists every outcome.</summary>
+public static class OrdersApi
+{
+    private const string IdempotencyKeyHeader = "Idempotency-Key";
+    private const string IfMatchHeader = "If-Match";
+
+    private static readonly OrderEventData NoData = new();
+
+    public static RouteGroupBuilder MapOrdersApi(this IEndpointRouteBuilder app)
+    {
+        // Rules for every endpoint: a bad id or body is a 400 problem; any store call may answer 503 with Retry-After.
+        var orders = app.MapGroup("/orders")
+            .WithTags("Orders")
+            .ProducesValidationProblem()
+            .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
+
+        orders.MapPost("", CreateOrderAsync).WithName("CreateOrder").WithSummary("Create an order (201). Idempotency-Key makes a retry return the first order.").AcceptsJsonOnly();
+        orders.MapGet("/{id}", GetOrderAsync).WithName("GetOrder").WithSummary("Read an order with its events.");
+        orders.MapPost("/{id}/pay", PayOrderAsync).WithName("PayOrder").WithSummary("Created -> Paid. 402 only when the declined-payment probe is on.").AcceptsJsonOnly();
+        orders.MapPost("/{id}/ship", ShipOrderAsync).WithName("ShipOrder").WithSummary("Paid -> Shipped.").AcceptsJsonOnly();
+        orders.MapPost("/{id}/complete", CompleteOrderAsync).WithName("CompleteOrder").WithSummary("Shipped -> Completed.");
+        orders.MapPost("/{id}/cancel", CancelOrderAsync).WithName("CancelOrder").WithSummary("Created or Paid -> Cancelled.").AcceptsJsonOnly();
+        orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch").WithSummary("The orders among 1–10,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly();
+        return orders;
+    }
+
+    /// <summary>A body is JSON or nothing: the other media types are 415, and a body over 1 MiB is 413.</summary>
+    private static RouteHandlerBuilder AcceptsJsonOnly(this RouteHandlerBuilder endpoint) => endpoint
+        .ProducesProblem(StatusCodes.Status413PayloadTooLarge)
+        .ProducesProblem(StatusCodes.Status415UnsupportedMediaType);
+
+    internal static async Task<Results<Created<Order>, ValidationProblem, UnprocessableProblem>> CreateOrderAsync(
+        CreateOrderRequest request,
+        [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
+        [AsParameters] OrderServices services,
+        HttpResponse response,
+        CancellationToken cancellationToken)
+    {
+        var errors = default(ValidationErrors);
+        OrderRequestRules.CustomerId(request.CustomerId, "customerId", ref errors);
+        var lines = OrderRequestRules.Lines(request.Lines, ref errors);
+        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
+        if (errors.Any)
+        {
+            return errors.ToProblem();
+        }
+
+        var now = Timestamps.Now(services.Clock);
+        var order = Transitions.Create(Guid.CreateVersion7(now), request.CustomerId!, lines!, now);
+
+        // The hash only matters with a key: it tells a retry from a different request under the same key.
+        var hash = key is null ? string.Empty : RequestFingerprint.Of(order.CustomerId, order.Lines);
+        var result = await services.Store.CreateAsync(new NewOrder(order, key, hash), cancellationToken).ConfigureAwait(false);
+        if (result.Outcome == CreateOutcome.KeyReusedWithDifferentRequest)
+        {
+            return ApiProblems.IdempotencyKeyReused();
+        }
+
+        // A replay answers exactly like the first call (201, same Location), marked so a client can tell.
+        var stored = result.Order!;
+        if (result.Outcome == CreateOutcome.Replayed)
+        {
+            response.Headers["Idempotent-Replayed"] = "true";
+        }
+
+        response.Headers.ETag = ETags.For(stored.Version);
+        return TypedResults.Created(string.Concat("/orders/", stored.Id.ToString()), stored);
+    }
+
+    internal static async Task<Results<Ok<Order>, NotFoundProblem>> GetOrderAsync(
+        Guid id,
+        [AsParameters] OrderServices services,
+        HttpResponse response,
+        CancellationToken cancellationToken)
+    {
+        var order = await services.Store.GetAsync(id, cancellationToken).ConfigureAwait(false);
+        return order is null ? ApiProblems.OrderNotFound(id) : ETags.Ok(order, response);
+    }
+
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, PaymentDeclinedProblem>> PayOrderAsync(
+        Guid id,
+        PayOrderRequest? request,
+        [FromHeader(Name = IfMatchHeader)] string? ifMatch,
+        [AsParameters] OrderServices services,
+        PaymentAuthorizer payments,
+        HttpResponse response,
+        CancellationToken cancellationToken)
+    {
+        var errors = default(ValidationErrors);
+        var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
+        OrderRequestRules.Pay(request, ref errors);
+        if (errors.Any)
+        {
+            return errors.ToProblem();
+        }
+
+        var reference = request?.PaymentReference;
+        var data = reference is null ? NoData : new OrderEventData(PaymentReference: reference);
+        var result = await services.TransitionAsync(id, OrderAction.Pay, expected, data, cancellationToken, payments.ConfirmationFor(reference)).ConfigureAwait(false);
+        return result.Outcome switch
+        {
+            TransitionOutcome.Applied => ETags.Ok(result.Order!, response),
+            TransitionOutcome.NotFound => ApiProblems.OrderNotFound(id),
+            TransitionOutcome.Declined => ApiProblems.PaymentDeclined(id),
+            _ => ApiProblems.Conflict(result, OrderAction.Pay, expected),
+        };
+    }
+
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem>> ShipOrderAsync(
+        Guid id,
+        ShipOrderRequest request,
+        [FromHeader(Name = IfMatchHeader)] string? ifMatch,
+        [AsParameters] OrderServices services,
+        HttpResponse response,
+        CancellationToken cancellationToken)
+    {
+        var errors = default(ValidationErrors);
+        var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
+        OrderRequestRules.Ship(request, ref errors);
+        if (errors.Any)
+        {
+            return errors.ToProblem();
+        }
+
+        var data = new OrderEventData(Carrier: request.Carrier, TrackingNumber: request.TrackingNumber);
+        var result = await services.TransitionAsync(id, OrderAction.Ship, expected, data, cancellationToken).ConfigureAwait(false);
+        return Answer(result, id, OrderAction.Ship, expected, response);
+    }
+
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem>> CompleteOrderAsync(
+        Guid id,
+        [FromHeader(Name = IfMatchHeader)] string? ifMatch,
+        [AsParameters] OrderServices services,
+        HttpResponse response,
+        CancellationToken cancellationToken)
+    {
+        var errors = default(ValidationErrors);
+        var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
+        if (errors.Any)
+        {
+            return errors.ToProblem();
+        }
+
+        var result = await services.TransitionAsync(id, OrderAction.Complete, expected, NoData, cancellationToken).ConfigureAwait(false);
+        return Answer(result, id, OrderAction.Complete, expected, response);
+    }
+
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem>> CancelOrderAsync(
+        Guid id,
+        CancelOrderRequest? request,
+        [FromHeader(Name = IfMatchHeader)] string? ifMatch,
+        [AsParameters] OrderServices services,
+        HttpResponse response,
+        CancellationToken cancellationToken)
+    {
+        var errors = default(ValidationErrors);
+        var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
+        OrderRequestRules.Cancel(request, ref errors);
+        if (errors.Any)
+        {
+            return errors.ToProblem();
+        }
+
+        var data = request?.Reason is { } reason ? new OrderEventData(Reason: reason) : NoData;
+        var result = await services.TransitionAsync(id, OrderAction.Cancel, expected, data, cancellationToken).ConfigureAwait(false);
+        return Answer(result, id, OrderAction.Cancel, expected, response);
+    }
+
+    internal static async Task<Results<OrderStream, ValidationProblem>> GetOrdersBatchAsync(
+        OrderBatchRequest request,
+        IOrderStore store,
+        CancellationToken cancellationToken)
+    {
+        var errors = default(ValidationErrors);
+        var ids = OrderRequestRules.BatchIds(request, ref errors);
+        if (errors.Any)
+        {
+            return errors.ToProblem();
+        }
+
+        return await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>A header sent with an empty value binds as null, yet it is a malformed value, not an absent one.</summary>
+    private static string? Present(string? bound, HttpResponse response, string header) =>
+        bound ?? (response.HttpContext.Request.Headers.ContainsKey(header) ? string.Empty : null);
+
+    private static Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem> Answer(
+        TransitionResult result, Guid id, OrderAction action, int? expectedVersion, HttpResponse response) => result.Outcome switch
+        {
+            TransitionOutcome.Applied => ETags.Ok(result.Order!, response),
+            TransitionOutcome.NotFound => ApiProblems.OrderNotFound(id),
+            _ => ApiProblems.Conflict(result, action, expectedVersion),
+        };
+}

@@ -1,0 +1,52 @@
+using Microsoft.AspNetCore.Diagnostics;
+using Microsoft.Extensions.Options;
+using OrderService.Data;
+using OrderService.Data.Resilience;
+
+namespace OrderService.Problems;
+
+/// <summary>
+/// The one place where exceptions become answers: a store fault is a 503 with Retry-After, bad input
+/// is a 4xx problem, and only a real bug is a 500. Expected outcomes (404, 409, 422) never get here:
+/// handlers return them as typed results.
+/// </summary>
+public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resilience, ILogger<ApiExceptionHandler> logger) : IExceptionHandler
+{
+    public async ValueTask<bool> TryHandleAsync(HttpContext httpContext, Exception exception, CancellationToken cancellationToken)
+    {
+        switch (exception)
+        {
+            case StoreUnavailableException unavailable:
+                LogStoreUnavailable(logger, unavailable.Message);
+                var retryAfter = resilience.Value.RetryAfterSeconds;
+                httpContext.Response.Headers.RetryAfter = retryAfter.ToString(System.Globalization.CultureInfo.InvariantCulture);
+                await ProblemWriter.WriteAsync(httpContext, ApiProblems.StoreUnavailable(retryAfter)).ConfigureAwait(false);
+                return true;
+
+            case BadHttpRequestException badRequest:
+                await ProblemWriter.WriteAsync(httpContext, BadRequestProblems.From(badRequest)).ConfigureAwait(false);
+                return true;
+
+            case OperationCanceledException when httpContext.RequestAborted.IsCancellationRequested:
+                // The client went away; there is nobody to answer.
+                return true;
+
+            default:
+                LogUnexpected(logger, exception, httpContext.Request.Method, httpContext.Request.Path.Value);
+                await ProblemWriter.WriteAsync(httpContext, new Microsoft.AspNetCore.Mvc.ProblemDetails
+                {
+                    Status = StatusCodes.Status500InternalServerError,
+                    Title = "Unexpected error",
+                    Detail = "The service failed unexpectedly; the error is logged.",
+                }).ConfigureAwait(false);
+                return true;
+        }
+    }
+
+    // Debug: during an outage every request would log this; /health/ready reports the outage instead.
+    [LoggerMessage(Level = LogLevel.Debug, Message = "Answered 503: {Reason}")]
+    private static partial void LogStoreUnavailable(ILogger logger, string reason);
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "Unhandled exception on {Method} {Path}")]
+    private static partial void LogUnexpected(ILogger logger, Exception exception, string method, string? path);
+}

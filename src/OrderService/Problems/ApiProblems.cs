@@ -1,0 +1,88 @@
+using Microsoft.AspNetCore.Mvc;
+using OrderService.Data;
+using OrderService.Data.Orders;
+
+namespace OrderService.Problems;
+
+/// <summary>
+/// The domain's problems, one factory each. The <c>type</c> URIs let a client tell, say, a stale
+/// version from an illegal transition without parsing text; both are 409.
+/// </summary>
+public static class ApiProblems
+{
+    public const string OrderNotFoundType = "urn:orderservice:problem:order-not-found";
+    public const string IllegalTransitionType = "urn:orderservice:problem:illegal-transition";
+    public const string StaleVersionType = "urn:orderservice:problem:stale-version";
+    public const string IdempotencyKeyReusedType = "urn:orderservice:problem:idempotency-key-reused";
+    public const string PaymentDeclinedType = "urn:orderservice:problem:payment-declined";
+    public const string StoreUnavailableType = "urn:orderservice:problem:store-unavailable";
+
+    public static NotFoundProblem OrderNotFound(Guid id) => new(new ProblemDetails
+    {
+        Type = OrderNotFoundType,
+        Title = "Order not found",
+        Status = StatusCodes.Status404NotFound,
+        Detail = $"There is no order {id}.",
+    });
+
+    /// <summary>A conditional write that matched nothing: the status forbids the action, or If-Match is stale.</summary>
+    public static ConflictProblem Conflict(TransitionResult result, OrderAction action, int? expectedVersion)
+    {
+        var stale = result.Outcome == TransitionOutcome.StaleVersion;
+        var problem = new ProblemDetails
+        {
+            Type = stale ? StaleVersionType : IllegalTransitionType,
+            Title = stale ? "Stale version" : "Illegal transition",
+            Status = StatusCodes.Status409Conflict,
+            Detail = stale
+                ? $"If-Match expected version {expectedVersion}, but the order is at version {result.CurrentVersion}. Read it again and retry."
+                : $"{action} is not allowed from status {result.CurrentStatus}.",
+        };
+        if (result.CurrentStatus is { } status)
+        {
+            problem.Extensions["currentStatus"] = StatusName(status);
+        }
+
+        if (result.CurrentVersion is { } version)
+        {
+            problem.Extensions["currentVersion"] = version;
+        }
+
+        return new ConflictProblem(problem);
+    }
+
+    public static UnprocessableProblem IdempotencyKeyReused() => new(new ProblemDetails
+    {
+        Type = IdempotencyKeyReusedType,
+        Title = "Idempotency-Key reused",
+        Status = StatusCodes.Status422UnprocessableEntity,
+        Detail = "This Idempotency-Key was used before with a different request body. Use a new key for a new order.",
+    });
+
+    public static PaymentDeclinedProblem PaymentDeclined(Guid id) => new(new ProblemDetails
+    {
+        Type = PaymentDeclinedType,
+        Title = "Payment declined",
+        Status = StatusCodes.Status402PaymentRequired,
+        Detail = $"The payment for order {id} was declined; the order is unchanged.",
+    });
+
+    public static ProblemDetails StoreUnavailable(int retryAfterSeconds) => new()
+    {
+        Type = StoreUnavailableType,
+        Title = "Store unavailable",
+        Status = StatusCodes.Status503ServiceUnavailable,
+        Detail = $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s.",
+    };
+
+    // Enum.ToString allocates; conflicts are frequent under contention.
+    private static string StatusName(OrderStatus status) => status switch
+    {
+        OrderStatus.Created => nameof(OrderStatus.Created),
+        OrderStatus.Paid => nameof(OrderStatus.Paid),
+        OrderStatus.Shipped => nameof(OrderStatus.Shipped),
+        OrderStatus.Completed => nameof(OrderStatus.Completed),
+        OrderStatus.Cancelled => nameof(OrderStatus.Cancelled),
+        _ => status.ToString(),
+    };
+}

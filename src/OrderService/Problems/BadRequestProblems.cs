@@ -1,0 +1,70 @@
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using Microsoft.AspNetCore.Mvc;
+
+namespace OrderService.Problems;
+
+/// <summary>
+/// Turns what ASP.NET Core rejects before a handler runs (malformed JSON, a wrong field type, an
+/// unparsable route or query value, a wrong content type, an oversized body) into a problem that says
+/// which field was wrong, keyed like our own validation errors (<c>lines[2].quantity</c>).
+/// </summary>
+public static partial class BadRequestProblems
+{
+    public static ProblemDetails From(BadHttpRequestException exception) => exception.StatusCode switch
+    {
+        StatusCodes.Status413PayloadTooLarge => TooLarge(),
+        StatusCodes.Status415UnsupportedMediaType => UnsupportedMediaType(),
+        StatusCodes.Status400BadRequest => BadRequest(exception),
+        _ => new ProblemDetails { Status = exception.StatusCode, Title = "Bad request", Detail = exception.Message },
+    };
+
+    public static ProblemDetails TooLarge() => new()
+    {
+        Status = StatusCodes.Status413PayloadTooLarge,
+        Title = "Request body too large",
+        Detail = $"Request bodies are capped at {RequestLimits.MaxBodyBytes / 1024 / 1024} MiB.",
+    };
+
+    public static ProblemDetails UnsupportedMediaType() => new()
+    {
+        Status = StatusCodes.Status415UnsupportedMediaType,
+        Title = "Unsupported media type",
+        Detail = "Request bodies must be application/json.",
+    };
+
+    private static ProblemDetails BadRequest(BadHttpRequestException exception)
+    {
+        if (exception.InnerException is JsonException json)
+        {
+            var wrongType = json.Message.Contains("could not be converted", StringComparison.Ordinal);
+            return Invalid(FieldOf(json.Path), wrongType ? "The value has the wrong JSON type or is out of range." : "The JSON is malformed here.");
+        }
+
+        var binding = FailedBinding().Match(exception.Message);
+        if (binding.Success)
+        {
+            return Invalid(binding.Groups["name"].Value, $"'{binding.Groups["value"].Value}' is not a valid value.");
+        }
+
+        // "Required parameter ... was not provided from body" and its implicit-body twin: no usable body at all.
+        return exception.Message.Contains("body", StringComparison.OrdinalIgnoreCase)
+            ? Invalid("body", "A JSON request body is required.")
+            : new ProblemDetails { Status = StatusCodes.Status400BadRequest, Title = "The request is invalid.", Detail = exception.Message };
+    }
+
+    private static HttpValidationProblemDetails Invalid(string field, string message) => new(new Dictionary<string, string[]> { [field] = [message] })
+    {
+        Status = StatusCodes.Status400BadRequest,
+        Title = "The request is invalid.",
+    };
+
+    /// <summary>"$.lines[2].quantity" -> "lines[2].quantity"; the document itself is "body".</summary>
+    private static string FieldOf(string? path) =>
+        string.IsNullOrEmpty(path) || path == "$" ? "body" : path.StartsWith("$.", StringComparison.Ordinal) ? path[2..] : path.TrimStart('$');
+
+    // The message RequestDelegateFactory throws (RouteHandlerOptions.ThrowOnBadRequest) for an unparsable
+    // route, query or header value: Failed to bind parameter "Guid id" from "abc".
+    [GeneratedRegex("^Failed to bind parameter \"(?:[^\"]* )?(?<name>[^\" ]+)\" from \"(?<value>.*)\"\\.$", RegexOptions.Singleline)]
+    private static partial Regex FailedBinding();
+}

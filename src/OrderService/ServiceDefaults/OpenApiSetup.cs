@@ -1,0 +1,129 @@
+using System.Text.Json.Nodes;
+using Microsoft.AspNetCore.OpenApi;
+using Microsoft.OpenApi;
+using OrderService.Data.Orders;
+
+namespace OrderService.ServiceDefaults;
+
+/// <summary>
+/// The OpenAPI document at /openapi/v1.json. The typed results declare every status; these transformers
+/// add what the code cannot express: our converters' wire formats, the query rules we parse ourselves,
+/// and the Retry-After that comes with every 503.
+/// </summary>
+public static class OpenApiSetup
+{
+    private const string Description =
+        "Orders move Created -> Paid -> Shipped -> Completed (cancel from Created or Paid); every step appends an event and bumps `version`. " +
+        "Every error is an RFC 7807 problem (application/problem+json); validation problems carry an `errors` map keyed by field path (lines[2].quantity). " +
+        "Any call that reaches the store may answer 503 with Retry-After. " +
+        "402 on pay extends the contract: it happens only when the declined-payment probe (Payments:DeclineReferencePrefix) is on.";
+
+    private static readonly Dictionary<string, string> ProblemMeanings = new()
+    {
+        ["400"] = "Invalid input: `errors` maps each field path (lines[2].quantity, If-Match, id) to what is wrong.",
+        ["402"] = "Payment declined; the order is unchanged. Only with the declined-payment probe on (Payments:DeclineReferencePrefix).",
+        ["404"] = "No order with this id.",
+        ["409"] = "The step is illegal from the current status (type ...:illegal-transition) or If-Match is stale (...:stale-version). `currentStatus` and `currentVersion` tell what the order is now.",
+        ["413"] = "The body is over 1 MiB.",
+        ["415"] = "The body is not application/json.",
+        ["422"] = "The Idempotency-Key was used before with a different body.",
+        ["503"] = "The store is unreachable or timed out after bounded retries.",
+    };
+
+    public static IServiceCollection AddOrderServiceOpenApi(this IServiceCollection services) =>
+        services.AddOpenApi(options =>
+        {
+            options.AddDocumentTransformer(static (document, _, _) =>
+            {
+                document.Info.Title = "OrderService";
+                document.Info.Description = Description;
+                return Task.CompletedTask;
+            });
+            options.AddSchemaTransformer(static (schema, context, _) =>
+            {
+                DescribeWireFormat(schema, context);
+                return Task.CompletedTask;
+            });
+            options.AddOperationTransformer(static (operation, _, _) =>
+            {
+                DescribeQuery(operation);
+                DescribeProblems(operation);
+                return Task.CompletedTask;
+            });
+        });
+
+    /// <summary>Custom converters hide the type from the schema generator; say what they write.</summary>
+    private static void DescribeWireFormat(OpenApiSchema schema, OpenApiSchemaTransformerContext context)
+    {
+        var declared = context.JsonTypeInfo.Type;
+        var type = Nullable.GetUnderlyingType(declared) ?? declared;
+        var nullable = type != declared ? JsonSchemaType.Null : 0;
+        if (type == typeof(DateTimeOffset))
+        {
+            schema.Type = JsonSchemaType.String | nullable;
+            schema.Format = "date-time";
+            schema.Description ??= "UTC, microseconds: yyyy-MM-ddTHH:mm:ss.ffffffZ.";
+        }
+        else if (type == typeof(decimal))
+        {
+            schema.Type = JsonSchemaType.Number | nullable;
+            schema.Format = "decimal";
+        }
+    }
+
+    /// <summary>status and limit are parsed by our rules (case-insensitive names; 1–1,000), not by the binder.</summary>
+    private static void DescribeQuery(OpenApiOperation operation)
+    {
+        foreach (var parameter in operation.Parameters ?? [])
+        {
+            if (parameter is not OpenApiParameter { In: ParameterLocation.Query } query)
+            {
+                continue;
+            }
+
+            if (query.Name == "status")
+            {
+                query.Description = "Only orders in this status (case-insensitive).";
+                query.Schema = new OpenApiSchema
+                {
+                    Type = JsonSchemaType.String,
+                    Enum = [.. Enum.GetNames<OrderStatus>().Select(static name => (JsonNode)JsonValue.Create(name))],
+                };
+            }
+            else if (query.Name == "limit")
+            {
+                query.Description = "At most this many orders, newest first.";
+                query.Schema = new OpenApiSchema
+                {
+                    Type = JsonSchemaType.Integer,
+                    Format = "int32",
+                    Minimum = RequestLimits.MinListLimit.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                    Maximum = RequestLimits.MaxListLimit.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                    Default = JsonValue.Create(RequestLimits.DefaultListLimit),
+                };
+            }
+        }
+    }
+
+    /// <summary>What each problem status means here, and the Retry-After of a 503 (readiness excepted: it is a probe).</summary>
+    private static void DescribeProblems(OpenApiOperation operation)
+    {
+        foreach (var (status, answer) in operation.Responses ?? [])
+        {
+            if (answer is OpenApiResponse described && ProblemMeanings.TryGetValue(status, out var meaning))
+            {
+                described.Description = meaning;
+            }
+        }
+
+        if (operation.OperationId != "Ready" && operation.Responses?.TryGetValue("503", out var unavailable) == true && unavailable is OpenApiResponse response)
+        {
+            response.Headers ??= new Dictionary<string, IOpenApiHeader>();
+            response.Headers["Retry-After"] = new OpenApiHeader
+            {
+                Description = "Seconds to wait before retrying (Resilience:RetryAfterSeconds).",
+                Schema = new OpenApiSchema { Type = JsonSchemaType.Integer },
+            };
+        }
+    }
+}

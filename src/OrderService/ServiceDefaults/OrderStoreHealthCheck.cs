@@ -1,0 +1,21 @@
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using OrderService.Data;
+
+namespace OrderService.ServiceDefaults;
+
+/// <summary>Readiness: the store answers a round trip. The resilient store bounds it by the attempt timeout (2 s by default).</summary>
+public sealed class OrderStoreHealthCheck(IOrderStore store) : IHealthCheck
+{
+    public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
+    {
+        try
+        {
+            await store.CheckReadyAsync(cancellationToken).ConfigureAwait(false);
+            return HealthCheckResult.Healthy();
+        }
+        catch (Exception fault) when (!cancellationToken.IsCancellationRequested)
+        {
+            return HealthCheckResult.Unhealthy(fault.Message, fault);
+        }
+    }
+}

@@ -1,0 +1,98 @@
+using OrderService.Apis;
+using OrderService.Contracts;
+using OrderService.Data;
+using OrderService.Payments;
+using OrderService.Problems;
+
+namespace OrderService.ServiceDefaults;
+
+/// <summary>The wiring every endpoint relies on, so Program.cs stays a list of Add/Map calls.</summary>
+public static class ServiceDefaultsExtensions
+{
+    /// <summary>JSON, problems, limits, health, OpenAPI and telemetry.</summary>
+    public static WebApplicationBuilder AddServiceDefaults(this WebApplicationBuilder builder)
+    {
+        var services = builder.Services;
+        builder.WebHost.ConfigureKestrel(kestrel =>
+        {
+            kestrel.Limits.MaxRequestBodySize = RequestLimits.MaxBodyBytes;
+            kestrel.AddServerHeader = false;
+        });
+
+        services.ConfigureHttpJsonOptions(json => OrderServiceJsonContext.Configure(json.SerializerOptions));
+
+        // Binding failures (a non-UUID id, malformed JSON, a wrong field type) throw, so the exception
+        // handler can answer them as problems that name the field, instead of an empty 400.
+        services.Configure<RouteHandlerOptions>(routes => routes.ThrowOnBadRequest = true);
+        services.AddProblemDetails();
+        services.AddExceptionHandler<ApiExceptionHandler>();
+
+        services.AddHealthChecks().AddCheck<OrderStoreHealthCheck>("order-store", tags: [HealthApi.ReadyTag]);
+        services.AddHostedService<StoreWarmUp>();
+        services.AddOrderServiceOpenApi();
+        builder.AddTelemetry();
+        return builder;
+    }
+
+    /// <summary>The store (with its resilience decorator) chosen by the Store:* keys.</summary>
+    public static WebApplicationBuilder AddOrderStore(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddOrderStore(builder.Configuration);
+        return builder;
+    }
+
+    /// <summary>The declined-payment probe (Payments:*), off by default.</summary>
+    public static WebApplicationBuilder AddPayments(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddOptions<PaymentOptions>()
+            .Bind(builder.Configuration.GetSection(PaymentOptions.SectionName))
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        builder.Services.AddSingleton<PaymentAuthorizer>();
+        return builder;
+    }
+
+    /// <summary>Every failure becomes application/problem+json: exceptions, bare status codes (415, 404 for an unknown path, 405), oversized bodies.</summary>
+    public static WebApplication UseProblems(this WebApplication app)
+    {
+        app.UseExceptionHandler();
+        app.UseStatusCodePages(static context => ProblemWriter.WriteAsync(context.HttpContext, StatusProblem(context.HttpContext.Response.StatusCode)));
+        app.UseRequestBodyLimit();
+        return app;
+    }
+
+    /// <summary>Health, the OpenAPI document and Swagger UI.</summary>
+    public static WebApplication MapServiceDefaults(this WebApplication app)
+    {
+        app.MapHealthApi();
+        app.MapOpenApi();
+
+        // Branch so that the UI's static-file middleware only ever sees /swagger requests.
+        app.MapWhen(
+            static context => context.Request.Path.StartsWithSegments("/swagger", StringComparison.OrdinalIgnoreCase),
+            static swagger => swagger.UseSwaggerUI(ui =>
+            {
+                ui.SwaggerEndpoint("/openapi/v1.json", "OrderService v1");
+                ui.RoutePrefix = "swagger";
+                ui.DocumentTitle = "OrderService";
+            }));
+        return app;
+    }
+
+    private static Microsoft.AspNetCore.Mvc.ProblemDetails StatusProblem(int status) => status switch
+    {
+        StatusCodes.Status415UnsupportedMediaType => BadRequestProblems.UnsupportedMediaType(),
+        StatusCodes.Status413PayloadTooLarge => BadRequestProblems.TooLarge(),
+        _ => new Microsoft.AspNetCore.Mvc.ProblemDetails
+        {
+            Status = status,
+            Title = ReasonPhrase(status),
+        },
+    };
+
+    private static string ReasonPhrase(int status)
+    {
+        var phrase = Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase(status);
+        return string.IsNullOrEmpty(phrase) ? "Error" : phrase;
+    }
+}

@@ -1,0 +1,199 @@
+using System.Buffers;
+using System.Globalization;
+using OrderService.Contracts;
+using OrderService.Data.Orders;
+
+namespace OrderService.Validation;
+
+/// <summary>
+/// The field rules of API.md, written as plain loops: they run on every request, so they allocate
+/// only when they find an error. Each check records its error under the field's camelCase path.
+/// </summary>
+public static class OrderRequestRules
+{
+    private static readonly SearchValues<char> CustomerIdCharacters =
+        SearchValues.Create("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-");
+
+    private static readonly string[] StatusNames = Enum.GetNames<OrderStatus>();
+
+    public static void CustomerId(string? value, string field, ref ValidationErrors errors)
+    {
+        if (string.IsNullOrEmpty(value) || value.Length > RequestLimits.MaxCustomerIdLength || value.AsSpan().ContainsAnyExcept(CustomerIdCharacters))
+        {
+            errors.Add(field, "Must be 1–64 characters of [A-Za-z0-9_-].");
+        }
+    }
+
+    /// <summary>Checks every line and, when all are valid, returns them as domain lines.</summary>
+    public static OrderLine[]? Lines(IReadOnlyList<CreateOrderLine?>? lines, ref ValidationErrors errors)
+    {
+        if (lines is null || lines.Count is 0 or > RequestLimits.MaxLines)
+        {
+            errors.Add("lines", "Must hold 1–100 lines.");
+            return null;
+        }
+
+        var valid = new OrderLine[lines.Count];
+        var allValid = true;
+        for (var i = 0; i < lines.Count; i++)
+        {
+            if (lines[i] is not { } line)
+            {
+                errors.Add($"lines[{i}]", "A line is required.");
+                allValid = false;
+                continue;
+            }
+
+            if (!IsPrintable(line.Sku, RequestLimits.MaxSkuLength))
+            {
+                errors.Add($"lines[{i}].sku", "Must be 1–64 printable characters.");
+                allValid = false;
+            }
+
+            if (line.Quantity is not (>= RequestLimits.MinQuantity and <= RequestLimits.MaxQuantity))
+            {
+                errors.Add($"lines[{i}].quantity", "Must be an integer from 1 to 1,000.");
+                allValid = false;
+            }
+
+            if (line.UnitPrice is not { } price || price < 0 || price > RequestLimits.MaxUnitPrice || decimal.Round(price, RequestLimits.MaxUnitPriceDecimals) != price)
+            {
+                errors.Add($"lines[{i}].unitPrice", "Must be from 0 to 1,000,000 with at most 2 decimals.");
+                allValid = false;
+            }
+
+            if (allValid)
+            {
+                valid[i] = new OrderLine(line.Sku!, line.Quantity!.Value, line.UnitPrice!.Value);
+            }
+        }
+
+        return allValid ? valid : null;
+    }
+
+    /// <summary>Idempotency-Key: absent is fine; present, it is 1–128 printable ASCII characters.</summary>
+    public static string? IdempotencyKey(string? header, ref ValidationErrors errors)
+    {
+        if (header is null)
+        {
+            return null;
+        }
+
+        if (header.Length is 0 or > RequestLimits.MaxIdempotencyKeyLength || header.AsSpan().ContainsAnyExceptInRange(' ', '~'))
+        {
+            errors.Add("Idempotency-Key", "Must be 1–128 printable ASCII characters.");
+            return null;
+        }
+
+        return header;
+    }
+
+    /// <summary>If-Match: absent or * means any version; otherwise exactly one strong ETag, "&lt;version&gt;".</summary>
+    public static int? IfMatch(string? header, ref ValidationErrors errors)
+    {
+        if (header is null || header == "*")
+        {
+            return null;
+        }
+
+        var tag = header.AsSpan().Trim();
+        if (tag.Length >= 3 && tag[0] == '"' && tag[^1] == '"'
+            && int.TryParse(tag[1..^1], NumberStyles.None, CultureInfo.InvariantCulture, out var version) && version >= 1)
+        {
+            return version;
+        }
+
+        errors.Add("If-Match", "Must be one ETag as returned by the service, such as \"3\", or *.");
+        return null;
+    }
+
+    public static void Pay(PayOrderRequest? request, ref ValidationErrors errors)
+    {
+        if (request?.PaymentReference is { Length: > RequestLimits.MaxPaymentReferenceLength })
+        {
+            errors.Add("paymentReference", "Must be at most 128 characters.");
+        }
+    }
+
+    public static void Ship(ShipOrderRequest? request, ref ValidationErrors errors)
+    {
+        if (!IsPrintable(request?.Carrier, RequestLimits.MaxCarrierLength))
+        {
+            errors.Add("carrier", "Must be 1–64 printable characters.");
+        }
+
+        if (!IsPrintable(request?.TrackingNumber, RequestLimits.MaxTrackingNumberLength))
+        {
+            errors.Add("trackingNumber", "Must be 1–64 printable characters.");
+        }
+    }
+
+    public static void Cancel(CancelOrderRequest? request, ref ValidationErrors errors)
+    {
+        if (request?.Reason is { Length: > RequestLimits.MaxCancelReasonLength })
+        {
+            errors.Add("reason", "Must be at most 500 characters.");
+        }
+    }
+
+    /// <summary>1–10,000 ids, each returned once: repeats are dropped here so the store sees a set.</summary>
+    public static IReadOnlyCollection<Guid>? BatchIds(OrderBatchRequest? request, ref ValidationErrors errors)
+    {
+        var ids = request?.Ids;
+        if (ids is null || ids.Count is 0 or > RequestLimits.MaxBatchIds)
+        {
+            errors.Add("ids", "Must hold 1–10,000 order ids.");
+            return null;
+        }
+
+        if (ids.Count == 1)
+        {
+            return ids;
+        }
+
+        var distinct = new HashSet<Guid>(ids);
+        return distinct.Count == ids.Count ? ids : distinct;
+    }
+
+    /// <summary>A status name, case-insensitive; numbers and flag combinations are not statuses.</summary>
+    public static OrderStatus? StatusFilter(string? value, ref ValidationErrors errors)
+    {
+        if (string.IsNullOrEmpty(value))
+        {
+            return null;
+        }
+
+        for (var i = 0; i < StatusNames.Length; i++)
+        {
+            if (string.Equals(StatusNames[i], value, StringComparison.OrdinalIgnoreCase))
+            {
+                return (OrderStatus)i;
+            }
+        }
+
+        errors.Add("status", "Must be one of Created, Paid, Shipped, Completed, Cancelled.");
+        return null;
+    }
+
+    public static int Limit(int? value, ref ValidationErrors errors)
+    {
+        if (value is null)
+        {
+            return RequestLimits.DefaultListLimit;
+        }
+
+        if (value is < RequestLimits.MinListLimit or > RequestLimits.MaxListLimit)
+        {
+            errors.Add("limit", "Must be from 1 to 1,000.");
+        }
+
+        return value.Value;
+    }
+
+    /// <summary>1..max characters, not blank, with no control characters (C0, DEL, C1).</summary>
+    private static bool IsPrintable(string? value, int maxLength) =>
+        !string.IsNullOrWhiteSpace(value)
+        && value.Length <= maxLength
+        && !value.AsSpan().ContainsAnyInRange('\u0000', '\u001F')
+        && !value.AsSpan().ContainsAnyInRange('\u007F', '\u009F');
+}

@@ -1,0 +1,61 @@
+using System.Net;
+using System.Net.Http.Json;
+using Microsoft.Extensions.Options;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Integration.Tests.Api;
+
+/// <summary>
+/// The resilience decorator's promises at the HTTP edge: the service starts with its store down, answers
+/// 503 meanwhile, and serves again by itself once the store is back (the schema gate retries).
+/// Bad resilience settings stop start-up with a message that names the key.
+/// </summary>
+public sealed class StoreRecoveryTests(ApiHost host) : IClassFixture<ApiHost>
+{
+    [Fact]
+    public async Task A_service_started_while_its_store_is_down_recovers_by_itself()
+    {
+        // A directory where the database file should be: SQLite cannot open it (CANTOPEN, a transient fault).
+        var file = host.PathFor($"late-{Guid.NewGuid():N}.db");
+        Directory.CreateDirectory(file);
+        await using var factory = host.Create(("ConnectionStrings:Orders", $"Data Source={file}"), ("Resilience:MaxRetries", "0"));
+        using var client = factory.CreateClient();
+
+        using (var down = await client.GetAsync("/health/ready", ApiHost.Ct))
+        {
+            down.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable);
+        }
+
+        using (var refused = await client.PostAsJsonAsync("/orders", ApiHost.ValidOrder(ApiHost.NewCustomer()), ApiHost.Ct))
+        {
+            refused.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable);
+            refused.Headers.RetryAfter.ShouldNotBeNull();
+        }
+
+        Directory.Delete(file);
+
+        using (var ready = await client.GetAsync("/health/ready", ApiHost.Ct))
+        {
+            ready.StatusCode.ShouldBe(HttpStatusCode.OK, await ready.Content.ReadAsStringAsync(ApiHost.Ct));
+        }
+
+        using var created = await client.PostAsJsonAsync("/orders", ApiHost.ValidOrder(ApiHost.NewCustomer()), ApiHost.Ct);
+        created.StatusCode.ShouldBe(HttpStatusCode.Created, "the schema is created on the first call that reaches the store");
+    }
+
+    [Theory]
+    [InlineData("Resilience:AttemptTimeoutSeconds", "10")]
+    [InlineData("Resilience:MaxRetries", "-1")]
+    [InlineData("Resilience:RetryAfterSeconds", "0")]
+    [InlineData("Payments:AuthorizationDelayMilliseconds", "-5")]
+    public async Task A_bad_setting_stops_start_up_naming_its_key(string key, string value)
+    {
+        await using var factory = host.Create((key, value));
+
+        var failure = Should.Throw<OptionsValidationException>(() => factory.CreateClient());
+
+        failure.Message.ShouldContain(key);
+        await Task.CompletedTask;
+    }
+}
