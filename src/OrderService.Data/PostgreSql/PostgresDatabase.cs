@@ -30,6 +30,12 @@ public sealed class PostgresDatabase : IAsyncDisposable
             builder.AutoPrepareMinUsages = 2;
         }
 
+        // Returning a connection to the pool otherwise makes Npgsql replay seven reset statements
+        // (RESET ALL, UNLISTEN *, ...) before the next command: more statements than a whole transition.
+        // The stores change no session state (session settings travel in the startup packet), so there is
+        // nothing to reset.
+        builder.NoResetOnClose = true;
+
         builder.CommandTimeout = options.CommandTimeoutSeconds;
         builder.Options = JoinOptions(builder.Options, SessionSettings(options.PostgreSql));
         var dataSourceBuilder = new NpgsqlDataSourceBuilder(builder.ConnectionString);

@@ -94,10 +94,42 @@ public sealed class SqliteDatabase : IAsyncDisposable
 
         cancellationToken.ThrowIfCancellationRequested();
         using var connection = Open("write");
-        using var transaction = connection.BeginTransaction(deferred: false);
-        var result = work(connection);
-        transaction.Commit();
+
+        // Plain SQL rather than BeginTransaction(): the work sees the same bare connection as under group
+        // commit (Microsoft.Data.Sqlite rejects commands without the transaction object once one exists).
+        ExecuteRaw(connection, "BEGIN IMMEDIATE;");
+        T result;
+        try
+        {
+            result = work(connection);
+            ExecuteRaw(connection, "COMMIT;");
+        }
+        catch
+        {
+            TryRollback(connection);
+            throw;
+        }
+
         return Task.FromResult(result);
+    }
+
+    private static void ExecuteRaw(SqliteConnection connection, string sql)
+    {
+        using var command = connection.CreateCommand();
+        command.CommandText = sql;
+        command.ExecuteNonQuery();
+    }
+
+    private static void TryRollback(SqliteConnection connection)
+    {
+        try
+        {
+            ExecuteRaw(connection, "ROLLBACK;");
+        }
+        catch (SqliteException)
+        {
+            // SQLite already rolled back (a failed COMMIT, or an error that ends the transaction).
+        }
     }
 
     public ValueTask DisposeAsync()

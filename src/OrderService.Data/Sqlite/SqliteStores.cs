@@ -1,8 +1,31 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
+using OrderService.Data.Relational;
+
 namespace OrderService.Data.Sqlite;
 
-/// <summary>Builds the Sqlite store for the configured layout and switches.</summary>
+/// <summary>Builds the SQLite store for the configured layout and switches.</summary>
 public static class SqliteStores
 {
-    public static StoreBundle Create(StoreContext context) =>
-        throw new NotSupportedException("Store:Provider=Sqlite is not wired yet.");
+    public static StoreBundle Create(StoreContext context)
+    {
+        if (context.Options.Layout == StoreLayout.Document)
+        {
+            return Document.DocumentStores.CreateSqlite(context);
+        }
+
+        var options = context.Options;
+        var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(SqliteStores));
+        if (options.WriteIsolation != WriteIsolation.ReadCommitted && logger.IsEnabled(LogLevel.Information))
+        {
+            logger.LogInformation(
+                "Store:WriteIsolation={Isolation} on SQLite: every SQLite write is serialized (one writer, serializable transactions), so this level changes nothing.",
+                options.WriteIsolation);
+        }
+
+        var database = new SqliteDatabase(context.ConnectionString, options);
+        var store = new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database), options);
+        return new StoreBundle(store, new SqliteSchema(database), new SqliteTransientFaults(), database);
+    }
 }

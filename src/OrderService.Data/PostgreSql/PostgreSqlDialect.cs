@@ -1,0 +1,79 @@
+using System.Globalization;
+using System.Text;
+using OrderService.Data.Orders;
+using OrderService.Data.Relational;
+
+namespace OrderService.Data.PostgreSql;
+
+/// <summary>
+/// PostgreSQL's words: jsonb, json_agg, uuid[] with = ANY for the batch filter, and writes that are ONE
+/// statement each (data-modifying CTEs): a transition's write and its read-back travel as one
+/// multi-statement command (one round trip, one implicit transaction), and so does a create.
+/// </summary>
+public sealed class PostgreSqlDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
+{
+    public override string ProviderName => PostgresDatabase.ProviderName;
+
+    /// <summary>The wire protocol counts parameters in 16 bits.</summary>
+    public override int MaxParametersPerCommand => 65_535;
+
+    /// <summary>A uuid[]: one parameter, one plan, whatever the count.</summary>
+    public override object IdSet(IReadOnlyList<Guid> ids) => ids as Guid[] ?? [.. ids];
+
+    protected override string JsonValue(string parameter) => $"{parameter}::jsonb";
+
+    protected override string LinesJson(string orderAlias) =>
+        "(SELECT json_agg(json_build_object('sku', l.sku, 'quantity', l.quantity, 'unitPrice', l.unit_price) ORDER BY l.line_no) " +
+        $"FROM order_lines l WHERE l.order_id = {orderAlias}.id)";
+
+    protected override string EventsJson(string orderAlias) =>
+        "(SELECT json_agg(json_build_object('sequence', e.sequence, 'type', e.type, 'at', e.at, 'data', e.data) ORDER BY e.sequence) " +
+        $"FROM order_events e WHERE e.order_id = {orderAlias}.id)";
+
+    protected override string LinesFromJson(string parameter) =>
+        $"jsonb_to_recordset({parameter}::jsonb) AS l(line_no int, sku text, quantity int, unit_price numeric)";
+
+    protected override string IdIsInSet(string column, string parameter) => $"{column} = ANY({parameter})";
+
+    /// <summary>
+    /// The whole create as ONE statement (data-modifying CTEs): the lines and the event are inserted
+    /// FROM the order's RETURNING, so they follow only an order this call inserted; with a key, the order
+    /// follows only a key this call inserted. Foreign keys are checked at the end of the statement, when
+    /// the customer and the order rows exist. The key's row comes back in a second statement, whose
+    /// fresh snapshot sees a key a concurrent create committed while this one waited on it.
+    /// </summary>
+    protected override string BuildCreateOrder(bool withIdempotencyKey)
+    {
+        var sql = new StringBuilder("WITH c AS (INSERT INTO customers (id, created_at) VALUES (@CustomerId, @At) ON CONFLICT (id) DO NOTHING), ");
+        if (withIdempotencyKey)
+        {
+            sql.Append("k AS (INSERT INTO idempotency_keys (key, request_hash, order_id, created_at) VALUES (@Key, @RequestHash, @Id, @At) ")
+                .Append("ON CONFLICT (key) DO NOTHING RETURNING order_id), ");
+        }
+
+        sql.Append("o AS (INSERT INTO orders (id, customer_id, status, total, version, created_at, updated_at) ")
+            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, @CustomerId, '{nameof(OrderStatus.Created)}', @Total, 1, @At, @At")
+            .Append(withIdempotencyKey ? " FROM k" : "").Append(" ON CONFLICT (id) DO NOTHING RETURNING id), ")
+            .Append("l AS (INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price) ")
+            .Append(CultureInfo.InvariantCulture, $"SELECT o.id, l.line_no, l.sku, l.quantity, l.unit_price FROM o CROSS JOIN {LinesFromJson("@Lines")}), ")
+            .Append("e AS (INSERT INTO order_events (order_id, sequence, type, at, data) ")
+            .Append(CultureInfo.InvariantCulture, $"SELECT o.id, 1, '{Transitions.CreatedEventType}', @At, @Data::jsonb FROM o) ")
+            .AppendLine("SELECT id FROM o;");
+        if (withIdempotencyKey)
+        {
+            sql.Append("SELECT k.request_hash, k.order_id FROM idempotency_keys k WHERE k.key = @Key;");
+        }
+
+        return sql.ToString();
+    }
+
+    /// <summary>
+    /// The UPDATE and the event INSERT in one statement: they succeed or fail together, and a concurrent
+    /// writer makes the UPDATE re-check its WHERE on the new row (exactly one winner).
+    /// </summary>
+    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion) =>
+        $"WITH u AS (UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)} RETURNING id, version), " +
+        "e AS (INSERT INTO order_events (order_id, sequence, type, at, data) " +
+        $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data::jsonb FROM u) " +
+        "SELECT version FROM u;";
+}

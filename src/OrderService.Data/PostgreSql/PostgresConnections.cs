@@ -1,0 +1,37 @@
+using System.Data;
+using System.Data.Common;
+using OrderService.Data.Relational;
+
+namespace OrderService.Data.PostgreSql;
+
+/// <summary>
+/// PostgreSQL units of work on the NpgsqlDataSource pool. Without an explicit transaction a
+/// multi-statement command still runs in one implicit transaction (one Sync), which is what makes the
+/// one-round-trip transition atomic. Npgsql sends BEGIN together with the first command, so an explicit
+/// transaction costs one more round trip: the COMMIT.
+/// </summary>
+public sealed class PostgresConnections(PostgresDatabase database) : IRelationalConnections
+{
+    /// <summary>PostgreSQL never reads uncommitted rows: READ UNCOMMITTED behaves as READ COMMITTED.</summary>
+    public string ReadIsolationInForce => nameof(IsolationLevel.ReadCommitted);
+
+    public string WriteIsolationInForce(IsolationLevel requested) =>
+        requested == IsolationLevel.ReadUncommitted ? nameof(IsolationLevel.ReadCommitted) : requested.ToString();
+
+    public async ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) =>
+        await database.OpenAsync("read", cancellationToken).ConfigureAwait(false);
+
+    public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken)
+    {
+        await using var connection = await database.OpenAsync("write", cancellationToken).ConfigureAwait(false);
+        if (isolation is not { } level)
+        {
+            return await work(connection, null).ConfigureAwait(false);
+        }
+
+        await using var transaction = await connection.BeginTransactionAsync(level, cancellationToken).ConfigureAwait(false);
+        var result = await work(connection, transaction).ConfigureAwait(false);
+        await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
+        return result;
+    }
+}

@@ -1,0 +1,37 @@
+using System.Data;
+using System.Data.Common;
+using Dapper;
+
+namespace OrderService.Data.Relational;
+
+/// <summary>
+/// How one engine opens connections and runs a write unit of work for <see cref="RelationalOrderStore"/>.
+/// The engine decides WHAT runs in a unit (the flows); this decides HOW it commits.
+/// </summary>
+public interface IRelationalConnections
+{
+    /// <summary>The isolation reads run at, as telemetry reports it (what the engine really does, not what was asked).</summary>
+    string ReadIsolationInForce { get; }
+
+    /// <summary>The isolation an explicit write transaction at <paramref name="requested"/> really runs at.</summary>
+    string WriteIsolationInForce(IsolationLevel requested);
+
+    /// <summary>Opens a connection for reads; the caller disposes it. Counts as one connection opened.</summary>
+    ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Runs <paramref name="work"/> as one unit: committed when it returns, rolled back (all of it) when
+    /// it throws, and only then is the returned task completed. <paramref name="isolation"/> null means
+    /// the work is ONE command that is atomic on its own, so the engine may send it without an explicit
+    /// transaction (one round trip); otherwise an explicit transaction at that level spans the work.
+    /// Commands the work sends must use the transaction it is handed (which may be null).
+    /// </summary>
+    Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Sends one command of the engine and returns its reader (the caller disposes it). The default is
+    /// Dapper; an engine that keeps a long-lived write connection may keep its statements prepared
+    /// there instead (SQLite's group-commit writer does).
+    /// </summary>
+    Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, CommandDefinition command) => connection.ExecuteReaderAsync(command);
+}

@@ -1,0 +1,161 @@
+using System.Buffers;
+using System.Text;
+using System.Text.Json;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.Relational;
+
+/// <summary>
+/// The small JSON texts the relational stores exchange with the database: lines and event data as
+/// parameters (one parameter, whatever the line count), and the lines/events arrays aggregated into
+/// each order row. Hand-written readers and writers: no reflection, and they run on every request.
+/// </summary>
+public static class OrderJson
+{
+    private static readonly JsonWriterOptions WriterOptions = new() { SkipValidation = true };
+
+    /// <summary><c>[{"line_no":1,"sku":..,"quantity":..,"unit_price":..}, ..]</c>, the shape <see cref="SqlDialect"/> reads with LinesFromJson.</summary>
+    public static string LinesParameter(IReadOnlyList<OrderLine> lines)
+    {
+        var buffer = new ArrayBufferWriter<byte>(64 + (lines.Count * 80));
+        using (var writer = new Utf8JsonWriter(buffer, WriterOptions))
+        {
+            writer.WriteStartArray();
+            for (var i = 0; i < lines.Count; i++)
+            {
+                writer.WriteStartObject();
+                writer.WriteNumber("line_no"u8, i + 1);
+                writer.WriteString("sku"u8, lines[i].Sku);
+                writer.WriteNumber("quantity"u8, lines[i].Quantity);
+                writer.WriteNumber("unit_price"u8, lines[i].UnitPrice);
+                writer.WriteEndObject();
+            }
+
+            writer.WriteEndArray();
+        }
+
+        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+    }
+
+    /// <summary>An event's data as stored: camelCase, null fields left out.</summary>
+    public static string EventData(OrderEventData data)
+    {
+        var buffer = new ArrayBufferWriter<byte>(128);
+        using (var writer = new Utf8JsonWriter(buffer, WriterOptions))
+        {
+            writer.WriteStartObject();
+            if (data.PaymentReference is not null) writer.WriteString("paymentReference"u8, data.PaymentReference);
+            if (data.Carrier is not null) writer.WriteString("carrier"u8, data.Carrier);
+            if (data.TrackingNumber is not null) writer.WriteString("trackingNumber"u8, data.TrackingNumber);
+            if (data.Reason is not null) writer.WriteString("reason"u8, data.Reason);
+            if (data.Total is { } total) writer.WriteNumber("total"u8, total);
+            writer.WriteEndObject();
+        }
+
+        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+    }
+
+    /// <summary>Reads <c>[{"sku","quantity","unitPrice"}, ..]</c>; null reads as no lines.</summary>
+    public static IReadOnlyList<OrderLine> ParseLines(string? json)
+    {
+        if (string.IsNullOrEmpty(json))
+        {
+            return [];
+        }
+
+        var reader = new Utf8JsonReader(Encoding.UTF8.GetBytes(json));
+        var lines = new List<OrderLine>();
+        Expect(ref reader, JsonTokenType.StartArray);
+        while (reader.Read() && reader.TokenType == JsonTokenType.StartObject)
+        {
+            string sku = "";
+            int quantity = 0;
+            decimal unitPrice = 0;
+            while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+            {
+                if (reader.ValueTextEquals("sku"u8)) { reader.Read(); sku = reader.GetString()!; }
+                else if (reader.ValueTextEquals("quantity"u8)) { reader.Read(); quantity = reader.GetInt32(); }
+                else if (reader.ValueTextEquals("unitPrice"u8)) { reader.Read(); unitPrice = Money(reader.GetDecimal()); }
+                else { reader.Read(); reader.Skip(); }
+            }
+
+            lines.Add(new OrderLine(sku, quantity, unitPrice));
+        }
+
+        return lines;
+    }
+
+    /// <summary>Reads <c>[{"sequence","type","at","data":{..}}, ..]</c>; null reads as no events.</summary>
+    public static IReadOnlyList<OrderEvent> ParseEvents(string? json)
+    {
+        if (string.IsNullOrEmpty(json))
+        {
+            return [];
+        }
+
+        var reader = new Utf8JsonReader(Encoding.UTF8.GetBytes(json));
+        var events = new List<OrderEvent>();
+        Expect(ref reader, JsonTokenType.StartArray);
+        while (reader.Read() && reader.TokenType == JsonTokenType.StartObject)
+        {
+            int sequence = 0;
+            string type = "";
+            DateTimeOffset at = default;
+            var data = new OrderEventData();
+            while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+            {
+                if (reader.ValueTextEquals("sequence"u8)) { reader.Read(); sequence = reader.GetInt32(); }
+                else if (reader.ValueTextEquals("type"u8)) { reader.Read(); type = reader.GetString()!; }
+                else if (reader.ValueTextEquals("at"u8)) { reader.Read(); at = reader.GetDateTimeOffset().ToUniversalTime(); }
+                else if (reader.ValueTextEquals("data"u8)) { reader.Read(); data = ReadEventData(ref reader); }
+                else { reader.Read(); reader.Skip(); }
+            }
+
+            events.Add(new OrderEvent(sequence, type, at, data));
+        }
+
+        return events;
+    }
+
+    /// <summary>Money has two decimals; engines without a decimal type (SQLite) hand back a double's digits.</summary>
+    public static decimal Money(decimal value) => decimal.Round(value, 2, MidpointRounding.ToEven);
+
+    private static OrderEventData ReadEventData(ref Utf8JsonReader reader)
+    {
+        if (reader.TokenType == JsonTokenType.String)
+        {
+            // Some engines embed the stored text as a JSON string instead of an object.
+            var inner = new Utf8JsonReader(Encoding.UTF8.GetBytes(reader.GetString()!));
+            inner.Read();
+            return ReadEventData(ref inner);
+        }
+
+        if (reader.TokenType != JsonTokenType.StartObject)
+        {
+            reader.Skip();
+            return new OrderEventData();
+        }
+
+        string? paymentReference = null, carrier = null, trackingNumber = null, reason = null;
+        decimal? total = null;
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            if (reader.ValueTextEquals("paymentReference"u8)) { reader.Read(); paymentReference = reader.GetString(); }
+            else if (reader.ValueTextEquals("carrier"u8)) { reader.Read(); carrier = reader.GetString(); }
+            else if (reader.ValueTextEquals("trackingNumber"u8)) { reader.Read(); trackingNumber = reader.GetString(); }
+            else if (reader.ValueTextEquals("reason"u8)) { reader.Read(); reason = reader.GetString(); }
+            else if (reader.ValueTextEquals("total"u8)) { reader.Read(); total = reader.TokenType == JsonTokenType.Null ? null : Money(reader.GetDecimal()); }
+            else { reader.Read(); reader.Skip(); }
+        }
+
+        return new OrderEventData(paymentReference, carrier, trackingNumber, reason, total);
+    }
+
+    private static void Expect(ref Utf8JsonReader reader, JsonTokenType token)
+    {
+        if (!reader.Read() || reader.TokenType != token)
+        {
+            throw new JsonException($"Expected {token} in an aggregated order row, found {reader.TokenType}.");
+        }
+    }
+}

@@ -1,0 +1,36 @@
+using System.Data.Common;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.Relational;
+
+/// <summary>
+/// Maps one row of <see cref="SqlDialect.SelectOrderById"/>'s shape (id, customer_id, status, total,
+/// version, created_at, updated_at, lines JSON, events JSON) to an <see cref="Order"/>. One row per
+/// order is what lets the list endpoints stream: an order is complete as soon as its row arrives.
+/// </summary>
+public static class OrderRowReader
+{
+    public static Order Read(DbDataReader row) => new(
+        row.GetGuid(0),
+        row.GetString(1),
+        ParseStatus(row.GetString(2)),
+        OrderJson.ParseLines(row.IsDBNull(7) ? null : row.GetString(7)),
+        OrderJson.Money(row.GetDecimal(3)),
+        row.GetInt32(4),
+        ReadTimestamp(row, 5),
+        ReadTimestamp(row, 6),
+        OrderJson.ParseEvents(row.IsDBNull(8) ? null : row.GetString(8)));
+
+    public static DateTimeOffset ReadTimestamp(DbDataReader row, int ordinal) =>
+        row.GetFieldValue<DateTimeOffset>(ordinal).ToUniversalTime();
+
+    public static OrderStatus ParseStatus(string status) => status switch
+    {
+        nameof(OrderStatus.Created) => OrderStatus.Created,
+        nameof(OrderStatus.Paid) => OrderStatus.Paid,
+        nameof(OrderStatus.Shipped) => OrderStatus.Shipped,
+        nameof(OrderStatus.Completed) => OrderStatus.Completed,
+        nameof(OrderStatus.Cancelled) => OrderStatus.Cancelled,
+        _ => throw new InvalidOperationException($"Unknown order status '{status}' in the store."),
+    };
+}

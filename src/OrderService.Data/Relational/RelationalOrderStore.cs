@@ -1,0 +1,183 @@
+using System.Data;
+using System.Data.Common;
+using System.Globalization;
+using System.Runtime.CompilerServices;
+using Dapper;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.Relational;
+
+/// <summary>
+/// The one relational engine: every SQL store (SQLite, PostgreSQL, SQL Server) runs these flows with
+/// its own <see cref="SqlDialect"/> (the SQL text) and <see cref="IRelationalConnections"/> (how a unit
+/// commits). The switches are honoured here, once: unit of work, write isolation, batch filter.
+/// Transitions are in RelationalOrderStore.Transitions.cs.
+/// </summary>
+public sealed partial class RelationalOrderStore : IOrderStore
+{
+    private readonly SqlDialect _dialect;
+    private readonly IRelationalConnections _connections;
+    private readonly bool _perCall;
+    private readonly bool _jsonBatchFilter;
+    private readonly int _commandTimeout;
+
+    // ReadCommitted writes are single atomic commands (no explicit transaction, one round trip);
+    // a stricter level needs an explicit transaction to mean anything.
+    private readonly IsolationLevel? _writeTransaction;
+    private readonly string _writeIsolationInForce;
+
+    public RelationalOrderStore(SqlDialect dialect, IRelationalConnections connections, StoreOptions options)
+    {
+        _dialect = dialect;
+        _connections = connections;
+        _perCall = options.UnitOfWork == UnitOfWork.PerCall;
+        _jsonBatchFilter = options.BatchFilter == BatchFilter.Json;
+        _commandTimeout = options.CommandTimeoutSeconds;
+        _writeTransaction = options.WriteIsolation switch
+        {
+            WriteIsolation.ReadCommitted => null,
+            WriteIsolation.RepeatableRead => IsolationLevel.RepeatableRead,
+            WriteIsolation.Serializable => IsolationLevel.Serializable,
+            _ => throw new ArgumentOutOfRangeException(nameof(options), options.WriteIsolation, "Unknown Store:WriteIsolation."),
+        };
+        _writeIsolationInForce = connections.WriteIsolationInForce(_writeTransaction ?? IsolationLevel.ReadCommitted);
+    }
+
+    public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
+    {
+        var withKey = order.IdempotencyKey is not null;
+        var sql = _dialect.CreateOrder(withKey);
+        var created = order.Order;
+        var parameters = new
+        {
+            Id = _dialect.Id(created.Id),
+            created.CustomerId,
+            created.Total,
+            At = _dialect.Timestamp(created.CreatedAt),
+            Lines = OrderJson.LinesParameter(created.Lines),
+            Data = OrderJson.EventData(created.Events[0].Data),
+            Key = order.IdempotencyKey,
+            order.RequestHash,
+        };
+
+        return _connections.WriteAsync(_writeTransaction, async (connection, transaction) =>
+        {
+            bool inserted;
+            string? knownHash = null;
+            Guid knownOrderId = created.Id;
+            using (StoreTelemetry.Command(_dialect.ProviderName, "create", sql, _writeIsolationInForce))
+            {
+                await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters, cancellationToken);
+                inserted = await reader.ReadAsync(cancellationToken);
+                if (withKey && await reader.NextResultAsync(cancellationToken) && await reader.ReadAsync(cancellationToken))
+                {
+                    knownHash = reader.GetString(0);
+                    knownOrderId = reader.GetGuid(1);
+                }
+            }
+
+            if (inserted)
+            {
+                return new CreateResult(CreateOutcome.Created, created);
+            }
+
+            if (withKey && knownHash != order.RequestHash)
+            {
+                return new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null);
+            }
+
+            // The key (or, on a retried insert, the id) is known: answer with the order it made.
+            var first = await ReadOrderAsync(connection, transaction, "create.replay", knownOrderId, _writeIsolationInForce, cancellationToken)
+                ?? throw new InvalidOperationException($"Order {knownOrderId} is referenced by an idempotency key but does not exist.");
+            return new CreateResult(CreateOutcome.Replayed, first);
+        }, cancellationToken);
+    }
+
+    public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)
+    {
+        await using var connection = await _connections.OpenReaderAsync(cancellationToken);
+        return await ReadOrderAsync(connection, null, "get", id, _connections.ReadIsolationInForce, cancellationToken);
+    }
+
+    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        // A repeated id is returned once; sorting by the canonical text keeps chunks in the order the
+        // engines sort uuid/text ids, so Json and InList stream the same sequence.
+        var distinct = ids.Distinct().OrderBy(id => id.ToString(), StringComparer.Ordinal).ToArray();
+        if (distinct.Length == 0)
+        {
+            yield break;
+        }
+
+        await using var connection = await _connections.OpenReaderAsync(cancellationToken);
+        if (_jsonBatchFilter)
+        {
+            var parameters = _dialect.IdSetParameters(distinct);
+            await foreach (var order in QueryOrdersAsync(connection, "get_many.json", _dialect.SelectOrdersByIdSet, parameters, cancellationToken))
+            {
+                yield return order;
+            }
+
+            yield break;
+        }
+
+        var chunkSize = Math.Max(1, _dialect.MaxParametersPerCommand - 1);
+        for (var start = 0; start < distinct.Length; start += chunkSize)
+        {
+            var count = Math.Min(chunkSize, distinct.Length - start);
+            var parameters = new DynamicParameters();
+            for (var i = 0; i < count; i++)
+            {
+                parameters.Add("Id" + i.ToString(CultureInfo.InvariantCulture), _dialect.Id(distinct[start + i]));
+            }
+
+            await foreach (var order in QueryOrdersAsync(connection, "get_many.in_list", _dialect.SelectOrdersByIdList(count), parameters, cancellationToken))
+            {
+                yield return order;
+            }
+        }
+    }
+
+    public async IAsyncEnumerable<Order> ListByCustomerAsync(string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        await using var connection = await _connections.OpenReaderAsync(cancellationToken);
+        var sql = _dialect.SelectOrdersByCustomer(status is not null);
+        var parameters = new { CustomerId = customerId, Status = status?.ToString(), Limit = limit };
+        await foreach (var order in QueryOrdersAsync(connection, "list_by_customer", sql, parameters, cancellationToken))
+        {
+            yield return order;
+        }
+    }
+
+    public async Task CheckReadyAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = await _connections.OpenReaderAsync(cancellationToken);
+        using (StoreTelemetry.Command(_dialect.ProviderName, "ping", _dialect.Ping, _connections.ReadIsolationInForce))
+        {
+            await connection.ExecuteScalarAsync(new CommandDefinition(_dialect.Ping, null, null, _commandTimeout, cancellationToken: cancellationToken));
+        }
+    }
+
+    private async IAsyncEnumerable<Order> QueryOrdersAsync(DbConnection connection, string operation, string sql, object parameters, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, operation, sql, _connections.ReadIsolationInForce);
+        await using var reader = await ExecuteReaderAsync(connection, null, sql, parameters, cancellationToken);
+        while (await reader.ReadAsync(cancellationToken))
+        {
+            yield return OrderRowReader.Read(reader);
+        }
+    }
+
+    private async Task<Order?> ReadOrderAsync(DbConnection connection, DbTransaction? transaction, string operation, Guid id, string isolation, CancellationToken cancellationToken)
+    {
+        var sql = _dialect.SelectOrderById;
+        using (StoreTelemetry.Command(_dialect.ProviderName, operation, sql, isolation))
+        {
+            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new { Id = _dialect.Id(id) }, cancellationToken);
+            return await reader.ReadAsync(cancellationToken) ? OrderRowReader.Read(reader) : null;
+        }
+    }
+
+    private Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, DbTransaction? transaction, string sql, object parameters, CancellationToken cancellationToken) =>
+        _connections.ExecuteReaderAsync(connection, new CommandDefinition(sql, parameters, transaction, _commandTimeout, CommandType.Text, CommandFlags.None, cancellationToken));
+}

@@ -1,0 +1,278 @@
+using System.Globalization;
+using System.Text;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.Relational;
+
+/// <summary>
+/// The SQL text of one relational engine. HOW A DIALECT PLUGS IN:
+/// <list type="number">
+/// <item>Derive from <see cref="SqlDialect"/>. The base class writes every statement the engine
+/// (<see cref="RelationalOrderStore"/>) sends, in the SQL that PostgreSQL and SQLite share
+/// (<c>ON CONFLICT DO NOTHING</c>, <c>RETURNING</c>, <c>LIMIT</c>); a dialect overrides only the words
+/// that differ (the protected hooks), and a whole statement only where its shape must differ
+/// (SQL Server: <c>OUTPUT</c> instead of <c>RETURNING</c>, no <c>ON CONFLICT</c>).</item>
+/// <item>Keep the result-set contract of each public statement (written on it): the engine reads
+/// results by position, and maps order rows with <see cref="OrderRowReader"/> from the columns of
+/// <see cref="BuildOrderProjection"/>.</item>
+/// <item>Parameters are named <c>@Name</c>; the engine binds them with Dapper. Values whose storage
+/// differs per engine go through <see cref="Id"/>, <see cref="Timestamp"/> and <see cref="IdSet"/>.</item>
+/// <item>Supply an <see cref="IRelationalConnections"/> (how connections open and how a write unit
+/// commits) and embedded schema scripts; the provider's factory joins the three into a store.</item>
+/// </list>
+/// Statements are built once per dialect instance and cached: a dialect is immutable after construction.
+/// </summary>
+public abstract class SqlDialect
+{
+    private BuiltStatements? _built;
+
+    protected SqlDialect(ReadIsolation readIsolation)
+    {
+        ReadIsolation = readIsolation;
+    }
+
+    /// <summary>The db.system name in telemetry (<c>sqlite</c>, <c>postgresql</c>, <c>mssql</c>).</summary>
+    public abstract string ProviderName { get; }
+
+    /// <summary>The most parameters one command may carry; the InList batch filter chunks below it.</summary>
+    public abstract int MaxParametersPerCommand { get; }
+
+    /// <summary>The configured read isolation; SQL Server turns ReadUncommitted into NOLOCK in <see cref="ReadFrom"/>.</summary>
+    public ReadIsolation ReadIsolation { get; }
+
+    // ---- Values whose storage differs per engine -------------------------------------------------
+
+    /// <summary>An order id as a parameter value (SQLite stores the canonical text).</summary>
+    public virtual object Id(Guid id) => id;
+
+    /// <summary>A timestamp as a parameter value (SQLite stores sortable ISO-8601 text).</summary>
+    public virtual object Timestamp(DateTimeOffset at) => at;
+
+    /// <summary>The value of <c>@Ids</c> for the Json batch filter: one parameter for all ids.</summary>
+    public abstract object IdSet(IReadOnlyList<Guid> ids);
+
+    /// <summary>
+    /// The Dapper parameters of <see cref="SelectOrdersByIdSet"/>: <c>@Ids</c> = <see cref="IdSet"/>. SQL Server
+    /// overrides it to declare @Ids as nvarchar(max) itself (an object-typed value gets no declared size).
+    /// </summary>
+    public virtual object IdSetParameters(IReadOnlyList<Guid> ids) => new { Ids = IdSet(ids) };
+
+    // ---- Words that differ (hooks) ---------------------------------------------------------------
+
+    /// <summary>A table in the FROM of a read, with its alias (SQL Server adds <c>WITH (NOLOCK)</c> under ReadUncommitted).</summary>
+    protected virtual string ReadFrom(string table, string alias) => $"{table} {alias}";
+
+    /// <summary>A JSON text parameter where a JSON column value is expected (PostgreSQL casts to jsonb).</summary>
+    protected virtual string JsonValue(string parameter) => parameter;
+
+    /// <summary>
+    /// A scalar subquery giving the order's lines as a JSON array text, ordered by line_no, each
+    /// <c>{"sku":..,"quantity":..,"unitPrice":..}</c>; NULL (or an empty array) when there are none.
+    /// </summary>
+    protected abstract string LinesJson(string orderAlias);
+
+    /// <summary>
+    /// A scalar subquery giving the order's events as a JSON array text, ordered by sequence, each
+    /// <c>{"sequence":..,"type":..,"at":"ISO-8601","data":{..}}</c> with data embedded as an object.
+    /// </summary>
+    protected abstract string EventsJson(string orderAlias);
+
+    /// <summary>
+    /// A FROM source over the JSON array parameter <paramref name="parameter"/> of
+    /// <c>{"line_no","sku","quantity","unit_price"}</c> objects, yielding those four columns, aliased l.
+    /// </summary>
+    protected abstract string LinesFromJson(string parameter);
+
+    /// <summary>The filter "column is one of the ids in the one parameter <paramref name="parameter"/>" (Json batch filter).</summary>
+    protected abstract string IdIsInSet(string column, string parameter);
+
+    /// <summary>Words right after SELECT that cap the rows (SQL Server: <c>TOP (@Limit) </c>).</summary>
+    protected virtual string TopRows(string parameter) => "";
+
+    /// <summary>Words at the end of a SELECT that cap the rows.</summary>
+    protected virtual string LimitRows(string parameter) => $" LIMIT {parameter}";
+
+    /// <summary>Turns an INSERT ... SELECT ... WHERE into one that silently skips a duplicate key.</summary>
+    protected virtual string OnDuplicateDoNothing(string conflictColumns) => $" ON CONFLICT ({conflictColumns}) DO NOTHING";
+
+    // ---- Statements the engine sends (built once, on first use, from the Build* methods) ----------
+
+    /// <summary>One order row (see <see cref="BuildOrderProjection"/>) for <c>@Id</c>, or no row.</summary>
+    public string SelectOrderById => Built.SelectOrderById;
+
+    /// <summary>Columns status, version of <c>@Id</c>, or no row: explains a conditional write that matched nothing.</summary>
+    public string SelectStatusAndVersion => Built.SelectStatusAndVersion;
+
+    /// <summary>Order rows whose id is in the one parameter <c>@Ids</c> (<see cref="IdSet"/>), ordered by id.</summary>
+    public string SelectOrdersByIdSet => Built.SelectOrdersByIdSet;
+
+    /// <summary>A customer's order rows, newest first, at most <c>@Limit</c>; <c>@CustomerId</c>, and <c>@Status</c> when <paramref name="withStatus"/>.</summary>
+    public string SelectOrdersByCustomer(bool withStatus) => withStatus ? Built.SelectOrdersByCustomerAndStatus : Built.SelectOrdersByCustomer;
+
+    /// <summary>A trivial round trip for readiness.</summary>
+    public string Ping => Built.Ping;
+
+    /// <summary>
+    /// Creates an order atomically and idempotently. Parameters: @Id, @CustomerId, @Total, @At, @Lines
+    /// (JSON, see <see cref="LinesFromJson"/>), @Data (the Created event's JSON); with a key also @Key,
+    /// @RequestHash. Result sets: (1) the column id, one row only when this call inserted the order;
+    /// (2, with a key only) request_hash, order_id of the key's row. Inserting nothing is not an error:
+    /// a known key (or a known id, on a retried insert) leaves everything as it was.
+    /// </summary>
+    public string CreateOrder(bool withIdempotencyKey) => withIdempotencyKey ? Built.CreateOrderWithKey : Built.CreateOrder;
+
+    /// <summary>
+    /// The conditional write of a transition, atomic on its own (one statement, or statements that
+    /// roll back together): moves <c>@Id</c> to <see cref="Transitions.Target"/> when its status is in
+    /// <see cref="Transitions.AllowedFrom"/> (and, when <paramref name="checksVersion"/>, its version is
+    /// <c>@Expected</c>), bumps the version, sets updated_at = <c>@At</c>, and appends the event
+    /// (sequence = the new version, type <see cref="Transitions.EventType"/>, data <c>@Data</c>).
+    /// Result set (1): the column version, one row only when the write happened.
+    /// </summary>
+    public string TransitionWrite(OrderAction action, bool checksVersion) => Built.TransitionWrites[Slot(action, checksVersion)];
+
+    /// <summary><see cref="TransitionWrite"/> and the read-back in one command: result sets (1) version as there, (2) the order row as in <see cref="SelectOrderById"/>.</summary>
+    public string Transition(OrderAction action, bool checksVersion) => Built.Transitions[Slot(action, checksVersion)];
+
+    /// <summary>Order rows whose id is one of <c>@Id0 .. @Id{count-1}</c>, ordered by id (the InList batch filter; not cached: one text per count).</summary>
+    public virtual string SelectOrdersByIdList(int count)
+    {
+        var sql = new StringBuilder(BuildOrderProjection()).Append(" WHERE o.id IN (");
+        for (var i = 0; i < count; i++)
+        {
+            sql.Append(i == 0 ? "@Id" : ", @Id").Append(i.ToString(CultureInfo.InvariantCulture));
+        }
+
+        return sql.Append(") ORDER BY o.id").ToString();
+    }
+
+    // ---- How the statements are built (override a Build* only where the shape must differ) -------
+
+    /// <summary>
+    /// SELECT list + FROM for orders, one row per order, columns in this order: id, customer_id, status,
+    /// total, version, created_at, updated_at, lines (JSON text), events (JSON text). Alias <c>o</c>.
+    /// </summary>
+    protected virtual string BuildOrderProjection(string top = "") =>
+        $"SELECT {top}o.id, o.customer_id, o.status, o.total, o.version, o.created_at, o.updated_at, " +
+        $"{LinesJson("o")} AS lines, {EventsJson("o")} AS events FROM {ReadFrom("orders", "o")}";
+
+    protected virtual string BuildSelectOrderById() => $"{BuildOrderProjection()} WHERE o.id = @Id";
+
+    protected virtual string BuildSelectStatusAndVersion() => $"SELECT o.status, o.version FROM {ReadFrom("orders", "o")} WHERE o.id = @Id";
+
+    protected virtual string BuildSelectOrdersByIdSet() => $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY o.id";
+
+    protected virtual string BuildSelectOrdersByCustomer(bool withStatus) =>
+        $"{BuildOrderProjection(TopRows("@Limit"))} WHERE o.customer_id = @CustomerId" +
+        (withStatus ? " AND o.status = @Status" : "") +
+        $" ORDER BY o.created_at DESC, o.id DESC{LimitRows("@Limit")}";
+
+    protected virtual string BuildPing() => "SELECT 1";
+
+    /// <summary>See <see cref="CreateOrder"/>. The base text is the PostgreSQL/SQLite one (ON CONFLICT, RETURNING).</summary>
+    protected virtual string BuildCreateOrder(bool withIdempotencyKey)
+    {
+        var ownsKey = withIdempotencyKey
+            ? "EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.key = @Key AND k.order_id = @Id)"
+            : "1 = 1";
+        const string orderExists = "EXISTS (SELECT 1 FROM orders x WHERE x.id = @Id)";
+
+        // Every insert skips duplicates instead of failing, so a retried create (same id) or a known key is
+        // harmless; the lines and the event follow the order only when it exists.
+        var sql = new StringBuilder()
+            .Append("INSERT INTO customers (id, created_at) SELECT @CustomerId, @At WHERE 1 = 1")
+            .Append(OnDuplicateDoNothing("id")).AppendLine(";");
+        if (withIdempotencyKey)
+        {
+            sql.Append("INSERT INTO idempotency_keys (key, request_hash, order_id, created_at) SELECT @Key, @RequestHash, @Id, @At WHERE 1 = 1")
+                .Append(OnDuplicateDoNothing("key")).AppendLine(";");
+        }
+
+        sql.Append("INSERT INTO orders (id, customer_id, status, total, version, created_at, updated_at) ")
+            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, @CustomerId, '{nameof(OrderStatus.Created)}', @Total, 1, @At, @At WHERE {ownsKey}")
+            .Append(OnDuplicateDoNothing("id")).AppendLine(" RETURNING id;")
+            .Append("INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price) ")
+            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")} WHERE {orderExists}")
+            .Append(OnDuplicateDoNothing("order_id, line_no")).AppendLine(";")
+            .Append("INSERT INTO order_events (order_id, sequence, type, at, data) ")
+            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, 1, '{Transitions.CreatedEventType}', @At, {JsonValue("@Data")} WHERE {orderExists}")
+            .Append(OnDuplicateDoNothing("order_id, sequence")).AppendLine(";");
+        if (withIdempotencyKey)
+        {
+            sql.Append("SELECT k.request_hash, k.order_id FROM idempotency_keys k WHERE k.key = @Key;");
+        }
+
+        return sql.ToString();
+    }
+
+    /// <summary>Builds <see cref="TransitionWrite"/>; the shape differs per engine (CTE, RETURNING, OUTPUT INTO).</summary>
+    protected abstract string BuildTransitionWrite(OrderAction action, bool checksVersion);
+
+    /// <summary>Builds <see cref="Transition"/>: by default the write, then the read-back, in one command.</summary>
+    protected virtual string BuildTransition(OrderAction action, bool checksVersion) =>
+        BuildTransitionWrite(action, checksVersion) + "\n" + BuildSelectOrderById() + ";";
+
+    /// <summary>The WHERE of a conditional write: id, allowed statuses inlined (they come from the rules, not from input), and the version.</summary>
+    protected static string ConditionalWriteFilter(OrderAction action, bool checksVersion, string alias = "")
+    {
+        var prefix = alias.Length == 0 ? "" : alias + ".";
+        var allowed = string.Join(", ", Transitions.AllowedFrom(action).Select(s => $"'{s}'"));
+        return $"{prefix}id = @Id AND {prefix}status IN ({allowed})" + (checksVersion ? $" AND {prefix}version = @Expected" : "");
+    }
+
+    /// <summary>The SET of a conditional write: the target status inlined, version + 1, updated_at.</summary>
+    protected static string ConditionalWriteSet(OrderAction action) =>
+        $"status = '{Transitions.Target(action)}', version = version + 1, updated_at = @At";
+
+    private static int Slot(OrderAction action, bool checksVersion) => ((int)action * 2) + (checksVersion ? 1 : 0);
+
+    // Built lazily because the Build* methods are virtual (not callable from the constructor); a race
+    // builds the same texts twice, which is harmless.
+    private BuiltStatements Built => _built ??= new BuiltStatements(this);
+
+    private sealed class BuiltStatements
+    {
+        public BuiltStatements(SqlDialect dialect)
+        {
+            SelectOrderById = dialect.BuildSelectOrderById();
+            SelectStatusAndVersion = dialect.BuildSelectStatusAndVersion();
+            SelectOrdersByIdSet = dialect.BuildSelectOrdersByIdSet();
+            SelectOrdersByCustomer = dialect.BuildSelectOrdersByCustomer(withStatus: false);
+            SelectOrdersByCustomerAndStatus = dialect.BuildSelectOrdersByCustomer(withStatus: true);
+            Ping = dialect.BuildPing();
+            CreateOrder = dialect.BuildCreateOrder(withIdempotencyKey: false);
+            CreateOrderWithKey = dialect.BuildCreateOrder(withIdempotencyKey: true);
+            var actions = Enum.GetValues<OrderAction>();
+            TransitionWrites = new string[actions.Length * 2];
+            Transitions = new string[actions.Length * 2];
+            foreach (var action in actions)
+            {
+                foreach (var checksVersion in (bool[])[false, true])
+                {
+                    TransitionWrites[Slot(action, checksVersion)] = dialect.BuildTransitionWrite(action, checksVersion);
+                    Transitions[Slot(action, checksVersion)] = dialect.BuildTransition(action, checksVersion);
+                }
+            }
+        }
+
+        public string SelectOrderById { get; }
+
+        public string SelectStatusAndVersion { get; }
+
+        public string SelectOrdersByIdSet { get; }
+
+        public string SelectOrdersByCustomer { get; }
+
+        public string SelectOrdersByCustomerAndStatus { get; }
+
+        public string Ping { get; }
+
+        public string CreateOrder { get; }
+
+        public string CreateOrderWithKey { get; }
+
+        public string[] TransitionWrites { get; }
+
+        public string[] Transitions { get; }
+    }
+}

@@ -1,0 +1,45 @@
+using System.Data;
+using System.Data.Common;
+using System.Runtime.CompilerServices;
+using Dapper;
+using Microsoft.Data.Sqlite;
+using OrderService.Data.Relational;
+
+namespace OrderService.Data.Sqlite;
+
+/// <summary>
+/// SQLite units of work: every write goes through <see cref="SqliteDatabase.WriteAsync{T}"/> (the group
+/// commit, or BEGIN IMMEDIATE on a connection of its own), so writes are serialized whatever
+/// Store:WriteIsolation says: SQLite has one writer, and its transactions are serializable.
+/// </summary>
+public sealed class SqliteConnections(SqliteDatabase database) : IRelationalConnections
+{
+    private readonly ConditionalWeakTable<SqliteConnection, SqlitePreparedStatements> _writerStatements = [];
+
+    public string ReadIsolationInForce => database.ReadsUncommitted ? nameof(IsolationLevel.ReadUncommitted) : nameof(IsolationLevel.ReadCommitted);
+
+    public string WriteIsolationInForce(IsolationLevel requested) => nameof(IsolationLevel.Serializable);
+
+    public ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) => ValueTask.FromResult<DbConnection>(database.OpenReader());
+
+    /// <remarks>
+    /// The work runs synchronously on the writer: Microsoft.Data.Sqlite completes its async methods
+    /// synchronously, so waiting here blocks only on a ConfirmBeforeCommit that really waits.
+    /// </remarks>
+    public Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
+        database.WriteAsync(connection =>
+        {
+            if (database.UsesGroupCommit)
+            {
+                // The group writer's connection lives as long as the writer: its statements can stay prepared.
+                _writerStatements.GetValue(connection, static _ => new SqlitePreparedStatements());
+            }
+
+            return work(connection, null).GetAwaiter().GetResult();
+        }, cancellationToken);
+
+    public Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, CommandDefinition command) =>
+        connection is SqliteConnection sqlite && _writerStatements.TryGetValue(sqlite, out var statements)
+            ? Task.FromResult(statements.ExecuteReader(sqlite, command))
+            : connection.ExecuteReaderAsync(command);
+}

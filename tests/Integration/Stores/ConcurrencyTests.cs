@@ -1,0 +1,96 @@
+using OrderService.Data;
+using OrderService.Data.Orders;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Integration.Tests.Stores;
+
+/// <summary>Optimistic concurrency and idempotent creates under real contention, in both units of work.</summary>
+[Collection(nameof(RelationalStoresCollection))]
+public sealed class ConcurrencyTests(RelationalStores stores)
+{
+    private const int Parallel = 100;
+
+    private static CancellationToken Ct => TestContext.Current.CancellationToken;
+
+    [Theory]
+    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerRequest, false)]
+    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerCall, true)]
+    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerRequest, false)]
+    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerRequest, true)]
+    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerCall, false)]
+    public async Task Parallel_transitions_on_one_order_have_exactly_one_winner_and_no_event_gap(RelationalEngine engine, UnitOfWork unitOfWork, bool withIfMatch)
+    {
+        await using var store = await stores.OpenAsync(engine, o => o.UnitOfWork = unitOfWork);
+        var order = await store.CreateOrderAsync();
+        using var start = new ManualResetEventSlim();
+
+        var attempts = Enumerable.Range(0, Parallel).Select(i => Task.Run(async () =>
+        {
+            start.Wait(Ct);
+            var action = i % 2 == 0 ? OrderAction.Pay : OrderAction.Cancel;
+            return await store.Store.TransitionAsync(TestOrders.Command(order.Id, action, withIfMatch ? 1 : null), Ct);
+        }, Ct)).ToArray();
+        start.Set();
+        var results = await Task.WhenAll(attempts);
+
+        results.Count(r => r.Outcome == TransitionOutcome.Applied).ShouldBe(1);
+        results.Where(r => r.Outcome != TransitionOutcome.Applied)
+            .ShouldAllBe(r => r.Outcome == TransitionOutcome.StaleVersion || r.Outcome == TransitionOutcome.IllegalFromStatus);
+        var final = (await store.Store.GetAsync(order.Id, Ct))!;
+        final.Version.ShouldBe(2);
+        final.Events.Select(e => e.Sequence).ShouldBe([1, 2]);
+        final.Status.ShouldBe(results.Single(r => r.Outcome == TransitionOutcome.Applied).Order!.Status);
+        var stored = await store.QueryAsync<long>("SELECT sequence FROM order_events WHERE order_id = @Id ORDER BY sequence", new { Id = store.Id(order.Id) });
+        stored.ShouldBe([1L, 2L]);
+    }
+
+    [Theory]
+    [InlineData(RelationalEngine.Sqlite, true)]
+    [InlineData(RelationalEngine.Sqlite, false)]
+    [InlineData(RelationalEngine.PostgreSql, true)]
+    [InlineData(RelationalEngine.PostgreSql, false)]
+    public async Task A_retried_create_with_the_same_id_is_replayed(RelationalEngine engine, bool withKey)
+    {
+        await using var store = await stores.OpenAsync(engine);
+        var order = TestOrders.New();
+        var request = new NewOrder(order, withKey ? "key-" + Guid.NewGuid() : null, TestOrders.Hash("body"));
+
+        (await store.Store.CreateAsync(request, Ct)).Outcome.ShouldBe(CreateOutcome.Created);
+        var retried = await store.Store.CreateAsync(request, Ct);
+
+        retried.Outcome.ShouldBe(CreateOutcome.Replayed);
+        retried.Order!.Id.ShouldBe(order.Id);
+        retried.Order.Lines.ShouldBe(order.Lines);
+        retried.Order.Events.ShouldBe(order.Events);
+        (await store.ScalarAsync<long>("SELECT COUNT(*) FROM order_lines WHERE order_id = @Id", new { Id = store.Id(order.Id) })).ShouldBe(order.Lines.Count);
+    }
+
+    [Theory]
+    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerRequest)]
+    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerRequest)]
+    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerCall)]
+    public async Task Concurrent_creates_with_one_idempotency_key_make_one_order(RelationalEngine engine, UnitOfWork unitOfWork)
+    {
+        await using var store = await stores.OpenAsync(engine, o => o.UnitOfWork = unitOfWork);
+        var customer = "cust-" + Guid.NewGuid().ToString("N")[..12];
+        var key = "key-" + Guid.NewGuid();
+        using var start = new ManualResetEventSlim();
+
+        var attempts = Enumerable.Range(0, Parallel).Select(_ => Task.Run(async () =>
+        {
+            start.Wait(Ct);
+            return await store.Store.CreateAsync(new NewOrder(TestOrders.New(customer), key, TestOrders.Hash("same body")), Ct);
+        }, Ct)).ToArray();
+        start.Set();
+        var results = await Task.WhenAll(attempts);
+
+        results.Count(r => r.Outcome == CreateOutcome.Created).ShouldBe(1);
+        results.Count(r => r.Outcome == CreateOutcome.Replayed).ShouldBe(Parallel - 1);
+        results.Select(r => r.Order!.Id).Distinct().ShouldHaveSingleItem();
+        (await store.ScalarAsync<long>("SELECT COUNT(*) FROM orders WHERE customer_id = @Customer", new { Customer = customer })).ShouldBe(1);
+
+        var reused = await store.Store.CreateAsync(new NewOrder(TestOrders.New(customer), key, TestOrders.Hash("other body")), Ct);
+        reused.Outcome.ShouldBe(CreateOutcome.KeyReusedWithDifferentRequest);
+    }
+}

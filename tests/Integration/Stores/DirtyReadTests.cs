@@ -1,0 +1,50 @@
+using OrderService.Data;
+using OrderService.Data.Orders;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Integration.Tests.Stores;
+
+/// <summary>
+/// Store:ReadIsolation=ReadUncommitted is the seed's NOLOCK: on SQLite a reader really sees another
+/// connection's uncommitted write (here a payment that is then declined and rolled back). By default,
+/// and always on PostgreSQL, it does not.
+/// </summary>
+[Collection(nameof(RelationalStoresCollection))]
+public sealed class DirtyReadTests(RelationalStores stores)
+{
+    private static CancellationToken Ct => TestContext.Current.CancellationToken;
+
+    [Theory]
+    [InlineData(RelationalEngine.Sqlite, ReadIsolation.ReadUncommitted, true, OrderStatus.Paid)]
+    [InlineData(RelationalEngine.Sqlite, ReadIsolation.ReadUncommitted, false, OrderStatus.Paid)]
+    [InlineData(RelationalEngine.Sqlite, ReadIsolation.ReadCommitted, true, OrderStatus.Created)]
+    [InlineData(RelationalEngine.Sqlite, ReadIsolation.ReadCommitted, false, OrderStatus.Created)]
+    [InlineData(RelationalEngine.PostgreSql, ReadIsolation.ReadUncommitted, false, OrderStatus.Created)]
+    [InlineData(RelationalEngine.PostgreSql, ReadIsolation.ReadCommitted, false, OrderStatus.Created)]
+    public async Task A_read_during_an_uncommitted_payment_sees(RelationalEngine engine, ReadIsolation isolation, bool groupCommit, OrderStatus seen)
+    {
+        await using var store = await stores.OpenAsync(engine, o => { o.ReadIsolation = isolation; o.Sqlite.GroupCommit = groupCommit; });
+        var order = await store.CreateOrderAsync();
+        var written = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var decision = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        // Without group commit the SQLite write runs on the calling thread: start it on another one.
+        var pay = Task.Run(() => store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay, confirm: async _ =>
+        {
+            written.SetResult();
+            return await decision.Task;
+        }), Ct), Ct);
+        await written.Task.WaitAsync(TimeSpan.FromSeconds(10), Ct);
+
+        var during = await store.Store.GetAsync(order.Id, Ct);
+        decision.SetResult(false);
+
+        (await pay).Outcome.ShouldBe(TransitionOutcome.Declined);
+        during!.Status.ShouldBe(seen);
+        var after = await store.Store.GetAsync(order.Id, Ct);
+        after!.Status.ShouldBe(OrderStatus.Created);
+        after.Version.ShouldBe(1);
+        after.Events.Count.ShouldBe(1);
+    }
+}

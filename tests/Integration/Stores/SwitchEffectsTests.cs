@@ -1,0 +1,138 @@
+using Npgsql;
+using OrderService.Data;
+using OrderService.Data.Orders;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Integration.Tests.Stores;
+
+/// <summary>Each relational switch changes what reaches the database, and the store's telemetry shows it.</summary>
+[Collection(nameof(RelationalStoresCollection))]
+public sealed class SwitchEffectsTests(RelationalStores stores)
+{
+    private static CancellationToken Ct => TestContext.Current.CancellationToken;
+
+    [Theory]
+    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerRequest, 1)]
+    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerCall, 2)]
+    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerRequest, 1)]
+    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerCall, 2)]
+    public async Task Unit_of_work_sets_the_connections_a_transition_opens(RelationalEngine engine, UnitOfWork unitOfWork, int expected)
+    {
+        // Without group commit every SQLite write opens its own connection, as every PostgreSQL write does.
+        await using var store = await stores.OpenAsync(engine, o => { o.UnitOfWork = unitOfWork; o.Sqlite.GroupCommit = false; });
+        var order = await store.CreateOrderAsync();
+        using var recorder = new StoreTelemetryRecorder();
+
+        var result = await store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), Ct);
+
+        result.Outcome.ShouldBe(TransitionOutcome.Applied);
+        recorder.ConnectionsOpened.ShouldBe(expected);
+    }
+
+    [Fact]
+    public async Task PostgreSql_per_request_transition_is_one_command_carrying_write_and_read_back()
+    {
+        await using var store = await stores.OpenAsync(RelationalEngine.PostgreSql);
+        var order = await store.CreateOrderAsync();
+        using var recorder = new StoreTelemetryRecorder();
+
+        var result = await store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), Ct);
+
+        result.Order!.Status.ShouldBe(OrderStatus.Paid);
+        var sent = recorder.Commands.ShouldHaveSingleItem();
+        sent.Sql.ShouldContain("WITH u AS (UPDATE orders");
+        sent.Sql.ShouldContain("INSERT INTO order_events");
+        sent.Sql.ShouldContain("json_agg");
+    }
+
+    [Theory]
+    [InlineData(RelationalEngine.PostgreSql, WriteIsolation.ReadCommitted, "ReadCommitted")]
+    [InlineData(RelationalEngine.PostgreSql, WriteIsolation.RepeatableRead, "RepeatableRead")]
+    [InlineData(RelationalEngine.PostgreSql, WriteIsolation.Serializable, "Serializable")]
+    [InlineData(RelationalEngine.Sqlite, WriteIsolation.ReadCommitted, "Serializable")]
+    [InlineData(RelationalEngine.Sqlite, WriteIsolation.RepeatableRead, "Serializable")]
+    public async Task Write_isolation_in_force_is_reported_on_every_write(RelationalEngine engine, WriteIsolation isolation, string inForce)
+    {
+        await using var store = await stores.OpenAsync(engine, o => o.WriteIsolation = isolation);
+        using var recorder = new StoreTelemetryRecorder();
+        var order = await store.CreateOrderAsync();
+
+        await store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), Ct);
+
+        recorder.Commands.Where(c => c.Operation is "create" or "transition").Select(c => c.Isolation).ShouldAllBe(i => i == inForce);
+    }
+
+    /// <summary>
+    /// The level really reaches PostgreSQL: a writer that waited on a row another transaction changed is
+    /// re-checked under READ COMMITTED (a clean rejection), but fails with 40001 under REPEATABLE READ.
+    /// </summary>
+    [Theory]
+    [InlineData(WriteIsolation.ReadCommitted, false)]
+    [InlineData(WriteIsolation.RepeatableRead, true)]
+    [InlineData(WriteIsolation.Serializable, true)]
+    public async Task PostgreSql_write_isolation_decides_how_a_concurrent_update_ends(WriteIsolation isolation, bool serializationFailure)
+    {
+        await using var store = await stores.OpenAsync(RelationalEngine.PostgreSql, o => o.WriteIsolation = isolation);
+        var order = await store.CreateOrderAsync();
+        var holding = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var release = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var cancel = store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Cancel, confirm: async _ =>
+        {
+            holding.SetResult();
+            return await release.Task;
+        }), Ct);
+        await holding.Task.WaitAsync(TimeSpan.FromSeconds(10), Ct);
+
+        // Starts its snapshot while the cancel is uncommitted, then blocks on the row lock.
+        var pay = store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), Ct);
+        await Task.Delay(300, Ct);
+        release.SetResult(true);
+        (await cancel).Outcome.ShouldBe(TransitionOutcome.Applied);
+
+        if (serializationFailure)
+        {
+            var failure = await Should.ThrowAsync<PostgresException>(() => pay);
+            failure.SqlState.ShouldBe(PostgresErrorCodes.SerializationFailure);
+        }
+        else
+        {
+            (await pay).Outcome.ShouldBe(TransitionOutcome.IllegalFromStatus);
+        }
+    }
+
+    [Theory]
+    [InlineData(RelationalEngine.PostgreSql, ReadIsolation.ReadUncommitted, "ReadCommitted")]
+    [InlineData(RelationalEngine.PostgreSql, ReadIsolation.ReadCommitted, "ReadCommitted")]
+    [InlineData(RelationalEngine.Sqlite, ReadIsolation.ReadUncommitted, "ReadUncommitted")]
+    [InlineData(RelationalEngine.Sqlite, ReadIsolation.ReadCommitted, "ReadCommitted")]
+    public async Task Read_isolation_in_force_is_reported_on_reads(RelationalEngine engine, ReadIsolation isolation, string inForce)
+    {
+        await using var store = await stores.OpenAsync(engine, o => o.ReadIsolation = isolation);
+        var order = await store.CreateOrderAsync();
+        using var recorder = new StoreTelemetryRecorder();
+
+        (await store.Store.GetAsync(order.Id, Ct)).ShouldNotBeNull();
+
+        recorder.Commands.ShouldHaveSingleItem().Isolation.ShouldBe(inForce);
+    }
+
+    [Theory]
+    [InlineData(RelationalEngine.Sqlite, BatchFilter.Json, "IN (SELECT value FROM json_each(@Ids))")]
+    [InlineData(RelationalEngine.Sqlite, BatchFilter.InList, "IN (@Id0, @Id1, @Id2)")]
+    [InlineData(RelationalEngine.PostgreSql, BatchFilter.Json, "= ANY(@Ids)")]
+    [InlineData(RelationalEngine.PostgreSql, BatchFilter.InList, "IN (@Id0, @Id1, @Id2)")]
+    public async Task Batch_filter_decides_how_the_ids_are_sent(RelationalEngine engine, BatchFilter filter, string expectedFilter)
+    {
+        await using var store = await stores.OpenAsync(engine, o => o.BatchFilter = filter);
+        Guid[] ids = [(await store.CreateOrderAsync()).Id, (await store.CreateOrderAsync()).Id, Guid.CreateVersion7()];
+        using var recorder = new StoreTelemetryRecorder();
+
+        var found = await store.Store.GetManyAsync(ids, Ct).ToListAsync(Ct);
+
+        found.Count.ShouldBe(2);
+        var sent = recorder.Commands.ShouldHaveSingleItem();
+        sent.Sql.ShouldContain(expectedFilter);
+        (sent.Sql.Contains("json_each", StringComparison.Ordinal) || sent.Sql.Contains("ANY(", StringComparison.Ordinal)).ShouldBe(filter == BatchFilter.Json);
+    }
+}
