@@ -63,7 +63,11 @@ public static class OrderJson
             return [];
         }
 
-        var reader = new Utf8JsonReader(Encoding.UTF8.GetBytes(json));
+        return ParsePooled(json, ReadLines);
+    }
+
+    private static List<OrderLine> ReadLines(ref Utf8JsonReader reader)
+    {
         var lines = new List<OrderLine>();
         Expect(ref reader, JsonTokenType.StartArray);
         while (reader.Read() && reader.TokenType == JsonTokenType.StartObject)
@@ -93,8 +97,12 @@ public static class OrderJson
             return [];
         }
 
-        var reader = new Utf8JsonReader(Encoding.UTF8.GetBytes(json));
-        var events = new List<OrderEvent>();
+        return ParsePooled(json, ReadEvents);
+    }
+
+    private static List<OrderEvent> ReadEvents(ref Utf8JsonReader reader)
+    {
+        var events = new List<OrderEvent>(4);
         Expect(ref reader, JsonTokenType.StartArray);
         while (reader.Read() && reader.TokenType == JsonTokenType.StartObject)
         {
@@ -125,9 +133,11 @@ public static class OrderJson
         if (reader.TokenType == JsonTokenType.String)
         {
             // Some engines embed the stored text as a JSON string instead of an object.
-            var inner = new Utf8JsonReader(Encoding.UTF8.GetBytes(reader.GetString()!));
-            inner.Read();
-            return ReadEventData(ref inner);
+            return ParsePooled(reader.GetString()!, static (ref Utf8JsonReader inner) =>
+            {
+                inner.Read();
+                return ReadEventData(ref inner);
+            });
         }
 
         if (reader.TokenType != JsonTokenType.StartObject)
@@ -149,6 +159,27 @@ public static class OrderJson
         }
 
         return new OrderEventData(paymentReference, carrier, trackingNumber, reason, total);
+    }
+
+    private delegate T Utf8Parser<T>(ref Utf8JsonReader reader);
+
+    /// <summary>
+    /// Transcodes a row's JSON text into a pooled UTF-8 buffer and parses it there (seed 004): every
+    /// order row carries two such texts, and a fresh byte[] per text per row is garbage on the hot path.
+    /// The parsers copy out what they keep, so the buffer can go back to the pool at once.
+    /// </summary>
+    private static T ParsePooled<T>(string json, Utf8Parser<T> parse)
+    {
+        var rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetMaxByteCount(json.Length));
+        try
+        {
+            var reader = new Utf8JsonReader(rented.AsSpan(0, Encoding.UTF8.GetBytes(json, rented)));
+            return parse(ref reader);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
     }
 
     private static void Expect(ref Utf8JsonReader reader, JsonTokenType token)

@@ -6,15 +6,21 @@ namespace OrderService.ServiceDefaults;
 /// <summary>
 /// Creates the schema right after start-up so the first request does not pay for it. It does not
 /// block start-up and does not fail it: with the store down, the service starts, answers 503, and the
-/// schema gate in <see cref="ResilientOrderStore"/> tries again on the next call.
+/// schema gate in <see cref="ResilientOrderStore"/> tries again on the next call. It then opens a batch of
+/// pooled connections at once, so the first burst of a 100-client load does not queue behind a hundred
+/// connection handshakes (server-side process forks on PostgreSQL) and time out into 503s.
 /// </summary>
 public sealed partial class StoreWarmUp(ResilientOrderStore store, ILogger<StoreWarmUp> logger) : BackgroundService
 {
+    private const int PooledConnectionsToOpen = 32;
+
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         try
         {
             await store.PrepareAsync(stoppingToken).ConfigureAwait(false);
+            await Task.WhenAll(Enumerable.Range(0, PooledConnectionsToOpen)
+                .Select(_ => store.CheckReadyAsync(stoppingToken))).ConfigureAwait(false);
         }
         catch (StoreUnavailableException unavailable)
         {
