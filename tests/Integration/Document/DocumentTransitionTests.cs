@@ -65,7 +65,9 @@ public sealed class DocumentTransitionTests(DocumentDatabases databases)
         var order = (await store.Store.CreateAsync(NewOrder(), Token)).Order!;
 
         var results = await Task.WhenAll(Enumerable.Range(0, 100).Select(i =>
-            Task.Run(() => store.Store.TransitionAsync(Command(order.Id, i % 2 == 0 ? OrderAction.Pay : OrderAction.Cancel, step: i + 1), Token), Token)));
+            // Pay and Cancel race from version 1: without the expected version, Pay then Cancel would
+            // both be legal in sequence, so it is the version guard that must leave one winner.
+            Task.Run(() => store.Store.TransitionAsync(Command(order.Id, i % 2 == 0 ? OrderAction.Pay : OrderAction.Cancel, expectedVersion: 1, step: i + 1), Token), Token)));
 
         results.Count(r => r.Outcome == TransitionOutcome.Applied).ShouldBe(1);
         results.Where(r => r.Outcome != TransitionOutcome.Applied)

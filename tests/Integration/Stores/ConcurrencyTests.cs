@@ -28,7 +28,9 @@ public sealed class ConcurrencyTests(RelationalStores stores)
         var attempts = Enumerable.Range(0, Parallel).Select(i => Task.Run(async () =>
         {
             start.Wait(Ct);
-            var action = i % 2 == 0 ? OrderAction.Pay : OrderAction.Cancel;
+            // Without If-Match only one action can race: Pay then Cancel is a legal sequence, so mixing
+            // them would rightly produce two winners. With If-Match the version guard decides.
+            var action = withIfMatch && i % 2 == 1 ? OrderAction.Cancel : OrderAction.Pay;
             return await store.Store.TransitionAsync(TestOrders.Command(order.Id, action, withIfMatch ? 1 : null), Ct);
         }, Ct)).ToArray();
         start.Set();

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The one test command (README, and .ci/run): installs PostgreSQL when its binaries are missing, builds
+# and runs every test project in Release, prints how many tests ran per store, and ends with
+#   Tests: N passed, N failed, N skipped
+# It fails when any test fails, when a test assembly does not report, or when the PostgreSQL tests did
+# not run: a PostgreSQL suite that did not run is a failure, not a skip. SQL Server tests skip (with the
+# reason) unless ORDERS_TEST_SQLSERVER holds a connection string.
+#
+# Environment: ORDERS_TEST_POSTGRES (use this server instead of a throwaway cluster), ORDERS_TEST_SQLSERVER,
+# ORDERS_TEST_ARTIFACTS (build output; default ./artifacts), ORDERS_TEST_TIMEOUT (per assembly; default 45m).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+artifacts="${ORDERS_TEST_ARTIFACTS:-$repo/artifacts}"
+results="$artifacts/test-results"
+projects=(tests/Unit/Unit.csproj tests/Integration/Integration.csproj)
+export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
+
+postgres_binaries() {
+  local dir
+  dir="$(pg_config --bindir 2>/dev/null || true)"
+  [[ -n "$dir" && -x "$dir/initdb" && -x "$dir/pg_ctl" ]] && return 0
+  for dir in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
+    [[ -x "$dir/initdb" && -x "$dir/pg_ctl" ]] && return 0
+  done
+  command -v initdb >/dev/null && command -v pg_ctl >/dev/null
+}
+
+if [[ -z "${ORDERS_TEST_POSTGRES:-}" ]] && ! postgres_binaries; then
+  if [[ "$(id -u)" -ne 0 ]]; then
+    echo "PostgreSQL server binaries (initdb, pg_ctl) are missing. Install them, then run this again:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y postgresql" >&2
+    echo "(or set ORDERS_TEST_POSTGRES to a connection string of a server the tests may create databases on)" >&2
+    exit 1
+  fi
+  echo "==> PostgreSQL server binaries not found: installing them with apt-get"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends postgresql
+  postgres_binaries || { echo "PostgreSQL installed, but initdb/pg_ctl are still not found." >&2; exit 1; }
+fi
+if [[ -z "${ORDERS_TEST_POSTGRES:-}" && "$(id -u)" -eq 0 ]] && ! id postgres >/dev/null 2>&1; then
+  echo "Running as root: the throwaway PostgreSQL cluster runs as user 'postgres', which does not exist (apt-get install postgresql creates it)." >&2
+  exit 1
+fi
+
+for project in "${projects[@]}"; do
+  echo "==> Building $project (Release)"
+  dotnet build "$project" -c Release --artifacts-path "$artifacts" -v quiet -nologo
+done
+
+rm -rf "$results"
+mkdir -p "$results"
+run_failed=0
+for project in "${projects[@]}"; do
+  name="$(basename "$project" .csproj)"
+  assembly="$(find "$artifacts/bin/$name/release" -maxdepth 1 -name '*.Tests.dll' | head -n 1)"
+  [[ -n "$assembly" ]] || { echo "No test assembly was built for $project" >&2; exit 1; }
+  echo "==> Running $(basename "$assembly")"
+  if ! timeout --kill-after=30s "${ORDERS_TEST_TIMEOUT:-45m}" dotnet "$assembly" -noLogo -noColor -preEnumerateTheories -xml "$results/$name.xml"; then
+    run_failed=1
+  fi
+  if [[ ! -s "$results/$name.xml" ]]; then
+    echo "FAIL: $name wrote no results (it crashed or timed out)"
+    run_failed=1
+  fi
+done
+
+# One line per test, "<store group>\t<result>", from the <test ...> tags (attributes never span lines).
+# The group comes from the test class and its theory arguments: a store's test
+# classes carry its name (Postgres, Sqlite, SqlServer; Document for the document layout), and a test
+# parameterized by engine names it in its arguments.
+summary="$results/summary.tsv"
+{ cat "$results"/*.xml 2>/dev/null | grep -oP '<test [^>]*' || true; } | awk '
+  { name = ""; type = ""; result = ""
+    if (match($0, / name="[^"]*"/)) name = tolower(substr($0, RSTART + 7, RLENGTH - 8))
+    if (match($0, / type="[^"]*"/)) type = tolower(substr($0, RSTART + 7, RLENGTH - 8))
+    if (match($0, / result="[^"]*"/)) result = substr($0, RSTART + 9, RLENGTH - 10)
+    args = index(name, "(") ? substr(name, index(name, "(")) : ""
+    where = type " " args   # the class and the theory arguments; a method name may say "document" for other reasons
+    group = "store-independent"
+    if (where ~ /postgre/) group = "PostgreSQL"; else if (where ~ /sqlserver/) group = "SQL Server"; else if (where ~ /sqlite/) group = "SQLite"
+    if (group != "store-independent") group = group (where ~ /document/ ? " document" : " relational")
+    printf "%s\t%s\n", group, result }' >"$summary"
+
+echo
+echo "Tests per store:"
+awk -F'\t' '
+  { ran[$1] += ($2 == "Pass" || $2 == "Fail"); pass[$1] += ($2 == "Pass"); fail[$1] += ($2 == "Fail"); skip[$1] += ($2 == "Skip") }
+  END { for (g in ran) printf "  %-24s ran %5d (%d passed, %d failed), %d skipped\n", g, ran[g], pass[g], fail[g], skip[g] }
+' "$summary" | sort
+reasons="$(cat "$results"/*.xml 2>/dev/null | grep -oP '<reason><!\[CDATA\[\K[^\]]*' | sort | uniq -c || true)"
+if [[ -n "$reasons" ]]; then
+  echo "Skipped, with reasons (count, reason):"
+  echo "$reasons"
+fi
+
+read -r passed failed skipped notrun < <(awk -F'\t' '
+  { p += ($2 == "Pass"); f += ($2 == "Fail"); s += ($2 == "Skip"); n += ($2 == "NotRun") }
+  END { printf "%d %d %d %d\n", p, f, s, n }' "$summary")
+postgres_ran="$(awk -F'\t' '$1 ~ /^PostgreSQL/ && ($2 == "Pass" || $2 == "Fail")' "$summary" | wc -l)"
+postgres_skipped="$(awk -F'\t' '$1 ~ /^PostgreSQL/ && $2 == "Skip"' "$summary" | wc -l)"
+
+status=0
+if [[ "$postgres_ran" -eq 0 ]]; then
+  echo "FAIL: the PostgreSQL tests did not run."
+  status=1
+elif [[ "$postgres_skipped" -gt 0 ]]; then
+  echo "FAIL: $postgres_skipped PostgreSQL tests were skipped; a PostgreSQL test that did not run is a failure."
+  status=1
+fi
+if [[ "$failed" -gt 0 || "$run_failed" -ne 0 || "$notrun" -gt 0 ]]; then
+  status=1
+fi
+echo "Results: $results"
+echo "Tests: $passed passed, $failed failed, $skipped skipped"
+exit "$status"

@@ -1,0 +1,181 @@
+using OrderService.Data;
+using OrderService.Data.Orders;
+using OrderService.Integration.Tests.Conformance.Infrastructure;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Integration.Tests.Conformance;
+
+// Straight through the store port (IOrderStore from the host's container): what the pure rules say
+// an order becomes is exactly what every store persists and reads back.
+public abstract partial class ConformanceSuite<TStore>
+{
+    private IOrderStore Port => Service.Store;
+
+    private static Order NewOrder(string? customer = null)
+    {
+        // An instant with all six microsecond digits set: every store must keep them.
+        var at = new DateTimeOffset(2025, 3, 4, 5, 6, 7, TimeSpan.Zero).AddTicks(1_234_560);
+        return Transitions.Create(Guid.CreateVersion7(), customer ?? Ids.NewCustomer(), [new OrderLine("SKU-1", 3, 12.34m), new OrderLine("SKU-2", 1, 0.5m)], at);
+    }
+
+    private static string Hash(string seed) => Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(seed)));
+
+    [Fact]
+    public async Task Port_keeps_an_order_exactly_as_the_rules_built_it()
+    {
+        var order = NewOrder();
+        var result = await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
+
+        result.Outcome.ShouldBe(CreateOutcome.Created);
+        (await Port.GetAsync(order.Id, Ct)).ShouldBeSameOrderAs(order);
+    }
+
+    [Fact]
+    public async Task Port_replays_a_retried_insert_of_the_same_id()
+    {
+        var order = NewOrder();
+        await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
+
+        var retried = await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
+
+        retried.Outcome.ShouldBe(CreateOutcome.Replayed);
+        retried.Order.ShouldBeSameOrderAs(order);
+    }
+
+    [Fact]
+    public async Task Port_tells_a_replayed_key_from_a_key_reused_with_a_different_request()
+    {
+        var key = Ids.NewKey();
+        var first = NewOrder();
+        await Port.CreateAsync(new NewOrder(first, key, Hash("body-1")), Ct);
+
+        var replay = await Port.CreateAsync(new NewOrder(NewOrder(first.CustomerId), key, Hash("body-1")), Ct);
+        replay.Outcome.ShouldBe(CreateOutcome.Replayed);
+        replay.Order.ShouldBeSameOrderAs(first);
+
+        var reused = await Port.CreateAsync(new NewOrder(NewOrder(first.CustomerId), key, Hash("body-2")), Ct);
+        reused.Outcome.ShouldBe(CreateOutcome.KeyReusedWithDifferentRequest);
+
+        (await Port.ListByCustomerAsync(first.CustomerId, null, 10, Ct).ToListAsync(Ct)).Count.ShouldBe(1);
+    }
+
+    [Fact]
+    public async Task Port_transitions_persist_what_Transitions_Apply_builds()
+    {
+        var expected = NewOrder();
+        await Port.CreateAsync(new NewOrder(expected, null, Hash("a")), Ct);
+        var steps = new (OrderAction Action, OrderEventData Data)[]
+        {
+            (OrderAction.Pay, new OrderEventData(PaymentReference: "P-1")),
+            (OrderAction.Ship, new OrderEventData(Carrier: "DHL", TrackingNumber: "T-1")),
+            (OrderAction.Complete, new OrderEventData()),
+        };
+        foreach (var (action, data) in steps)
+        {
+            var at = expected.UpdatedAt.AddTicks(1_000_010); // 100.001 ms later: microseconds again
+            expected = Transitions.Apply(expected, action, at, data);
+
+            var result = await Port.TransitionAsync(new TransitionCommand(expected.Id, action, expected.Version - 1, at, data), Ct);
+
+            result.Outcome.ShouldBe(TransitionOutcome.Applied);
+            result.Order.ShouldBeSameOrderAs(expected);
+        }
+
+        (await Port.GetAsync(expected.Id, Ct)).ShouldBeSameOrderAs(expected);
+    }
+
+    [Fact]
+    public async Task Port_explains_a_conditional_write_that_matched_nothing()
+    {
+        var order = NewOrder();
+        await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
+        var at = order.CreatedAt.AddSeconds(1);
+
+        (await Port.TransitionAsync(new TransitionCommand(Guid.CreateVersion7(), OrderAction.Pay, null, at, new()), Ct))
+            .Outcome.ShouldBe(TransitionOutcome.NotFound);
+
+        var illegal = await Port.TransitionAsync(new TransitionCommand(order.Id, OrderAction.Ship, null, at, new(Carrier: "C", TrackingNumber: "T")), Ct);
+        illegal.Outcome.ShouldBe(TransitionOutcome.IllegalFromStatus);
+        illegal.CurrentStatus.ShouldBe(OrderStatus.Created);
+        illegal.CurrentVersion.ShouldBe(1);
+
+        var stale = await Port.TransitionAsync(new TransitionCommand(order.Id, OrderAction.Pay, 5, at, new()), Ct);
+        stale.Outcome.ShouldBe(TransitionOutcome.StaleVersion);
+        stale.CurrentVersion.ShouldBe(1);
+
+        (await Port.GetAsync(order.Id, Ct)).ShouldBeSameOrderAs(order);
+    }
+
+    [Fact]
+    public async Task Port_rolls_back_a_transition_whose_confirmation_declines()
+    {
+        var order = NewOrder();
+        await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
+        var confirmed = false;
+
+        var result = await Port.TransitionAsync(
+            new TransitionCommand(order.Id, OrderAction.Pay, null, order.CreatedAt.AddSeconds(1), new(PaymentReference: "declined"),
+                _ => { confirmed = true; return ValueTask.FromResult(false); }),
+            Ct);
+
+        confirmed.ShouldBeTrue("the store must ask before it commits");
+        result.Outcome.ShouldBe(TransitionOutcome.Declined);
+        (await Port.GetAsync(order.Id, Ct)).ShouldBeSameOrderAs(order);
+    }
+
+    [Fact]
+    public async Task Port_GetMany_returns_each_found_order_once()
+    {
+        var a = NewOrder();
+        var b = NewOrder();
+        await Port.CreateAsync(new NewOrder(a, null, Hash("a")), Ct);
+        await Port.CreateAsync(new NewOrder(b, null, Hash("b")), Ct);
+
+        var found = await Port.GetManyAsync([a.Id, b.Id, a.Id, Guid.CreateVersion7()], Ct).ToListAsync(Ct);
+
+        found.Count.ShouldBe(2);
+        found.Single(o => o.Id == a.Id).ShouldBeSameOrderAs(a);
+        found.Single(o => o.Id == b.Id).ShouldBeSameOrderAs(b);
+    }
+
+    [Fact]
+    public async Task Port_lists_a_customer_newest_first_by_status_and_limit()
+    {
+        var customer = Ids.NewCustomer();
+        var orders = Enumerable.Range(0, 3)
+            .Select(i => NewOrder(customer) is var o ? o with { CreatedAt = o.CreatedAt.AddMinutes(i), UpdatedAt = o.CreatedAt.AddMinutes(i), Events = [o.Events[0] with { At = o.CreatedAt.AddMinutes(i) }] } : null!)
+            .ToList();
+        foreach (var order in orders)
+        {
+            await Port.CreateAsync(new NewOrder(order, null, Hash(order.Id.ToString())), Ct);
+        }
+
+        await Port.TransitionAsync(new TransitionCommand(orders[0].Id, OrderAction.Pay, null, orders[2].CreatedAt.AddSeconds(1), new()), Ct);
+
+        (await Port.ListByCustomerAsync(customer, null, 10, Ct).ToListAsync(Ct)).Select(o => o.Id).ShouldBe([orders[2].Id, orders[1].Id, orders[0].Id]);
+        (await Port.ListByCustomerAsync(customer, OrderStatus.Paid, 10, Ct).ToListAsync(Ct)).Select(o => o.Id).ShouldBe([orders[0].Id]);
+        (await Port.ListByCustomerAsync(customer, null, 2, Ct).ToListAsync(Ct)).Select(o => o.Id).ShouldBe([orders[2].Id, orders[1].Id]);
+    }
+
+    [Fact]
+    public async Task Port_gives_one_winner_among_fifty_parallel_transitions()
+    {
+        var order = NewOrder();
+        await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
+        var at = order.CreatedAt.AddSeconds(1);
+
+        var results = await Task.WhenAll(Enumerable.Range(0, 50).Select(i => Task.Run(() =>
+            Port.TransitionAsync(new TransitionCommand(order.Id, OrderAction.Pay, null, at, new(PaymentReference: $"P{i}")), Ct))));
+
+        results.Count(r => r.Outcome == TransitionOutcome.Applied).ShouldBe(1);
+        results.ShouldAllBe(r => r.Outcome == TransitionOutcome.Applied || r.Outcome == TransitionOutcome.IllegalFromStatus || r.Outcome == TransitionOutcome.StaleVersion);
+        var after = await Port.GetAsync(order.Id, Ct);
+        after!.Version.ShouldBe(2);
+        after.Events.Select(e => e.Sequence).ShouldBe([1, 2]);
+    }
+
+    [Fact]
+    public async Task Port_readiness_check_passes_when_the_store_is_up() =>
+        await Port.CheckReadyAsync(Ct);
+}

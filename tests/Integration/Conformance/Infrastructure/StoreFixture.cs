@@ -1,0 +1,138 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.DependencyInjection;
+using OrderService.Data;
+using Xunit;
+
+namespace OrderService.Integration.Tests.Conformance.Infrastructure;
+
+/// <summary>
+/// One store + layout under test. A subclass says how to make a fresh database and what "down" looks
+/// like; everything else (hosts per switch combination, clients, teardown) lives here, so adding a
+/// store is one small fixture class and no edit to the tests:
+/// <code>
+/// public sealed class MyStore : StoreFixture { StoreName, Provider, Layout, CreateDatabaseAsync, UnreachableConnectionString,
+///                                              UnavailableReason (non-null skips every test with that reason) }
+/// public sealed class MyStoreConformance(MyStore store) : ConformanceSuite&lt;MyStore&gt;(store);
+/// public sealed class MyStoreSwitchMatrix(MyStore store) : SwitchMatrixSuite&lt;MyStore&gt;(store);
+/// </code>
+/// Name the classes after the store (Postgres, Sqlite, SqlServer; Document for that layout): scripts/test.sh
+/// counts tests per store by those names.
+/// </summary>
+public abstract class StoreFixture : IAsyncLifetime
+{
+    private readonly ConcurrentDictionary<string, Lazy<Task<ServiceUnderTest>>> _services = new(StringComparer.Ordinal);
+
+    /// <summary>How reports name this store, e.g. "PostgreSQL relational".</summary>
+    public abstract string StoreName { get; }
+
+    /// <summary>The Store:Provider value.</summary>
+    protected abstract string Provider { get; }
+
+    /// <summary>The Store:Layout value.</summary>
+    protected virtual string Layout => "Relational";
+
+    /// <summary>Why this store cannot be tested on this machine (its tests then skip with this reason); null when it can.</summary>
+    public virtual string? UnavailableReason => null;
+
+    /// <summary>Creates an empty database of its own and returns the connection string for ConnectionStrings:Orders.</summary>
+    protected abstract Task<string> CreateDatabaseAsync(string name, CancellationToken cancellationToken);
+
+    /// <summary>A connection string the service cannot reach or open: the store is down.</summary>
+    protected abstract string UnreachableConnectionString();
+
+    /// <summary>Store-specific settings added to every host (durability knobs and the like).</summary>
+    protected virtual IEnumerable<KeyValuePair<string, string?>> ExtraSettings() => [];
+
+    /// <summary>The host with the default switches, started by <see cref="InitializeAsync"/>.</summary>
+    public Task<ServiceUnderTest> DefaultAsync() => ServiceAsync(SwitchSet.Defaults);
+
+    /// <summary>A started host for <paramref name="switches"/>, on a database of its own; one per combination, kept until the fixture goes.</summary>
+    public Task<ServiceUnderTest> ServiceAsync(SwitchSet switches) =>
+        _services.GetOrAdd(switches.Key, _ => new Lazy<Task<ServiceUnderTest>>(() => Task.Run(() => StartAsync(switches)))).Value;
+
+    /// <summary>A host whose store is down (the caller disposes it). It must still start: readiness reports the fault.</summary>
+    public OrderServiceFactory CreateDownFactory() => new(Settings(UnreachableConnectionString(), SwitchSet.Defaults));
+
+    /// <summary>A host with extra settings on a fresh database (the caller disposes it).</summary>
+    public async Task<OrderServiceFactory> CreateFactoryAsync(string databaseName, IEnumerable<KeyValuePair<string, string?>> overrides)
+    {
+        var connectionString = await CreateDatabaseAsync(databaseName, TestContext.Current.CancellationToken);
+        var settings = new Dictionary<string, string?>(Settings(connectionString, SwitchSet.Defaults), StringComparer.OrdinalIgnoreCase);
+        foreach (var (key, value) in overrides)
+        {
+            settings[key] = value;
+        }
+
+        return new OrderServiceFactory(settings);
+    }
+
+    public virtual async ValueTask InitializeAsync()
+    {
+        if (UnavailableReason is null)
+        {
+            await DefaultAsync();
+        }
+    }
+
+    public virtual async ValueTask DisposeAsync()
+    {
+        foreach (var service in _services.Values.Where(s => s.IsValueCreated))
+        {
+            try
+            {
+                await (await service.Value).DisposeAsync();
+            }
+            catch (Exception) when (service.Value.IsFaulted)
+            {
+                // It never started; the test that needed it has already failed with the reason.
+            }
+        }
+
+        GC.SuppressFinalize(this);
+    }
+
+    private IReadOnlyDictionary<string, string?> Settings(string connectionString, SwitchSet switches)
+    {
+        var settings = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase)
+        {
+            ["Store:Provider"] = Provider,
+            ["Store:Layout"] = Layout,
+            [$"ConnectionStrings:{StoreRegistration.ConnectionStringName}"] = connectionString,
+        };
+        foreach (var (key, value) in switches.Settings().Concat(ExtraSettings()))
+        {
+            settings[key] = value;
+        }
+
+        return settings;
+    }
+
+    private async Task<ServiceUnderTest> StartAsync(SwitchSet switches)
+    {
+        var name = switches.Key.Replace('/', '_');
+        var connectionString = await CreateDatabaseAsync(name, CancellationToken.None);
+        var factory = new OrderServiceFactory(Settings(connectionString, switches));
+        try
+        {
+            var client = factory.CreateClient(); // starts the host: schema scripts run here
+            client.Timeout = TimeSpan.FromSeconds(60);
+            var store = factory.Services.GetRequiredService<IOrderStore>();
+            return new ServiceUnderTest(factory, new OrderApi(client), store, switches);
+        }
+        catch
+        {
+            await factory.DisposeAsync();
+            throw;
+        }
+    }
+}
+
+/// <summary>A running host: its HTTP client and, for the store-port tests, the store it resolved.</summary>
+public sealed record ServiceUnderTest(OrderServiceFactory Factory, OrderApi Api, IOrderStore Store, SwitchSet Switches) : IAsyncDisposable
+{
+    public async ValueTask DisposeAsync()
+    {
+        Api.Http.Dispose();
+        await Factory.DisposeAsync();
+    }
+}

@@ -1,0 +1,19 @@
+using OrderService.Integration.Tests.Conformance.Infrastructure;
+using Xunit;
+
+namespace OrderService.Integration.Tests.Conformance.Stores;
+
+public sealed class PostgresDocumentStore(PostgresServer server) : PostgresStoreFixture(server)
+{
+    public override string StoreName => "PostgreSQL document";
+
+    protected override string Layout => "Document";
+}
+
+public sealed class PostgresDocumentConformance(PostgresDocumentStore store) : ConformanceSuite<PostgresDocumentStore>(store);
+
+/// <summary>The document layout's transition is one statement, so only the batch filter applies to it.</summary>
+public sealed class PostgresDocumentSwitchMatrix(PostgresDocumentStore store) : SwitchMatrixSuite<PostgresDocumentStore>(store)
+{
+    public static new TheoryData<string> Switches => new(DocumentSwitches.Keys);
+}
