@@ -1,1 +1,88 @@
-Console.WriteLine("load");
+using System.CommandLine;
+using System.Globalization;
+using OrderService.Load.Shootout;
+
+// The shoot-out's command line. Example:
+//   dotnet run -c Release --project tests/Load -- --stores sqlite,postgres --variants all --workflows 1000 --concurrency 100
+var stores = new Option<string>("--stores") { Description = "Stores, comma-separated: sqlite, postgres, sqlserver.", DefaultValueFactory = _ => "sqlite,postgres" };
+var variants = new Option<string>("--variants") { Description = "Variants: all, or names (baseline, v1-shared-uow, v3-nolock, v4-journaled, v5-group-commit, durability-traded, straightforward), or layout/name.", DefaultValueFactory = _ => "all" };
+var layouts = new Option<string>("--layouts") { Description = "Layouts: all, relational, document.", DefaultValueFactory = _ => "all" };
+var workflows = new Option<int>("--workflows", "-w") { Description = "Workflows per run (1000 and 10000 are the reference sizes).", DefaultValueFactory = _ => 1000 };
+var concurrency = new Option<int>("--concurrency", "-c") { Description = "Concurrent copies.", DefaultValueFactory = _ => 100 };
+var warmup = new Option<int>("--warmup") { Description = "Warm-up workflows before each measured run (JIT, pools, caches).", DefaultValueFactory = _ => 200 };
+var abortRate = new Option<double>("--abort-rate") { Description = "Fraction of pays the service declines (402, rolled back) while readers probe for dirty reads.", DefaultValueFactory = _ => 0 };
+var crash = new Option<bool>("--crash") { Description = "Add crash runs: kill -9 the database (PostgreSQL) or the service (SQLite) mid-run, restart, audit." };
+var crashVariants = new Option<string>("--crash-variants") { Description = "Variants that get a crash run.", DefaultValueFactory = _ => "relational/v1-shared-uow,relational/durability-traded" };
+var output = new Option<string>("--out") { Description = "Output folder for report.md, report.json, chart.svg, histograms/ and logs/.", DefaultValueFactory = _ => Path.Combine("artifacts", "shootout", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)) };
+var sqlServer = new Option<string?>("--sqlserver") { Description = "A SQL Server connection string: adds SQL Server to the run." };
+var postgres = new Option<string?>("--postgres") { Description = "A PostgreSQL connection string (a role that may create databases) instead of a throwaway cluster." };
+var pgbench = new Option<bool>("--pgbench") { Description = "Run the pgbench reference when PostgreSQL is in the run.", DefaultValueFactory = _ => true };
+var raw = new Option<bool>("--raw") { Description = "Run the raw store-port baseline beside every variant.", DefaultValueFactory = _ => true };
+var serviceDll = new Option<string?>("--service-dll") { Description = "Use this published OrderService.dll instead of publishing src/OrderService." };
+var serviceArtifacts = new Option<string?>("--service-artifacts-path") { Description = "--artifacts-path for publishing the service (build isolation)." };
+var fromJson = new Option<string?>("--from-json") { Description = "Only re-render report.md and chart.svg from an existing report.json (into --out, or beside it)." };
+var notes = new Option<string[]>("--note") { Description = "A note for the report header (repeatable), e.g. what else ran on the machine.", AllowMultipleArgumentsPerToken = false };
+
+var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
+{
+    stores, variants, layouts, workflows, concurrency, warmup, abortRate, crash, crashVariants, output, sqlServer, postgres, pgbench, raw, serviceDll, serviceArtifacts, notes, fromJson,
+};
+
+root.SetAction(async (parse, cancellationToken) =>
+{
+    if (parse.GetValue(fromJson) is { } existing)
+    {
+        var directory = parse.GetResult(output) is null or { Implicit: true } ? Path.GetDirectoryName(Path.GetFullPath(existing))! : Path.GetFullPath(parse.GetValue(output)!);
+        var rendered = ReportWriter.Read(existing);
+        await ReportWriter.WriteAsync(rendered, directory);
+        ConsoleReport.Print(rendered, directory);
+        return 0;
+    }
+
+    var storeList = Split(parse.GetValue(stores)).Select(Variant.ParseStore).ToList();
+    var sqlServerConnection = parse.GetValue(sqlServer);
+    if (sqlServerConnection is not null && !storeList.Contains(StoreKind.SqlServer))
+    {
+        storeList.Add(StoreKind.SqlServer);
+    }
+
+    var options = new ShootoutOptions
+    {
+        Stores = storeList,
+        Variants = Split(parse.GetValue(variants)),
+        Layouts = Split(parse.GetValue(layouts)),
+        Workflows = parse.GetValue(workflows),
+        Concurrency = parse.GetValue(concurrency),
+        Warmup = parse.GetValue(warmup),
+        AbortRate = parse.GetValue(abortRate),
+        Crash = parse.GetValue(crash),
+        CrashVariants = Split(parse.GetValue(crashVariants)),
+        OutputDirectory = Path.GetFullPath(parse.GetValue(output)!),
+        SqlServerConnectionString = sqlServerConnection,
+        PostgresConnectionString = parse.GetValue(postgres),
+        Pgbench = parse.GetValue(pgbench),
+        Raw = parse.GetValue(raw),
+        ServiceDll = parse.GetValue(serviceDll) is { } dll ? Path.GetFullPath(dll) : null,
+        ServiceArtifactsPath = parse.GetValue(serviceArtifacts),
+        Command = "dotnet run -c Release --project tests/Load -- " + string.Join(' ', args.Select(a => a.Contains(' ', StringComparison.Ordinal) ? $"\"{a}\"" : a)),
+        Notes = parse.GetValue(notes) ?? [],
+    };
+
+    var report = await new ShootoutRunner(options).RunAsync(cancellationToken);
+    await ReportWriter.WriteAsync(report, options.OutputDirectory);
+    ConsoleReport.Print(report, options.OutputDirectory);
+
+    // Non-zero when a run failed or a durable variant's audit is not clean (a traded crash run may lose commits by design).
+    var bad = report.Rows.Where(r => r.Failure is not null || r.Audit is null || (r.Durable && !r.Audit.IsClean) || (!r.Crash && r.OkWorkflows != r.Workflows)).ToList();
+    foreach (var row in bad)
+    {
+        Console.Error.WriteLine($"NOT OK: {row.Key}");
+    }
+
+    return bad.Count == 0 ? 0 : 1;
+});
+
+return await root.Parse(args).InvokeAsync();
+
+static List<string> Split(string? value) =>
+    [.. (value ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)];

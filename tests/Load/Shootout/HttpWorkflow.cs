@@ -1,0 +1,197 @@
+using System.Net.Sockets;
+using System.Threading.Channels;
+using OrderService.Load.Driver;
+
+namespace OrderService.Load.Shootout;
+
+/// <summary>How the HTTP workflow behaves: the abort rate of the dirty-read probe, and how long a step
+/// keeps retrying an unreachable or unavailable service (zero except in crash runs, so that errors show).</summary>
+public sealed record WorkflowSettings(double AbortRate, TimeSpan RetryFor)
+{
+    /// <summary>Spreads declines evenly: ticket × a prime walks every residue mod 1,000.</summary>
+    public bool ShouldDecline(long ticket) => AbortRate > 0 && (ticket * 7919 % 1000) < AbortRate * 1000;
+}
+
+/// <summary>
+/// The seed's workflow over HTTP: create -> pay -> ship -> complete, each part after create with
+/// If-Match from the previous reply. With an abort rate, some orders first get a payment the service
+/// declines (402, rolled back) while readers look at them: the dirty-read probe.
+/// </summary>
+public sealed class HttpWorkflow(OrderApiClient api, RunLedger ledger, WorkflowSettings settings)
+{
+    private readonly Channel<DeclineProbe> _probes = Channel.CreateUnbounded<DeclineProbe>();
+
+    public Scenario Workflow(int copies) =>
+        Scenario.Create("workflow", RunAsync).WithLoadSimulation(LoadSimulation.IterationsForConstant(copies, ledger.Workflows));
+
+    public Scenario Readers(int copies) =>
+        Scenario.Create("dirty-read-probe", ReadAsync).WithLoadSimulation(LoadSimulation.KeepConstantWhileOthersRun(copies));
+
+    private async Task<Response> RunAsync(ScenarioContext context)
+    {
+        var ticket = context.IterationNumber;
+        var cancellationToken = context.CancellationToken;
+        ledger.CreateAttempted();
+        ApiReply created = default;
+        var create = await context.Step("create", async () =>
+        {
+            (created, _) = await SendAsync(() => api.CreateAsync(ledger.CustomerFor(ticket), ledger.IdempotencyKeyFor(ticket), cancellationToken), cancellationToken);
+            return created.IsSuccess ? Response.Ok(created.StatusCode) : Response.Fail(created.StatusCode, created.Problem);
+        });
+        if (create.IsError)
+        {
+            return create;
+        }
+
+        var id = created.OrderId;
+        var version = created.Version;
+        ledger.CreatesAcknowledged[id] = 0;
+        if (settings.ShouldDecline(ticket))
+        {
+            var declined = await DeclineAsync(context, id, version, ticket);
+            if (declined.IsError)
+            {
+                return declined;
+            }
+        }
+
+        var reference = $"PAY-{ticket}";
+        (var paid, version) = await TransitionAsync(context, "pay", id, version, "Paid", v => api.PayAsync(id, v, reference, cancellationToken));
+        if (paid.IsError)
+        {
+            return paid;
+        }
+
+        (var shipped, version) = await TransitionAsync(context, "ship", id, version, "Shipped", v => api.ShipAsync(id, v, $"TRK{ticket}", cancellationToken));
+        if (shipped.IsError)
+        {
+            return shipped;
+        }
+
+        (var completed, _) = await TransitionAsync(context, "complete", id, version, "Completed", v => api.CompleteAsync(id, v, cancellationToken));
+        if (completed.IsError)
+        {
+            return completed;
+        }
+
+        ledger.WorkflowsAcknowledged[id] = 0;
+        return Response.Ok();
+    }
+
+    private async Task<Response> DeclineAsync(ScenarioContext context, Guid id, int version, long ticket)
+    {
+        var probe = new DeclineProbe(id);
+        ledger.DeclineProbed();
+        _probes.Writer.TryWrite(probe);
+        var declined = await context.Step("pay-declined", async () =>
+        {
+            // A decline never commits, so retrying one after a crash is safe.
+            var (reply, _) = await SendAsync(() => api.PayAsync(id, version, $"DECLINE-{ticket}", context.CancellationToken), context.CancellationToken);
+            return reply.StatusCode == 402 ? Response.Ok(402) : Response.Fail(reply.StatusCode, reply.Problem);
+        });
+        await probe.SettleAsync();
+        if (declined.IsOk)
+        {
+            ledger.Declined[id] = 0;
+        }
+
+        return declined;
+    }
+
+    /// <summary>
+    /// One If-Match transition. After a retry (a crash run), a 409 may mean our own earlier attempt
+    /// committed but its reply was lost: a re-read that shows exactly the state we asked for settles it.
+    /// </summary>
+    private async Task<(Response Response, int Version)> TransitionAsync(
+        ScenarioContext context, string step, Guid id, int version, string target, Func<int, Task<ApiReply>> send)
+    {
+        var newVersion = version;
+        var response = await context.Step(step, async () =>
+        {
+            var (reply, attempts) = await SendAsync(() => send(version), context.CancellationToken);
+            if (reply.IsSuccess)
+            {
+                newVersion = reply.Version;
+                return Response.Ok(reply.StatusCode);
+            }
+
+            if (reply.StatusCode == 409 && attempts > 1)
+            {
+                var (current, _) = await SendAsync(() => api.GetAsync(id, context.CancellationToken), context.CancellationToken);
+                if (current.IsSuccess && current.OrderStatus == target && current.Version == version + 1)
+                {
+                    newVersion = current.Version;
+                    return Response.Ok(current.StatusCode);
+                }
+            }
+
+            return Response.Fail(reply.StatusCode, reply.Problem);
+        });
+        return (response, newVersion);
+    }
+
+    /// <summary>Retries connection failures and 503s until <see cref="WorkflowSettings.RetryFor"/> runs out.</summary>
+    private async Task<(ApiReply Reply, int Attempts)> SendAsync(Func<Task<ApiReply>> send, CancellationToken cancellationToken)
+    {
+        var deadline = DateTime.UtcNow + settings.RetryFor;
+        for (var attempt = 1; ; attempt++)
+        {
+            var pause = TimeSpan.FromMilliseconds(Math.Min(1000, 50 * attempt));
+            try
+            {
+                var reply = await send();
+                if (reply.StatusCode != 503 || DateTime.UtcNow >= deadline)
+                {
+                    return (reply, attempt);
+                }
+
+                pause = reply.RetryAfter is { } after && after < pause ? after : pause;
+            }
+            catch (Exception exception) when (IsConnectionFailure(exception, cancellationToken) && DateTime.UtcNow < deadline)
+            {
+                // The service or its database is down (the crash variant): try again shortly.
+            }
+
+            await Task.Delay(pause, cancellationToken);
+        }
+    }
+
+    private static bool IsConnectionFailure(Exception exception, CancellationToken cancellationToken) => exception switch
+    {
+        HttpRequestException => true,
+        SocketException => true,
+        TaskCanceledException => !cancellationToken.IsCancellationRequested,
+        _ => false,
+    };
+
+    private async Task<Response> ReadAsync(ScenarioContext context)
+    {
+        if (!_probes.Reader.TryRead(out var probe))
+        {
+            await _probes.Reader.WaitToReadAsync(context.CancellationToken);
+            return Response.Ok();
+        }
+
+        while (probe.TryBeginRead())
+        {
+            var sawPaid = false;
+            try
+            {
+                await context.Step("probe-read", async () =>
+                {
+                    var reply = await api.GetAsync(probe.OrderId, context.CancellationToken);
+                    sawPaid = reply.OrderStatus == "Paid";
+                    return reply.IsSuccess ? Response.Ok(reply.StatusCode) : Response.Fail(reply.StatusCode);
+                });
+            }
+            finally
+            {
+                probe.EndRead();
+            }
+
+            ledger.ProbeRead(sawPaid);
+        }
+
+        return Response.Ok();
+    }
+}

@@ -1,0 +1,48 @@
+namespace OrderService.Load.Shootout;
+
+/// <summary>What a reader must know to read the numbers honestly; stated in the report, not left to memory.</summary>
+public static class Notes
+{
+    public static IEnumerable<string> For(ShootoutOptions options, IReadOnlyList<VariantResult> rows)
+    {
+        foreach (var note in options.Notes)
+        {
+            yield return note;
+        }
+
+        yield return "Each row is one run: a fresh database (SQLite file or PostgreSQL database), the published OrderService started as a process with the variant's environment variables, a warm-up, then exactly the stated number of workflows by a closed model (each copy runs workflows back to back). wf/s = acknowledged workflows ÷ wall time.";
+        yield return "A workflow is acknowledged when all four parts answered 2xx; each part after create sends If-Match with the version from the previous reply. Lost = acknowledged but not Completed with events 1..4 in the store. Duplicates = more orders than create attempts for the run's customers, or a repeated event sequence.";
+        yield return $"Each run deals its orders round-robin over W/{RunLedger.OrdersPerCustomer} customers (the parent entity), so concurrent workflows belong to different customers; pgbench uses one customer per client.";
+        if (rows.Any(r => r.Store == "postgres"))
+        {
+            yield return "PostgreSQL runs READ UNCOMMITTED as READ COMMITTED, so its v3-nolock row has the same isolation as v1-shared-uow and cannot show dirty reads.";
+            yield return "MongoDB's journal commit interval (variant 5: 2 ms) maps to PostgreSQL's commit_delay (2000 µs) + commit_siblings (5): PostgreSQL waits only when at least 5 other transactions are open, and only before flushing; MongoDB's interval is a timer for every journaled write. MongoDB j:false maps to synchronous_commit=off: a crash can lose the last moments of commits; nothing is corrupted.";
+        }
+
+        if (rows.Any(r => r.Store == "sqlite" && r.Variant == "v3-nolock"))
+        {
+            yield return "On SQLite, v3-nolock reads with read_uncommitted on a shared cache: it really can read uncommitted writes, so with --abort-rate > 0 its dirty-read count measures the risk NOLOCK carries on SQL Server.";
+        }
+
+        if (rows.Any(r => r.Crash))
+        {
+            yield return "Crash runs: PostgreSQL gets kill -9 on the postmaster and every backend a third of the way in, then pg_ctl start (crash recovery); SQLite gets kill -9 on the service process (the database lives in it), then a restart on the same port. Clients retry connection failures and 503s with the same Idempotency-Key / If-Match. A process crash keeps what reached the operating system, so SQLite synchronous=OFF/NORMAL loses nothing here; only power loss shows that trade. PostgreSQL synchronous_commit=off can lose WAL still in shared memory.";
+        }
+
+        if (!rows.Any(r => r.Store == "sqlserver"))
+        {
+            yield return "SQL Server is not in this run: no engine installs here. Pass --sqlserver \"<connection string>\" to add it.";
+        }
+
+        yield return "MongoDB is not in this run: MongoDB.Bson is absent from the package feed. The document layout carries the seed's MongoDB side on PostgreSQL (jsonb) and SQLite (json).";
+        if (options.AbortRate <= 0)
+        {
+            yield return "The dirty-read probe was off (--abort-rate 0): dirty reads show as –.";
+        }
+
+        if (Environment.ProcessorCount <= 2)
+        {
+            yield return $"This machine has {Environment.ProcessorCount} cores shared by the load driver, the service and the database (and by anything else running): compare rows of one report, not numbers across machines or busy moments.";
+        }
+    }
+}

@@ -1,0 +1,70 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using Npgsql;
+
+namespace OrderService.Load.Shootout;
+
+/// <summary>A reference number beside the service's rows (pgbench, or the raw store-port limit).</summary>
+public sealed record ReferenceResult(string Store, string Name, double WorkflowsPerSecond, string Detail);
+
+/// <summary>
+/// pgbench running the same workflow as plain per-statement SQL (pgbench/workflow.sql) at the same
+/// client count, on a fresh database with the service's own relational schema. One pgbench
+/// transaction is one whole workflow, so its tps is workflows per second.
+/// </summary>
+public static partial class PgbenchReference
+{
+    public static async Task<ReferenceResult> RunAsync(PostgresTarget target, int workflows, int clients, CancellationToken cancellationToken)
+    {
+        var connectionString = await target.FreshDatabaseAsync("pgbench", cancellationToken).ConfigureAwait(false);
+        var schemaOwner = VariantCatalog.For(StoreKind.PostgreSql).First(v => v.Layout == "Relational");
+        await using (await StoreClient.OpenAsync(schemaOwner, connectionString, cancellationToken).ConfigureAwait(false))
+        {
+            // Opening the store creates the schema; pgbench writes to the same tables.
+        }
+
+        var builder = new NpgsqlConnectionStringBuilder(connectionString);
+        var perClient = Math.Max(1, workflows / clients);
+        var script = Path.Combine(AppContext.BaseDirectory, "pgbench", "workflow.sql");
+        var environment = new Dictionary<string, string> { ["PGPASSWORD"] = builder.Password ?? "" };
+        var bin = PostgresTarget.BinDirectory ?? throw new InvalidOperationException("pgbench is not installed.");
+        var result = await Shell.RunAsync(Path.Combine(bin, "pgbench"),
+        [
+            "-n", "-M", "prepared", "-c", Invariant(clients), "-j", Invariant(Math.Max(1, Environment.ProcessorCount)),
+            "-t", Invariant(perClient), "-D", "n=0", "-f", script,
+            "-h", builder.Host ?? "127.0.0.1", "-p", Invariant(builder.Port), "-U", builder.Username ?? "postgres", builder.Database!,
+        ], TimeSpan.FromMinutes(30), environment).ConfigureAwait(false);
+        result.EnsureSuccess("pgbench");
+
+        var tps = TpsLine().Match(result.Output);
+        if (!tps.Success)
+        {
+            throw new InvalidOperationException($"pgbench printed no tps line:\n{result.Output}");
+        }
+
+        var completed = await CountCompletedAsync(connectionString, cancellationToken).ConfigureAwait(false);
+        var expected = (long)perClient * clients;
+        if (completed != expected)
+        {
+            throw new InvalidOperationException($"pgbench completed {completed} workflows, expected {expected}:\n{result.Output}");
+        }
+
+        return new ReferenceResult("postgres", "pgbench (plain per-statement SQL)",
+            double.Parse(tps.Groups[1].Value, CultureInfo.InvariantCulture),
+            $"{expected} workflows at {clients} clients, -M prepared, synchronous_commit=on; each workflow = 4 transactions, 14 statements");
+    }
+
+    private static async Task<long> CountCompletedAsync(string connectionString, CancellationToken cancellationToken)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+        await using var command = new NpgsqlCommand(
+            "SELECT count(*) FROM orders o WHERE o.status = 'Completed' AND (SELECT count(*) FROM order_events e WHERE e.order_id = o.id) = 4", connection);
+        return (long)(await command.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false))!;
+    }
+
+    private static string Invariant(int value) => value.ToString(CultureInfo.InvariantCulture);
+
+    [GeneratedRegex(@"tps = ([0-9.]+) \(without initial connection time\)")]
+    private static partial Regex TpsLine();
+}

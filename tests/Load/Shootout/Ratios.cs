@@ -1,0 +1,44 @@
+using System.Globalization;
+
+namespace OrderService.Load.Shootout;
+
+/// <summary>The comparisons the team asked for, stated in words: service vs pgbench, group commit vs straightforward, HTTP vs raw.</summary>
+public static class Ratios
+{
+    public static IEnumerable<string> Describe(ShootoutReport report)
+    {
+        var rows = report.Rows.Where(r => !r.Crash && r.Failure is null && r.WorkflowsPerSecond > 0).ToList();
+
+        var pgbench = report.References.FirstOrDefault(r => r.Name.StartsWith("pgbench", StringComparison.Ordinal));
+        var bestPostgres = rows.Where(r => r.Store == "postgres" && r.Durable).MaxBy(r => r.WorkflowsPerSecond);
+        if (pgbench is not null && bestPostgres is not null)
+        {
+            var ratio = bestPostgres.WorkflowsPerSecond / pgbench.WorkflowsPerSecond;
+            yield return Invariant($"PostgreSQL service vs pgbench: best durable variant {bestPostgres.Layout}/{bestPostgres.Variant} {bestPostgres.WorkflowsPerSecond:F0} wf/s ÷ pgbench {pgbench.WorkflowsPerSecond:F0} wf/s = **{ratio:F2}×** (target ≥ 1.00)");
+            var relational = rows.FirstOrDefault(r => r.Store == "postgres" && r.Layout == "Relational" && r.Variant == "v1-shared-uow");
+            if (relational is not null && relational != bestPostgres)
+            {
+                yield return Invariant($"PostgreSQL relational v1-shared-uow (one round trip per transition) vs pgbench: {relational.WorkflowsPerSecond:F0} ÷ {pgbench.WorkflowsPerSecond:F0} = **{relational.WorkflowsPerSecond / pgbench.WorkflowsPerSecond:F2}×**");
+            }
+        }
+
+        var straightforward = rows.FirstOrDefault(r => r.Store == "sqlite" && r.Variant == "straightforward");
+        var groupCommit = rows.FirstOrDefault(r => r.Store == "sqlite" && r.Layout == "Relational" && r.Variant == "v1-shared-uow");
+        if (straightforward is not null && groupCommit is not null)
+        {
+            var ratio = groupCommit.WorkflowsPerSecond / straightforward.WorkflowsPerSecond;
+            yield return Invariant($"SQLite group commit at synchronous=FULL: v1-shared-uow {groupCommit.WorkflowsPerSecond:F0} wf/s ÷ straightforward {straightforward.WorkflowsPerSecond:F0} wf/s = **{ratio:F2}×** (target ≥ 2.00)");
+        }
+
+        foreach (var store in rows.GroupBy(r => r.Store))
+        {
+            var ratios = store.Where(r => r.HttpToRawRatio is not null).Select(r => $"{r.Layout}/{r.Variant} {r.HttpToRawRatio!.Value.ToString("F2", CultureInfo.InvariantCulture)}").ToList();
+            if (ratios.Count > 0)
+            {
+                yield return $"{store.Key} HTTP/raw (service wf/s ÷ store-port wf/s at the same concurrency): {string.Join(", ", ratios)}";
+            }
+        }
+    }
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

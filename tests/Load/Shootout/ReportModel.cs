@@ -1,0 +1,82 @@
+using OrderService.Load.Driver;
+
+namespace OrderService.Load.Shootout;
+
+/// <summary>The whole shoot-out: written as report.json, report.md and chart.svg, and parsed back by the CI test.</summary>
+public sealed record ShootoutReport(
+    ReportHeader Header,
+    List<VariantResult> Rows,
+    List<ReferenceResult> References,
+    List<string> Notes);
+
+public sealed record ReportHeader(
+    DateTimeOffset StartedAt,
+    string Command,
+    MachineInfo Machine,
+    int Workflows,
+    int Concurrency,
+    int Warmup,
+    double AbortRate,
+    Dictionary<string, string> Stores);
+
+public sealed record MachineInfo(
+    string Host,
+    int Cores,
+    long MemoryMegabytes,
+    string Cpu,
+    string OperatingSystem,
+    string Runtime,
+    Dictionary<string, string> Versions);
+
+/// <summary>One row: a variant's run over HTTP (or its crash run), with the audit and the raw baseline beside it.</summary>
+public sealed record VariantResult(
+    string Key,
+    string Store,
+    string Layout,
+    string Variant,
+    string SeedAnalogue,
+    string Description,
+    bool Durable,
+    string Durability,
+    bool Crash,
+    int Workflows,
+    int Concurrency,
+    double WallSeconds,
+    double WorkflowsPerSecond,
+    long OkWorkflows,
+    List<StepSummary> Steps,
+    Dictionary<string, long> Errors,
+    AuditResult? Audit,
+    double? RawWorkflowsPerSecond,
+    double? HttpToRawRatio,
+    string? CrashNote,
+    string? Failure,
+    string? HistogramFile)
+{
+    public bool Passed => Failure is null && Audit is { IsClean: true } && OkWorkflows == Workflows;
+}
+
+/// <summary>One step's latency (ms) and outcome counts.</summary>
+public sealed record StepSummary(
+    string Step,
+    long Ok,
+    long Failed,
+    double P50,
+    double P95,
+    double P99,
+    double Max,
+    double Mean,
+    Dictionary<string, long> Errors,
+    Dictionary<string, string>? ErrorSamples = null)
+{
+    public static StepSummary From(StepStats stats) => new(
+        stats.Name, stats.Ok, stats.Failed,
+        stats.Latency.MillisecondsAtPercentile(50), stats.Latency.MillisecondsAtPercentile(95), stats.Latency.MillisecondsAtPercentile(99),
+        stats.Latency.MaxMicroseconds / 1000.0, stats.Latency.MeanMicroseconds / 1000.0,
+        new Dictionary<string, long>(stats.Errors), new Dictionary<string, string>(stats.ErrorSamples));
+}
+
+/// <summary>The raw per-step distributions of one run (report's histograms/ folder).</summary>
+public sealed record RunHistograms(string Key, string Scenario, List<StepHistogram> Steps);
+
+public sealed record StepHistogram(string Step, long Count, double MeanMicroseconds, long MaxMicroseconds, List<HistogramBucket> OkBuckets, List<HistogramBucket> FailedBuckets);

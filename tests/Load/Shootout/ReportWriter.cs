@@ -1,0 +1,158 @@
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace OrderService.Load.Shootout;
+
+/// <summary>Writes the report as report.json (machine-readable, parsed back by CI), report.md and chart.svg.</summary>
+public static class ReportWriter
+{
+    public static readonly JsonSerializerOptions JsonOptions = new(JsonSerializerDefaults.Web)
+    {
+        WriteIndented = true,
+        DefaultIgnoreCondition = JsonIgnoreCondition.Never,
+    };
+
+    public static async Task<(string Json, string Markdown, string Chart)> WriteAsync(ShootoutReport report, string directory)
+    {
+        Directory.CreateDirectory(directory);
+        var json = Path.Combine(directory, "report.json");
+        var markdown = Path.Combine(directory, "report.md");
+        var chart = Path.Combine(directory, "chart.svg");
+        await File.WriteAllTextAsync(json, JsonSerializer.Serialize(report, JsonOptions)).ConfigureAwait(false);
+        await File.WriteAllTextAsync(markdown, Markdown(report)).ConfigureAwait(false);
+        await File.WriteAllTextAsync(chart, SvgChart.Render(report)).ConfigureAwait(false);
+        return (json, markdown, chart);
+    }
+
+    public static ShootoutReport Read(string jsonPath) =>
+        JsonSerializer.Deserialize<ShootoutReport>(File.ReadAllText(jsonPath), JsonOptions)
+        ?? throw new InvalidDataException($"{jsonPath} holds no report.");
+
+    public static string Markdown(ShootoutReport report)
+    {
+        var header = report.Header;
+        var machine = header.Machine;
+        var md = new StringBuilder();
+        md.AppendLine("# OrderService shoot-out").AppendLine();
+        md.AppendLine(Invariant($"{header.Workflows:N0} workflows (create → pay → ship → complete over HTTP) at {header.Concurrency} concurrent copies, ")
+            + Invariant($"warm-up {header.Warmup}, abort rate {header.AbortRate:P0}. Started {header.StartedAt:u}."));
+        md.AppendLine().AppendLine($"Command: `{header.Command}`").AppendLine();
+        md.AppendLine("![workflows per second](chart.svg)").AppendLine();
+
+        md.AppendLine("## Machine").AppendLine();
+        md.AppendLine(Invariant($"{machine.Cores} cores ({machine.Cpu}), {machine.MemoryMegabytes:N0} MB, {machine.OperatingSystem}, {machine.Runtime}. "))
+            .AppendLine("The load driver, the service and the database share these cores, so each number includes the others' CPU use.");
+        md.AppendLine();
+        foreach (var (name, version) in machine.Versions)
+        {
+            md.AppendLine($"- {name}: {version}");
+        }
+
+        md.AppendLine().AppendLine("## Stores and durability settings").AppendLine();
+        foreach (var (store, description) in header.Stores)
+        {
+            md.AppendLine($"- **{store}**: {description}");
+        }
+
+        md.AppendLine().AppendLine("| store | layout | variant | seed 003 | what it changes | durability |").AppendLine("|---|---|---|---|---|---|");
+        foreach (var row in report.Rows.Where(r => !r.Crash))
+        {
+            md.AppendLine($"| {row.Store} | {row.Layout} | {row.Variant} | {row.SeedAnalogue} | {row.Description} | {(row.Durable ? "durable" : "**traded**")}: {row.Durability} |");
+        }
+
+        md.AppendLine().AppendLine("## Results").AppendLine();
+        md.AppendLine("Latency columns are p50 / p95 / p99 in ms. Lost, duplicates and dirty reads come from the audit after each run.").AppendLine();
+        md.AppendLine("| store | layout | variant | durable | wall s | wf/s | create | pay | ship | complete | errors | lost | dup | dirty reads | raw wf/s | HTTP/raw |");
+        md.AppendLine("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|");
+        foreach (var row in report.Rows)
+        {
+            var name = row.Crash ? $"{row.Variant} **(crash)**" : row.Variant;
+            if (row.Failure is not null && row.Steps.Count == 0)
+            {
+                md.AppendLine($"| {row.Store} | {row.Layout} | {name} | {Yes(row.Durable)} | – | – | | | | | failed: {Escape(row.Failure)} | | | | | |");
+                continue;
+            }
+
+            md.AppendLine(Invariant($"| {row.Store} | {row.Layout} | {name} | {Yes(row.Durable)} | {row.WallSeconds:F1} | **{row.WorkflowsPerSecond:F0}** | ")
+                + $"{Latency(row, "create")} | {Latency(row, "pay")} | {Latency(row, "ship")} | {Latency(row, "complete")} | {Errors(row)} | "
+                + $"{row.Audit?.Lost.ToString(CultureInfo.InvariantCulture) ?? "?"} | {row.Audit?.Duplicates.ToString(CultureInfo.InvariantCulture) ?? "?"} | {DirtyReads(row)} | "
+                + Invariant($"{(row.RawWorkflowsPerSecond is { } raw ? raw.ToString("F0", CultureInfo.InvariantCulture) : "–")} | {(row.HttpToRawRatio is { } ratio ? ratio.ToString("F2", CultureInfo.InvariantCulture) : "–")} |"));
+        }
+
+        md.AppendLine().AppendLine("## References and ratios").AppendLine();
+        foreach (var reference in report.References)
+        {
+            md.AppendLine(Invariant($"- {reference.Store} {reference.Name}: **{reference.WorkflowsPerSecond:F0} wf/s** ({reference.Detail})"));
+        }
+
+        foreach (var ratio in Ratios.Describe(report))
+        {
+            md.AppendLine($"- {ratio}");
+        }
+
+        var crashes = report.Rows.Where(r => r.Crash).ToList();
+        if (crashes.Count > 0)
+        {
+            md.AppendLine().AppendLine("## Crash runs").AppendLine();
+            foreach (var row in crashes)
+            {
+                md.AppendLine($"- {row.Key}: {row.CrashNote}; acknowledged {row.Audit?.Acknowledged}, **lost {row.Audit?.Lost}**, stored but never acknowledged {row.Audit?.StoredUnacknowledged}.");
+            }
+        }
+
+        var findings = report.Rows.Where(r => r.Audit is { Samples.Count: > 0 } || r.Failure is not null || r.Errors.Count > 0).ToList();
+        if (findings.Count > 0)
+        {
+            md.AppendLine().AppendLine("## Audit findings and failures").AppendLine();
+            foreach (var row in findings)
+            {
+                if (row.Failure is not null)
+                {
+                    md.AppendLine($"- {row.Key}: run failed: {Escape(row.Failure)}");
+                }
+
+                foreach (var step in row.Steps)
+                {
+                    foreach (var (key, message) in step.ErrorSamples ?? [])
+                    {
+                        md.AppendLine($"- {row.Key}: {step.Step} {key}: {Escape(message)}");
+                    }
+                }
+
+                foreach (var sample in row.Audit?.Samples ?? [])
+                {
+                    md.AppendLine($"- {row.Key}: {sample}");
+                }
+            }
+        }
+
+        md.AppendLine().AppendLine("## Notes").AppendLine();
+        foreach (var note in report.Notes)
+        {
+            md.AppendLine($"- {note}");
+        }
+
+        md.AppendLine().AppendLine("Raw per-step latency histograms (log-linear buckets, µs) are in `histograms/`.");
+        return md.ToString();
+    }
+
+    internal static string Latency(VariantResult row, string step)
+    {
+        var stats = row.Steps.FirstOrDefault(s => s.Step == step);
+        return stats is null || stats.Ok == 0 ? "–" : Invariant($"{stats.P50:F1} / {stats.P95:F1} / {stats.P99:F1}");
+    }
+
+    internal static string Errors(VariantResult row) =>
+        row.Errors.Count == 0 ? "0" : string.Join(", ", row.Errors.OrderByDescending(e => e.Value).Select(e => $"{e.Key}×{e.Value}"));
+
+    internal static string DirtyReads(VariantResult row) =>
+        row.Audit is not { DeclinesProbed: > 0 } audit ? "–" : Invariant($"{audit.DirtyReads} of {audit.ProbeReads} reads");
+
+    private static string Yes(bool durable) => durable ? "yes" : "traded";
+
+    private static string Escape(string text) => text.ReplaceLineEndings(" ").Replace("|", "\\|", StringComparison.Ordinal);
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

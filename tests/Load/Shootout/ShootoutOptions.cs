@@ -1,0 +1,77 @@
+namespace OrderService.Load.Shootout;
+
+/// <summary>Everything one shoot-out needs to know, from the command line or from the CI test.</summary>
+public sealed record ShootoutOptions
+{
+    public required IReadOnlyList<StoreKind> Stores { get; init; }
+
+    /// <summary>Variant selectors: "all", a name ("v1-shared-uow"), "layout/name" or a full key.</summary>
+    public IReadOnlyList<string> Variants { get; init; } = ["all"];
+
+    /// <summary>"relational", "document" or "all".</summary>
+    public IReadOnlyList<string> Layouts { get; init; } = ["all"];
+
+    public int Workflows { get; init; } = 1000;
+
+    public int Concurrency { get; init; } = 100;
+
+    public int Warmup { get; init; } = 200;
+
+    public double AbortRate { get; init; }
+
+    public bool Crash { get; init; }
+
+    /// <summary>Which variants get a crash run, per store, when <see cref="Crash"/> is on.</summary>
+    public IReadOnlyList<string> CrashVariants { get; init; } = ["relational/v1-shared-uow", "relational/durability-traded"];
+
+    public required string OutputDirectory { get; init; }
+
+    public string? SqlServerConnectionString { get; init; }
+
+    public string? PostgresConnectionString { get; init; }
+
+    public bool Pgbench { get; init; } = true;
+
+    /// <summary>Drive the same workflow through the store port too (the raw limit and the HTTP/raw ratio).</summary>
+    public bool Raw { get; init; } = true;
+
+    /// <summary>A published OrderService.dll to use instead of publishing the repository's source.</summary>
+    public string? ServiceDll { get; init; }
+
+    /// <summary>--artifacts-path for the service's dotnet publish (build isolation when several builds share a tree).</summary>
+    public string? ServiceArtifactsPath { get; init; }
+
+    /// <summary>How long the service takes on a declined payment, so readers can catch the uncommitted write.</summary>
+    public int AuthorizationDelayMilliseconds { get; init; } = 40;
+
+    public string RepositoryRoot { get; init; } = FindRepositoryRoot();
+
+    public string Command { get; init; } = "";
+
+    public IReadOnlyList<string> Notes { get; init; } = [];
+
+    public int ReaderCopies => Math.Max(2, Concurrency / 10);
+
+    public IEnumerable<Variant> SelectedVariants(StoreKind store) =>
+        VariantCatalog.For(store).Where(v => Layouts.Any(l => l.Equals("all", StringComparison.OrdinalIgnoreCase) || l.Equals(v.Layout, StringComparison.OrdinalIgnoreCase))
+            && Variants.Any(v.Matches));
+
+    public IEnumerable<Variant> SelectedCrashVariants(StoreKind store) =>
+        Crash ? VariantCatalog.For(store).Where(v => CrashVariants.Any(v.Matches)) : [];
+
+    public static string FindRepositoryRoot()
+    {
+        foreach (var start in new[] { Environment.CurrentDirectory, AppContext.BaseDirectory })
+        {
+            for (var directory = new DirectoryInfo(start); directory is not null; directory = directory.Parent)
+            {
+                if (File.Exists(Path.Combine(directory.FullName, "OrderService.sln")))
+                {
+                    return directory.FullName;
+                }
+            }
+        }
+
+        return Environment.CurrentDirectory;
+    }
+}

@@ -1,0 +1,271 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
+using OrderService.Load.Driver;
+
+namespace OrderService.Load.Shootout;
+
+/// <summary>
+/// The shoot-out, per SHOOTOUT.md: for each store and variant, reset the store, start the service,
+/// warm up, drive W workflows at C copies, audit, and add one row; then the crash runs, the raw
+/// baseline and pgbench; then the report.
+/// </summary>
+public sealed class ShootoutRunner(ShootoutOptions options)
+{
+    private readonly string _runId = DateTime.UtcNow.ToString("HHmmss", CultureInfo.InvariantCulture);
+    private int _runNumber;
+
+    public async Task<ShootoutReport> RunAsync(CancellationToken cancellationToken)
+    {
+        var startedAt = DateTimeOffset.UtcNow;
+        Directory.CreateDirectory(options.OutputDirectory);
+        var serviceDll = options.ServiceDll ?? await PublishAsync().ConfigureAwait(false);
+        var rows = new List<VariantResult>();
+        var references = new List<ReferenceResult>();
+        var storeDescriptions = new Dictionary<string, string>();
+        var postgresVersion = (string?)null;
+
+        foreach (var store in options.Stores)
+        {
+            StoreTarget target;
+            try
+            {
+                target = await StoreTarget.OpenAsync(store, options).ConfigureAwait(false);
+            }
+            catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
+            {
+                Console.WriteLine($"{Variant.StoreName(store)}: cannot bring up the store: {exception.Message}");
+                storeDescriptions[Variant.StoreName(store)] = $"not available: {exception.Message}";
+                continue;
+            }
+
+            await using (target.ConfigureAwait(false))
+            {
+                storeDescriptions[Variant.StoreName(store)] = target.Description;
+                if (target is PostgresTarget)
+                {
+                    postgresVersion = await PostgresTarget.VersionAsync().ConfigureAwait(false);
+                }
+
+                foreach (var variant in options.SelectedVariants(store))
+                {
+                    rows.Add(await RunVariantAsync(target, variant, crash: false, serviceDll, cancellationToken).ConfigureAwait(false));
+                }
+
+                foreach (var variant in options.SelectedCrashVariants(store).Where(_ => target.OwnsProcess))
+                {
+                    rows.Add(await RunVariantAsync(target, variant, crash: true, serviceDll, cancellationToken).ConfigureAwait(false));
+                }
+
+                if (target is PostgresTarget postgres && options.Pgbench && PostgresTarget.BinDirectory is not null)
+                {
+                    references.Add(await RunPgbenchAsync(postgres, cancellationToken).ConfigureAwait(false));
+                }
+            }
+        }
+
+        var machine = await MachineProbe.DescribeAsync(options.RepositoryRoot).ConfigureAwait(false);
+        if (postgresVersion is not null)
+        {
+            machine.Versions["PostgreSQL"] = postgresVersion;
+        }
+
+        var header = new ReportHeader(startedAt, options.Command, machine, options.Workflows, options.Concurrency, options.Warmup, options.AbortRate, storeDescriptions);
+        return new ShootoutReport(header, rows, references, [.. Notes.For(options, rows)]);
+    }
+
+    private async Task<string> PublishAsync()
+    {
+        var output = Path.Combine(options.OutputDirectory, "service");
+        Console.WriteLine($"Publishing src/OrderService (Release) to {output} ...");
+        var clock = Stopwatch.StartNew();
+        var dll = await ServiceProcess.PublishAsync(options.RepositoryRoot, output, options.ServiceArtifactsPath).ConfigureAwait(false);
+        Console.WriteLine($"Published in {clock.Elapsed.TotalSeconds:F0} s.");
+        return dll;
+    }
+
+    private async Task<VariantResult> RunVariantAsync(StoreTarget target, Variant variant, bool crash, string serviceDll, CancellationToken cancellationToken)
+    {
+        var number = Interlocked.Increment(ref _runNumber);
+        var runName = $"{number:D2}-{Variant.StoreName(variant.Store)}-{variant.Layout.ToLowerInvariant()}-{variant.Name}{(crash ? "-crash" : "")}";
+        var tag = $"ld{_runId}n{number}";
+        var label = crash ? $"{variant.Key} (crash)" : variant.Key;
+        Console.WriteLine($"== {label}");
+        var logPath = Path.Combine(options.OutputDirectory, "logs", $"{runName}.service.log");
+        Directory.CreateDirectory(Path.GetDirectoryName(logPath)!);
+        try
+        {
+            var connectionString = await target.FreshDatabaseAsync(runName, cancellationToken).ConfigureAwait(false);
+            var ledger = new RunLedger(tag, options.Workflows);
+            IReadOnlyList<ScenarioStats> stats;
+            string? crashNote = null;
+            await using (var service = await ServiceProcess.StartAsync(serviceDll, ServiceEnvironment(variant, connectionString), logPath, cancellationToken).ConfigureAwait(false))
+            {
+                using var http = OrderApiClient.CreateHttpClient(service.BaseAddress, options.Concurrency + options.ReaderCopies + 4);
+                var api = new OrderApiClient(http);
+                if (options.Warmup > 0)
+                {
+                    var warm = new HttpWorkflow(api, new RunLedger(tag + "w", options.Warmup), new WorkflowSettings(0, TimeSpan.Zero));
+                    var warmRun = new LoadRun([warm.Workflow(options.Concurrency)]);
+                    await LiveProgress.TrackAsync("warm-up", warmRun, warmRun.RunAsync(cancellationToken)).ConfigureAwait(false);
+                }
+
+                var workflow = new HttpWorkflow(api, ledger, new WorkflowSettings(options.AbortRate, crash ? TimeSpan.FromSeconds(90) : TimeSpan.Zero));
+                List<Scenario> scenarios = [workflow.Workflow(options.Concurrency)];
+                if (options.AbortRate > 0)
+                {
+                    scenarios.Add(workflow.Readers(options.ReaderCopies));
+                }
+
+                var load = new LoadRun(scenarios);
+                var running = load.RunAsync(cancellationToken);
+                var crashing = crash ? CrashMidRunAsync(load, running, target, service, cancellationToken) : Task.FromResult<string?>(null);
+                stats = await LiveProgress.TrackAsync(label, load, running).ConfigureAwait(false);
+                crashNote = await crashing.ConfigureAwait(false);
+                await service.StopAsync().ConfigureAwait(false);
+            }
+
+            AuditResult audit;
+            await using (var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken).ConfigureAwait(false))
+            {
+                audit = await Auditor.AuditAsync(client.Store, ledger, cancellationToken).ConfigureAwait(false);
+            }
+
+            var raw = options.Raw && !crash ? await RunRawAsync(target, variant, runName, tag, cancellationToken).ConfigureAwait(false) : null;
+            var histogramFile = await WriteHistogramsAsync(runName, variant.Key, stats, raw?.Stats).ConfigureAwait(false);
+            return Row(variant, crash, stats[0], audit, raw?.WorkflowsPerSecond, crashNote, null, histogramFile);
+        }
+        catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
+        {
+            Console.WriteLine($"   {label} failed: {exception.GetType().Name}: {exception.Message}");
+            return Row(variant, crash, null, null, null, null, $"{exception.GetType().Name}: {FirstLine(exception.Message)}", null);
+        }
+    }
+
+    private VariantResult Row(Variant variant, bool crash, ScenarioStats? stats, AuditResult? audit, double? raw, string? crashNote, string? failure, string? histogramFile)
+    {
+        var wall = stats?.Elapsed.TotalSeconds ?? 0;
+        var ok = stats?.OkIterations ?? 0;
+        var perSecond = wall > 0 ? ok / wall : 0;
+        var errors = new Dictionary<string, long>();
+        foreach (var step in stats?.Steps ?? [])
+        {
+            foreach (var (key, count) in step.Errors)
+            {
+                errors[$"{key} {step.Name}"] = count;
+            }
+        }
+
+        return new VariantResult(
+            variant.Key + (crash ? "+crash" : ""), Variant.StoreName(variant.Store), variant.Layout, variant.Name, variant.SeedAnalogue,
+            variant.Description, variant.Durable, variant.Durability, crash, options.Workflows, options.Concurrency,
+            Math.Round(wall, 3), Math.Round(perSecond, 1), ok,
+            [.. (stats?.Steps ?? []).Select(StepSummary.From)], errors, audit,
+            raw is { } r ? Math.Round(r, 1) : null, raw is { } rr && rr > 0 && perSecond > 0 ? Math.Round(perSecond / rr, 3) : null,
+            crashNote, failure, histogramFile);
+    }
+
+    private async Task<string?> CrashMidRunAsync(LoadRun load, Task running, StoreTarget target, ServiceProcess service, CancellationToken cancellationToken)
+    {
+        var crashPoint = options.Workflows / 3;
+        while (load.Progress.Done < crashPoint)
+        {
+            if (running.IsCompleted)
+            {
+                return "the run finished before the crash point";
+            }
+
+            await Task.Delay(10, cancellationToken).ConfigureAwait(false);
+        }
+
+        var done = load.Progress.Done;
+        var clock = Stopwatch.StartNew();
+        if (target is PostgresTarget { OwnsProcess: true } postgres)
+        {
+            var (kill, restart) = await postgres.CrashAndRestartAsync(TimeSpan.FromSeconds(1)).ConfigureAwait(false);
+            return Invariant($"kill -9 of the PostgreSQL postmaster and its backends after {done} workflows (gone in {kill.TotalSeconds:F1} s, 1 s down, pg_ctl start with crash recovery {restart.TotalSeconds:F1} s)");
+        }
+
+        await service.CrashAndRestartAsync(TimeSpan.FromMilliseconds(500), cancellationToken).ConfigureAwait(false);
+        return Invariant($"kill -9 of the service process (SQLite lives in it) after {done} workflows; ready again after {clock.Elapsed.TotalSeconds:F1} s");
+    }
+
+    private async Task<(double WorkflowsPerSecond, ScenarioStats Stats)?> RunRawAsync(StoreTarget target, Variant variant, string runName, string tag, CancellationToken cancellationToken)
+    {
+        var connectionString = await target.FreshDatabaseAsync(runName + "-raw", cancellationToken).ConfigureAwait(false);
+        await using var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken).ConfigureAwait(false);
+        if (options.Warmup > 0)
+        {
+            var warm = new RawWorkflow(client.Store, new RunLedger(tag + "rw", options.Warmup));
+            await new LoadRun([warm.Workflow(options.Concurrency)]).RunAsync(cancellationToken).ConfigureAwait(false);
+        }
+
+        var raw = new RawWorkflow(client.Store, new RunLedger(tag + "r", options.Workflows));
+        var load = new LoadRun([raw.Workflow(options.Concurrency)]);
+        var stats = (await LiveProgress.TrackAsync("raw store port", load, load.RunAsync(cancellationToken)).ConfigureAwait(false))[0];
+        if (stats.FailedIterations > 0)
+        {
+            Console.WriteLine($"   raw baseline: {stats.FailedIterations} workflows failed ({string.Join(", ", stats.IterationErrors.Select(e => $"{e.Key}×{e.Value}"))})");
+            foreach (var (key, message) in stats.Steps.SelectMany(s => s.ErrorSamples).DistinctBy(p => p.Key))
+            {
+                Console.WriteLine($"     {key}: {message}");
+            }
+        }
+
+        return (stats.OkIterations / stats.Elapsed.TotalSeconds, stats);
+    }
+
+    private async Task<ReferenceResult> RunPgbenchAsync(PostgresTarget target, CancellationToken cancellationToken)
+    {
+        Console.WriteLine("== postgres pgbench reference");
+        try
+        {
+            var result = await PgbenchReference.RunAsync(target, options.Workflows, options.Concurrency, cancellationToken).ConfigureAwait(false);
+            Console.WriteLine(Invariant($"   pgbench: {result.WorkflowsPerSecond:F0} wf/s"));
+            return result;
+        }
+        catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
+        {
+            Console.WriteLine($"   pgbench failed: {exception.Message}");
+            return new ReferenceResult("postgres", "pgbench (failed)", 0, FirstLine(exception.Message));
+        }
+    }
+
+    private Dictionary<string, string> ServiceEnvironment(Variant variant, string connectionString)
+    {
+        var environment = variant.EnvironmentVariables(connectionString);
+        environment["ASPNETCORE_ENVIRONMENT"] = "Production";
+        environment["Logging__LogLevel__Default"] = "Warning";
+        environment["Logging__LogLevel__Microsoft.AspNetCore"] = "Warning";
+        environment["Payments__DeclineReferencePrefix"] = "DECLINE-";
+        if (options.AbortRate > 0)
+        {
+            environment["Payments__AuthorizationDelayMilliseconds"] = options.AuthorizationDelayMilliseconds.ToString(CultureInfo.InvariantCulture);
+        }
+
+        return environment;
+    }
+
+    private async Task<string> WriteHistogramsAsync(string runName, string key, IReadOnlyList<ScenarioStats> http, ScenarioStats? raw)
+    {
+        var directory = Path.Combine(options.OutputDirectory, "histograms");
+        Directory.CreateDirectory(directory);
+        var runs = http.Select(s => Histograms(key, s)).ToList();
+        if (raw is not null)
+        {
+            runs.Add(Histograms(key, raw));
+        }
+
+        var file = Path.Combine(directory, $"{runName}.json");
+        await File.WriteAllTextAsync(file, JsonSerializer.Serialize(runs, ReportWriter.JsonOptions)).ConfigureAwait(false);
+        return Path.GetRelativePath(options.OutputDirectory, file);
+    }
+
+    private static RunHistograms Histograms(string key, ScenarioStats stats) => new(key, stats.Name,
+        [.. stats.Steps.Select(s => new StepHistogram(s.Name, s.Latency.Count, s.Latency.MeanMicroseconds, s.Latency.MaxMicroseconds,
+            [.. s.Latency.NonEmptyBuckets()], [.. s.FailedLatency.NonEmptyBuckets()]))]);
+
+    private static string FirstLine(string text) => text.Split('\n', 2)[0].Trim();
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

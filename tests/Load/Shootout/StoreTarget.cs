@@ -1,0 +1,153 @@
+using Npgsql;
+using OrderService.Testing;
+
+namespace OrderService.Load.Shootout;
+
+/// <summary>
+/// Where a store's data lives during the shoot-out, and how to reset it: a fresh database (or file)
+/// per run, so no run sees another's rows or warm caches of its tables.
+/// </summary>
+public abstract class StoreTarget : IAsyncDisposable
+{
+    public abstract StoreKind Store { get; }
+
+    /// <summary>True when the harness owns the database process and can kill it (the crash variant).</summary>
+    public abstract bool OwnsProcess { get; }
+
+    public abstract string Description { get; }
+
+    /// <summary>A connection string to an empty database for one run.</summary>
+    public abstract Task<string> FreshDatabaseAsync(string name, CancellationToken cancellationToken);
+
+    public virtual ValueTask DisposeAsync() => ValueTask.CompletedTask;
+
+    public static async Task<StoreTarget> OpenAsync(StoreKind store, ShootoutOptions options)
+    {
+        switch (store)
+        {
+            case StoreKind.Sqlite:
+                return new SqliteTarget(Path.Combine(options.OutputDirectory, "data"));
+            case StoreKind.PostgreSql when options.PostgresConnectionString is { } given:
+                return new PostgresTarget(given, null);
+            case StoreKind.PostgreSql:
+                // Server defaults stay durable (fsync on); variants set their session settings through the store.
+                // A larger max_wal_size keeps checkpoints out of a 1,000-workflow run.
+                var cluster = await ThrowawayPostgres.StartLocalAsync(
+                    new Dictionary<string, string> { ["shared_buffers"] = "256MB", ["max_wal_size"] = "'2GB'" }).ConfigureAwait(false);
+                return new PostgresTarget(cluster.AdminConnectionString, cluster);
+            case StoreKind.SqlServer when options.SqlServerConnectionString is { } sqlServer:
+                return new SqlServerTarget(sqlServer);
+            default:
+                throw new InvalidOperationException($"{store} needs a connection string (--sqlserver \"<conn>\").");
+        }
+    }
+}
+
+/// <summary>SQLite: a fresh file per run; the database lives inside the service process.</summary>
+public sealed class SqliteTarget(string directory) : StoreTarget
+{
+    public override StoreKind Store => StoreKind.Sqlite;
+
+    public override bool OwnsProcess => true;
+
+    public override string Description => $"SQLite files under {directory} (WAL mode)";
+
+    public override Task<string> FreshDatabaseAsync(string name, CancellationToken cancellationToken)
+    {
+        Directory.CreateDirectory(directory);
+        var file = Path.GetFullPath(Path.Combine(directory, $"{name}.db"));
+        foreach (var suffix in new[] { "", "-wal", "-shm", "-journal" })
+        {
+            File.Delete(file + suffix);
+        }
+
+        return Task.FromResult($"Data Source={file}");
+    }
+}
+
+/// <summary>PostgreSQL: a database per run on the owned throwaway cluster, or on the given server.</summary>
+public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgres? cluster) : StoreTarget
+{
+    public override StoreKind Store => StoreKind.PostgreSql;
+
+    public ThrowawayPostgres? Cluster => cluster;
+
+    /// <summary>pg_ctl, pgbench and postgres live here (null when PostgreSQL is not installed).</summary>
+    public static string? BinDirectory => ThrowawayPostgres.FindBinDirectory();
+
+    public override bool OwnsProcess => cluster is not null;
+
+    public override string Description => cluster is null
+        ? $"the given PostgreSQL server ({new NpgsqlConnectionStringBuilder(adminConnectionString).Host})"
+        : $"a {cluster.Description} (fsync on, server defaults otherwise; session settings per variant)";
+
+    /// <summary>kill -9 on the postmaster and every backend: a database crash; the restart runs crash recovery.</summary>
+    /// <returns>How long the kill (until every process is gone) and the restart (crash recovery) took.</returns>
+    public async Task<(TimeSpan Kill, TimeSpan Restart)> CrashAndRestartAsync(TimeSpan downtime)
+    {
+        var server = cluster ?? throw new InvalidOperationException("Only a cluster the harness owns can be crashed.");
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        await server.KillAsync().ConfigureAwait(false);
+        var kill = clock.Elapsed;
+        await Task.Delay(downtime).ConfigureAwait(false);
+        clock.Restart();
+        await server.RestartAsync().ConfigureAwait(false);
+        return (kill, clock.Elapsed);
+    }
+
+    public static async Task<string> VersionAsync()
+    {
+        if (BinDirectory is not { } bin)
+        {
+            return "not installed";
+        }
+
+        var result = await Shell.RunAsync(Path.Combine(bin, "postgres"), ["--version"], TimeSpan.FromSeconds(30)).ConfigureAwait(false);
+        return result.Output.Trim();
+    }
+
+    public string AdminConnectionString => adminConnectionString;
+
+    public override async Task<string> FreshDatabaseAsync(string name, CancellationToken cancellationToken)
+    {
+        var database = "load_" + new string(name.Where(char.IsLetterOrDigit).ToArray()).ToLowerInvariant();
+        var admin = new NpgsqlConnectionStringBuilder(adminConnectionString) { Pooling = false };
+        await using (var connection = new NpgsqlConnection(admin.ConnectionString))
+        {
+            await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+            foreach (var sql in new[] { $"DROP DATABASE IF EXISTS \"{database}\" WITH (FORCE)", $"CREATE DATABASE \"{database}\"" })
+            {
+                await using var command = new NpgsqlCommand(sql, connection);
+                await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
+            }
+        }
+
+        // The service's pool must cover the copies; Npgsql's default maximum is 100.
+        return new NpgsqlConnectionStringBuilder(adminConnectionString) { Database = database, Pooling = true, MaxPoolSize = 200 }.ConnectionString;
+    }
+
+    public override async ValueTask DisposeAsync()
+    {
+        if (cluster is not null)
+        {
+            await cluster.DisposeAsync().ConfigureAwait(false);
+        }
+
+        await base.DisposeAsync().ConfigureAwait(false);
+    }
+}
+
+/// <summary>
+/// SQL Server: only a given server (none installs here). The harness does not drop databases there;
+/// each run writes under customers of its own, and the audit looks only at those.
+/// </summary>
+public sealed class SqlServerTarget(string connectionString) : StoreTarget
+{
+    public override StoreKind Store => StoreKind.SqlServer;
+
+    public override bool OwnsProcess => false;
+
+    public override string Description => "the given SQL Server (not reset between runs: each run audits only its own customers)";
+
+    public override Task<string> FreshDatabaseAsync(string name, CancellationToken cancellationToken) => Task.FromResult(connectionString);
+}

@@ -1,0 +1,78 @@
+namespace OrderService.Load.Shootout;
+
+public enum StoreKind
+{
+    Sqlite,
+    PostgreSql,
+    SqlServer,
+}
+
+/// <summary>
+/// One column of the shoot-out: a store, a layout and the settings that make it a variant. A variant
+/// is configuration only: <see cref="Settings"/> become the service's environment variables (and
+/// the raw baseline's configuration); the harness has no code branch per variant.
+/// </summary>
+public sealed record Variant(
+    StoreKind Store,
+    string Layout,
+    string Name,
+    string SeedAnalogue,
+    string Description,
+    bool Durable,
+    string Durability,
+    IReadOnlyDictionary<string, string> Settings)
+{
+    /// <summary>"sqlite/relational/v1-shared-uow": unique in a report.</summary>
+    public string Key => $"{StoreName(Store)}/{Layout.ToLowerInvariant()}/{Name}";
+
+    public bool Matches(string selector) =>
+        selector.Equals("all", StringComparison.OrdinalIgnoreCase)
+        || selector.Equals(Name, StringComparison.OrdinalIgnoreCase)
+        || selector.Equals($"{Layout}/{Name}", StringComparison.OrdinalIgnoreCase)
+        || selector.Equals(Key, StringComparison.OrdinalIgnoreCase);
+
+    public static string StoreName(StoreKind store) => store switch
+    {
+        StoreKind.Sqlite => "sqlite",
+        StoreKind.PostgreSql => "postgres",
+        StoreKind.SqlServer => "sqlserver",
+        _ => throw new ArgumentOutOfRangeException(nameof(store), store, null),
+    };
+
+    public static StoreKind ParseStore(string name) => name.Trim().ToLowerInvariant() switch
+    {
+        "sqlite" => StoreKind.Sqlite,
+        "postgres" or "postgresql" or "pg" => StoreKind.PostgreSql,
+        "sqlserver" or "mssql" => StoreKind.SqlServer,
+        _ => throw new ArgumentException($"Unknown store '{name}': use sqlite, postgres or sqlserver."),
+    };
+
+    /// <summary>The provider's value for Store:Provider.</summary>
+    public string Provider => Store switch
+    {
+        StoreKind.Sqlite => "Sqlite",
+        StoreKind.PostgreSql => "PostgreSql",
+        _ => "SqlServer",
+    };
+
+    /// <summary>Everything the store needs as configuration keys (Store:..., ConnectionStrings:Orders).</summary>
+    public Dictionary<string, string> Configuration(string connectionString)
+    {
+        var configuration = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase)
+        {
+            ["Store:Provider"] = Provider,
+            ["Store:Layout"] = Layout,
+            ["ConnectionStrings:Orders"] = connectionString,
+        };
+        foreach (var (key, value) in Settings)
+        {
+            configuration[key] = value;
+        }
+
+        return configuration;
+    }
+
+    /// <summary>The same configuration as environment variables (':' becomes '__').</summary>
+    public Dictionary<string, string> EnvironmentVariables(string connectionString) =>
+        Configuration(connectionString).ToDictionary(p => p.Key.Replace(":", "__", StringComparison.Ordinal), p => p.Value);
+}

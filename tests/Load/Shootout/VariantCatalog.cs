@@ -1,0 +1,99 @@
+namespace OrderService.Load.Shootout;
+
+/// <summary>
+/// SHOOTOUT.md's matrix, per store. Names follow the seed (baseline, v1, v3, v4, v5) plus the new
+/// durability-traded column; SQLite also gets "straightforward" (no group commit, a connection per
+/// call) so the report shows what the group-commit writer buys at synchronous=FULL.
+/// </summary>
+public static class VariantCatalog
+{
+    private const string Relational = "Relational";
+    private const string Document = "Document";
+
+    public static IReadOnlyList<Variant> For(StoreKind store) => store switch
+    {
+        StoreKind.Sqlite => Sqlite(),
+        StoreKind.PostgreSql => PostgreSql(),
+        StoreKind.SqlServer => SqlServer(),
+        _ => [],
+    };
+
+    private static Variant[] Sqlite() =>
+    [
+        new(StoreKind.Sqlite, Relational, "straightforward", "reference",
+            "a connection and a commit per repository call, no group commit", true, "synchronous=FULL, a WAL sync per commit",
+            Settings(("Store:UnitOfWork", "PerCall"), ("Store:Sqlite:GroupCommit", "false"), ("Store:Sqlite:Synchronous", "Full"))),
+        new(StoreKind.Sqlite, Relational, "baseline", "baseline",
+            "new connection per repository call, serializable writes", true, "synchronous=FULL, group commit",
+            Settings(("Store:UnitOfWork", "PerCall"), ("Store:WriteIsolation", "Serializable"), ("Store:Sqlite:Synchronous", "Full"))),
+        new(StoreKind.Sqlite, Relational, "v1-shared-uow", "variant 1",
+            "one connection + transaction per request", true, "synchronous=FULL, group commit",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:Sqlite:Synchronous", "Full"))),
+        new(StoreKind.Sqlite, Relational, "v3-nolock", "variant 3",
+            "variant 1 + read_uncommitted reads (shared cache)", true, "synchronous=FULL, group commit",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:ReadIsolation", "ReadUncommitted"), ("Store:Sqlite:Synchronous", "Full"))),
+        new(StoreKind.Sqlite, Relational, "durability-traded", "new",
+            "variant 1 with synchronous=NORMAL", false, "synchronous=NORMAL: WAL synced at checkpoints only; power loss can drop the last commits",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:Sqlite:Synchronous", "Normal"))),
+        new(StoreKind.Sqlite, Document, "baseline", "baseline",
+            "document per order, a connection per call, no sync wait (MongoDB acknowledged)", false, "synchronous=OFF: never waits for the disk",
+            Settings(("Store:UnitOfWork", "PerCall"), ("Store:Sqlite:Synchronous", "Off"))),
+        new(StoreKind.Sqlite, Document, "v1-shared-uow", "variant 1",
+            "document per order, connection reused per request, no sync wait", false, "synchronous=OFF: never waits for the disk",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:Sqlite:Synchronous", "Off"))),
+        new(StoreKind.Sqlite, Document, "v4-journaled", "variant 4",
+            "journaled: every commit waits for its own WAL sync (MongoDB j:true)", true, "synchronous=FULL, no group commit",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:Sqlite:Synchronous", "Full"), ("Store:Sqlite:GroupCommit", "false"))),
+        new(StoreKind.Sqlite, Document, "v5-group-commit", "variant 5",
+            "journaled with group commit (MongoDB journalCommitInterval 2 ms)", true, "synchronous=FULL, group commit",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:Sqlite:Synchronous", "Full"), ("Store:Sqlite:GroupCommit", "true"))),
+    ];
+
+    private static Variant[] PostgreSql() =>
+    [
+        // SERIALIZABLE on PostgreSQL aborts some concurrent transactions with 40001 by design; an application
+        // that chooses it retries them, so the baseline allows more retries and its latency shows that cost.
+        new(StoreKind.PostgreSql, Relational, "baseline", "baseline",
+            "new connection per repository call, serializable writes (40001 retried up to 8 times)", true, "synchronous_commit=on",
+            Settings(("Store:UnitOfWork", "PerCall"), ("Store:WriteIsolation", "Serializable"), ("Store:PostgreSql:SynchronousCommit", "On"),
+                ("Resilience:MaxRetries", "8"), ("Resilience:TotalTimeoutSeconds", "15"))),
+        new(StoreKind.PostgreSql, Relational, "v1-shared-uow", "variant 1",
+            "one connection + transaction per request", true, "synchronous_commit=on",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:PostgreSql:SynchronousCommit", "On"))),
+        new(StoreKind.PostgreSql, Relational, "v3-nolock", "variant 3",
+            "variant 1 + READ UNCOMMITTED reads (PostgreSQL runs them as READ COMMITTED)", true, "synchronous_commit=on",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:ReadIsolation", "ReadUncommitted"), ("Store:PostgreSql:SynchronousCommit", "On"))),
+        new(StoreKind.PostgreSql, Relational, "durability-traded", "new",
+            "variant 1 with synchronous_commit=off", false, "synchronous_commit=off: a crash can lose the last ~600 ms of commits; nothing is corrupted",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:PostgreSql:SynchronousCommit", "Off"))),
+        new(StoreKind.PostgreSql, Document, "baseline", "baseline",
+            "jsonb document per order, a connection per call, no flush wait (MongoDB acknowledged)", false, "synchronous_commit=off",
+            Settings(("Store:UnitOfWork", "PerCall"), ("Store:PostgreSql:SynchronousCommit", "Off"))),
+        new(StoreKind.PostgreSql, Document, "v1-shared-uow", "variant 1",
+            "jsonb document per order, connection reused per request, no flush wait", false, "synchronous_commit=off",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:PostgreSql:SynchronousCommit", "Off"))),
+        new(StoreKind.PostgreSql, Document, "v4-journaled", "variant 4",
+            "journaled: every commit waits for the WAL flush (MongoDB j:true)", true, "synchronous_commit=on, commit_delay=0",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:PostgreSql:SynchronousCommit", "On"))),
+        new(StoreKind.PostgreSql, Document, "v5-group-commit", "variant 5",
+            "journaled with a group-commit window (MongoDB journalCommitInterval 2 ms)", true, "synchronous_commit=on, commit_delay=2000 µs, commit_siblings=5",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:PostgreSql:SynchronousCommit", "On"),
+                ("Store:PostgreSql:CommitDelayMicroseconds", "2000"), ("Store:PostgreSql:CommitSiblings", "5"))),
+    ];
+
+    private static Variant[] SqlServer() =>
+    [
+        new(StoreKind.SqlServer, Relational, "baseline", "baseline",
+            "new connection per repository call, serializable writes", true, "server default (full durability)",
+            Settings(("Store:UnitOfWork", "PerCall"), ("Store:WriteIsolation", "Serializable"))),
+        new(StoreKind.SqlServer, Relational, "v1-shared-uow", "variant 1",
+            "one connection + transaction per request", true, "server default (full durability)",
+            Settings(("Store:UnitOfWork", "PerRequest"))),
+        new(StoreKind.SqlServer, Relational, "v3-nolock", "variant 3",
+            "variant 1 + NOLOCK reads", true, "server default (full durability)",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:ReadIsolation", "ReadUncommitted"))),
+    ];
+
+    private static Dictionary<string, string> Settings(params (string Key, string Value)[] pairs) =>
+        pairs.ToDictionary(p => p.Key, p => p.Value, StringComparer.OrdinalIgnoreCase);
+}
