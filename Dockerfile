@@ -15,10 +15,13 @@ COPY build/ build/
 COPY src/OrderService/OrderService.csproj src/OrderService/
 COPY src/OrderService.Data/OrderService.Data.csproj src/OrderService.Data/
 COPY src/Microsoft.SqlServer.Server/Microsoft.SqlServer.Server.csproj src/Microsoft.SqlServer.Server/
-RUN dotnet restore src/OrderService/OrderService.csproj
+# ReadyToRun (precompiled code) needs a runtime identifier; pass --build-arg RID=linux-arm64 on ARM.
+ARG RID=linux-x64
+RUN dotnet restore src/OrderService/OrderService.csproj -r $RID
 
 COPY src/ src/
-RUN dotnet publish src/OrderService/OrderService.csproj -c Release --no-restore -o /app/publish -p:UseAppHost=false
+RUN dotnet publish src/OrderService/OrderService.csproj -c Release --no-restore -r $RID --self-contained false \
+      -p:PublishReadyToRun=true -o /app/publish -p:UseAppHost=false
 
 # The regular (Ubuntu) runtime image carries ICU, which Microsoft.Data.SqlClient needs (no invariant globalization).
 FROM mcr.microsoft.com/dotnet/aspnet:10.0 AS final

@@ -9,7 +9,7 @@ var variants = new Option<string>("--variants") { Description = "Variants: all, 
 var layouts = new Option<string>("--layouts") { Description = "Layouts: all, relational, document.", DefaultValueFactory = _ => "all" };
 var workflows = new Option<int>("--workflows", "-w") { Description = "Workflows per run (1000 and 10000 are the reference sizes).", DefaultValueFactory = _ => 1000 };
 var concurrency = new Option<int>("--concurrency", "-c") { Description = "Concurrent copies.", DefaultValueFactory = _ => 100 };
-var warmup = new Option<int>("--warmup") { Description = "Warm-up workflows before each measured run (JIT, pools, caches).", DefaultValueFactory = _ => 200 };
+var warmup = new Option<int>("--warmup") { Description = "Warm-up workflows before each measured run (JIT tiers, pools, caches; the service needs ~10 s of load to reach steady state).", DefaultValueFactory = _ => 2000 };
 var abortRate = new Option<double>("--abort-rate") { Description = "Fraction of pays the service declines (402, rolled back) while readers probe for dirty reads.", DefaultValueFactory = _ => 0 };
 var crash = new Option<bool>("--crash") { Description = "Add crash runs: kill -9 the database (PostgreSQL) or the service (SQLite) mid-run, restart, audit." };
 var crashVariants = new Option<string>("--crash-variants") { Description = "Variants that get a crash run.", DefaultValueFactory = _ => "relational/v1-shared-uow,relational/durability-traded" };

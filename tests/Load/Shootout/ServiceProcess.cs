@@ -29,7 +29,9 @@ public sealed class ServiceProcess : IAsyncDisposable
     public static async Task<string> PublishAsync(string repositoryRoot, string outputDirectory, string? artifactsPath)
     {
         var project = Path.Combine(repositoryRoot, "src", "OrderService", "OrderService.csproj");
-        List<string> arguments = ["publish", project, "-c", "Release", "-o", outputDirectory, "--nologo", "-v", "quiet"];
+        // The binary a user deploys: ReadyToRun, as the Dockerfile publishes it (seed 002: a faster cold start).
+        List<string> arguments = ["publish", project, "-c", "Release", "-o", outputDirectory, "--nologo", "-v", "quiet",
+            "-r", System.Runtime.InteropServices.RuntimeInformation.RuntimeIdentifier, "--self-contained", "false", "-p:PublishReadyToRun=true"];
         if (artifactsPath is not null)
         {
             arguments.AddRange(["--artifacts-path", artifactsPath]);

@@ -15,7 +15,7 @@ public sealed record ShootoutOptions
 
     public int Concurrency { get; init; } = 100;
 
-    public int Warmup { get; init; } = 200;
+    public int Warmup { get; init; } = 2000;
 
     public double AbortRate { get; init; }
 
