@@ -100,7 +100,7 @@ public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions o
 
         foreach (var chunk in distinct.Chunk(InListChunkSize))
         {
-            await using var command = new NpgsqlCommand(DocumentSql.SelectManyByList(chunk.Length), connection);
+            await using var command = new NpgsqlCommand(DocumentQueries.SelectManyByList(chunk.Length, DocumentQueries.Positional), connection);
             foreach (var id in chunk)
             {
                 command.Parameters.Add(new NpgsqlParameter<Guid> { NpgsqlDbType = NpgsqlDbType.Uuid, TypedValue = id });
@@ -116,7 +116,7 @@ public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions o
     public async IAsyncEnumerable<Order> ListByCustomerAsync(string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         await using var connection = await database.OpenAsync("document-read", cancellationToken).ConfigureAwait(false);
-        var sql = status is null ? DocumentSql.ListByCustomer : DocumentSql.ListByCustomerAndStatus;
+        var sql = status is null ? DocumentQueries.ListByCustomer : DocumentQueries.ListByCustomerAndStatus;
         await using var command = new NpgsqlCommand(sql, connection);
         command.Parameters.Add(new NpgsqlParameter<string>("customer_id", NpgsqlDbType.Varchar) { TypedValue = customerId });
         command.Parameters.Add(new NpgsqlParameter<int>("limit", NpgsqlDbType.Integer) { TypedValue = limit });
@@ -134,8 +134,8 @@ public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions o
     public async Task CheckReadyAsync(CancellationToken cancellationToken)
     {
         await using var connection = await database.OpenAsync("ready", cancellationToken).ConfigureAwait(false);
-        using var activity = StoreTelemetry.Command(Provider, "document.ready", DocumentSql.Ready, AutocommitIsolation);
-        await using var command = new NpgsqlCommand(DocumentSql.Ready, connection);
+        using var activity = StoreTelemetry.Command(Provider, "document.ready", DocumentQueries.Ready, AutocommitIsolation);
+        await using var command = new NpgsqlCommand(DocumentQueries.Ready, connection);
         await command.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false);
     }
 
@@ -189,8 +189,8 @@ public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions o
     /// <summary>The update matched nothing: the order is missing, or its status or version says no.</summary>
     private static async Task<TransitionResult> ExplainNoMatchAsync(NpgsqlConnection connection, TransitionCommand command, CancellationToken cancellationToken)
     {
-        using var activity = StoreTelemetry.Command(Provider, "document.transition_state", DocumentSql.SelectState, AutocommitIsolation);
-        await using var select = new NpgsqlCommand(DocumentSql.SelectState, connection);
+        using var activity = StoreTelemetry.Command(Provider, "document.transition_state", DocumentQueries.SelectState, AutocommitIsolation);
+        await using var select = new NpgsqlCommand(DocumentQueries.SelectState, connection);
         select.Parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = command.OrderId });
         await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken).ConfigureAwait(false);
         if (!await reader.ReadAsync(cancellationToken).ConfigureAwait(false))

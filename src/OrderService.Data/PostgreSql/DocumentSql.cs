@@ -1,4 +1,3 @@
-using System.Text;
 
 namespace OrderService.Data.PostgreSql;
 
@@ -63,25 +62,7 @@ internal static class DocumentSql
         RETURNING document
         """;
 
-    public const string SelectState = "SELECT status, version FROM order_documents WHERE id = @id";
-
     public const string SelectManyByArray = "SELECT document FROM order_documents WHERE id = ANY(@ids)";
-
-    public const string ListByCustomer = """
-        SELECT document FROM order_documents
-        WHERE customer_id = @customer_id
-        ORDER BY created_at DESC, id DESC
-        LIMIT @limit
-        """;
-
-    public const string ListByCustomerAndStatus = """
-        SELECT document FROM order_documents
-        WHERE customer_id = @customer_id AND status = @status
-        ORDER BY created_at DESC, id DESC
-        LIMIT @limit
-        """;
-
-    public const string Ready = "SELECT 1";
 
     /// <summary>Serializes schema changes of concurrently starting instances (any constant; this one spells "orderdoc").</summary>
     public const string LockSchema = "SELECT pg_advisory_xact_lock(7953724170454066019)";
@@ -93,15 +74,4 @@ internal static class DocumentSql
 
     public const string RecordSchemaVersion = "INSERT INTO document_schema_versions (version) VALUES (@version)";
 
-    /// <summary>SELECT … WHERE id IN ($1, …, $n): one positional parameter per id (the InList batch filter).</summary>
-    public static string SelectManyByList(int count)
-    {
-        var sql = new StringBuilder("SELECT document FROM order_documents WHERE id IN (", 64 + (count * 7));
-        for (var i = 1; i <= count; i++)
-        {
-            sql.Append(i == 1 ? "$" : ", $").Append(i);
-        }
-
-        return sql.Append(')').ToString();
-    }
 }

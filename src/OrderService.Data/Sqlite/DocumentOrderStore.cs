@@ -88,7 +88,7 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
         foreach (var chunk in distinct.Chunk(InListChunkSize))
         {
             using var command = connection.CreateCommand();
-            command.CommandText = DocumentSql.SelectManyByList(chunk.Length);
+            command.CommandText = DocumentQueries.SelectManyByList(chunk.Length, DocumentQueries.Named);
             for (var i = 0; i < chunk.Length; i++)
             {
                 command.Parameters.AddWithValue($"@p{i}", chunk[i].ToString());
@@ -105,7 +105,7 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
     {
         using var connection = database.OpenReader();
         using var command = connection.CreateCommand();
-        command.CommandText = status is null ? DocumentSql.ListByCustomer : DocumentSql.ListByCustomerAndStatus;
+        command.CommandText = status is null ? DocumentQueries.ListByCustomer : DocumentQueries.ListByCustomerAndStatus;
         command.Parameters.AddWithValue("@customer_id", customerId);
         command.Parameters.AddWithValue("@limit", limit);
         if (status is { } wanted)
@@ -122,9 +122,9 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
     public Task CheckReadyAsync(CancellationToken cancellationToken)
     {
         using var connection = database.OpenReader();
-        using var activity = StoreTelemetry.Command(Provider, "document.ready", DocumentSql.Ready, _readIsolation);
+        using var activity = StoreTelemetry.Command(Provider, "document.ready", DocumentQueries.Ready, _readIsolation);
         using var command = connection.CreateCommand();
-        command.CommandText = DocumentSql.Ready;
+        command.CommandText = DocumentQueries.Ready;
         command.ExecuteScalar();
         return Task.CompletedTask;
     }
@@ -208,8 +208,8 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
             }
         }
 
-        using var selectTrace = Trace("document.transition_state", DocumentSql.SelectState);
-        using var select = WriteCommand(connection, DocumentSql.SelectState);
+        using var selectTrace = Trace("document.transition_state", DocumentQueries.SelectState);
+        using var select = WriteCommand(connection, DocumentQueries.SelectState);
         select.Parameters.AddWithValue("@id", id);
         using var reader = select.ExecuteReader();
         return reader.Read()

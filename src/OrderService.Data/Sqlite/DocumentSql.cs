@@ -1,5 +1,4 @@
 using System.Collections.Frozen;
-using System.Text;
 using OrderService.Data.Orders;
 
 namespace OrderService.Data.Sqlite;
@@ -30,25 +29,7 @@ internal static class DocumentSql
 
     public const string SelectDocument = "SELECT document FROM order_documents WHERE id = @id";
 
-    public const string SelectState = "SELECT status, version FROM order_documents WHERE id = @id";
-
     public const string SelectManyByJson = "SELECT document FROM order_documents WHERE id IN (SELECT value FROM json_each(@ids))";
-
-    public const string ListByCustomer = """
-        SELECT document FROM order_documents
-        WHERE customer_id = @customer_id
-        ORDER BY created_at DESC, id DESC
-        LIMIT @limit
-        """;
-
-    public const string ListByCustomerAndStatus = """
-        SELECT document FROM order_documents
-        WHERE customer_id = @customer_id AND status = @status
-        ORDER BY created_at DESC, id DESC
-        LIMIT @limit
-        """;
-
-    public const string Ready = "SELECT 1";
 
     public const string CreateVersionTable =
         "CREATE TABLE IF NOT EXISTS document_schema_versions (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)";
@@ -60,18 +41,6 @@ internal static class DocumentSql
     /// <summary>One statement per action, with that action's allowed statuses written into the WHERE.</summary>
     public static readonly FrozenDictionary<OrderAction, string> Transition =
         Enum.GetValues<OrderAction>().ToFrozenDictionary(action => action, TransitionFor);
-
-    /// <summary>SELECT … WHERE id IN (@p0, …): one parameter per id (the InList batch filter).</summary>
-    public static string SelectManyByList(int count)
-    {
-        var sql = new StringBuilder("SELECT document FROM order_documents WHERE id IN (", 64 + (count * 7));
-        for (var i = 0; i < count; i++)
-        {
-            sql.Append(i == 0 ? "@p" : ", @p").Append(i);
-        }
-
-        return sql.Append(')').ToString();
-    }
 
     /// <summary>
     /// The transition: one conditional UPDATE. SQLite evaluates every SET expression against the old row,
