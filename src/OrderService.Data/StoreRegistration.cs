@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 using OrderService.Data.Resilience;
 
@@ -26,7 +27,7 @@ public static class StoreRegistration
             .ValidateDataAnnotations()
             .ValidateOnStart();
         services.AddSingleton<IValidateOptions<ResilienceOptions>, ResilienceOptionsValidator>();
-        services.AddSingleton(TimeProvider.System);
+        services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => CreateStore(sp, configuration));
 
         // Everything above the port sees the provider's store only through the resilience decorator.

@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Text.Json;
 using OrderService.Data.Orders;
 
@@ -53,18 +52,7 @@ namespace OrderService.Data.Document;
 /// </summary>
 public static class OrderDocument
 {
-    /// <summary>UTC, microseconds, always 27 characters: sortable as text, the same in every store.</summary>
-    public const string TimestampFormat = "yyyy-MM-dd'T'HH:mm:ss.ffffff'Z'";
-
-    public const int TimestampLength = 27;
-
     private static readonly OrderDocumentJsonContext Json = OrderDocumentJsonContext.Default;
-
-    public static string FormatTimestamp(DateTimeOffset value) =>
-        value.UtcDateTime.ToString(TimestampFormat, CultureInfo.InvariantCulture);
-
-    /// <summary>The same amount with exactly two decimals (numeric(18,2)), so every layout prints it alike.</summary>
-    public static decimal Money(decimal value) => decimal.Round(value, 2, MidpointRounding.ToEven) + 0.00m;
 
     /// <summary>
     /// The order exactly as a read of its document will return it: money at two decimals, timestamps at
@@ -75,7 +63,7 @@ public static class OrderDocument
         var lines = new OrderLine[order.Lines.Count];
         for (var i = 0; i < lines.Length; i++)
         {
-            lines[i] = order.Lines[i] with { UnitPrice = Money(order.Lines[i].UnitPrice) };
+            lines[i] = order.Lines[i] with { UnitPrice = Money.TwoDecimals(order.Lines[i].UnitPrice) };
         }
 
         var events = new OrderEvent[order.Events.Count];
@@ -88,7 +76,7 @@ public static class OrderDocument
         return order with
         {
             Lines = lines,
-            Total = Money(order.Total),
+            Total = Money.TwoDecimals(order.Total),
             CreatedAt = Timestamps.Truncate(order.CreatedAt),
             UpdatedAt = Timestamps.Truncate(order.UpdatedAt),
             Events = events,
@@ -126,5 +114,5 @@ public static class OrderDocument
     public static Guid[] DistinctIds(IReadOnlyCollection<Guid> ids) => ids.Distinct().ToArray();
 
     private static OrderEventData Normalize(OrderEventData data) =>
-        data.Total is { } total ? data with { Total = Money(total) } : data;
+        data.Total is { } total ? data with { Total = Money.TwoDecimals(total) } : data;
 }

@@ -179,7 +179,7 @@ public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions o
         update.Parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = command.OrderId });
         update.Parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = Transitions.Target(command.Action).ToString() });
         update.Parameters.Add(new NpgsqlParameter<string>("type", NpgsqlDbType.Text) { TypedValue = Transitions.EventType(command.Action) });
-        update.Parameters.Add(new NpgsqlParameter<string>("at", NpgsqlDbType.Text) { TypedValue = OrderDocument.FormatTimestamp(command.At) });
+        update.Parameters.Add(new NpgsqlParameter<string>("at", NpgsqlDbType.Text) { TypedValue = Timestamps.ToText(command.At) });
         update.Parameters.Add(new NpgsqlParameter<string>("data", NpgsqlDbType.Jsonb) { TypedValue = OrderDocument.EventDataJson(command.Data) });
         update.Parameters.Add(new NpgsqlParameter<string[]>("allowed", NpgsqlDbType.Array | NpgsqlDbType.Varchar) { TypedValue = allowed });
         update.Parameters.Add(new NpgsqlParameter("expected", NpgsqlDbType.Integer) { Value = command.ExpectedVersion is { } v ? v : DBNull.Value });

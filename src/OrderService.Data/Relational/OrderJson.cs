@@ -79,7 +79,7 @@ public static class OrderJson
             {
                 if (reader.ValueTextEquals("sku"u8)) { reader.Read(); sku = reader.GetString()!; }
                 else if (reader.ValueTextEquals("quantity"u8)) { reader.Read(); quantity = reader.GetInt32(); }
-                else if (reader.ValueTextEquals("unitPrice"u8)) { reader.Read(); unitPrice = Money(reader.GetDecimal()); }
+                else if (reader.ValueTextEquals("unitPrice"u8)) { reader.Read(); unitPrice = Money.TwoDecimals(reader.GetDecimal()); }
                 else { reader.Read(); reader.Skip(); }
             }
 
@@ -125,9 +125,6 @@ public static class OrderJson
         return events;
     }
 
-    /// <summary>Money has two decimals; engines without a decimal type (SQLite) hand back a double's digits.</summary>
-    public static decimal Money(decimal value) => decimal.Round(value, 2, MidpointRounding.ToEven);
-
     private static OrderEventData ReadEventData(ref Utf8JsonReader reader)
     {
         if (reader.TokenType == JsonTokenType.String)
@@ -154,7 +151,7 @@ public static class OrderJson
             else if (reader.ValueTextEquals("carrier"u8)) { reader.Read(); carrier = reader.GetString(); }
             else if (reader.ValueTextEquals("trackingNumber"u8)) { reader.Read(); trackingNumber = reader.GetString(); }
             else if (reader.ValueTextEquals("reason"u8)) { reader.Read(); reason = reader.GetString(); }
-            else if (reader.ValueTextEquals("total"u8)) { reader.Read(); total = reader.TokenType == JsonTokenType.Null ? null : Money(reader.GetDecimal()); }
+            else if (reader.ValueTextEquals("total"u8)) { reader.Read(); total = reader.TokenType == JsonTokenType.Null ? null : Money.TwoDecimals(reader.GetDecimal()); }
             else { reader.Read(); reader.Skip(); }
         }
 

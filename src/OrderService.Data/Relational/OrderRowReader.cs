@@ -15,7 +15,7 @@ public static class OrderRowReader
         row.GetString(1),
         ParseStatus(row.GetString(2)),
         OrderJson.ParseLines(row.IsDBNull(7) ? null : row.GetString(7)),
-        OrderJson.Money(row.GetDecimal(3)),
+        Money.TwoDecimals(row.GetDecimal(3)),
         row.GetInt32(4),
         ReadTimestamp(row, 5),
         ReadTimestamp(row, 6),

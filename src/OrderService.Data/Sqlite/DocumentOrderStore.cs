@@ -133,7 +133,7 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
     private static (string? RequestHash, string Document)? Insert(SqliteConnection connection, NewOrder request, Order stored, string document)
     {
         var id = stored.Id.ToString();
-        var createdAt = OrderDocument.FormatTimestamp(stored.CreatedAt);
+        var createdAt = Timestamps.ToText(stored.CreatedAt);
         if (request.IdempotencyKey is { } key)
         {
             using var insertKeyTrace = Trace("document.create_key", DocumentSql.InsertKey);
@@ -193,7 +193,7 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
             update.Parameters.AddWithValue("@id", id);
             update.Parameters.AddWithValue("@status", Transitions.Target(command.Action).ToString());
             update.Parameters.AddWithValue("@type", Transitions.EventType(command.Action));
-            update.Parameters.AddWithValue("@at", OrderDocument.FormatTimestamp(command.At));
+            update.Parameters.AddWithValue("@at", Timestamps.ToText(command.At));
             update.Parameters.AddWithValue("@data", OrderDocument.EventDataJson(command.Data));
             update.Parameters.AddWithValue("@expected", command.ExpectedVersion is { } expected ? expected : DBNull.Value);
             if (update.ExecuteScalar() is string document)

@@ -2,6 +2,8 @@ using System.Globalization;
 using Microsoft.Data.Sqlite;
 using OrderService.Data.Document;
 
+using OrderService.Data.Orders;
+
 namespace OrderService.Data.Sqlite;
 
 /// <summary>
@@ -29,7 +31,7 @@ public sealed class DocumentSchema(SqliteDatabase database) : IStoreSchema
             using var record = connection.CreateCommand();
             record.CommandText = DocumentSql.RecordSchemaVersion;
             record.Parameters.AddWithValue("@version", version);
-            record.Parameters.AddWithValue("@applied_at", OrderDocument.FormatTimestamp(DateTimeOffset.UtcNow));
+            record.Parameters.AddWithValue("@applied_at", Timestamps.ToText(DateTimeOffset.UtcNow));
             record.ExecuteNonQuery();
             applied = version;
         }

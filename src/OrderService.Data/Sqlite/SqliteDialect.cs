@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Text;
 using OrderService.Data.Orders;
 using OrderService.Data.Relational;
@@ -12,9 +11,6 @@ namespace OrderService.Data.Sqlite;
 /// </summary>
 public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
 {
-    /// <summary>The sortable text every SQLite timestamp is stored as (microseconds, UTC).</summary>
-    public const string TimestampFormat = "yyyy-MM-dd'T'HH:mm:ss.ffffff'Z'";
-
     public override string ProviderName => SqliteDatabase.ProviderName;
 
     /// <summary>SQLITE_MAX_VARIABLE_NUMBER is 32,766 since SQLite 3.32.</summary>
@@ -22,7 +18,7 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
 
     public override object Id(Guid id) => id.ToString("D");
 
-    public override object Timestamp(DateTimeOffset at) => at.UtcDateTime.ToString(TimestampFormat, CultureInfo.InvariantCulture);
+    public override object Timestamp(DateTimeOffset at) => Timestamps.ToText(at);
 
     /// <summary>A JSON array of the canonical id texts, read with json_each.</summary>
     public override object IdSet(IReadOnlyList<Guid> ids)

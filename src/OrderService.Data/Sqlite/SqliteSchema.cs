@@ -2,6 +2,8 @@ using Dapper;
 using Microsoft.Data.Sqlite;
 using OrderService.Data.Relational;
 
+using OrderService.Data.Orders;
+
 namespace OrderService.Data.Sqlite;
 
 /// <summary>
@@ -28,7 +30,7 @@ public sealed class SqliteSchema(SqliteDatabase database, string folder = "Sqlit
                 connection.Execute(script.Sql);
                 connection.Execute(
                     $"INSERT INTO {versionsTable} (version, applied_at) VALUES (@Version, @At);",
-                    new { script.Version, At = DateTimeOffset.UtcNow.ToString(SqliteDialect.TimestampFormat, System.Globalization.CultureInfo.InvariantCulture) });
+                    new { script.Version, At = Timestamps.ToText(DateTimeOffset.UtcNow) });
             }
 
             connection.Execute("COMMIT;");

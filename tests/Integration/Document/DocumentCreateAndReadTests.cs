@@ -3,6 +3,7 @@ using System.Text.RegularExpressions;
 using OrderService.Data;
 using OrderService.Data.Document;
 using OrderService.Data.Orders;
+using OrderService.Integration.Tests.Stores;
 using Shouldly;
 using Xunit;
 using static OrderService.Integration.Tests.Document.DocumentTestData;

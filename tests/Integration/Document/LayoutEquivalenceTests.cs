@@ -2,6 +2,7 @@ using System.Text.Json;
 using OrderService.Contracts;
 using OrderService.Data;
 using OrderService.Data.Orders;
+using OrderService.Integration.Tests.Stores;
 using Shouldly;
 using Xunit;
 using static OrderService.Integration.Tests.Document.DocumentTestData;

@@ -16,15 +16,15 @@ public sealed class AtomicityTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerRequest, true, WriteIsolation.ReadCommitted)]
-    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerCall, true, WriteIsolation.ReadCommitted)]
-    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerRequest, false, WriteIsolation.ReadCommitted)]
-    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerCall, false, WriteIsolation.ReadCommitted)]
-    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerRequest, true, WriteIsolation.ReadCommitted)]
-    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerCall, true, WriteIsolation.ReadCommitted)]
-    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerRequest, true, WriteIsolation.Serializable)]
-    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerCall, true, WriteIsolation.Serializable)]
-    public async Task A_failing_event_insert_leaves_no_status_change(RelationalEngine engine, UnitOfWork unitOfWork, bool groupCommit, WriteIsolation isolation)
+    [InlineData(Engine.Sqlite, UnitOfWork.PerRequest, true, WriteIsolation.ReadCommitted)]
+    [InlineData(Engine.Sqlite, UnitOfWork.PerCall, true, WriteIsolation.ReadCommitted)]
+    [InlineData(Engine.Sqlite, UnitOfWork.PerRequest, false, WriteIsolation.ReadCommitted)]
+    [InlineData(Engine.Sqlite, UnitOfWork.PerCall, false, WriteIsolation.ReadCommitted)]
+    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest, true, WriteIsolation.ReadCommitted)]
+    [InlineData(Engine.PostgreSql, UnitOfWork.PerCall, true, WriteIsolation.ReadCommitted)]
+    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest, true, WriteIsolation.Serializable)]
+    [InlineData(Engine.PostgreSql, UnitOfWork.PerCall, true, WriteIsolation.Serializable)]
+    public async Task A_failing_event_insert_leaves_no_status_change(Engine engine, UnitOfWork unitOfWork, bool groupCommit, WriteIsolation isolation)
     {
         await using var store = await stores.OpenAsync(engine, o =>
         {
@@ -33,7 +33,7 @@ public sealed class AtomicityTests(RelationalStores stores)
             o.WriteIsolation = isolation;
         });
         var order = await store.CreateOrderAsync();
-        var planted = engine == RelationalEngine.Sqlite
+        var planted = engine == Engine.Sqlite
             ? "INSERT INTO order_events VALUES (@Id, 2, 'Planted', '2025-01-01T00:00:00.000000Z', '{}')"
             : "INSERT INTO order_events VALUES (@Id, 2, 'Planted', now(), '{}')";
         await store.ExecuteAsync(planted, new { Id = store.Id(order.Id) });

@@ -13,9 +13,9 @@ public sealed class BatchFilterTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(RelationalEngine.Sqlite)]
-    [InlineData(RelationalEngine.PostgreSql)]
-    public async Task Json_and_InList_return_identical_results_for_1_2100_and_10000_ids(RelationalEngine engine)
+    [InlineData(Engine.Sqlite)]
+    [InlineData(Engine.PostgreSql)]
+    public async Task Json_and_InList_return_identical_results_for_1_2100_and_10000_ids(Engine engine)
     {
         var database = await stores.NewDatabaseAsync(engine);
         await using var json = await stores.OpenAsync(engine, o => o.BatchFilter = BatchFilter.Json, database);
@@ -47,7 +47,7 @@ public sealed class BatchFilterTests(RelationalStores stores)
     private static async Task<Guid[]> SeedAsync(OpenStore store, int count)
     {
         var ids = Enumerable.Range(0, count).Select(_ => Guid.CreateVersion7()).ToArray();
-        if (store.Engine == RelationalEngine.PostgreSql)
+        if (store.Engine == Engine.PostgreSql)
         {
             await store.ExecuteAsync("""
                 INSERT INTO customers VALUES ('batch', now());

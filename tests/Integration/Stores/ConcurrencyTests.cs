@@ -14,12 +14,12 @@ public sealed class ConcurrencyTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerRequest, false)]
-    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerCall, true)]
-    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerRequest, false)]
-    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerRequest, true)]
-    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerCall, false)]
-    public async Task Parallel_transitions_on_one_order_have_exactly_one_winner_and_no_event_gap(RelationalEngine engine, UnitOfWork unitOfWork, bool withIfMatch)
+    [InlineData(Engine.Sqlite, UnitOfWork.PerRequest, false)]
+    [InlineData(Engine.Sqlite, UnitOfWork.PerCall, true)]
+    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest, false)]
+    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest, true)]
+    [InlineData(Engine.PostgreSql, UnitOfWork.PerCall, false)]
+    public async Task Parallel_transitions_on_one_order_have_exactly_one_winner_and_no_event_gap(Engine engine, UnitOfWork unitOfWork, bool withIfMatch)
     {
         await using var store = await stores.OpenAsync(engine, o => o.UnitOfWork = unitOfWork);
         var order = await store.CreateOrderAsync();
@@ -48,11 +48,11 @@ public sealed class ConcurrencyTests(RelationalStores stores)
     }
 
     [Theory]
-    [InlineData(RelationalEngine.Sqlite, true)]
-    [InlineData(RelationalEngine.Sqlite, false)]
-    [InlineData(RelationalEngine.PostgreSql, true)]
-    [InlineData(RelationalEngine.PostgreSql, false)]
-    public async Task A_retried_create_with_the_same_id_is_replayed(RelationalEngine engine, bool withKey)
+    [InlineData(Engine.Sqlite, true)]
+    [InlineData(Engine.Sqlite, false)]
+    [InlineData(Engine.PostgreSql, true)]
+    [InlineData(Engine.PostgreSql, false)]
+    public async Task A_retried_create_with_the_same_id_is_replayed(Engine engine, bool withKey)
     {
         await using var store = await stores.OpenAsync(engine);
         var order = TestOrders.New();
@@ -69,10 +69,10 @@ public sealed class ConcurrencyTests(RelationalStores stores)
     }
 
     [Theory]
-    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerRequest)]
-    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerRequest)]
-    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerCall)]
-    public async Task Concurrent_creates_with_one_idempotency_key_make_one_order(RelationalEngine engine, UnitOfWork unitOfWork)
+    [InlineData(Engine.Sqlite, UnitOfWork.PerRequest)]
+    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest)]
+    [InlineData(Engine.PostgreSql, UnitOfWork.PerCall)]
+    public async Task Concurrent_creates_with_one_idempotency_key_make_one_order(Engine engine, UnitOfWork unitOfWork)
     {
         await using var store = await stores.OpenAsync(engine, o => o.UnitOfWork = unitOfWork);
         var customer = "cust-" + Guid.NewGuid().ToString("N")[..12];

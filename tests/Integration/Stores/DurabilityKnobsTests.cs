@@ -27,7 +27,7 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
         options.PostgreSql.SynchronousCommit = synchronousCommit;
         options.PostgreSql.CommitDelayMicroseconds = 250;
         options.PostgreSql.CommitSiblings = 3;
-        await using var database = new PostgresDatabase(await stores.NewDatabaseAsync(RelationalEngine.PostgreSql), options);
+        await using var database = new PostgresDatabase(await stores.NewDatabaseAsync(Engine.PostgreSql), options);
         await using var connection = await database.OpenAsync("test", Ct);
 
         (await ShowAsync(connection, "SHOW synchronous_commit")).ShouldBe(expected);
@@ -38,7 +38,7 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
     [Fact]
     public async Task PostgreSql_leaves_the_servers_group_commit_settings_alone_by_default()
     {
-        await using var database = new PostgresDatabase(await stores.NewDatabaseAsync(RelationalEngine.PostgreSql), new StoreOptions());
+        await using var database = new PostgresDatabase(await stores.NewDatabaseAsync(Engine.PostgreSql), new StoreOptions());
         await using var connection = await database.OpenAsync("test", Ct);
 
         (await ShowAsync(connection, "SHOW synchronous_commit")).ShouldBe("on");
@@ -53,7 +53,7 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
     {
         var options = new StoreOptions();
         options.Sqlite.Synchronous = synchronous;
-        await using var database = new SqliteDatabase(await stores.NewDatabaseAsync(RelationalEngine.Sqlite), options);
+        await using var database = new SqliteDatabase(await stores.NewDatabaseAsync(Engine.Sqlite), options);
         database.PrepareFile();
         await using var connection = database.OpenReader();
 

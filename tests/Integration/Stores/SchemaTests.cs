@@ -10,9 +10,9 @@ public sealed class SchemaTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(RelationalEngine.Sqlite)]
-    [InlineData(RelationalEngine.PostgreSql)]
-    public async Task Schema_scripts_apply_once_when_several_stores_start_together(RelationalEngine engine)
+    [InlineData(Engine.Sqlite)]
+    [InlineData(Engine.PostgreSql)]
+    public async Task Schema_scripts_apply_once_when_several_stores_start_together(Engine engine)
     {
         var database = await stores.NewDatabaseAsync(engine);
         var opening = Enumerable.Range(0, 4).Select(_ => Task.Run(() => stores.OpenAsync(engine, connectionString: database), Ct)).ToArray();

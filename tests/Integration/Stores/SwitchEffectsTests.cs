@@ -13,11 +13,11 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerRequest, 1)]
-    [InlineData(RelationalEngine.Sqlite, UnitOfWork.PerCall, 2)]
-    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerRequest, 1)]
-    [InlineData(RelationalEngine.PostgreSql, UnitOfWork.PerCall, 2)]
-    public async Task Unit_of_work_sets_the_connections_a_transition_opens(RelationalEngine engine, UnitOfWork unitOfWork, int expected)
+    [InlineData(Engine.Sqlite, UnitOfWork.PerRequest, 1)]
+    [InlineData(Engine.Sqlite, UnitOfWork.PerCall, 2)]
+    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest, 1)]
+    [InlineData(Engine.PostgreSql, UnitOfWork.PerCall, 2)]
+    public async Task Unit_of_work_sets_the_connections_a_transition_opens(Engine engine, UnitOfWork unitOfWork, int expected)
     {
         // Without group commit every SQLite write opens its own connection, as every PostgreSQL write does.
         await using var store = await stores.OpenAsync(engine, o => { o.UnitOfWork = unitOfWork; o.Sqlite.GroupCommit = false; });
@@ -33,7 +33,7 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     [Fact]
     public async Task PostgreSql_per_request_transition_is_one_command_carrying_write_and_read_back()
     {
-        await using var store = await stores.OpenAsync(RelationalEngine.PostgreSql);
+        await using var store = await stores.OpenAsync(Engine.PostgreSql);
         var order = await store.CreateOrderAsync();
         using var recorder = new StoreTelemetryRecorder();
 
@@ -47,12 +47,12 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     }
 
     [Theory]
-    [InlineData(RelationalEngine.PostgreSql, WriteIsolation.ReadCommitted, "ReadCommitted")]
-    [InlineData(RelationalEngine.PostgreSql, WriteIsolation.RepeatableRead, "RepeatableRead")]
-    [InlineData(RelationalEngine.PostgreSql, WriteIsolation.Serializable, "Serializable")]
-    [InlineData(RelationalEngine.Sqlite, WriteIsolation.ReadCommitted, "Serializable")]
-    [InlineData(RelationalEngine.Sqlite, WriteIsolation.RepeatableRead, "Serializable")]
-    public async Task Write_isolation_in_force_is_reported_on_every_write(RelationalEngine engine, WriteIsolation isolation, string inForce)
+    [InlineData(Engine.PostgreSql, WriteIsolation.ReadCommitted, "ReadCommitted")]
+    [InlineData(Engine.PostgreSql, WriteIsolation.RepeatableRead, "RepeatableRead")]
+    [InlineData(Engine.PostgreSql, WriteIsolation.Serializable, "Serializable")]
+    [InlineData(Engine.Sqlite, WriteIsolation.ReadCommitted, "Serializable")]
+    [InlineData(Engine.Sqlite, WriteIsolation.RepeatableRead, "Serializable")]
+    public async Task Write_isolation_in_force_is_reported_on_every_write(Engine engine, WriteIsolation isolation, string inForce)
     {
         await using var store = await stores.OpenAsync(engine, o => o.WriteIsolation = isolation);
         using var recorder = new StoreTelemetryRecorder();
@@ -73,7 +73,7 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     [InlineData(WriteIsolation.Serializable, true)]
     public async Task PostgreSql_write_isolation_decides_how_a_concurrent_update_ends(WriteIsolation isolation, bool serializationFailure)
     {
-        await using var store = await stores.OpenAsync(RelationalEngine.PostgreSql, o => o.WriteIsolation = isolation);
+        await using var store = await stores.OpenAsync(Engine.PostgreSql, o => o.WriteIsolation = isolation);
         var order = await store.CreateOrderAsync();
         var holding = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var release = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -102,11 +102,11 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     }
 
     [Theory]
-    [InlineData(RelationalEngine.PostgreSql, ReadIsolation.ReadUncommitted, "ReadCommitted")]
-    [InlineData(RelationalEngine.PostgreSql, ReadIsolation.ReadCommitted, "ReadCommitted")]
-    [InlineData(RelationalEngine.Sqlite, ReadIsolation.ReadUncommitted, "ReadUncommitted")]
-    [InlineData(RelationalEngine.Sqlite, ReadIsolation.ReadCommitted, "ReadCommitted")]
-    public async Task Read_isolation_in_force_is_reported_on_reads(RelationalEngine engine, ReadIsolation isolation, string inForce)
+    [InlineData(Engine.PostgreSql, ReadIsolation.ReadUncommitted, "ReadCommitted")]
+    [InlineData(Engine.PostgreSql, ReadIsolation.ReadCommitted, "ReadCommitted")]
+    [InlineData(Engine.Sqlite, ReadIsolation.ReadUncommitted, "ReadUncommitted")]
+    [InlineData(Engine.Sqlite, ReadIsolation.ReadCommitted, "ReadCommitted")]
+    public async Task Read_isolation_in_force_is_reported_on_reads(Engine engine, ReadIsolation isolation, string inForce)
     {
         await using var store = await stores.OpenAsync(engine, o => o.ReadIsolation = isolation);
         var order = await store.CreateOrderAsync();
@@ -118,11 +118,11 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     }
 
     [Theory]
-    [InlineData(RelationalEngine.Sqlite, BatchFilter.Json, "IN (SELECT value FROM json_each(@Ids))")]
-    [InlineData(RelationalEngine.Sqlite, BatchFilter.InList, "IN (@Id0, @Id1, @Id2)")]
-    [InlineData(RelationalEngine.PostgreSql, BatchFilter.Json, "= ANY(@Ids)")]
-    [InlineData(RelationalEngine.PostgreSql, BatchFilter.InList, "IN (@Id0, @Id1, @Id2)")]
-    public async Task Batch_filter_decides_how_the_ids_are_sent(RelationalEngine engine, BatchFilter filter, string expectedFilter)
+    [InlineData(Engine.Sqlite, BatchFilter.Json, "IN (SELECT value FROM json_each(@Ids))")]
+    [InlineData(Engine.Sqlite, BatchFilter.InList, "IN (@Id0, @Id1, @Id2)")]
+    [InlineData(Engine.PostgreSql, BatchFilter.Json, "= ANY(@Ids)")]
+    [InlineData(Engine.PostgreSql, BatchFilter.InList, "IN (@Id0, @Id1, @Id2)")]
+    public async Task Batch_filter_decides_how_the_ids_are_sent(Engine engine, BatchFilter filter, string expectedFilter)
     {
         await using var store = await stores.OpenAsync(engine, o => o.BatchFilter = filter);
         Guid[] ids = [(await store.CreateOrderAsync()).Id, (await store.CreateOrderAsync()).Id, Guid.CreateVersion7()];
