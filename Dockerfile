@@ -15,13 +15,17 @@ COPY build/ build/
 COPY src/OrderService/OrderService.csproj src/OrderService/
 COPY src/OrderService.Data/OrderService.Data.csproj src/OrderService.Data/
 COPY src/Microsoft.SqlServer.Server/Microsoft.SqlServer.Server.csproj src/Microsoft.SqlServer.Server/
-# ReadyToRun (precompiled code) needs a runtime identifier; pass --build-arg RID=linux-arm64 on ARM.
+# ReadyToRun (precompiled code) needs a runtime identifier; pass --build-arg RID=linux-arm64 on ARM. The restore
+# must know about ReadyToRun too: only then does it fetch the crossgen2 pack that the --no-restore publish
+# compiles with (without it: NETSDK1094, "a valid runtime package was not found").
 ARG RID=linux-x64
-RUN dotnet restore src/OrderService/OrderService.csproj -r $RID
+RUN dotnet restore src/OrderService/OrderService.csproj -r $RID -p:PublishReadyToRun=true
 
+# The same project and options as README's publish line (a test holds them equal); only the output folder
+# and --no-restore (the layer above restored) are the image's own.
 COPY src/ src/
-RUN dotnet publish src/OrderService/OrderService.csproj -c Release --no-restore -r $RID --self-contained false \
-      -p:PublishReadyToRun=true -o /app/publish -p:UseAppHost=false
+RUN dotnet publish src/OrderService/OrderService.csproj -c Release -r $RID --self-contained false -p:PublishReadyToRun=true -p:UseAppHost=false \
+      --no-restore -o /app/publish
 
 # The regular (Ubuntu) runtime image carries ICU, which Microsoft.Data.SqlClient needs (no invariant globalization).
 FROM mcr.microsoft.com/dotnet/aspnet:10.0 AS final

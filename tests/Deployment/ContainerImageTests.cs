@@ -1,0 +1,131 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json.Nodes;
+using Docker.DotNet;
+using DotNet.Testcontainers.Builders;
+using DotNet.Testcontainers.Configurations;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Deployment.Tests;
+
+/// <summary>
+/// Builds the repository's Dockerfile and starts the image: live, ready, one whole workflow over HTTP, the process
+/// running as the image's non-root user, and the SQLite file on the /app/data volume. It needs a Docker engine that
+/// answers Testcontainers and the Dockerfile's base images already present (nothing is pulled: on a machine
+/// without them this test reports SKIPPED with the reason). The build uses the host network for its NuGet restore.
+/// </summary>
+public sealed class ContainerImageTests
+{
+    private const ushort HttpPort = 8080;
+
+    private static CancellationToken Ct => TestContext.Current.CancellationToken;
+
+    [Fact(Timeout = 1_800_000)]
+    public async Task The_image_builds_starts_serves_a_workflow_as_a_non_root_user_and_keeps_SQLite_on_its_volume()
+    {
+        var endpoint = TestcontainersSettings.OS.DockerEndpointAuthConfig ?? throw Skip(
+            "No Docker engine answers Testcontainers here (DOCKER_HOST, /var/run/docker.sock; an engine older than API 1.44 also " +
+            "needs DOCKER_API_VERSION, which scripts/test.sh sets), so the image cannot be built.");
+        using var docker = endpoint.GetDockerClientBuilder().Build();
+        await SkipUnlessBaseImagesArePresentAsync(docker);
+
+        // WithCleanUp(false): no Ryuk helper container (itself an image to pull); this test removes what it made.
+        var image = new ImageFromDockerfileBuilder()
+            .WithContextDirectory(Repository.Root)
+            .WithDockerfileDirectory(Repository.Root)
+            .WithDockerfile("Dockerfile")
+            .WithName($"orderservice-image-test:{Guid.NewGuid():N}")
+            .WithCreateParameterModifier(build => build.NetworkMode = "host")
+            .WithCleanUp(false)
+            .Build();
+        await image.CreateAsync(Ct);
+        try
+        {
+            await using var container = new ContainerBuilder(image)
+                .WithPortBinding(HttpPort, assignRandomHostPort: true)
+                .WithWaitStrategy(Wait.ForUnixContainer().UntilHttpRequestIsSucceeded(r => r.ForPort(HttpPort).ForPath(Probes.ReadinessPath)))
+                .WithCleanUp(false)
+                .Build();
+            await container.StartAsync(Ct);
+            using var http = new HttpClient { BaseAddress = new Uri($"http://{container.Hostname}:{container.GetMappedPublicPort(HttpPort)}") };
+
+            (await http.GetAsync(new Uri(Probes.LivenessPath, UriKind.Relative), Ct)).StatusCode.ShouldBe(HttpStatusCode.OK);
+            (await http.GetAsync(new Uri(Probes.ReadinessPath, UriKind.Relative), Ct)).StatusCode.ShouldBe(HttpStatusCode.OK);
+            (await RunWorkflowAsync(http))["status"]!.GetValue<string>().ShouldBe("Completed");
+
+            var status = await container.ExecAsync(["cat", "/proc/1/status"], Ct);
+            status.Stdout.Split('\n').Single(l => l.StartsWith("Uid:", StringComparison.Ordinal)).Split('\t', StringSplitOptions.RemoveEmptyEntries)[1]
+                .ShouldBe(Dockerfile.AppUid, "the service process runs as the image's non-root user");
+            var data = await container.ExecAsync(["stat", "-c", "%u %n", "/app/data/orders.db"], Ct);
+            data.Stdout.Trim().ShouldBe($"{Dockerfile.AppUid} /app/data/orders.db", data.Stderr);
+            var mounts = (await docker.Containers.InspectContainerAsync(container.Id, Ct)).Mounts;
+            mounts.ShouldContain(m => m.Destination == "/app/data", "the SQLite folder is a volume, not the container's own layer");
+        }
+        finally
+        {
+            await docker.Images.DeleteImageAsync(image.FullName, new Docker.DotNet.Models.ImageDeleteParameters { Force = true }, CancellationToken.None);
+        }
+    }
+
+    /// <summary>create -> pay -> ship -> complete, each step after create with If-Match, as a client would.</summary>
+    private static async Task<JsonObject> RunWorkflowAsync(HttpClient http)
+    {
+        var created = await http.PostAsJsonAsync("/orders", new { customerId = "c-image", lines = new[] { new { sku = "SKU-1", quantity = 2, unitPrice = 12.50m } } }, Ct);
+        created.StatusCode.ShouldBe(HttpStatusCode.Created, await created.Content.ReadAsStringAsync(Ct));
+        var order = created.Headers.Location!.ToString();
+        JsonObject? last = null;
+        foreach (var (step, version, body) in new (string, int, object?)[]
+        {
+            ("pay", 1, new { paymentReference = "p-image" }),
+            ("ship", 2, new { carrier = "DHL", trackingNumber = "TRK-image" }),
+            ("complete", 3, null),
+        })
+        {
+            using var request = new HttpRequestMessage(HttpMethod.Post, $"{order}/{step}") { Content = body is null ? null : JsonContent.Create(body) };
+            request.Headers.IfMatch.Add(new System.Net.Http.Headers.EntityTagHeaderValue($"\"{version}\""));
+            using var response = await http.SendAsync(request, Ct);
+            response.StatusCode.ShouldBe(HttpStatusCode.OK, $"{step}: {await response.Content.ReadAsStringAsync(Ct)}");
+            last = (await response.Content.ReadFromJsonAsync<JsonObject>(Ct))!;
+        }
+
+        return last!;
+    }
+
+    private static async Task SkipUnlessBaseImagesArePresentAsync(DockerClient docker)
+    {
+        var stages = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+        var missing = new List<string>();
+        foreach (var from in Dockerfile.Text.Split('\n').Where(l => l.StartsWith("FROM ", StringComparison.Ordinal)).Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)))
+        {
+            if (!stages.Contains(from[1]))
+            {
+                try
+                {
+                    await docker.Images.InspectImageAsync(from[1], Ct);
+                }
+                catch (DockerImageNotFoundException)
+                {
+                    missing.Add(from[1]);
+                }
+            }
+
+            if (from.Length >= 4 && from[2].Equals("AS", StringComparison.OrdinalIgnoreCase))
+            {
+                stages.Add(from[3]);
+            }
+        }
+
+        if (missing.Count > 0)
+        {
+            throw Skip($"The Dockerfile's base images are not present here ({string.Join(", ", missing)}); this test never pulls. " +
+                       $"docker pull {string.Join(" && docker pull ", missing)} to run it.");
+        }
+    }
+
+    private static Exception Skip(string reason)
+    {
+        Assert.Skip(reason);
+        return new InvalidOperationException(reason);
+    }
+}

@@ -1,0 +1,63 @@
+using System.Text.RegularExpressions;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Deployment.Tests;
+
+/// <summary>The Dockerfile's build steps, statically; ContainerImageTests builds and runs it where Docker can.</summary>
+public sealed partial class DockerfileTests
+{
+    [Fact]
+    public void The_publish_line_builds_the_same_project_with_the_same_options_as_README_s()
+    {
+        var readme = ReadmePublishLine().Matches(Repository.Read("README.md")).Select(m => m.Groups["command"].Value).Distinct().ToList();
+
+        readme.Count.ShouldBe(1, "README shows one publish command");
+        What(Dockerfile.Run("dotnet publish").Replace("$RID", "linux-x64", StringComparison.Ordinal)).ShouldBe(What(readme[0]));
+    }
+
+    [Fact]
+    public void The_restore_knows_every_property_the_no_restore_publish_needs_from_it()
+    {
+        // A --no-restore publish can only use what the restore fetched: the runtime identifier's packs, and for
+        // ReadyToRun the crossgen2 pack, which the restore fetches only when it sees PublishReadyToRun (NETSDK1094).
+        var publish = Tokens(Dockerfile.Run("dotnet publish"));
+        var restore = Tokens(Dockerfile.Run("dotnet restore"));
+
+        publish.ShouldContain("--no-restore");
+        restore.ShouldContain(publish[publish.IndexOf("-r") + 1], "the same runtime identifier");
+        publish.ShouldContain("-p:PublishReadyToRun=true");
+        restore.ShouldContain("-p:PublishReadyToRun=true");
+    }
+
+    [Fact]
+    public void The_image_runs_as_the_non_root_app_user_and_keeps_SQLite_on_a_volume()
+    {
+        var text = Dockerfile.Text;
+
+        text.ShouldContain("USER $APP_UID");
+        text.ShouldContain("VOLUME [\"/app/data\"]");
+        text.ShouldContain("chown \"$APP_UID:$APP_UID\" /app/data");
+        Dockerfile.HttpPort.ShouldBe("8080");
+    }
+
+    /// <summary>The project and the options that decide what is built: not where it goes (-o) or whether it restores first.</summary>
+    private static List<string> What(string command)
+    {
+        var tokens = Tokens(command);
+        var outputAt = tokens.IndexOf("-o");
+        if (outputAt >= 0)
+        {
+            tokens.RemoveRange(outputAt, 2);
+        }
+
+        tokens.Remove("--no-restore");
+        var project = tokens[2].EndsWith(".csproj", StringComparison.Ordinal) ? tokens[2] : $"{tokens[2]}/{Path.GetFileName(tokens[2])}.csproj";
+        return [tokens[0], tokens[1], project, .. tokens.Skip(3).Order(StringComparer.Ordinal)];
+    }
+
+    private static List<string> Tokens(string command) => [.. command.Split(' ', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)];
+
+    [GeneratedRegex(@"`(?<command>dotnet publish [^`]+)`")]
+    private static partial Regex ReadmePublishLine();
+}
