@@ -4,17 +4,20 @@
 #   Tests: N passed, N failed, N skipped
 # It fails when any test fails, when a test assembly does not report, or when the PostgreSQL tests did
 # not run: a PostgreSQL suite that did not run is a failure, not a skip. SQL Server tests skip (with the
-# reason) unless ORDERS_TEST_SQLSERVER holds a connection string.
+# reason) unless ORDERS_TEST_SQLSERVER holds a connection string or a Docker engine can run their container.
+# It installs the npm validators of the deployment files (tests/Deployment/validators) when npm is there.
+# It uses a Docker engine that already runs (Testcontainers, the image test) but never starts one.
 #
 # Environment: ORDERS_TEST_POSTGRES (use this server instead of a throwaway cluster), ORDERS_TEST_SQLSERVER,
-# ORDERS_TEST_ARTIFACTS (build output; default ./artifacts), ORDERS_TEST_TIMEOUT (per assembly; default 45m).
+# ORDERS_TEST_MONGODB, ORDERS_TEST_ARTIFACTS (build output; default ./artifacts), ORDERS_TEST_TIMEOUT (per
+# assembly; default 45m), ORDERS_TEST_NODE_TOOLS (where the npm validators go; default $artifacts/node-tools).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 artifacts="${ORDERS_TEST_ARTIFACTS:-$repo/artifacts}"
 results="$artifacts/test-results"
-projects=(tests/Unit/Unit.csproj tests/Integration/Integration.csproj)
+projects=(tests/Unit/Unit.csproj tests/Integration/Integration.csproj tests/Deployment/Deployment.csproj)
 export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
 
 postgres_binaries() {
@@ -43,6 +46,32 @@ fi
 if [[ -z "${ORDERS_TEST_POSTGRES:-}" && "$(id -u)" -eq 0 ]] && ! id postgres >/dev/null 2>&1; then
   echo "Running as root: the throwaway PostgreSQL cluster runs as user 'postgres', which does not exist (apt-get install postgresql creates it)." >&2
   exit 1
+fi
+
+# The deployment files' validators (dclint, kubernetes-models) from npm, pinned by validators/package-lock.json and
+# installed once per lock file; they run offline. Without npm the deployment tests that need them skip, with the reason.
+node_tools="${ORDERS_TEST_NODE_TOOLS:-$artifacts/node-tools}"
+validators="$repo/tests/Deployment/validators"
+if command -v npm >/dev/null && command -v node >/dev/null; then
+  if ! cmp -s "$validators/package-lock.json" "$node_tools/package-lock.json" || [[ ! -x "$node_tools/node_modules/.bin/dclint" ]]; then
+    echo "==> Installing the deployment validators (npm ci: dclint, kubernetes-models) into $node_tools"
+    mkdir -p "$node_tools"
+    cp "$validators/package.json" "$validators/package-lock.json" "$node_tools/"
+    (cd "$node_tools" && npm ci --prefer-offline --no-audit --no-fund --loglevel=error)
+  fi
+  export ORDERS_TEST_NODE_TOOLS="$node_tools"
+else
+  echo "==> npm is not installed: the deployment checks that need dclint and kubernetes-models will be skipped (apt-get install npm)"
+fi
+
+# Testcontainers 4.16 speaks Docker API 1.44 (Engine 25+). An older engine that answers (Debian 12's docker.io
+# speaks 1.41) is still usable when told its version.
+if [[ -z "${DOCKER_API_VERSION:-}" ]] && command -v docker >/dev/null; then
+  engine_api="$(timeout 10 docker version --format '{{.Server.APIVersion}}' 2>/dev/null || true)"
+  if [[ "$engine_api" =~ ^1\.([0-9]+)$ ]] && (( BASH_REMATCH[1] < 44 )); then
+    echo "==> Docker answers with API $engine_api: DOCKER_API_VERSION=$engine_api for Testcontainers"
+    export DOCKER_API_VERSION="$engine_api"
+  fi
 fi
 
 for project in "${projects[@]}"; do
