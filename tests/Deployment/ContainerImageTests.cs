@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
 using Docker.DotNet;
+using Docker.DotNet.Models;
 using DotNet.Testcontainers.Builders;
 using DotNet.Testcontainers.Configurations;
 using Shouldly;
@@ -40,13 +41,13 @@ public sealed class ContainerImageTests
             .WithCleanUp(false)
             .Build();
         await image.CreateAsync(Ct);
+        var container = new ContainerBuilder(image)
+            .WithPortBinding(HttpPort, assignRandomHostPort: true)
+            .WithWaitStrategy(Wait.ForUnixContainer().UntilHttpRequestIsSucceeded(r => r.ForPort(HttpPort).ForPath(Probes.ReadinessPath)))
+            .WithCleanUp(false)
+            .Build();
         try
         {
-            await using var container = new ContainerBuilder(image)
-                .WithPortBinding(HttpPort, assignRandomHostPort: true)
-                .WithWaitStrategy(Wait.ForUnixContainer().UntilHttpRequestIsSucceeded(r => r.ForPort(HttpPort).ForPath(Probes.ReadinessPath)))
-                .WithCleanUp(false)
-                .Build();
             await container.StartAsync(Ct);
             using var http = new HttpClient { BaseAddress = new Uri($"http://{container.Hostname}:{container.GetMappedPublicPort(HttpPort)}") };
 
@@ -64,7 +65,18 @@ public sealed class ContainerImageTests
         }
         finally
         {
-            await docker.Images.DeleteImageAsync(image.FullName, new Docker.DotNet.Models.ImageDeleteParameters { Force = true }, CancellationToken.None);
+            await container.DisposeAsync();
+            try
+            {
+                // With clean-up off, disposing only stops it: remove it and its /app/data volume too.
+                await docker.Containers.RemoveContainerAsync(container.Id, new ContainerRemoveParameters { Force = true, RemoveVolumes = true }, CancellationToken.None);
+            }
+            catch (Exception exception) when (exception is DockerContainerNotFoundException || string.IsNullOrEmpty(container.Id))
+            {
+                // Already gone, or never created.
+            }
+
+            await docker.Images.DeleteImageAsync(image.FullName, new ImageDeleteParameters { Force = true }, CancellationToken.None);
         }
     }
 
