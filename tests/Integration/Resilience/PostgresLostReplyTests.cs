@@ -16,7 +16,7 @@ namespace OrderService.Integration.Tests.Resilience;
 /// If-Match is rerun (the version check matches nothing: 409, no second event); a transition without
 /// If-Match is not (503: the client learns the outcome is unknown, not a false 409).
 /// </summary>
-public sealed class LostReplyTests(PostgresServer server) : IAsyncLifetime
+public sealed class PostgresLostReplyTests(PostgresServer server) : IAsyncLifetime
 {
     private TcpProxy _proxy = null!;
     private OrderServiceFactory _factory = null!;

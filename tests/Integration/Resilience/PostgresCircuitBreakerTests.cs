@@ -19,7 +19,7 @@ namespace OrderService.Integration.Tests.Resilience;
 /// is red; after the restart the circuit closes through a half-open call, with no service restart.
 /// The test owns a throwaway cluster, since stopping the shared one would break the tests beside it.
 /// </summary>
-public sealed class CircuitBreakerTests
+public sealed class PostgresCircuitBreakerTests
 {
     private const int BreakSeconds = 4;
     private const int AttemptTimeoutSeconds = 5;
