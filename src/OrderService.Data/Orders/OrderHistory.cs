@@ -18,14 +18,14 @@ public static class OrderHistory
     public static Order AsOf(Order order, int version)
     {
         ArgumentNullException.ThrowIfNull(order);
-        if (version < 1 || version > order.Version || version > order.Events.Count)
-        {
-            throw new ArgumentOutOfRangeException(nameof(version), version, $"Order {order.Id} is at version {order.Version}; it has no state at version {version}.");
-        }
-
         if (version == order.Version)
         {
             return order;
+        }
+
+        if (version < 1 || version > order.Version)
+        {
+            throw new ArgumentOutOfRangeException(nameof(version), version, $"Order {order.Id} is at version {order.Version}; it has no state at version {version}.");
         }
 
         var events = new OrderEvent[version];
