@@ -24,7 +24,8 @@ public enum RerunSafety
     /// <summary>
     /// A read; or a write whose rerun recognises its own first attempt: a create (the order id and the
     /// Idempotency-Key make a rerun return the first order) and a transition with If-Match (the version check
-    /// makes a rerun after an unseen commit match nothing: 409 stale-version, no second event).
+    /// makes a rerun after an unseen commit match nothing: 409 stale-version, no second event), and a transition
+    /// with an Idempotency-Key (the rerun finds the stored key and replays the first answer).
     /// </summary>
     Always,
 }
@@ -40,7 +41,10 @@ public static class RerunRule
         _ => false,
     };
 
-    /// <summary>The safety of a transition: the version check (If-Match) makes a rerun harmless.</summary>
+    /// <summary>
+    /// The safety of a transition: the version check (If-Match) or an Idempotency-Key makes a rerun harmless
+    /// (a rerun after an unseen commit finds the stored key and replays the first answer).
+    /// </summary>
     public static RerunSafety Of(TransitionCommand command) =>
-        command.ExpectedVersion is not null ? RerunSafety.Always : RerunSafety.OnlyIfNothingCommitted;
+        command.ExpectedVersion is not null || command.IdempotencyKey is not null ? RerunSafety.Always : RerunSafety.OnlyIfNothingCommitted;
 }

@@ -66,12 +66,17 @@ public sealed partial class ResilientOrderStore : IOrderStore, IDisposable
     public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
         StreamAsync("get_many", static (store, ids, token) => store.GetManyAsync(ids, token), ids, cancellationToken);
 
-    public IAsyncEnumerable<Order> ListByCustomerAsync(string customerId, OrderStatus? status, int limit, CancellationToken cancellationToken) =>
-        StreamAsync(
-            "list_by_customer",
-            static (store, query, token) => store.ListByCustomerAsync(query.customerId, query.status, query.limit, token),
-            (customerId, status, limit),
-            cancellationToken);
+    /// <summary>
+    /// The page's lookahead is an ordinary call (bounded, retried); its rows are a stream like the others,
+    /// re-opened from the start when its first row fails. The inner page's rows are cold (see the port), so
+    /// re-enumerating them re-runs the range query with the same bounds: the Link already decided stays true.
+    /// </summary>
+    public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
+    {
+        var page = await RunAsync("list_by_customer", RerunSafety.Always, static (store, query, token) => store.ListByCustomerAsync(query, token), query, cancellationToken)
+            .ConfigureAwait(false);
+        return page with { Orders = StreamAsync("list_by_customer_rows", static (_, rows, _) => rows, page.Orders, CancellationToken.None) };
+    }
 
     /// <summary>
     /// Readiness goes through the circuit: while it is open the probe answers at once, red, without touching

@@ -56,7 +56,7 @@ public static class ApiProblems
         Type = IdempotencyKeyReusedType,
         Title = "Idempotency-Key reused",
         Status = StatusCodes.Status422UnprocessableEntity,
-        Detail = "This Idempotency-Key was used before with a different request body. Use a new key for a new order.",
+        Detail = "This Idempotency-Key was used before for a different request (another body, step or order). A key names one request: use a new key for a new one.",
     });
 
     public static PaymentDeclinedProblem PaymentDeclined(Guid id) => new(new ProblemDetails

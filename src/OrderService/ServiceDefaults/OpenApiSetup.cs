@@ -26,7 +26,7 @@ public static class OpenApiSetup
         ["409"] = "The step is illegal from the current status (type ...:illegal-transition) or If-Match is stale (...:stale-version). `currentStatus` and `currentVersion` tell what the order is now.",
         ["413"] = "The body is over 1 MiB.",
         ["415"] = "The body is not application/json.",
-        ["422"] = "The Idempotency-Key was used before with a different body.",
+        ["422"] = "The Idempotency-Key was used before for a different request (another body, step or order).",
         ["503"] = "The store is unreachable, timed out after bounded retries, or its circuit is open (the store is not called until the break ends).",
     };
 
@@ -71,11 +71,16 @@ public static class OpenApiSetup
         }
     }
 
-    /// <summary>status and limit are parsed by our rules (case-insensitive names; 1–1,000), not by the binder.</summary>
+    /// <summary>status, limit and cursor are parsed by our rules (case-insensitive names; 1–1,000; our cursor format), not by the binder.</summary>
     private static void DescribeQuery(OpenApiOperation operation)
     {
         foreach (var parameter in operation.Parameters ?? [])
         {
+            if (parameter is OpenApiParameter { In: ParameterLocation.Header, Name: "Idempotency-Key" } key)
+            {
+                key.Description = "1–128 printable ASCII characters. A retry with the same key and body returns the first answer (Idempotent-Replayed: true) and changes nothing; another request under the key is 422. A key names one request of one order.";
+            }
+
             if (parameter is not OpenApiParameter { In: ParameterLocation.Query } query)
             {
                 continue;
@@ -89,6 +94,11 @@ public static class OpenApiSetup
                     Type = JsonSchemaType.String,
                     Enum = [.. Enum.GetNames<OrderStatus>().Select(static name => (JsonNode)JsonValue.Create(name))],
                 };
+            }
+            else if (query.Name == "cursor")
+            {
+                query.Description = "Where the page starts: the cursor from the previous page's Link header (rel=\"next\"), unchanged. Absent: the newest orders.";
+                query.Schema = new OpenApiSchema { Type = JsonSchemaType.String, MaxLength = Apis.PageCursor.Length };
             }
             else if (query.Name == "limit")
             {
@@ -114,6 +124,16 @@ public static class OpenApiSetup
             {
                 described.Description = meaning;
             }
+        }
+
+        if (operation.OperationId == "ListCustomerOrders" && operation.Responses?.TryGetValue("200", out var page) == true && page is OpenApiResponse listed)
+        {
+            listed.Headers ??= new Dictionary<string, IOpenApiHeader>();
+            listed.Headers["Link"] = new OpenApiHeader
+            {
+                Description = "<…?limit=&status=&cursor=…>; rel=\"next\" when more orders follow this page; absent on the last page.",
+                Schema = new OpenApiSchema { Type = JsonSchemaType.String },
+            };
         }
 
         if (operation.OperationId != "Ready" && operation.Responses?.TryGetValue("503", out var unavailable) == true && unavailable is OpenApiResponse response)

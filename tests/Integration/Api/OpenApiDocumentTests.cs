@@ -12,10 +12,10 @@ public sealed class OpenApiDocumentTests(ApiHost host) : IClassFixture<ApiHost>
     {
         { "/orders", "post", "201 400 413 415 422 503" },
         { "/orders/{id}", "get", "200 400 404 503" },
-        { "/orders/{id}/pay", "post", "200 400 402 404 409 413 415 503" },
-        { "/orders/{id}/ship", "post", "200 400 404 409 413 415 503" },
-        { "/orders/{id}/complete", "post", "200 400 404 409 503" },
-        { "/orders/{id}/cancel", "post", "200 400 404 409 413 415 503" },
+        { "/orders/{id}/pay", "post", "200 400 402 404 409 413 415 422 503" },
+        { "/orders/{id}/ship", "post", "200 400 404 409 413 415 422 503" },
+        { "/orders/{id}/complete", "post", "200 400 404 409 422 503" },
+        { "/orders/{id}/cancel", "post", "200 400 404 409 413 415 422 503" },
         { "/orders/batch", "post", "200 400 413 415 503" },
         { "/customers/{customerId}/orders", "get", "200 400 503" },
         { "/health/live", "get", "200" },
@@ -69,6 +69,33 @@ public sealed class OpenApiDocumentTests(ApiHost host) : IClassFixture<ApiHost>
 
         (limit["minimum"]!.GetValue<int>(), limit["maximum"]!.GetValue<int>(), limit["default"]!.GetValue<int>()).ShouldBe((1, 1000, 100));
         status["enum"]!.AsArray().Count.ShouldBe(5);
+    }
+
+    [Theory]
+    [InlineData("/orders", "post")]
+    [InlineData("/orders/{id}/pay", "post")]
+    [InlineData("/orders/{id}/ship", "post")]
+    [InlineData("/orders/{id}/complete", "post")]
+    [InlineData("/orders/{id}/cancel", "post")]
+    public async Task Every_write_takes_an_optional_Idempotency_Key_and_says_what_it_does(string path, string method)
+    {
+        var parameters = (await DocumentAsync())["paths"]![path]![method]!["parameters"]!.AsArray();
+        var key = parameters.Single(p => p!["name"]!.GetValue<string>() == "Idempotency-Key")!;
+
+        key["in"]!.GetValue<string>().ShouldBe("header");
+        (key["required"]?.GetValue<bool>() ?? false).ShouldBeFalse();
+        key["description"]!.GetValue<string>().ShouldContain("422");
+    }
+
+    [Fact]
+    public async Task The_listing_documents_its_cursor_and_its_Link_header()
+    {
+        var get = (await DocumentAsync())["paths"]!["/customers/{customerId}/orders"]!["get"]!;
+        var cursor = get["parameters"]!.AsArray().Single(p => p!["name"]!.GetValue<string>() == "cursor")!;
+
+        cursor["in"]!.GetValue<string>().ShouldBe("query");
+        cursor["description"]!.GetValue<string>().ShouldContain("Link");
+        get["responses"]!["200"]!["headers"]!["Link"]!["description"]!.GetValue<string>().ShouldContain("rel=\"next\"");
     }
 
     private async Task<JsonNode> DocumentAsync() =>

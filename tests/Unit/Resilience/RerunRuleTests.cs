@@ -34,6 +34,10 @@ public sealed class RerunRuleTests
         RerunRule.Of(Command(expectedVersion: null)).ShouldBe(RerunSafety.OnlyIfNothingCommitted);
     }
 
+    [Fact]
+    public void An_idempotency_key_makes_a_transition_without_if_match_safe_to_rerun() =>
+        RerunRule.Of(Command(expectedVersion: null) with { IdempotencyKey = "pay-1", RequestHash = "h" }).ShouldBe(RerunSafety.Always);
+
     [Theory]
     [InlineData(0, 100, 5_000, 100)]
     [InlineData(3, 100, 5_000, 800)]
