@@ -112,4 +112,11 @@ public sealed record TransitionResult(
 
 /// <summary>The store could not be reached, or timed out after the bounded retries. The API answers 503 with Retry-After.</summary>
 public sealed class StoreUnavailableException(string message, Exception? innerException = null)
-    : Exception(message, innerException);
+    : Exception(message, innerException)
+{
+    /// <summary>
+    /// The store is reachable but not set up (a database that does not exist and may not be created): only an
+    /// operator can fix it, so the 503 carries this message, which /health/ready shows anyway.
+    /// </summary>
+    public bool NeedsOperator { get; init; }
+}

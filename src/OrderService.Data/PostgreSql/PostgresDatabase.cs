@@ -1,3 +1,5 @@
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 using Npgsql;
 
 namespace OrderService.Data.PostgreSql;
@@ -14,7 +16,9 @@ public sealed class PostgresDatabase : IAsyncDisposable
     // 100 concurrent requests each hold one connection for a round trip; headroom avoids pool waits.
     private const int MinimumPoolSize = 128;
 
-    public PostgresDatabase(string connectionString, StoreOptions options)
+    private readonly MissingDatabase _missing;
+
+    public PostgresDatabase(string connectionString, StoreOptions options, ILogger? logger = null)
     {
         var builder = new NpgsqlConnectionStringBuilder(connectionString);
         if (builder.MaxPoolSize < MinimumPoolSize && !connectionString.Contains("Maximum Pool Size", StringComparison.OrdinalIgnoreCase)
@@ -41,6 +45,7 @@ public sealed class PostgresDatabase : IAsyncDisposable
         var dataSourceBuilder = new NpgsqlDataSourceBuilder(builder.ConnectionString);
         DataSource = dataSourceBuilder.Build();
         ConnectionString = builder.ConnectionString;
+        _missing = new MissingDatabase(ConnectionString, logger ?? NullLogger.Instance);
     }
 
     public NpgsqlDataSource DataSource { get; }
@@ -53,6 +58,23 @@ public sealed class PostgresDatabase : IAsyncDisposable
         var connection = await DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
         StoreTelemetry.ConnectionOpened(ProviderName, purpose);
         return connection;
+    }
+
+    /// <summary>
+    /// The schema's connection, first of the process: when the database does not exist yet, it is created
+    /// if the role may, or the call fails with a 503 that says what to do (<see cref="MissingDatabase"/>).
+    /// </summary>
+    public async ValueTask<NpgsqlConnection> OpenForSchemaAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception missing) when (MissingDatabase.IsMissing(missing))
+        {
+            await _missing.CreateOrExplainAsync(cancellationToken).ConfigureAwait(false);
+            return await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        }
     }
 
     public ValueTask DisposeAsync() => DataSource.DisposeAsync();

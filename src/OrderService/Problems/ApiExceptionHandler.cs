@@ -20,7 +20,7 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
                 LogStoreUnavailable(logger, unavailable.Message);
                 var retryAfter = resilience.Value.RetryAfterSeconds;
                 httpContext.Response.Headers.RetryAfter = retryAfter.ToString(System.Globalization.CultureInfo.InvariantCulture);
-                await ProblemWriter.WriteAsync(httpContext, ApiProblems.StoreUnavailable(retryAfter)).ConfigureAwait(false);
+                await ProblemWriter.WriteAsync(httpContext, ApiProblems.StoreUnavailable(retryAfter, unavailable.NeedsOperator ? unavailable.Message : null)).ConfigureAwait(false);
                 return true;
 
             case BadHttpRequestException badRequest:

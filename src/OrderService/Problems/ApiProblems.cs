@@ -67,12 +67,15 @@ public static class ApiProblems
         Detail = $"The payment for order {id} was declined; the order is unchanged.",
     });
 
-    public static ProblemDetails StoreUnavailable(int retryAfterSeconds) => new()
+    /// <param name="operatorReason">What an operator must fix (a database that does not exist), when that is the cause.</param>
+    public static ProblemDetails StoreUnavailable(int retryAfterSeconds, string? operatorReason = null) => new()
     {
         Type = StoreUnavailableType,
         Title = "Store unavailable",
         Status = StatusCodes.Status503ServiceUnavailable,
-        Detail = $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s.",
+        Detail = operatorReason is null
+            ? $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s."
+            : $"{operatorReason} Retry after {retryAfterSeconds} s.",
     };
 
     // Enum.ToString allocates; conflicts are frequent under contention.
