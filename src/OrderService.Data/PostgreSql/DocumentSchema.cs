@@ -37,6 +37,9 @@ public sealed class DocumentSchema(PostgresDatabase database) : IStoreSchema
         await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
     }
 
+    public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
+        database.CountRowsAsync(LayoutTables.Of(StoreLayout.Relational), cancellationToken);
+
     private static async Task ExecuteAsync(NpgsqlConnection connection, NpgsqlTransaction transaction, string sql, CancellationToken cancellationToken)
     {
         using var activity = StoreTelemetry.Command(Provider, "document.schema", sql, "ReadCommitted");

@@ -77,6 +77,14 @@ public sealed class PostgresDatabase : IAsyncDisposable
         }
     }
 
+    /// <summary>The rows of those of <paramref name="tables"/> that exist in the connection's schema.</summary>
+    public async Task<IReadOnlyList<TableRows>> CountRowsAsync(IEnumerable<string> tables, CancellationToken cancellationToken)
+    {
+        await using var connection = await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        return await LayoutTables.CountRowsAsync(connection, tables,
+            "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = @name", cancellationToken).ConfigureAwait(false);
+    }
+
     public ValueTask DisposeAsync() => DataSource.DisposeAsync();
 
     /// <summary>The server settings this configuration asks for, as `-c name=value` startup options.</summary>

@@ -33,4 +33,7 @@ public sealed class PostgresSchema(PostgresDatabase database, string folder = "P
 
         await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
     }
+
+    public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
+        database.CountRowsAsync(LayoutTables.Of(StoreLayout.Document), cancellationToken);
 }
