@@ -14,30 +14,37 @@ public sealed class BadSettingTests
 {
     private static readonly string LongPrefix = new('P', 129);
 
-    public static TheoryData<string[], string[]> Cases => new()
+    /// <summary>
+    /// Each case by a name that says what is wrong; the arguments stay out of the test's display name, which
+    /// scripts/test.sh would otherwise read as a store's test (it groups tests by the store names they carry).
+    /// </summary>
+    private static readonly Dictionary<string, (string[] Arguments, string[] Expected)> Cases = new()
     {
-        { ["--Store:Provider=Postgres"], ["Store:Provider", "\"Postgres\"", "Sqlite, PostgreSql, SqlServer"] },
-        { ["--Store:Provider=7"], ["Store:Provider", "\"7\"", "Sqlite, PostgreSql, SqlServer"] },
-        { ["--Store:Layout=Documents"], ["Store:Layout", "\"Documents\"", "Relational, Document"] },
-        { ["--Store:CommandTimeoutSeconds=0"], ["Store:CommandTimeoutSeconds", "\"0\"", "1 to 600"] },
-        { ["--Store:CommandTimeoutSeconds=five"], ["Store:CommandTimeoutSeconds", "\"five\"", "a whole number, 1 to 600"] },
-        { ["--Store:Sqlite:Synchronous=Extra"], ["Store:Sqlite:Synchronous", "\"Extra\"", "Off, Normal, Full"] },
-        { ["--Store:Sqlite:GroupCommit=yes"], ["Store:Sqlite:GroupCommit", "\"yes\"", "true, false"] },
-        { ["--Store:Sqlite:GroupCommitMaxBatch=0"], ["Store:Sqlite:GroupCommitMaxBatch", "\"0\"", "1 to 10000"] },
-        { ["--Store:PostgreSql:SynchronousCommit=maybe"], ["Store:PostgreSql:SynchronousCommit", "\"maybe\"", "On, Off, Local"] },
-        { ["--Store:PostgreSql:CommitDelayMicroseconds=200000"], ["Store:PostgreSql:CommitDelayMicroseconds", "\"200000\"", "0 to 100000"] },
-        { ["--Resilience:MaxRetries=-1"], ["Resilience:MaxRetries", "\"-1\"", "0 to 10"] },
-        { ["--Resilience:AttemptTimeoutSeconds=10"], ["Resilience:AttemptTimeoutSeconds", "\"10\"", "1 to 5", "Resilience:TotalTimeoutSeconds"] },
-        { ["--Payments:AuthorizationDelayMilliseconds=-5"], ["Payments:AuthorizationDelayMilliseconds", "\"-5\"", "0 to 60000"] },
-        { [$"--Payments:DeclineReferencePrefix={LongPrefix}"], ["Payments:DeclineReferencePrefix", LongPrefix, "at most 128 characters"] },
-        { ["--Store:Provider=PostgreSql"], ["ConnectionStrings:Orders", "Missing", "PostgreSql connection string"] },
-        { ["--Store:Provider=SqlServer", "--Store:Layout=Document", "--ConnectionStrings:Orders=Server=127.0.0.1"], ["Store:Layout", "\"Document\"", "Relational with Store:Provider=SqlServer"] },
+        ["unknown enum name"] = (["--Store:Provider=Postgres"], ["Store:Provider", "\"Postgres\"", "Sqlite, PostgreSql, SqlServer"]),
+        ["enum number naming no member"] = (["--Store:Provider=7"], ["Store:Provider", "\"7\"", "Sqlite, PostgreSql, SqlServer"]),
+        ["misspelt layout"] = (["--Store:Layout=Documents"], ["Store:Layout", "\"Documents\"", "Relational, Document"]),
+        ["number below its range"] = (["--Store:CommandTimeoutSeconds=0"], ["Store:CommandTimeoutSeconds", "\"0\"", "1 to 600"]),
+        ["word for a number"] = (["--Store:CommandTimeoutSeconds=five"], ["Store:CommandTimeoutSeconds", "\"five\"", "a whole number, 1 to 600"]),
+        ["nested section, unknown enum name"] = (["--Store:Sqlite:Synchronous=Extra"], ["Store:Sqlite:Synchronous", "\"Extra\"", "Off, Normal, Full"]),
+        ["nested section, word for a bool"] = (["--Store:Sqlite:GroupCommit=yes"], ["Store:Sqlite:GroupCommit", "\"yes\"", "true, false"]),
+        ["nested section, number below its range"] = (["--Store:Sqlite:GroupCommitMaxBatch=0"], ["Store:Sqlite:GroupCommitMaxBatch", "\"0\"", "1 to 10000"]),
+        ["other nested section, unknown enum name"] = (["--Store:PostgreSql:SynchronousCommit=maybe"], ["Store:PostgreSql:SynchronousCommit", "\"maybe\"", "On, Off, Local"]),
+        ["other nested section, number above its range"] = (["--Store:PostgreSql:CommitDelayMicroseconds=200000"], ["Store:PostgreSql:CommitDelayMicroseconds", "\"200000\"", "0 to 100000"]),
+        ["resilience, negative count"] = (["--Resilience:MaxRetries=-1"], ["Resilience:MaxRetries", "\"-1\"", "0 to 10"]),
+        ["resilience, attempt longer than total"] = (["--Resilience:AttemptTimeoutSeconds=10"], ["Resilience:AttemptTimeoutSeconds", "\"10\"", "1 to 5", "Resilience:TotalTimeoutSeconds"]),
+        ["payments, negative delay"] = (["--Payments:AuthorizationDelayMilliseconds=-5"], ["Payments:AuthorizationDelayMilliseconds", "\"-5\"", "0 to 60000"]),
+        ["payments, text too long"] = ([$"--Payments:DeclineReferencePrefix={LongPrefix}"], ["Payments:DeclineReferencePrefix", LongPrefix, "at most 128 characters"]),
+        ["server store without a connection string"] = (["--Store:Provider=PostgreSql"], ["ConnectionStrings:Orders", "Missing", "PostgreSql connection string"]),
+        ["layout the provider lacks"] = (["--Store:Provider=SqlServer", "--Store:Layout=Document", "--ConnectionStrings:Orders=Server=127.0.0.1"], ["Store:Layout", "\"Document\"", "Relational with Store:Provider=SqlServer"]),
     };
 
+    public static TheoryData<string> CaseNames => [.. Cases.Keys];
+
     [Theory]
-    [MemberData(nameof(Cases))]
-    public async Task A_bad_setting_exits_with_code_1_and_one_stderr_line_naming_key_value_and_what_is_allowed(string[] arguments, string[] expected)
+    [MemberData(nameof(CaseNames))]
+    public async Task A_bad_setting_exits_with_code_1_and_one_stderr_line_naming_key_value_and_what_is_allowed(string wrong)
     {
+        var (arguments, expected) = Cases[wrong];
         var run = await ServiceRun.StartAsync([.. arguments, "--urls", "http://127.0.0.1:0"]);
 
         run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
