@@ -21,8 +21,7 @@ public static class StoreRegistration
         services.AddSettings<StoreOptions>(configuration, StoreOptions.SectionName);
         services.AddSingleton<IValidateOptions<StoreOptions>, StoreOptionsValidator>();
         services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
-        services.AddSettings<ResilienceOptions>(configuration, ResilienceOptions.SectionName);
-        services.AddSingleton<IValidateOptions<ResilienceOptions>, ResilienceOptionsValidator>();
+        services.AddStoreResilience(configuration);
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => CreateStore(sp, configuration));
 
@@ -30,8 +29,8 @@ public static class StoreRegistration
         services.AddSingleton(sp =>
         {
             var bundle = sp.GetRequiredService<StoreBundle>();
-            return new ResilientOrderStore(bundle.Store, bundle.Schema, bundle.TransientFaults,
-                sp.GetRequiredService<IOptions<ResilienceOptions>>().Value, sp.GetRequiredService<TimeProvider>());
+            var provider = sp.GetRequiredService<IOptions<StoreOptions>>().Value.Provider;
+            return new ResilientOrderStore(bundle, StorePipeline.For(sp, provider), StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
         });
         services.AddSingleton<IOrderStore>(sp => sp.GetRequiredService<ResilientOrderStore>());
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Schema);

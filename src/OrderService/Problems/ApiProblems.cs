@@ -67,15 +67,16 @@ public static class ApiProblems
         Detail = $"The payment for order {id} was declined; the order is unchanged.",
     });
 
+    /// <param name="circuitOpen">The store failed repeatedly and is not being called until the break ends (the circuit breaker).</param>
     /// <param name="operatorReason">What an operator must fix (a database that does not exist), when that is the cause.</param>
-    public static ProblemDetails StoreUnavailable(int retryAfterSeconds, string? operatorReason = null) => new()
+    public static ProblemDetails StoreUnavailable(int retryAfterSeconds, bool circuitOpen = false, string? operatorReason = null) => new()
     {
         Type = StoreUnavailableType,
         Title = "Store unavailable",
         Status = StatusCodes.Status503ServiceUnavailable,
-        Detail = operatorReason is null
-            ? $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s."
-            : $"{operatorReason} Retry after {retryAfterSeconds} s.",
+        Detail = operatorReason is not null ? $"{operatorReason} Retry after {retryAfterSeconds} s."
+            : circuitOpen ? $"The order store failed repeatedly; calls to it are paused (circuit open). Retry after {retryAfterSeconds} s."
+            : $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s.",
     };
 
     // Enum.ToString allocates; conflicts are frequent under contention.
