@@ -130,6 +130,14 @@ public interface IOrderStore
 public interface IStoreSchema
 {
     Task EnsureCreatedAsync(CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The other layout's tables in this database that hold rows (<see cref="LayoutTables"/>): the service does
+    /// not read them, so after a switch of Store:Layout the store looks empty. Start-up warns, naming them.
+    /// Empty for a store with one layout only.
+    /// </summary>
+    Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
+        Task.FromResult<IReadOnlyList<TableRows>>([]);
 }
 
 /// <summary>
@@ -285,4 +293,10 @@ public sealed class StoreUnavailableException(string message, Exception? innerEx
     : Exception(message, innerException)
 {
     public TimeSpan? RetryAfter { get; } = retryAfter;
+
+    /// <summary>
+    /// The store is reachable but not set up (a database that does not exist and may not be created): only an
+    /// operator can fix it, so the 503 carries this message, which /health/ready shows anyway.
+    /// </summary>
+    public bool NeedsOperator { get; init; }
 }

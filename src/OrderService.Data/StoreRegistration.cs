@@ -2,6 +2,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
+using OrderService.Data.Configuration;
 using OrderService.Data.Resilience;
 
 namespace OrderService.Data;
@@ -17,11 +18,9 @@ public static class StoreRegistration
 
     public static IServiceCollection AddOrderStore(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddOptions<StoreOptions>()
-            .Bind(configuration.GetSection(StoreOptions.SectionName))
-            .ValidateDataAnnotations()
-            .ValidateOnStart();
+        services.AddSettings<StoreOptions>(configuration, StoreOptions.SectionName);
         services.AddSingleton<IValidateOptions<StoreOptions>, StoreOptionsValidator>();
+        services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
         services.AddStoreResilience(configuration);
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => CreateStore(sp, configuration));

@@ -1,4 +1,5 @@
 using OrderService.Apis;
+using OrderService.Data.Configuration;
 using OrderService.ServiceDefaults;
 
 var builder = WebApplication.CreateBuilder(args);
@@ -7,11 +8,17 @@ builder.AddOrderStore();
 builder.AddPayments();
 
 var app = builder.Build();
+if (!app.SettingsAreValid())
+{
+    return 1; // each bad setting was printed as one line on stderr: key, value given, what is allowed
+}
+
 app.UseProblems();
 app.MapServiceDefaults();
 app.MapOrdersApi();
 app.MapCustomersApi();
 app.Run();
+return 0;
 
 /// <summary>Visible to WebApplicationFactory in the tests.</summary>
 public partial class Program;

@@ -1,3 +1,5 @@
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 using Npgsql;
 
 namespace OrderService.Data.PostgreSql;
@@ -14,7 +16,9 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     // 100 concurrent requests each hold one connection for a round trip; headroom avoids pool waits.
     private const int MinimumPoolSize = 128;
 
-    public PostgresDatabase(string connectionString, StoreOptions options)
+    private readonly MissingDatabase _missing;
+
+    public PostgresDatabase(string connectionString, StoreOptions options, ILogger? logger = null)
     {
         var builder = new NpgsqlConnectionStringBuilder(connectionString);
         if (builder.MaxPoolSize < MinimumPoolSize && !connectionString.Contains("Maximum Pool Size", StringComparison.OrdinalIgnoreCase)
@@ -41,6 +45,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         var dataSourceBuilder = new NpgsqlDataSourceBuilder(builder.ConnectionString);
         DataSource = dataSourceBuilder.Build();
         ConnectionString = builder.ConnectionString;
+        _missing = new MissingDatabase(ConnectionString, logger ?? NullLogger.Instance);
     }
 
     public NpgsqlDataSource DataSource { get; }
@@ -53,6 +58,31 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         var connection = await DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
         StoreTelemetry.ConnectionOpened(ProviderName, purpose);
         return connection;
+    }
+
+    /// <summary>
+    /// The schema's connection, first of the process: when the database does not exist yet, it is created
+    /// if the role may, or the call fails with a 503 that says what to do (<see cref="MissingDatabase"/>).
+    /// </summary>
+    public async ValueTask<NpgsqlConnection> OpenForSchemaAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception missing) when (MissingDatabase.IsMissing(missing))
+        {
+            await _missing.CreateOrExplainAsync(cancellationToken).ConfigureAwait(false);
+            return await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>The rows of those of <paramref name="tables"/> that exist in the connection's schema.</summary>
+    public async Task<IReadOnlyList<TableRows>> CountRowsAsync(IEnumerable<string> tables, CancellationToken cancellationToken)
+    {
+        await using var connection = await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        return await LayoutTables.CountRowsAsync(connection, tables,
+            "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = @name", cancellationToken).ConfigureAwait(false);
     }
 
     public ValueTask DisposeAsync() => DataSource.DisposeAsync();

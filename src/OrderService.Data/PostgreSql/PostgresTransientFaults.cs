@@ -7,7 +7,8 @@ namespace OrderService.Data.PostgreSql;
 /// Serialization failures (40001) and deadlocks (40P01) were rolled back by the server: rerun the whole
 /// transaction. A server that refuses the connection (down, starting, out of connections) was never sent
 /// anything. A shutdown or a connection lost mid-call may have hit a commit in flight. Constraint
-/// violations and bad SQL are final.
+/// violations and bad SQL are final. A database dropped under a running service (3D000, at connect) is
+/// unreachable too: a 503 until it is back, not a 500.
 /// </summary>
 public sealed class PostgresTransientFaults : ITransientFaults
 {
@@ -18,7 +19,7 @@ public sealed class PostgresTransientFaults : ITransientFaults
         PostgresException pg => pg.SqlState switch
         {
             "40001" or "40P01" => StoreFault.RolledBack,
-            "57P03" or "53300" or "08001" or "08004" => StoreFault.Unreachable,
+            "57P03" or "53300" or "08001" or "08004" or "3D000" => StoreFault.Unreachable,
             "57P01" or "57P02" or "08006" => StoreFault.Interrupted,
             _ => StoreFault.Permanent,
         },

@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
+using OrderService.Data.Configuration;
 using Polly;
 using Polly.CircuitBreaker;
 using Polly.Registry;
@@ -33,10 +34,7 @@ public static class StorePipeline
     /// <summary>The Resilience section, validated at start-up, and each store's pipeline (only the configured store's is ever built).</summary>
     public static IServiceCollection AddStoreResilience(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddOptions<ResilienceOptions>()
-            .Bind(configuration.GetSection(ResilienceOptions.SectionName))
-            .ValidateDataAnnotations()
-            .ValidateOnStart();
+        services.AddSettings<ResilienceOptions>(configuration, ResilienceOptions.SectionName);
         services.AddSingleton<IValidateOptions<ResilienceOptions>, ResilienceOptionsValidator>();
 
         foreach (var provider in Enum.GetValues<StoreProvider>())

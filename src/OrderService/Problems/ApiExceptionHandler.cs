@@ -24,7 +24,8 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
                     ? Math.Max(1, (int)Math.Ceiling(left.TotalSeconds))
                     : resilience.Value.RetryAfterSeconds;
                 httpContext.Response.Headers.RetryAfter = retryAfter.ToString(System.Globalization.CultureInfo.InvariantCulture);
-                await ProblemWriter.WriteAsync(httpContext, ApiProblems.StoreUnavailable(retryAfter, circuitOpen: unavailable.InnerException is BrokenCircuitException))
+                await ProblemWriter.WriteAsync(httpContext, ApiProblems.StoreUnavailable(
+                        retryAfter, circuitOpen: unavailable.InnerException is BrokenCircuitException, operatorReason: unavailable.NeedsOperator ? unavailable.Message : null))
                     .ConfigureAwait(false);
                 return true;
 

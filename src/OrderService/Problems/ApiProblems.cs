@@ -68,13 +68,14 @@ public static class ApiProblems
     });
 
     /// <param name="circuitOpen">The store failed repeatedly and is not being called until the break ends (the circuit breaker).</param>
-    public static ProblemDetails StoreUnavailable(int retryAfterSeconds, bool circuitOpen = false) => new()
+    /// <param name="operatorReason">What an operator must fix (a database that does not exist), when that is the cause.</param>
+    public static ProblemDetails StoreUnavailable(int retryAfterSeconds, bool circuitOpen = false, string? operatorReason = null) => new()
     {
         Type = StoreUnavailableType,
         Title = "Store unavailable",
         Status = StatusCodes.Status503ServiceUnavailable,
-        Detail = circuitOpen
-            ? $"The order store failed repeatedly; calls to it are paused (circuit open). Retry after {retryAfterSeconds} s."
+        Detail = operatorReason is not null ? $"{operatorReason} Retry after {retryAfterSeconds} s."
+            : circuitOpen ? $"The order store failed repeatedly; calls to it are paused (circuit open). Retry after {retryAfterSeconds} s."
             : $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s.",
     };
 

@@ -45,6 +45,18 @@ public static class Notes
             yield return "The dirty-read probe was off (--abort-rate 0): dirty reads show as –.";
         }
 
+        var shortRuns = rows.Count(r => r.Conditions is { IsShort: true });
+        if (shortRuns > 0)
+        {
+            yield return $"{shortRuns} measured run(s) lasted under {RunConditions.ShortRunSeconds:F0} s (flagged short under Run conditions): in a run that short the tail (the last copies finishing, one GC or checkpoint) weighs heavily, and a ranking can flip. Quote figures from runs of 10,000 workflows. The warm-up is not scaled down to match: it brings the service to steady state, which takes as long whatever the run's size.";
+        }
+
+        var noisyRuns = rows.Count(r => r.Conditions is { IsNoisy: true });
+        if (noisyRuns > 0)
+        {
+            yield return $"{noisyRuns} run(s) are flagged noisy: in the second before or after them, with the harness idle, the CPU was at least {RunConditions.NoisyBackgroundCpu * 100:F0}% busy with other processes' work, which also competed with the run.";
+        }
+
         if (Environment.ProcessorCount <= 2)
         {
             yield return $"This machine has {Environment.ProcessorCount} cores shared by the load driver, the service and the database (and by anything else running): compare rows of one report, not numbers across machines or busy moments.";
