@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Http.HttpResults;
+using OrderService.Authorization;
 using OrderService.Data;
 using OrderService.Validation;
 
@@ -10,6 +11,7 @@ public static class CustomersApi
     public static RouteGroupBuilder MapCustomersApi(this IEndpointRouteBuilder app)
     {
         var customers = app.MapGroup("/customers")
+            .RequireOrderAccess()
             .WithTags("Customers")
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);

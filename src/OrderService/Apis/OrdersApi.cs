@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
+using OrderService.Authorization;
 using OrderService.Contracts;
 using OrderService.Data;
 using OrderService.Data.Orders;
@@ -21,6 +22,7 @@ public static class OrdersApi
     {
         // Rules for every endpoint: a bad id or body is a 400 problem; any store call may answer 503 with Retry-After.
         var orders = app.MapGroup("/orders")
+            .RequireOrderAccess()
             .WithTags("Orders")
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
@@ -31,7 +33,7 @@ public static class OrdersApi
         orders.MapPost("/{id}/ship", ShipOrderAsync).WithName("ShipOrder").WithSummary("Paid -> Shipped.").AcceptsJsonOnly();
         orders.MapPost("/{id}/complete", CompleteOrderAsync).WithName("CompleteOrder").WithSummary("Shipped -> Completed.");
         orders.MapPost("/{id}/cancel", CancelOrderAsync).WithName("CancelOrder").WithSummary("Created or Paid -> Cancelled.").AcceptsJsonOnly();
-        orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch").WithSummary("The orders among 1–10,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly();
+        orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch").WithSummary("The orders among 1–10,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly().ReadsOnly();
         return orders;
     }
 
