@@ -68,6 +68,12 @@ public sealed class BearerTokenOptionsValidator : IValidateOptions<BearerTokenOp
             }
         }
 
+        // JwtBearer looks a valid issuer's key up with SingleOrDefault: a second key for it fails every request (500).
+        foreach (var shared in options.SigningKeys.Where(static k => k.Issuer is not null).GroupBy(static k => k.Issuer).Where(static g => g.Count() > 1))
+        {
+            failures.Add($"{Section}:SigningKeys has {shared.Count()} keys for issuer '{shared.Key}'; JwtBearer accepts one key per issuer.");
+        }
+
         // JwtBearer only uses a key whose Issuer is a valid issuer: any other key is silently ignored.
         if (!hasAuthority && !options.SigningKeys.Any(key => key.Issuer is not null && issuers.Contains(key.Issuer)))
         {

@@ -105,13 +105,15 @@ public sealed class AuthorizationRulesTests(AuthorizedSqlite service, ApiHost ho
         { "SigningKeys:0:Value", "not base64!", "SigningKeys:0:Value" },
         { "SigningKeys:0:Value", Convert.ToBase64String(new byte[16]), "SigningKeys:0:Value" },
         { "SigningKeys:0:Issuer", "someone-else", "SigningKeys" },
+        { "SigningKeys:1:Issuer", TestTokens.Issuer, "SigningKeys" },
     };
 
     [Theory]
     [MemberData(nameof(BadSections))]
     public async Task A_bearer_section_that_would_let_every_token_through_or_none_stops_start_up_naming_the_key(string key, string? value, string named)
     {
-        var settings = TestTokens.Settings.Where(s => s.Key != $"{TestTokens.Section}:{key}").Append(($"{TestTokens.Section}:{key}", value)).ToArray();
+        var settings = TestTokens.Settings.Where(s => s.Key != $"{TestTokens.Section}:{key}").Append(($"{TestTokens.Section}:{key}", value))
+            .Append(($"{TestTokens.Section}:SigningKeys:1:Value", Convert.ToBase64String(RandomNumberGenerator.GetBytes(32)))).ToArray();
         await using var factory = host.Create(settings);
 
         var failure = Should.Throw<Exception>(() => factory.CreateClient());
