@@ -111,5 +111,9 @@ public sealed record TransitionResult(
 }
 
 /// <summary>The store could not be reached, or timed out after the bounded retries. The API answers 503 with Retry-After.</summary>
-public sealed class StoreUnavailableException(string message, Exception? innerException = null)
-    : Exception(message, innerException);
+/// <param name="retryAfter">When the store is worth asking again, if known (what is left of an open circuit's break).</param>
+public sealed class StoreUnavailableException(string message, Exception? innerException = null, TimeSpan? retryAfter = null)
+    : Exception(message, innerException)
+{
+    public TimeSpan? RetryAfter { get; } = retryAfter;
+}

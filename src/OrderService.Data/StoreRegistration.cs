@@ -22,11 +22,7 @@ public static class StoreRegistration
             .ValidateDataAnnotations()
             .ValidateOnStart();
         services.AddSingleton<IValidateOptions<StoreOptions>, StoreOptionsValidator>();
-        services.AddOptions<ResilienceOptions>()
-            .Bind(configuration.GetSection(ResilienceOptions.SectionName))
-            .ValidateDataAnnotations()
-            .ValidateOnStart();
-        services.AddSingleton<IValidateOptions<ResilienceOptions>, ResilienceOptionsValidator>();
+        services.AddStoreResilience(configuration);
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => CreateStore(sp, configuration));
 
@@ -34,8 +30,8 @@ public static class StoreRegistration
         services.AddSingleton(sp =>
         {
             var bundle = sp.GetRequiredService<StoreBundle>();
-            return new ResilientOrderStore(bundle.Store, bundle.Schema, bundle.TransientFaults,
-                sp.GetRequiredService<IOptions<ResilienceOptions>>().Value, sp.GetRequiredService<TimeProvider>());
+            var provider = sp.GetRequiredService<IOptions<StoreOptions>>().Value.Provider;
+            return new ResilientOrderStore(bundle, StorePipeline.For(sp, provider), StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
         });
         services.AddSingleton<IOrderStore>(sp => sp.GetRequiredService<ResilientOrderStore>());
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Schema);

@@ -7,7 +7,7 @@ namespace OrderService.Data.PostgreSql;
 /// startup packet (Options=-c ...), so they cost no round trip: synchronous_commit mirrors MongoDB's
 /// j:true/j:false, commit_delay/commit_siblings its journal commit interval (group commit).
 /// </summary>
-public sealed class PostgresDatabase : IAsyncDisposable
+public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
 {
     public const string ProviderName = "postgresql";
 
@@ -56,6 +56,9 @@ public sealed class PostgresDatabase : IAsyncDisposable
     }
 
     public ValueTask DisposeAsync() => DataSource.DisposeAsync();
+
+    /// <summary>Closes the idle connections now; busy ones close when they come back.</summary>
+    public void DropIdleConnections() => DataSource.Clear();
 
     /// <summary>The server settings this configuration asks for, as `-c name=value` startup options.</summary>
     public static string SessionSettings(PostgreSqlStoreOptions options)

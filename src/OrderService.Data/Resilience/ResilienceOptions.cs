@@ -5,7 +5,8 @@ namespace OrderService.Data.Resilience;
 
 /// <summary>
 /// The <c>Resilience</c> section: how long a store call may take in total and per attempt, how often a
-/// transient fault is retried, and what Retry-After a 503 advertises. Validated at start-up.
+/// transient fault is retried, when the circuit to the store opens and for how long, and what Retry-After
+/// a 503 advertises. Validated at start-up; each failure names its key.
 /// </summary>
 public sealed class ResilienceOptions
 {
@@ -15,7 +16,7 @@ public sealed class ResilienceOptions
     [Range(1, 300, ErrorMessage = "Resilience:TotalTimeoutSeconds must be from {1} to {2}.")]
     public int TotalTimeoutSeconds { get; set; } = 5;
 
-    /// <summary>How long one attempt may run before it is abandoned (and retried, if the budget allows).</summary>
+    /// <summary>How long one attempt may run before it is abandoned (and retried, if the budget and the call allow).</summary>
     [Range(1, 300, ErrorMessage = "Resilience:AttemptTimeoutSeconds must be from {1} to {2}.")]
     public int AttemptTimeoutSeconds { get; set; } = 2;
 
@@ -23,13 +24,38 @@ public sealed class ResilienceOptions
     [Range(0, 10, ErrorMessage = "Resilience:MaxRetries must be from {1} to {2}.")]
     public int MaxRetries { get; set; } = 2;
 
-    /// <summary>The first backoff delay; later ones grow exponentially, with jitter so that clients do not retry in step.</summary>
+    /// <summary>
+    /// The base of the backoff: retry n waits a random time from 0 to base × 2^n (full jitter, so clients that
+    /// failed together do not retry together), never past the total timeout.
+    /// </summary>
     [Range(1, 10_000, ErrorMessage = "Resilience:RetryDelayMilliseconds must be from {1} to {2}.")]
     public int RetryDelayMilliseconds { get; set; } = 100;
 
-    /// <summary>The Retry-After header (seconds) on a 503 answer.</summary>
+    /// <summary>The Retry-After header (seconds) on a 503 that did not come from an open circuit (that one says the break left).</summary>
     [Range(1, 3600, ErrorMessage = "Resilience:RetryAfterSeconds must be from {1} to {2}.")]
     public int RetryAfterSeconds { get; set; } = 2;
+
+    /// <summary>
+    /// The share of attempts within the sampling window that must fail with an outage fault (unreachable,
+    /// interrupted, timed out) for the circuit to open. Contention (deadlocks, serialization failures, busy) never counts.
+    /// </summary>
+    [Range(0.01, 1.0, ErrorMessage = "Resilience:CircuitFailureRatio must be from {1} to {2}.")]
+    public double CircuitFailureRatio { get; set; } = 0.5;
+
+    /// <summary>The fewest attempts in the window before the ratio is trusted: a handful of failures never opens the circuit.</summary>
+    [Range(2, 100_000, ErrorMessage = "Resilience:CircuitMinimumThroughput must be from {1} to {2}.")]
+    public int CircuitMinimumThroughput { get; set; } = 10;
+
+    /// <summary>The sliding window (seconds) over which the failure ratio is measured.</summary>
+    [Range(1, 3600, ErrorMessage = "Resilience:CircuitSamplingSeconds must be from {1} to {2}.")]
+    public int CircuitSamplingSeconds { get; set; } = 10;
+
+    /// <summary>
+    /// How long an open circuit answers 503 at once, without touching the store (Retry-After says what is left).
+    /// Then one call (a request or the readiness probe) goes through half-open: success closes the circuit, failure opens it again.
+    /// </summary>
+    [Range(1, 3600, ErrorMessage = "Resilience:CircuitBreakSeconds must be from {1} to {2}.")]
+    public int CircuitBreakSeconds { get; set; } = 5;
 }
 
 /// <summary>Cross-field rules; each failure names its configuration key.</summary>

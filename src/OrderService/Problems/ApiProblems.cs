@@ -67,12 +67,15 @@ public static class ApiProblems
         Detail = $"The payment for order {id} was declined; the order is unchanged.",
     });
 
-    public static ProblemDetails StoreUnavailable(int retryAfterSeconds) => new()
+    /// <param name="circuitOpen">The store failed repeatedly and is not being called until the break ends (the circuit breaker).</param>
+    public static ProblemDetails StoreUnavailable(int retryAfterSeconds, bool circuitOpen = false) => new()
     {
         Type = StoreUnavailableType,
         Title = "Store unavailable",
         Status = StatusCodes.Status503ServiceUnavailable,
-        Detail = $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s.",
+        Detail = circuitOpen
+            ? $"The order store failed repeatedly; calls to it are paused (circuit open). Retry after {retryAfterSeconds} s."
+            : $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s.",
     };
 
     // Enum.ToString allocates; conflicts are frequent under contention.

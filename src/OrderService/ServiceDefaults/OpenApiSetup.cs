@@ -28,7 +28,7 @@ public static class OpenApiSetup
         ["413"] = "The body is over 1 MiB.",
         ["415"] = "The body is not application/json.",
         ["422"] = "The Idempotency-Key was used before with a different body.",
-        ["503"] = "The store is unreachable or timed out after bounded retries.",
+        ["503"] = "The store is unreachable, timed out after bounded retries, or its circuit is open (the store is not called until the break ends).",
     };
 
     public static IServiceCollection AddOrderServiceOpenApi(this IServiceCollection services) =>
@@ -158,7 +158,7 @@ public static class OpenApiSetup
             response.Headers ??= new Dictionary<string, IOpenApiHeader>();
             response.Headers["Retry-After"] = new OpenApiHeader
             {
-                Description = "Seconds to wait before retrying (Resilience:RetryAfterSeconds).",
+                Description = "Seconds to wait before retrying: what is left of an open circuit's break, else Resilience:RetryAfterSeconds.",
                 Schema = new OpenApiSchema { Type = JsonSchemaType.Integer },
             };
         }

@@ -24,6 +24,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
         var references = new List<ReferenceResult>();
         var storeDescriptions = new Dictionary<string, string>();
         var postgresVersion = (string?)null;
+        await using var otlpSink = options.Otlp ? OtlpSink.Start() : null;
 
         foreach (var store in options.Stores)
         {
@@ -47,7 +48,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
                     postgresVersion = await PostgresTarget.VersionAsync().ConfigureAwait(false);
                 }
 
-                foreach (var variant in options.SelectedVariants(store))
+                foreach (var variant in options.SelectedVariants(store).SelectMany(v => otlpSink is null ? [v] : new[] { v, v.WithOtlpExport(otlpSink.Endpoint) }))
                 {
                     rows.Add(await RunVariantAsync(target, variant, crash: false, serviceDll, cancellationToken).ConfigureAwait(false));
                 }
@@ -62,6 +63,11 @@ public sealed class ShootoutRunner(ShootoutOptions options)
                     references.Add(await RunPgbenchAsync(postgres, cancellationToken).ConfigureAwait(false));
                 }
             }
+        }
+
+        if (otlpSink is not null)
+        {
+            Console.WriteLine($"OTLP sink: {otlpSink.Exports} exports, {otlpSink.Bytes / 1024} KiB received and dropped.");
         }
 
         var machine = await MachineProbe.DescribeAsync(options.RepositoryRoot).ConfigureAwait(false);
