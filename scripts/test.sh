@@ -8,6 +8,7 @@
 #
 # Environment: ORDERS_TEST_POSTGRES (use this server instead of a throwaway cluster), ORDERS_TEST_SQLSERVER,
 # ORDERS_TEST_ARTIFACTS (build output; default ./artifacts), ORDERS_TEST_TIMEOUT (per assembly; default 45m).
+# It also installs the OpenAPI linters with npm (into $ORDERS_TEST_ARTIFACTS/openapi-lint) when npm is present.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -43,6 +44,24 @@ fi
 if [[ -z "${ORDERS_TEST_POSTGRES:-}" && "$(id -u)" -eq 0 ]] && ! id postgres >/dev/null 2>&1; then
   echo "Running as root: the throwaway PostgreSQL cluster runs as user 'postgres', which does not exist (apt-get install postgresql creates it)." >&2
   exit 1
+fi
+
+# The OpenAPI linters (Redocly CLI, Spectral), pinned by tests/OpenApiLint/package-lock.json, for OpenApiLintTests.
+# They need Node.js 20+ with npm (on the machine image). Without npm that test reports skipped, with the reason;
+# Debian's own nodejs (18) is too old for Redocly CLI 2, so it is not installed from here.
+if command -v npm >/dev/null; then
+  lint_tools="$artifacts/openapi-lint"
+  if ! cmp -s tests/OpenApiLint/package-lock.json "$lint_tools/package-lock.json" || [[ ! -x "$lint_tools/node_modules/.bin/redocly" || ! -x "$lint_tools/node_modules/.bin/spectral" ]]; then
+    echo "==> Installing the OpenAPI linters (npm ci into $lint_tools)"
+    mkdir -p "$lint_tools"
+    cp tests/OpenApiLint/package.json tests/OpenApiLint/package-lock.json "$lint_tools/"
+    # --ignore-scripts: no package needs an install step (the one script there, @scarf/scarf, only reports the install).
+    (cd "$lint_tools" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) \
+      || { echo "npm ci of the OpenAPI linters failed (see above)." >&2; exit 1; }
+  fi
+  export ORDERS_TEST_OPENAPI_LINT="$lint_tools"
+else
+  echo "==> npm not found: the OpenAPI lint test will report skipped"
 fi
 
 for project in "${projects[@]}"; do

@@ -1,11 +1,13 @@
 using OrderService.Apis;
 using OrderService.Data.Configuration;
+using OrderService.Authorization;
 using OrderService.ServiceDefaults;
 
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
 builder.AddOrderStore();
 builder.AddPayments();
+builder.AddOrderAuthorization();
 
 var app = builder.Build();
 if (!app.SettingsAreValid())
@@ -14,6 +16,7 @@ if (!app.SettingsAreValid())
 }
 
 app.UseProblems();
+app.UseOrderAuthorization();
 app.MapServiceDefaults();
 app.MapOrdersApi();
 app.MapCustomersApi();

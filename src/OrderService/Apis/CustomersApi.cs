@@ -1,5 +1,6 @@
 using System.Globalization;
 using Microsoft.AspNetCore.Http.HttpResults;
+using OrderService.Authorization;
 using OrderService.Data;
 using OrderService.Validation;
 
@@ -11,6 +12,7 @@ public static class CustomersApi
     public static RouteGroupBuilder MapCustomersApi(this IEndpointRouteBuilder app)
     {
         var customers = app.MapGroup("/customers")
+            .RequireOrderAccess()
             .WithTags("Customers")
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);

@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
+using OrderService.Authorization;
 using OrderService.Contracts;
 using OrderService.Data;
 using OrderService.Data.Orders;
@@ -22,6 +23,7 @@ public static class OrdersApi
     {
         // Rules for every endpoint: a bad id or body is a 400 problem; any store call may answer 503 with Retry-After.
         var orders = app.MapGroup("/orders")
+            .RequireOrderAccess()
             .WithTags("Orders")
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
@@ -35,7 +37,7 @@ public static class OrdersApi
 
         // Pay, ship, complete and cancel take an optional Idempotency-Key: a retry with the same key and body
         // answers 200 with the order as that step left it (Idempotent-Replayed: true), another request 422.
-        orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch").WithSummary("The orders among 1–10,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly();
+        orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch").WithSummary("The orders among 1–10,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly().ReadsOnly();
         return orders;
     }
 

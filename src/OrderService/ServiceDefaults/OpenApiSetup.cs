@@ -1,6 +1,7 @@
 using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.OpenApi;
+using OrderService.Apis;
 using OrderService.Data.Orders;
 
 namespace OrderService.ServiceDefaults;
@@ -37,20 +38,51 @@ public static class OpenApiSetup
             {
                 document.Info.Title = "OrderService";
                 document.Info.Description = Description;
+                DescribeServersAndTags(document);
                 return Task.CompletedTask;
             });
             options.AddSchemaTransformer(static (schema, context, _) =>
             {
                 DescribeWireFormat(schema, context);
+                OpenApiRequestLimits.DescribeBody(schema, context);
                 return Task.CompletedTask;
             });
             options.AddOperationTransformer(static (operation, _, _) =>
             {
                 DescribeQuery(operation);
+                OpenApiRequestLimits.DescribeParameters(operation);
                 DescribeProblems(operation);
+                if (operation.OperationId is { } name && EndpointDescriptions.Operations.TryGetValue(name, out var description))
+                {
+                    operation.Description ??= description;
+                }
+
                 return Task.CompletedTask;
             });
         });
+
+    /// <summary>
+    /// The server URL comes from the request and ends in '/', which joined to a path gives "//orders";
+    /// each tag gets its description.
+    /// </summary>
+    private static void DescribeServersAndTags(OpenApiDocument document)
+    {
+        foreach (var server in document.Servers ?? [])
+        {
+            if (server.Url is { Length: > 1 } url && url.EndsWith('/'))
+            {
+                server.Url = url.TrimEnd('/');
+            }
+        }
+
+        foreach (var tag in document.Tags ?? new HashSet<OpenApiTag>())
+        {
+            if (tag.Name is { } name && EndpointDescriptions.Tags.TryGetValue(name, out var description))
+            {
+                tag.Description ??= description;
+            }
+        }
+    }
 
     /// <summary>Custom converters hide the type from the schema generator; say what they write.</summary>
     private static void DescribeWireFormat(OpenApiSchema schema, OpenApiSchemaTransformerContext context)
@@ -68,6 +100,11 @@ public static class OpenApiSetup
         {
             schema.Type = JsonSchemaType.Number | nullable;
             schema.Format = "decimal";
+        }
+        else if (type == typeof(OrderStatus))
+        {
+            // The converter writes the name; without a type, generators read the enum as `any`.
+            schema.Type = JsonSchemaType.String | nullable;
         }
     }
 
