@@ -5,12 +5,14 @@
 # It fails when any test fails, when a test assembly does not report, or when the PostgreSQL tests did
 # not run: a PostgreSQL suite that did not run is a failure, not a skip. SQL Server tests skip (with the
 # reason) unless ORDERS_TEST_SQLSERVER holds a connection string or a Docker engine can run their container.
-# It installs the npm validators of the deployment files (tests/Deployment/validators) when npm is there.
 # It uses a Docker engine that already runs (Testcontainers, the image test) but never starts one.
 #
 # Environment: ORDERS_TEST_POSTGRES (use this server instead of a throwaway cluster), ORDERS_TEST_SQLSERVER,
 # ORDERS_TEST_MONGODB, ORDERS_TEST_ARTIFACTS (build output; default ./artifacts), ORDERS_TEST_TIMEOUT (per
-# assembly; default 45m), ORDERS_TEST_NODE_TOOLS (where the npm validators go; default $artifacts/node-tools).
+# assembly; default 45m), ORDERS_TEST_IMAGE=1 (also build and start the Dockerfile's image: minutes).
+# With npm present it installs the pinned npm tools the tests run, each with npm ci from its package-lock.json:
+# the OpenAPI linters into $ORDERS_TEST_ARTIFACTS/openapi-lint, the deployment validators into
+# $ORDERS_TEST_ARTIFACTS/deployment-validators.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -48,20 +50,31 @@ if [[ -z "${ORDERS_TEST_POSTGRES:-}" && "$(id -u)" -eq 0 ]] && ! id postgres >/d
   exit 1
 fi
 
-# The deployment files' validators (dclint, kubernetes-models) from npm, pinned by validators/package-lock.json and
-# installed once per lock file; they run offline. Without npm the deployment tests that need them skip, with the reason.
-node_tools="${ORDERS_TEST_NODE_TOOLS:-$artifacts/node-tools}"
-validators="$repo/tests/Deployment/validators"
-if command -v npm >/dev/null && command -v node >/dev/null; then
-  if ! cmp -s "$validators/package-lock.json" "$node_tools/package-lock.json" || [[ ! -x "$node_tools/node_modules/.bin/dclint" ]]; then
-    echo "==> Installing the deployment validators (npm ci: dclint, kubernetes-models) into $node_tools"
-    mkdir -p "$node_tools"
-    cp "$validators/package.json" "$validators/package-lock.json" "$node_tools/"
-    (cd "$node_tools" && npm ci --prefer-offline --no-audit --no-fund --loglevel=error)
+# The pinned npm tools some tests run (they need Node.js 20+ with npm, on the machine image), each installed the same
+# way: npm ci from the package-lock.json beside them into its own folder under $artifacts, again only when the lock
+# file changed, and that folder exported to the tests. Without npm those tests report skipped, with the reason;
+# Debian's own nodejs (18) is too old for Redocly CLI 2, so it is not installed from here.
+# --ignore-scripts: no package needs an install step (the one script there, @scarf/scarf, only reports the install).
+npm_tools() {   # npm_tools <what> <folder with package-lock.json> <install into> <variable for the tests> <bin>...
+  local what="$1" from="$2" into="$3" variable="$4" bin stale=0
+  shift 4
+  cmp -s "$from/package-lock.json" "$into/package-lock.json" || stale=1
+  for bin in "$@"; do [[ -x "$into/node_modules/.bin/$bin" ]] || stale=1; done
+  if [[ "$stale" -eq 1 ]]; then
+    echo "==> Installing $what (npm ci into $into)"
+    mkdir -p "$into"
+    cp "$from/package.json" "$from/package-lock.json" "$into/"
+    (cd "$into" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) \
+      || { echo "npm ci of $what failed (see above)." >&2; exit 1; }
   fi
-  export ORDERS_TEST_NODE_TOOLS="$node_tools"
+  export "$variable=$into"
+}
+if command -v npm >/dev/null; then
+  npm_tools "the OpenAPI linters" tests/OpenApiLint "$artifacts/openapi-lint" ORDERS_TEST_OPENAPI_LINT redocly spectral
+  npm_tools "the deployment validators" tests/Deployment/validators "$artifacts/deployment-validators" \
+    ORDERS_TEST_DEPLOYMENT_VALIDATORS dclint
 else
-  echo "==> npm is not installed: the deployment checks that need dclint and kubernetes-models will be skipped (apt-get install npm)"
+  echo "==> npm not found: the OpenAPI lint test and the deployment checks that need dclint or kubernetes-models will report skipped"
 fi
 
 # Testcontainers 4.16 speaks Docker API 1.44 (Engine 25+). An older engine that answers (Debian 12's docker.io
@@ -87,7 +100,12 @@ for project in "${projects[@]}"; do
   assembly="$(find "$artifacts/bin/$name/release" -maxdepth 1 -name '*.Tests.dll' | head -n 1)"
   [[ -n "$assembly" ]] || { echo "No test assembly was built for $project" >&2; exit 1; }
   echo "==> Running $(basename "$assembly")"
-  if ! timeout --kill-after=30s "${ORDERS_TEST_TIMEOUT:-45m}" dotnet "$assembly" -noLogo -noColor -preEnumerateTheories -xml "$results/$name.xml"; then
+  # The runner prints every skipped test with its reason (hundreds of identical SQL Server lines): drop
+  # them here; the summary below gives each reason once per test class, with the count.
+  if ! timeout --kill-after=30s "${ORDERS_TEST_TIMEOUT:-45m}" dotnet "$assembly" -noLogo -noColor -preEnumerateTheories -xml "$results/$name.xml" \
+      | awk '/\[SKIP\]$/ { skipping = 1; indent = match($0, /[^ ]/); next }
+             skipping && match($0, /[^ ]/) > indent { next }
+             { skipping = 0; print; fflush() }'; then
     run_failed=1
   fi
   if [[ ! -s "$results/$name.xml" ]]; then
@@ -119,10 +137,15 @@ awk -F'\t' '
   { ran[$1] += ($2 == "Pass" || $2 == "Fail"); pass[$1] += ($2 == "Pass"); fail[$1] += ($2 == "Fail"); skip[$1] += ($2 == "Skip") }
   END { for (g in ran) printf "  %-24s ran %5d (%d passed, %d failed), %d skipped\n", g, ran[g], pass[g], fail[g], skip[g] }
 ' "$summary" | sort
-reasons="$(cat "$results"/*.xml 2>/dev/null | grep -oP '<reason><!\[CDATA\[\K[^\]]*' | sort | uniq -c || true)"
-if [[ -n "$reasons" ]]; then
-  echo "Skipped, with reasons (count, reason):"
-  echo "$reasons"
+# Each skip reason once per test class, with the count; the XML writer escapes quotes as \", undone here.
+skips="$({ cat "$results"/*.xml 2>/dev/null \
+  | grep -oP '<test [^>]*result="Skip"[^>]*>(?:(?!</test>).)*?<reason><!\[CDATA\[.*?\]\]>' || true; } \
+  | sed -E 's/^.* type="([^"]*)".*<reason><!\[CDATA\[(.*)\]\]>$/\1\t\2/; s/^[^\t]*\.//; s/\\"/"/g' \
+  | sort | uniq -c | sort -k2 \
+  | awk -F'\t' '{ split($1, head, " "); printf "  %s: %d skipped: %s\n", head[2], head[1], $2 }')"
+if [[ -n "$skips" ]]; then
+  echo "Skipped, per test class (class: count: reason):"
+  echo "$skips"
 fi
 
 read -r passed failed skipped notrun < <(awk -F'\t' '

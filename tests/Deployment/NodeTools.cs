@@ -4,30 +4,38 @@ using Xunit;
 namespace OrderService.Deployment.Tests;
 
 /// <summary>
-/// The npm validators (dclint, kubernetes-models; versions in validators/package.json) that scripts/test.sh installs
-/// into ORDERS_TEST_NODE_TOOLS (default: artifacts/node-tools). They run offline. Without them a test skips with the
-/// reason; scripts/test.sh installs them whenever npm is there, so a skip there means npm is absent.
+/// The npm validators (dclint, kubernetes-models; pinned by validators/package-lock.json), installed the way
+/// scripts/test.sh installs every npm tool the tests run: npm ci into a folder of their own,
+/// ORDERS_TEST_DEPLOYMENT_VALIDATORS (default: artifacts/deployment-validators). They run offline. Like the OpenAPI
+/// lint test: without npm a test that needs them skips, with the reason; with npm but no install, it fails and says how.
 /// </summary>
 internal static class NodeTools
 {
-    public const string DirectoryVariable = "ORDERS_TEST_NODE_TOOLS";
+    public const string DirectoryVariable = "ORDERS_TEST_DEPLOYMENT_VALIDATORS";
 
     public static string Directory => Environment.GetEnvironmentVariable(DirectoryVariable) is { Length: > 0 } given
         ? given
-        : Repository.PathOf("artifacts", "node-tools");
+        : Repository.PathOf("artifacts", "deployment-validators");
 
     public static string Dclint => Path.Combine(Directory, "node_modules", ".bin", "dclint");
 
     public static string KubernetesModels => Path.Combine(Directory, "node_modules", "kubernetes-models", "package.json");
 
-    /// <summary>Skips the calling test, with the reason, when the tool is not installed.</summary>
+    /// <summary>Skips the calling test when npm (and so the tool) is absent; fails it, saying how to install, when only the install is missing.</summary>
     public static void Require(string file, string tool)
     {
-        if (!File.Exists(file))
+        if (File.Exists(file))
         {
-            Assert.Skip($"{tool} is not installed in {Directory} (scripts/test.sh installs it with npm, which was absent; or run " +
-                        $"'npm ci --prefix <dir>' with tests/Deployment/validators/package.json there and set {DirectoryVariable}=<dir>).");
+            return;
         }
+
+        if (!OnPath("npm") || !OnPath("node"))
+        {
+            Assert.Skip($"{tool} comes from npm, and Node.js with npm is not installed here: install Node.js 20+ with npm, then run scripts/test.sh.");
+        }
+
+        Assert.Fail($"{tool} is not installed in {Directory}: run scripts/test.sh, or cp tests/Deployment/validators/package*.json " +
+                    $"{Directory}/ && npm ci --ignore-scripts --prefix {Directory} (and set {DirectoryVariable} when it is not the default).");
     }
 
     /// <summary>Runs a program to its end and returns its exit code and output.</summary>
@@ -46,6 +54,9 @@ internal static class NodeTools
             start.ArgumentList.Add(argument);
         }
 
+        // No update check: the run must not depend on anything beyond this machine.
+        start.Environment["NO_UPDATE_NOTIFIER"] = "1";
+
         using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {file}.");
         if (input is not null)
         {
@@ -58,4 +69,7 @@ internal static class NodeTools
         await process.WaitForExitAsync(TestContext.Current.CancellationToken);
         return (process.ExitCode, await output, await error);
     }
+
+    private static bool OnPath(string command) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator).Any(dir => File.Exists(Path.Combine(dir, command)));
 }
