@@ -1,8 +1,11 @@
 using System.Globalization;
 using System.Net;
+using System.Security.Cryptography;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Data.Sqlite;
 using Shouldly;
 using Xunit;
 using YamlDotNet.RepresentationModel;
@@ -59,6 +62,10 @@ public sealed class KubernetesManifestTests
     {
         var secrets = KubernetesManifests.OfKind("Secret").ToList();
         var listed = KubernetesManifests.Kustomization.Items("resources").Select(r => ((YamlScalarNode)r).Value).ToHashSet();
+        // A value that is no secret may be real (the signing key's Issuer is the Deployment's ValidIssuer); any other is a placeholder.
+        var publicValues = KubernetesManifests.OfKind("ConfigMap").SelectMany(c => c.Object.Entries("data").Select(e => ((YamlScalarNode)e.Value).Value))
+            .Concat(KubernetesManifests.Containers.SelectMany(c => c.Items("env")).Select(e => e.Text("value")))
+            .OfType<string>().ToHashSet(StringComparer.Ordinal);
 
         secrets.ShouldNotBeEmpty("the example shows the Secret the Deployment reads");
         foreach (var (file, secret) in secrets)
@@ -67,7 +74,13 @@ public sealed class KubernetesManifestTests
             listed.ShouldNotContain(file);
             secret.Entries("data").ShouldBeEmpty("an example holds no encoded (unreadable) values");
             secret.Entries("stringData").ShouldNotBeEmpty();
-            secret.Entries("stringData").ShouldAllBe(e => ((YamlScalarNode)e.Value).Value!.Contains("change-me", StringComparison.Ordinal));
+            foreach (var (key, value) in secret.Entries("stringData").Select(e => (e.Key, ((YamlScalarNode)e.Value).Value!)))
+            {
+                (value.Contains("change-me", StringComparison.Ordinal) || publicValues.Contains(value))
+                    .ShouldBeTrue($"{file} {key}: '{value}' is neither a change-me placeholder nor a value the ConfigMap or the env shows openly");
+            }
+
+            secret.Entries("stringData").ShouldContain(e => ((YamlScalarNode)e.Value).Value!.Contains("change-me", StringComparison.Ordinal), $"{file} has no placeholder");
         }
 
         var references = KubernetesManifests.Containers.SelectMany(c => c.Items("envFrom")).Select(e => e.Text("secretRef", "name")).OfType<string>();
@@ -92,22 +105,71 @@ public sealed class KubernetesManifestTests
             .ShouldBeSubsetOf(configMaps!);
     }
 
+    /// <summary>The ConfigMap is where an operator finds every store and resilience setting, with its default.</summary>
+    [Theory]
+    [InlineData("Store")]
+    [InlineData("Resilience")]
+    public void The_ConfigMap_carries_every_key_of_the_section(string section)
+    {
+        var configured = KubernetesManifests.OfKind("ConfigMap").SelectMany(c => c.Object.Entries("data"))
+            .Select(e => e.Key.Replace("__", ":", StringComparison.Ordinal)).ToHashSet(StringComparer.OrdinalIgnoreCase);
+        var keys = AppConfiguration.KeysOf(section).ToList();
+
+        keys.ShouldNotBeEmpty($"the options classes have a {section} section");
+        var missing = keys.Where(k => !configured.Contains(k)).ToList();
+        missing.ShouldBeEmpty($"{section} keys the ConfigMap leaves out: {string.Join(", ", missing)}");
+    }
+
+    /// <summary>
+    /// The app configured as the Deployment configures it, authorization included (its env, and the auth Secret with a
+    /// real key in place of the placeholder): the probe paths answer 200 without a token while an order call needs one.
+    /// The store stays a scratch SQLite file: no PostgreSQL server is the ConfigMap's here.
+    /// </summary>
     [Fact]
-    public async Task The_probe_paths_are_routes_the_app_answers_200_on()
+    public async Task The_probe_paths_answer_200_without_a_token_from_the_app_configured_as_the_Deployment_is()
     {
         var paths = new[] { "livenessProbe", "readinessProbe", "startupProbe" }
             .Select(p => KubernetesManifests.AppContainer.Text(p, "httpGet", "path")).OfType<string>().Distinct().ToList();
+        var settings = KubernetesManifests.Containers.SelectMany(c => c.Items("env")).Select(e => (Key: e.Text("name")!, Value: e.Text("value") ?? ""))
+            .Concat(KubernetesManifests.OfKind("Secret").SelectMany(s => s.Object.Entries("stringData"))
+                .Where(e => !e.Key.StartsWith("ConnectionStrings__", StringComparison.Ordinal))
+                .Select(e => (e.Key, Value: ((YamlScalarNode)e.Value).Value!.Contains("change-me", StringComparison.Ordinal)
+                    ? Convert.ToBase64String(RandomNumberGenerator.GetBytes(32))
+                    : ((YamlScalarNode)e.Value).Value!)))
+            .ToList();
+        settings.ShouldContain(s => s.Key.StartsWith("Authentication__", StringComparison.Ordinal), "deploy/k8s turns authorization on");
         var database = Path.Combine(Path.GetTempPath(), $"orders-probe-{Guid.NewGuid():N}.db");
-        await using var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseSetting("ConnectionStrings:Orders", $"Data Source={database}"));
-        using var client = app.CreateClient();
-
-        paths.Count.ShouldBeGreaterThanOrEqualTo(2);
-        foreach (var path in paths)
+        try
         {
-            (await client.GetAsync(new Uri(path, UriKind.Relative), Ct)).StatusCode.ShouldBe(HttpStatusCode.OK, path);
-        }
+            // 'Testing', as the other test hosts: a developer's appsettings.Development.json or user secrets stay out.
+            await using var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b =>
+            {
+                b.UseEnvironment("Testing").UseSetting("ConnectionStrings:Orders", $"Data Source={database}");
+                foreach (var (key, value) in settings)
+                {
+                    b.UseSetting(key.Replace("__", ":", StringComparison.Ordinal), value);
+                }
+            });
+            using var client = app.CreateClient();
 
-        (await client.GetAsync(new Uri("/health/nowhere", UriKind.Relative), Ct)).StatusCode.ShouldBe(HttpStatusCode.NotFound, "a wrong path would fail the probe");
+            paths.Count.ShouldBeGreaterThanOrEqualTo(2);
+            foreach (var path in paths)
+            {
+                (await client.GetAsync(new Uri(path, UriKind.Relative), Ct)).StatusCode.ShouldBe(HttpStatusCode.OK, path);
+            }
+
+            (await client.GetAsync(new Uri("/health/nowhere", UriKind.Relative), Ct)).StatusCode.ShouldBe(HttpStatusCode.NotFound, "a wrong path would fail the probe");
+            (await client.GetAsync(new Uri("/orders/00000000-0000-0000-0000-000000000001", UriKind.Relative), Ct)).StatusCode
+                .ShouldBe(HttpStatusCode.Unauthorized, "authorization is on, as in the cluster");
+        }
+        finally
+        {
+            SqliteConnection.ClearAllPools();
+            foreach (var file in Directory.GetFiles(Path.GetTempPath(), Path.GetFileName(database) + "*"))
+            {
+                File.Delete(file);
+            }
+        }
     }
 
     [Fact]
