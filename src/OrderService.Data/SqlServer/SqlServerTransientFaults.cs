@@ -76,8 +76,8 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     /// <summary>
     /// The pool had no free connection within the connect time-out (every connection busy): load, not
     /// a fault in the request. SqlClient raises it as an InvalidOperationException without an error code,
-    /// so its message is all there is to recognize it (always English: SqlClient's satellite resource
-    /// assemblies are not shipped with this build, see build/SqlClient.targets).
+    /// so its message is all there is to recognize it (always English: the build ships no satellite resource
+    /// assemblies, see SatelliteResourceLanguages in Directory.Build.props).
     /// </summary>
     private static bool IsPoolTimeout(Exception exception) =>
         exception.Message.Contains("obtaining a connection from the pool", StringComparison.Ordinal);

@@ -9,7 +9,7 @@ namespace OrderService.Unit.Tests.SqlServer;
 /// <summary>
 /// Every command the store sends, built for real as a SqlCommand in every switch combination. Reading a
 /// parameter's SqlDbType makes SqlClient inspect the value's type for a CLR UDT attribute, which loads
-/// Microsoft.SqlServer.Server: these tests fail with FileNotFoundException if the stand-in does not bind.
+/// Microsoft.SqlServer.Server (the package SqlClient depends on): a missing or mismatched assembly fails here.
 /// </summary>
 public sealed partial class CommandParameterTests
 {
