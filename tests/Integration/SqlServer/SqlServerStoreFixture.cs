@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Net;
 using System.Net.Sockets;
+using Dapper;
 using Microsoft.Data.SqlClient;
 using OrderService.Integration.Tests.Conformance;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
@@ -42,6 +43,35 @@ public abstract class SqlServerStoreFixture : StoreFixture
     }
 
     protected override string UnreachableConnectionString() => SqlServerDown.ConnectionString();
+
+    public override async Task<StoredOrderRows> ReadStoredRowsAsync(string connectionString, Guid id, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(connectionString);
+        await connection.OpenAsync(cancellationToken);
+        return await StoredRows.RelationalAsync(connection, id, dbo: "dbo.", sequence: "[sequence]");
+    }
+
+    /// <summary>An AFTER INSERT trigger on order_events that THROWs for a new order of a planted customer (CREATE TRIGGER must be a batch of its own).</summary>
+    public override async Task<IAsyncDisposable> PlantCreateFailureAsync(string connectionString, string customerPrefix, CancellationToken cancellationToken)
+    {
+        var prefix = StoredRows.CheckedPrefix(customerPrefix);
+        await ExecuteAsync(connectionString, $"""
+            CREATE TRIGGER dbo.planted_create_failure ON dbo.order_events AFTER INSERT AS
+            BEGIN
+                SET NOCOUNT ON;
+                IF EXISTS (SELECT 1 FROM inserted i JOIN dbo.orders o ON o.id = i.order_id WHERE i.[sequence] = 1 AND LEFT(o.customer_id, {prefix.Length}) = N'{prefix}')
+                    THROW 50001, N'planted create failure', 1;
+            END
+            """, cancellationToken);
+        return new AsyncCleanup(() => ExecuteAsync(connectionString, "DROP TRIGGER dbo.planted_create_failure;", CancellationToken.None));
+    }
+
+    private static async Task ExecuteAsync(string connectionString, string sql, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(connectionString);
+        await connection.OpenAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(sql, commandTimeout: 120, cancellationToken: cancellationToken));
+    }
 
     public override async ValueTask DisposeAsync()
     {

@@ -102,11 +102,18 @@ public sealed partial class CommandParameterTests
         sent.Where(c => c.Parameters.Any(p => p.ParameterName is "Ids" or "Limit")).ShouldAllBe(c => c.Isolation == null);
     }
 
-    private static IEnumerable<string> ReferencedParameters(string sql) =>
-        ParameterReference().Matches(sql).Select(m => m.Groups[1].Value).Where(name => name != "written").Distinct();
+    /// <summary>The @names a text uses, less the variables it DECLAREs itself (the table variables @written, @created).</summary>
+    private static IEnumerable<string> ReferencedParameters(string sql)
+    {
+        var declared = DeclaredVariable().Matches(sql).Select(m => m.Groups[1].Value).ToHashSet(StringComparer.Ordinal);
+        return ParameterReference().Matches(sql).Select(m => m.Groups[1].Value).Where(name => !declared.Contains(name)).Distinct();
+    }
 
     [GeneratedRegex(@"(?<![@\w])@([A-Za-z]\w*)")]
     private static partial Regex ParameterReference();
+
+    [GeneratedRegex(@"\bDECLARE\s+@([A-Za-z]\w*)")]
+    private static partial Regex DeclaredVariable();
 
     [GeneratedRegex(@"^Id\d+$")]
     private static partial Regex IdListParameter();
