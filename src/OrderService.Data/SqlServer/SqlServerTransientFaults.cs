@@ -34,6 +34,23 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         8645,  // time-out waiting for memory to run the query
     ];
 
+    /// <summary>
+    /// Babelfish for PostgreSQL sends PostgreSQL errors that have no SQL Server twin under this one number;
+    /// only the text tells them apart (PostgreSQL's own message, so the server must keep lc_messages in
+    /// English, its default). Two of them clear on a retry and take the place of SQL Server's 1205/3960
+    /// and 1222 there: a serialization failure (SERIALIZABLE and REPEATABLE READ are optimistic on
+    /// Babelfish: the loser fails instead of waiting) and a lock time-out. Everything else under this
+    /// number (a collation clash, an unsupported feature) repeats on retry and is not transient.
+    /// </summary>
+    public const int BabelfishUnmappedError = 33557097;
+
+    /// <summary>The starts of the Babelfish messages under <see cref="BabelfishUnmappedError"/> that are transient.</summary>
+    private static readonly string[] BabelfishTransientMessages =
+    [
+        "could not serialize access", // SQLSTATE 40001: "... due to concurrent update" / "... due to read/write dependencies among transactions"
+        "canceling statement due to lock timeout", // SQLSTATE 55P03
+    ];
+
     public bool IsTransient(Exception exception)
     {
         for (var current = exception; current is not null; current = current.InnerException)
@@ -55,11 +72,16 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     /// <summary>True when the error number alone marks the failure as transient.</summary>
     public static bool IsTransientNumber(int number) => TransientNumbers.Contains(number);
 
+    /// <summary>True when one server error (its number and message) describes a condition that may clear on its own.</summary>
+    public static bool IsTransientError(int number, string message) =>
+        IsTransientNumber(number)
+        || (number == BabelfishUnmappedError && BabelfishTransientMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)));
+
     private static bool IsTransient(SqlException exception)
     {
         foreach (SqlError error in exception.Errors)
         {
-            if (IsTransientNumber(error.Number))
+            if (IsTransientError(error.Number, error.Message))
             {
                 return true;
             }

@@ -73,6 +73,16 @@ public abstract class SqlServerStoreFixture : StoreFixture
         await connection.ExecuteAsync(new CommandDefinition(sql, commandTimeout: 120, cancellationToken: cancellationToken));
     }
 
+    /// <summary>Which TDS engine ORDERS_TEST_SQLSERVER names (asked once): the suite states where Babelfish differs.</summary>
+    public Task<SqlServerEngine> EngineAsync() => _engine.Value;
+
+    private readonly Lazy<Task<SqlServerEngine>> _engine;
+
+    protected SqlServerStoreFixture()
+    {
+        _engine = new(() => SqlServerEngines.DetectAsync(_server!));
+    }
+
     public override async ValueTask DisposeAsync()
     {
         await base.DisposeAsync();
@@ -82,13 +92,15 @@ public abstract class SqlServerStoreFixture : StoreFixture
         }
 
         SqlConnection.ClearAllPools();
+
+        // Babelfish has no SINGLE_USER; its pools are cleared above, so nothing holds the databases open.
+        var drop = await EngineAsync() == SqlServerEngine.Babelfish
+            ? "IF DB_ID(@name) IS NOT NULL BEGIN DECLARE @sql nvarchar(400) = N'DROP DATABASE ' + QUOTENAME(@name); EXEC sp_executesql @sql; END"
+            : "IF DB_ID(@name) IS NOT NULL BEGIN DECLARE @sql nvarchar(400) = N'ALTER DATABASE ' + QUOTENAME(@name) + " +
+              "N' SET SINGLE_USER WITH ROLLBACK IMMEDIATE; DROP DATABASE ' + QUOTENAME(@name); EXEC sp_executesql @sql; END";
         foreach (var database in _databases)
         {
-            await ExecuteOnMasterAsync(
-                "IF DB_ID(@name) IS NOT NULL BEGIN DECLARE @sql nvarchar(400) = N'ALTER DATABASE ' + QUOTENAME(@name) + " +
-                "N' SET SINGLE_USER WITH ROLLBACK IMMEDIATE; DROP DATABASE ' + QUOTENAME(@name); EXEC sp_executesql @sql; END",
-                database,
-                CancellationToken.None);
+            await ExecuteOnMasterAsync(drop, database, CancellationToken.None);
         }
     }
 
@@ -100,6 +112,27 @@ public abstract class SqlServerStoreFixture : StoreFixture
         await using var command = new SqlCommand(sql, master) { CommandTimeout = 120 };
         command.Parameters.Add(new SqlParameter("@name", System.Data.SqlDbType.NVarChar, 128) { Value = database });
         await command.ExecuteNonQueryAsync(cancellationToken);
+    }
+}
+
+/// <summary>The TDS engines the SQL Server store runs on.</summary>
+public enum SqlServerEngine
+{
+    SqlServer,
+
+    /// <summary>Babelfish for PostgreSQL (README, SQL Server: what differs there).</summary>
+    Babelfish,
+}
+
+public static class SqlServerEngines
+{
+    /// <summary>SERVERPROPERTY('babelfish') is 1 on Babelfish and NULL on SQL Server.</summary>
+    public static async Task<SqlServerEngine> DetectAsync(string connectionString)
+    {
+        await using var connection = new SqlConnection(new SqlConnectionStringBuilder(connectionString) { InitialCatalog = "master", Pooling = false }.ConnectionString);
+        await connection.OpenAsync();
+        await using var command = new SqlCommand("SELECT CAST(SERVERPROPERTY('babelfish') AS int);", connection);
+        return await command.ExecuteScalarAsync() is 1 ? SqlServerEngine.Babelfish : SqlServerEngine.SqlServer;
     }
 }
 

@@ -32,6 +32,24 @@ public sealed class SqlServerTransientFaultsTests
     public void Errors_that_repeat_on_retry_are_not_transient(int number) =>
         SqlServerTransientFaults.IsTransientNumber(number).ShouldBeFalse();
 
+    // Babelfish for PostgreSQL sends PostgreSQL's errors without a SQL Server twin as 33557097 with PostgreSQL's
+    // message: a serialization failure and a lock time-out clear on retry; the rest under that number do not.
+    [Theory]
+    [InlineData("could not serialize access due to concurrent update")]
+    [InlineData("could not serialize access due to read/write dependencies among transactions")]
+    [InlineData("canceling statement due to lock timeout")]
+    public void Babelfish_serialization_failures_and_lock_timeouts_are_transient(string message) =>
+        SqlServerTransientFaults.IsTransientError(SqlServerTransientFaults.BabelfishUnmappedError, message).ShouldBeTrue();
+
+    [Theory]
+    [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "could not determine which collation to use for string comparison")]
+    [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "canceling statement due to user request")]
+    [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "'WAITFOR' is not currently supported in Babelfish")]
+    [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "value too long: could not serialize access")] // only the start of the message counts
+    [InlineData(50000, "could not serialize access due to concurrent update")] // only under Babelfish's number
+    public void Other_Babelfish_errors_and_look_alike_texts_are_not_transient(int number, string message) =>
+        SqlServerTransientFaults.IsTransientError(number, message).ShouldBeFalse();
+
     [Fact]
     public void A_timeout_exception_is_transient_even_when_wrapped() =>
         SqlServerTransientFaults.Instance.IsTransient(new InvalidOperationException("outer", new TimeoutException())).ShouldBeTrue();
