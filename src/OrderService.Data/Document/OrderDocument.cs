@@ -27,11 +27,14 @@ namespace OrderService.Data.Document;
 /// <item>Collection <c>orders</c>; <c>_id</c> = the order id (UUID, GuidRepresentation.Standard, subtype 4); the
 /// other fields exactly as above. Money as Decimal128 (it keeps the two decimals). Timestamps as the same
 /// fixed-width strings: a BSON date holds milliseconds only, and every store here keeps microseconds.
-/// Index <c>{ customerId: 1, createdAt: -1 }</c> for the customer listing.</item>
-/// <item>Idempotency keys: inside the order as <c>idempotency: { key, requestHash }</c> with a unique partial
-/// index on <c>idempotency.key</c>, so one insertOne stores order and key atomically without a multi-document
-/// transaction. E11000 on <c>_id</c> = a retried insert (Replayed); on the key = find it and compare hashes.
-/// Reads project <c>idempotency</c> away. (The SQL engines use a table, order_document_keys, in the same write.)</item>
+/// Index <c>{ customerId: 1, createdAt: -1, _id: -1 }</c> for the customer listing's keyset pages (a covered
+/// lookahead projecting <c>createdAt</c> and <c>_id</c>, then the range; see <see cref="IOrderStore.ListByCustomerAsync"/>).</item>
+/// <item>Idempotency keys (creates and transitions share one namespace): inside the order, e.g.
+/// <c>keys: [{ key, requestHash, version }]</c> with a unique multikey index on <c>keys.key</c>, so one
+/// insertOne (or one findOneAndUpdate for a transition) stores order and key atomically without a
+/// multi-document transaction; see <see cref="IOrderStore.TransitionAsync"/> for the whole contract.
+/// E11000 on <c>_id</c> = a retried insert (Replayed); on the key = find it and compare hashes.
+/// Reads project the keys away. (The SQL engines use a table, order_document_keys, in the same write.)</item>
 /// <item>Transition: <c>findOneAndUpdate(filter { _id, status: { $in: AllowedFrom }, version: expected },
 /// update { $set: { status, updatedAt }, $inc: { version: 1 }, $push: { events: { sequence: expected + 1, … } } },
 /// returnDocument: After)</c>. The classic operators cannot compute the event's sequence from the stored
@@ -107,7 +110,24 @@ public static class OrderDocument
             return new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null);
         }
 
-        return new CreateResult(CreateOutcome.Replayed, FromJson(storedDocument));
+        return new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(FromJson(storedDocument), 1));
+    }
+
+    /// <summary>
+    /// A transition's Idempotency-Key that is already stored: a replay of its step when it is this request
+    /// (<paramref name="orderDocument"/>, read with the key, is the order now), otherwise a reuse.
+    /// </summary>
+    public static TransitionResult KnownKey(TransitionCommand command, string storedRequestHash, Guid storedOrderId, int storedVersion, string? orderDocument)
+    {
+        if (!command.IsSameRequestAs(storedRequestHash, storedOrderId))
+        {
+            return TransitionResult.KeyReused;
+        }
+
+        var order = orderDocument is null
+            ? throw new InvalidOperationException($"Idempotency key of order {storedOrderId} is stored, but the order does not exist.")
+            : FromJson(orderDocument);
+        return TransitionResult.Replayed(order, storedVersion);
     }
 
     /// <summary>A batch's ids, each once: a repeated id is returned once, and InList chunks must not overlap.</summary>

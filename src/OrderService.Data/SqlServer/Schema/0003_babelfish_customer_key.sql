@@ -1,4 +1,4 @@
--- OrderService schema for SQL Server, version 2: on Babelfish for PostgreSQL only, orders.customer_id keeps
+-- OrderService schema for SQL Server, version 3: on Babelfish for PostgreSQL only, orders.customer_id keeps
 -- its binary collation but loses its foreign key to customers. Nothing changes on SQL Server.
 --
 -- Why: customer ids and idempotency keys must compare as ordinal text on every engine ('Alice' and 'alice'
@@ -11,5 +11,8 @@
 -- re-check in every query that compares a key. So on Babelfish the create batch alone guarantees the
 -- reference: it inserts the customer (if new) before the order, in the same transaction, and nothing ever
 -- deletes a customer.
-IF CAST(SERVERPROPERTY('babelfish') AS int) = 1
+--
+-- Version 3, after the port's version 2 (the numbers are the order every database applies them in). The
+-- guard on the constraint makes it safe on a database that already lost the key by hand.
+IF CAST(SERVERPROPERTY('babelfish') AS int) = 1 AND OBJECT_ID(N'dbo.fk_orders_customer', N'F') IS NOT NULL
     ALTER TABLE dbo.orders DROP CONSTRAINT fk_orders_customer;
