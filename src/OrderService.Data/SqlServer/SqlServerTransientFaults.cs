@@ -96,13 +96,27 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         : StoreFault.Permanent;
 
     /// <summary>
-    /// <see cref="ClassifyNumber"/>, and Babelfish's serialization failure and lock time-out: PostgreSQL
-    /// rolled the statement back (and aborts the transaction), as SQL Server does for 1205 and 1222.
+    /// <see cref="ClassifyNumber"/>, and two errors only the message tells apart. Babelfish's serialization
+    /// failure and lock time-out: PostgreSQL rolled the statement back (and aborts the transaction), as SQL
+    /// Server does for 1205 and 1222. And a duplicate key on a key the create inserts only after checking it
+    /// is absent: on SQL Server the UPDLOCK, HOLDLOCK of that check makes racing creates queue, so it never
+    /// happens; Babelfish ignores those hints (it is multi-version), so two first orders of one customer (or
+    /// two creates with one Idempotency-Key) both pass the check and the second INSERT fails. XACT_ABORT has
+    /// rolled the whole create back, and a rerun finds the row the winner committed.
     /// </summary>
-    public static StoreFault ClassifyError(int number, string message) =>
-        number == BabelfishUnmappedError
-            ? (BabelfishTransientMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) ? StoreFault.RolledBack : StoreFault.Permanent)
-            : ClassifyNumber(number);
+    public static StoreFault ClassifyError(int number, string message) => number switch
+    {
+        BabelfishUnmappedError when BabelfishTransientMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.RolledBack,
+        BabelfishUnmappedError => StoreFault.Permanent,
+        DuplicateKey or DuplicateIndexKey when RacedCreateKeys.Any(k => message.Contains(k, StringComparison.Ordinal)) => StoreFault.RolledBack,
+        _ => ClassifyNumber(number),
+    };
+
+    /// <summary>SQL Server's (and Babelfish's) duplicate key errors: a PRIMARY KEY or UNIQUE constraint, a unique index.</summary>
+    private const int DuplicateKey = 2627, DuplicateIndexKey = 2601;
+
+    /// <summary>The keys the create checks for (with UPDLOCK, HOLDLOCK) before it inserts them: the customer, the Idempotency-Key, the order id.</summary>
+    private static readonly string[] RacedCreateKeys = ["pk_customers", "pk_idempotency_keys", "uq_orders_id"];
 
     private static StoreFault Classify(SqlException exception)
     {

@@ -38,8 +38,11 @@ public abstract class SqlServerStoreFixture : StoreFixture
         // operator), so a slow CREATE DATABASE on a busy machine never eats into a test's first request.
         await ExecuteOnMasterAsync("IF DB_ID(@name) IS NULL BEGIN DECLARE @sql nvarchar(300) = N'CREATE DATABASE ' + QUOTENAME(@name); EXEC sp_executesql @sql; END", database, cancellationToken);
 
-        // One pool per switch combination stays open for the class: cap each.
-        return new SqlConnectionStringBuilder(_server) { InitialCatalog = database, MaxPoolSize = 30 }.ConnectionString;
+        // One pool per switch combination stays open for the class: cap each. On Babelfish every new session
+        // compiles each statement shape again (seconds each on this 2-core machine), so fewer, warmer sessions
+        // serve a burst (fifty parallel pays) sooner than thirty cold ones.
+        var maxPool = await EngineAsync() == SqlServerEngine.Babelfish ? 10 : 30;
+        return new SqlConnectionStringBuilder(_server) { InitialCatalog = database, MaxPoolSize = maxPool }.ConnectionString;
     }
 
     protected override string UnreachableConnectionString() => SqlServerDown.ConnectionString();
@@ -72,6 +75,25 @@ public abstract class SqlServerStoreFixture : StoreFixture
         await connection.OpenAsync(cancellationToken);
         await connection.ExecuteAsync(new CommandDefinition(sql, commandTimeout: 120, cancellationToken: cancellationToken));
     }
+
+    /// <summary>
+    /// Babelfish compiles each statement shape on each new session, which takes seconds (longer on a busy
+    /// machine), and it only sees a cancel between requests: the defaults (2 s an attempt, 5 s a call) would
+    /// abandon every first call. So on Babelfish the suite runs the service with the timeouts README gives
+    /// for that engine; on SQL Server it keeps the defaults.
+    /// </summary>
+    protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
+        UnavailableReason is null && EngineAsync().GetAwaiter().GetResult() == SqlServerEngine.Babelfish
+            ? BabelfishSettings
+            : [];
+
+    /// <summary>The timeouts a service on Babelfish runs with (README, SQL Server, Babelfish).</summary>
+    public static readonly KeyValuePair<string, string?>[] BabelfishSettings =
+    [
+        new("Store:CommandTimeoutSeconds", "20"),
+        new("Resilience:AttemptTimeoutSeconds", "30"),
+        new("Resilience:TotalTimeoutSeconds", "60"),
+    ];
 
     /// <summary>Which TDS engine ORDERS_TEST_SQLSERVER names (asked once): the suite states where Babelfish differs.</summary>
     public Task<SqlServerEngine> EngineAsync() => _engine.Value;

@@ -1,3 +1,4 @@
+using OrderService.Data;
 using OrderService.Data.SqlServer;
 using Shouldly;
 using Xunit;
@@ -49,6 +50,21 @@ public sealed class SqlServerTransientFaultsTests
     [InlineData(50000, "could not serialize access due to concurrent update")] // only under Babelfish's number
     public void Other_Babelfish_errors_and_look_alike_texts_are_not_transient(int number, string message) =>
         SqlServerTransientFaults.IsTransientError(number, message).ShouldBeFalse();
+
+    // Babelfish ignores UPDLOCK, HOLDLOCK: racing creates of one customer or one key both pass the NOT EXISTS
+    // check, and the loser's INSERT fails with a duplicate key that a rerun resolves (the whole create rolled back).
+    [Theory]
+    [InlineData(2627, "duplicate key value violates unique constraint \"pk_customers\"")]
+    [InlineData(2627, "Violation of PRIMARY KEY constraint 'pk_idempotency_keys'. Cannot insert duplicate key in object 'dbo.idempotency_keys'.")]
+    [InlineData(2601, "duplicate key value violates unique constraint \"uq_orders_id\"")]
+    public void A_duplicate_of_a_key_the_create_checked_first_rolled_back(int number, string message) =>
+        SqlServerTransientFaults.ClassifyError(number, message).ShouldBe(StoreFault.RolledBack);
+
+    [Theory]
+    [InlineData(2627, "duplicate key value violates unique constraint \"pk_order_events\"")] // a second event of one sequence: a bug, not a race
+    [InlineData(2627, "Violation of PRIMARY KEY constraint 'pk_order_lines'.")]
+    public void Other_duplicate_keys_are_permanent(int number, string message) =>
+        SqlServerTransientFaults.ClassifyError(number, message).ShouldBe(StoreFault.Permanent);
 
     [Fact]
     public void A_timeout_exception_is_transient_even_when_wrapped() =>
