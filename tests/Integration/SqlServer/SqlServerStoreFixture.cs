@@ -31,18 +31,47 @@ public abstract class SqlServerStoreFixture : StoreFixture
 
     protected override async Task<string> CreateDatabaseAsync(string name, CancellationToken cancellationToken)
     {
-        var database = $"orders_{_run}_{new string(name.Select(c => char.IsAsciiLetterOrDigit(c) ? c : '_').ToArray())}";
+        var database = DatabaseName(_run, name);
         _databases.Add(database);
 
         // Created here rather than left to the service (which would create it too, as it does for an
         // operator), so a slow CREATE DATABASE on a busy machine never eats into a test's first request.
-        await ExecuteOnMasterAsync("IF DB_ID(@name) IS NULL BEGIN DECLARE @sql nvarchar(300) = N'CREATE DATABASE ' + QUOTENAME(@name); EXEC sp_executesql @sql; END", database, cancellationToken);
+        // Babelfish: concurrent CREATE DATABASEs (fixtures start in parallel) may collide on PostgreSQL's
+        // catalog ("tuple concurrently updated"); the loser tries again.
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                await ExecuteOnMasterAsync("IF DB_ID(@name) IS NULL BEGIN DECLARE @sql nvarchar(300) = N'CREATE DATABASE ' + QUOTENAME(@name); EXEC sp_executesql @sql; END", database, cancellationToken);
+                break;
+            }
+            catch (SqlException e) when (attempt < 5 && e.Message.Contains("tuple concurrently updated", StringComparison.Ordinal))
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(200 * attempt), cancellationToken);
+            }
+        }
 
         // One pool per switch combination stays open for the class: cap each. On Babelfish every new session
         // compiles each statement shape again (seconds each on this 2-core machine), so fewer, warmer sessions
         // serve a burst (fifty parallel pays) sooner than thirty cold ones.
         var maxPool = await EngineAsync() == SqlServerEngine.Babelfish ? 10 : 30;
         return new SqlConnectionStringBuilder(_server) { InitialCatalog = database, MaxPoolSize = maxPool }.ConnectionString;
+    }
+
+    /// <summary>
+    /// orders_{run}_{name}, at most 63 characters: Babelfish (PostgreSQL) shortens a longer identifier with a
+    /// hash, and DB_ID of the long name then misses the database it created (README, Babelfish).
+    /// </summary>
+    internal static string DatabaseName(string run, string name)
+    {
+        var database = $"orders_{run}_{new string(name.Select(c => char.IsAsciiLetterOrDigit(c) ? c : '_').ToArray())}";
+        if (database.Length <= 63)
+        {
+            return database;
+        }
+
+        var hash = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(database)))[..8];
+        return $"{database[..54]}_{hash}";
     }
 
     protected override string UnreachableConnectionString() => SqlServerDown.ConnectionString();
