@@ -11,10 +11,8 @@ WORKDIR /source
 # Restore from the project files alone, so a code change does not invalidate the package layer.
 # global.json is left out on purpose: it pins the developer SDK; the image's own 10.0 SDK builds the same code.
 COPY Directory.Build.props Directory.Packages.props .editorconfig ./
-COPY build/ build/
 COPY src/OrderService/OrderService.csproj src/OrderService/
 COPY src/OrderService.Data/OrderService.Data.csproj src/OrderService.Data/
-COPY src/Microsoft.SqlServer.Server/Microsoft.SqlServer.Server.csproj src/Microsoft.SqlServer.Server/
 # ReadyToRun (precompiled code) needs a runtime identifier; pass --build-arg RID=linux-arm64 on ARM. The restore
 # must know about ReadyToRun too: only then does it fetch the crossgen2 pack that the --no-restore publish
 # compiles with (without it: NETSDK1094, "a valid runtime package was not found").

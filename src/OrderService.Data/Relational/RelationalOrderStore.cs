@@ -74,6 +74,14 @@ public sealed partial class RelationalOrderStore : IOrderStore
                     knownHash = reader.GetString(0);
                     knownOrderId = reader.GetGuid(1);
                 }
+
+                // Run the create's statements to the end HERE: a statement after the last result read (SQLite's
+                // lines and Created event follow its RETURNING) fails only as the reader moves on, and
+                // Microsoft.Data.Sqlite swallows that failure when a reader is disposed: the create would be
+                // acknowledged and committed without its lines or event.
+                while (await reader.NextResultAsync(cancellationToken))
+                {
+                }
             }
 
             if (inserted)

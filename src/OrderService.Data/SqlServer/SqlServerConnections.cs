@@ -1,5 +1,7 @@
 using System.Data;
 using System.Data.Common;
+using Dapper;
+using Microsoft.Data.SqlClient;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
@@ -10,6 +12,13 @@ namespace OrderService.Data.SqlServer;
 /// NOLOCK hints in the text (<see cref="SqlServerDialect"/>), so it is visible in every statement.
 /// A write with an isolation level runs in SqlConnection.BeginTransaction(level), which sets
 /// SET TRANSACTION ISOLATION LEVEL for the transaction; without one, the command is atomic on its own.
+/// <para>
+/// A connection whose command was cancelled or timed out never goes back to the pool. SQL Server stops the
+/// statement when the client's cancel (a TDS attention) arrives; Babelfish reads it only between requests,
+/// so the statement may still be running, and the next borrower of that session would wait behind it or
+/// find it unusable. The connection is discarded instead: SqlConnection.ClearPool marks it (and the idle
+/// ones of its pool) to be closed rather than pooled.
+/// </para>
 /// </summary>
 /// <param name="openConnection">Creates an unopened connection (a SqlConnection; tests hand in their own).</param>
 public sealed class SqlServerConnections(Func<DbConnection> openConnection, ReadIsolation readIsolation) : IRelationalConnections
@@ -28,7 +37,15 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         await using var connection = await OpenAsync("write", cancellationToken);
         if (isolation is not { } level)
         {
-            return await work(connection, null);
+            try
+            {
+                return await work(connection, null);
+            }
+            catch (Exception fault) when (IsAbandoned(fault))
+            {
+                Discard(connection);
+                throw;
+            }
         }
 
         await using var transaction = await connection.BeginTransactionAsync(level, cancellationToken);
@@ -38,10 +55,42 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
             await transaction.CommitAsync(cancellationToken);
             return result;
         }
-        catch
+        catch (Exception fault)
         {
+            if (IsAbandoned(fault))
+            {
+                Discard(connection);
+            }
+
             await RollBackAsync(transaction);
             throw;
+        }
+    }
+
+    /// <summary>The one command path of the engine (Dapper), with a timed-out command's connection discarded.</summary>
+    public async Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, CommandDefinition command)
+    {
+        try
+        {
+            return await connection.ExecuteReaderAsync(command);
+        }
+        catch (Exception fault) when (IsAbandoned(fault))
+        {
+            Discard(connection);
+            throw;
+        }
+    }
+
+    /// <summary>A command the client gave up on: SqlClient's command time-out (-2), or the caller's cancellation.</summary>
+    private static bool IsAbandoned(Exception fault) =>
+        fault is OperationCanceledException || (fault is SqlException sql && sql.Errors.Cast<SqlError>().Any(e => e.Number == -2));
+
+    /// <summary>Closes <paramref name="connection"/> for good when it is next closed, instead of returning it to the pool.</summary>
+    private static void Discard(DbConnection connection)
+    {
+        if (connection is SqlConnection sql)
+        {
+            SqlConnection.ClearPool(sql);
         }
     }
 
@@ -81,6 +130,29 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
 
         StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, purpose);
+        DiscardIfCancelledWhileOpen(connection, cancellationToken);
         return connection;
+    }
+
+    /// <summary>
+    /// A read's connection goes back to its caller, which disposes it: if the call is cancelled (the
+    /// resilience pipeline abandons an attempt) while the connection is open, it is discarded, whatever
+    /// the command was doing. The registration ends when the connection closes.
+    /// </summary>
+    private static void DiscardIfCancelledWhileOpen(DbConnection connection, CancellationToken cancellationToken)
+    {
+        if (!cancellationToken.CanBeCanceled || connection is not SqlConnection)
+        {
+            return;
+        }
+
+        var registration = cancellationToken.Register(static state => Discard((DbConnection)state!), connection);
+        connection.StateChange += (_, change) =>
+        {
+            if (change.CurrentState == ConnectionState.Closed)
+            {
+                registration.Dispose();
+            }
+        };
     }
 }

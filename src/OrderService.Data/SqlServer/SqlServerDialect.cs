@@ -104,10 +104,19 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         return sql.Append(") ORDER BY ").Append(CanonicalIdOrder).ToString();
     }
 
-    /// <summary>See <see cref="SqlDialect.CreateOrder"/>: the same result sets, in T-SQL.</summary>
+    /// <summary>
+    /// See <see cref="SqlDialect.CreateOrder"/>: the same result sets, in T-SQL. The order INSERT's OUTPUT lands
+    /// in the table variable @created, and the lines and the Created event are inserted only for the id found
+    /// there: they follow exactly the order this batch inserted, whatever the engine reports as @@ROWCOUNT
+    /// (Babelfish reports 0 after INSERT ... OUTPUT, SQL Server 1; a check on it once skipped the lines and the
+    /// event there, issue 13). Result set (1) is read from @created after COMMIT, so it announces only a
+    /// committed order; XACT_ABORT rolls back the whole create on any error, so it is all of its rows or none.
+    /// </summary>
     protected override string BuildCreateOrder(bool withIdempotencyKey)
     {
-        var sql = new StringBuilder(AtomicPrologue).AppendLine("BEGIN TRANSACTION;")
+        var sql = new StringBuilder(AtomicPrologue)
+            .AppendLine("DECLARE @created TABLE (id uniqueidentifier NOT NULL);")
+            .AppendLine("BEGIN TRANSACTION;")
 
             // The common case (a known customer) reads without blocking anyone; only a new customer takes
             // the range lock that makes two first orders of one customer queue instead of colliding.
@@ -121,20 +130,19 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         }
 
         sql.AppendLine("INSERT INTO dbo.orders (id, customer_id, status, total, version, created_at, updated_at)")
-            .AppendLine("OUTPUT inserted.id")
+            .AppendLine("OUTPUT inserted.id INTO @created (id)")
             .Append(CultureInfo.InvariantCulture, $"SELECT @Id, @CustomerId, N'{nameof(OrderStatus.Created)}', @Total, 1, @At, @At").AppendLine()
             .Append("WHERE NOT EXISTS (SELECT 1 FROM dbo.orders WITH (UPDLOCK, HOLDLOCK) WHERE id = @Id)")
             .AppendLine(withIdempotencyKey ? " AND EXISTS (SELECT 1 FROM dbo.idempotency_keys k WHERE k.[key] = @Key AND k.order_id = @Id);" : ";")
 
-            // Lines and the Created event follow only an order this batch inserted.
-            .AppendLine("IF @@ROWCOUNT = 1")
-            .AppendLine("BEGIN")
-            .AppendLine("    INSERT INTO dbo.order_lines (order_id, line_no, sku, quantity, unit_price)")
-            .Append(CultureInfo.InvariantCulture, $"    SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")};").AppendLine()
-            .AppendLine("    INSERT INTO dbo.order_events (order_id, [sequence], [type], [at], data)")
-            .Append(CultureInfo.InvariantCulture, $"    VALUES (@Id, 1, N'{Transitions.CreatedEventType}', @At, @Data);").AppendLine()
-            .AppendLine("END")
-            .AppendLine("COMMIT TRANSACTION;");
+            // Lines and the Created event follow only the order this batch inserted (its id in @created).
+            .AppendLine("INSERT INTO dbo.order_lines (order_id, line_no, sku, quantity, unit_price)")
+            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")}").AppendLine()
+            .AppendLine("WHERE EXISTS (SELECT 1 FROM @created c WHERE c.id = @Id);")
+            .AppendLine("INSERT INTO dbo.order_events (order_id, [sequence], [type], [at], data)")
+            .Append(CultureInfo.InvariantCulture, $"SELECT c.id, 1, N'{Transitions.CreatedEventType}', @At, @Data FROM @created c;").AppendLine()
+            .AppendLine("COMMIT TRANSACTION;")
+            .AppendLine("SELECT c.id FROM @created c;");
         if (withIdempotencyKey)
         {
             sql.Append("SELECT k.request_hash, k.order_id FROM dbo.idempotency_keys k WHERE k.[key] = @Key;");

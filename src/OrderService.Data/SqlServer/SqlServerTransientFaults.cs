@@ -26,6 +26,23 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         8645,  // time-out waiting for memory to run the query
     ];
 
+    /// <summary>
+    /// Babelfish for PostgreSQL sends PostgreSQL errors that have no SQL Server twin under this one number;
+    /// only the text tells them apart (PostgreSQL's own message, so the server must keep lc_messages in
+    /// English, its default). Two of them clear on a retry and take the place of SQL Server's 1205/3960
+    /// and 1222 there: a serialization failure (SERIALIZABLE and REPEATABLE READ are optimistic on
+    /// Babelfish: the loser fails instead of waiting) and a lock time-out. Everything else under this
+    /// number (a collation clash, an unsupported feature) repeats on retry and is not transient.
+    /// </summary>
+    public const int BabelfishUnmappedError = 33557097;
+
+    /// <summary>The starts of the Babelfish messages under <see cref="BabelfishUnmappedError"/> that are transient.</summary>
+    private static readonly string[] BabelfishTransientMessages =
+    [
+        "could not serialize access", // SQLSTATE 40001: "... due to concurrent update" / "... due to read/write dependencies among transactions"
+        "canceling statement due to lock timeout", // SQLSTATE 55P03
+    ];
+
     /// <summary>No session reached the database (the client or the server refused to start one).</summary>
     private static readonly HashSet<int> UnreachableNumbers =
     [
@@ -68,6 +85,9 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     /// <summary>True when the error number alone marks the failure as transient.</summary>
     public static bool IsTransientNumber(int number) => ClassifyNumber(number) != StoreFault.Permanent;
 
+    /// <summary>True when one server error (its number and message) describes a condition that may clear on its own.</summary>
+    public static bool IsTransientError(int number, string message) => ClassifyError(number, message) != StoreFault.Permanent;
+
     /// <summary>What one error number says about the unit it interrupted.</summary>
     public static StoreFault ClassifyNumber(int number) =>
         RolledBackNumbers.Contains(number) ? StoreFault.RolledBack
@@ -75,13 +95,36 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         : InterruptedNumbers.Contains(number) ? StoreFault.Interrupted
         : StoreFault.Permanent;
 
+    /// <summary>
+    /// <see cref="ClassifyNumber"/>, and two errors only the message tells apart. Babelfish's serialization
+    /// failure and lock time-out: PostgreSQL rolled the statement back (and aborts the transaction), as SQL
+    /// Server does for 1205 and 1222. And a duplicate key on a key the create inserts only after checking it
+    /// is absent: on SQL Server the UPDLOCK, HOLDLOCK of that check makes racing creates queue, so it never
+    /// happens; Babelfish ignores those hints (it is multi-version), so two first orders of one customer (or
+    /// two creates with one Idempotency-Key) both pass the check and the second INSERT fails. XACT_ABORT has
+    /// rolled the whole create back, and a rerun finds the row the winner committed.
+    /// </summary>
+    public static StoreFault ClassifyError(int number, string message) => number switch
+    {
+        BabelfishUnmappedError when BabelfishTransientMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.RolledBack,
+        BabelfishUnmappedError => StoreFault.Permanent,
+        DuplicateKey or DuplicateIndexKey when RacedCreateKeys.Any(k => message.Contains(k, StringComparison.Ordinal)) => StoreFault.RolledBack,
+        _ => ClassifyNumber(number),
+    };
+
+    /// <summary>SQL Server's (and Babelfish's) duplicate key errors: a PRIMARY KEY or UNIQUE constraint, a unique index.</summary>
+    private const int DuplicateKey = 2627, DuplicateIndexKey = 2601;
+
+    /// <summary>The keys the create checks for (with UPDLOCK, HOLDLOCK) before it inserts them: the customer, the Idempotency-Key, the order id.</summary>
+    private static readonly string[] RacedCreateKeys = ["pk_customers", "pk_idempotency_keys", "uq_orders_id"];
+
     private static StoreFault Classify(SqlException exception)
     {
         // The most cautious verdict among the errors wins: one "may have committed" outweighs a "rolled back".
         var verdict = StoreFault.Permanent;
         foreach (SqlError error in exception.Errors)
         {
-            var fault = ClassifyNumber(error.Number);
+            var fault = ClassifyError(error.Number, error.Message);
             if (fault != StoreFault.Permanent && (verdict == StoreFault.Permanent || fault == StoreFault.Interrupted))
             {
                 verdict = fault;
@@ -109,8 +152,8 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     /// <summary>
     /// The pool had no free connection within the connect time-out (every connection busy): load, not
     /// a fault in the request. SqlClient raises it as an InvalidOperationException without an error code,
-    /// so its message is all there is to recognize it (always English: SqlClient's satellite resource
-    /// assemblies are not shipped with this build, see build/SqlClient.targets).
+    /// so its message is all there is to recognize it (always English: the build ships no satellite resource
+    /// assemblies, see SatelliteResourceLanguages in Directory.Build.props).
     /// </summary>
     private static bool IsPoolTimeout(Exception exception) =>
         exception.Message.Contains("obtaining a connection from the pool", StringComparison.Ordinal);

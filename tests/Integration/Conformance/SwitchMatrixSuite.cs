@@ -1,4 +1,6 @@
+using System.Net;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using Shouldly;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Conformance;
@@ -85,6 +87,23 @@ public abstract class SwitchMatrixSuite<TStore> : IClassFixture<TStore>
     [MemberData(nameof(Switches))]
     public async Task An_unknown_order_is_404_on_every_endpoint(string switches) =>
         await CoreScenarios.An_unknown_order_is_404_on_every_endpoint(await ApiAsync(switches));
+
+    /// <summary>A create is all of its rows under every switch (a write isolation wraps it in a transaction of its own).</summary>
+    [Theory]
+    [MemberData(nameof(Switches))]
+    public async Task A_created_order_has_its_lines_and_its_Created_event_in_the_rows(string switches)
+    {
+        var service = await Store.ServiceAsync(SwitchSet.Parse(switches));
+        foreach (var key in (string?[])[null, Ids.NewKey()])
+        {
+            using var response = await service.Api.CreateAsync(Ids.NewCustomer(), [new("SKU-1", 3, 12.34m), new("SKU-2", 1, 0.5m)], key);
+            var id = (await OrderApi.ReadOrderAsync(response, HttpStatusCode.Created)).Id;
+
+            var rows = await Store.ReadStoredRowsAsync(service.ConnectionString, id, TestContext.Current.CancellationToken);
+            (rows.OrderRow, rows.Lines).ShouldBe((true, 2), $"order {id}: {rows}");
+            rows.EventSequences.ShouldBe([1], $"order {id}: {rows}");
+        }
+    }
 
     [Theory]
     [MemberData(nameof(Switches))]

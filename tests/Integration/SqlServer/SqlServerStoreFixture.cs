@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Net;
 using System.Net.Sockets;
+using Dapper;
 using Microsoft.Data.SqlClient;
 using OrderService.Integration.Tests.Conformance;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
@@ -39,18 +40,108 @@ public abstract class SqlServerStoreFixture : StoreFixture
 
     protected override async Task<string> CreateDatabaseAsync(string name, CancellationToken cancellationToken)
     {
-        var database = $"orders_{_run}_{new string(name.Select(c => char.IsAsciiLetterOrDigit(c) ? c : '_').ToArray())}";
+        var database = DatabaseName(_run, name);
         _databases.Add(database);
 
         // Created here rather than left to the service (which would create it too, as it does for an
         // operator), so a slow CREATE DATABASE on a busy machine never eats into a test's first request.
-        await ExecuteOnMasterAsync("IF DB_ID(@name) IS NULL BEGIN DECLARE @sql nvarchar(300) = N'CREATE DATABASE ' + QUOTENAME(@name); EXEC sp_executesql @sql; END", database, cancellationToken);
+        // Babelfish: concurrent CREATE DATABASEs (fixtures start in parallel) may collide on PostgreSQL's
+        // catalog ("tuple concurrently updated"); the loser tries again.
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                await ExecuteOnMasterAsync("IF DB_ID(@name) IS NULL BEGIN DECLARE @sql nvarchar(300) = N'CREATE DATABASE ' + QUOTENAME(@name); EXEC sp_executesql @sql; END", database, cancellationToken);
+                break;
+            }
+            catch (SqlException e) when (attempt < 5 && e.Message.Contains("tuple concurrently updated", StringComparison.Ordinal))
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(200 * attempt), cancellationToken);
+            }
+        }
 
-        // One pool per switch combination stays open for the class: cap each.
-        return new SqlConnectionStringBuilder(_server) { InitialCatalog = database, MaxPoolSize = 30 }.ConnectionString;
+        // One pool per switch combination stays open for the class: cap each. On Babelfish every new session
+        // compiles each statement shape again (seconds each on this 2-core machine), so fewer, warmer sessions
+        // serve a burst (fifty parallel pays) sooner than thirty cold ones.
+        var maxPool = await EngineAsync() == SqlServerEngine.Babelfish ? 10 : 30;
+        return new SqlConnectionStringBuilder(_server) { InitialCatalog = database, MaxPoolSize = maxPool }.ConnectionString;
+    }
+
+    /// <summary>
+    /// orders_{run}_{name}, at most 63 characters: Babelfish (PostgreSQL) shortens a longer identifier with a
+    /// hash, and DB_ID of the long name then misses the database it created (README, Babelfish).
+    /// </summary>
+    internal static string DatabaseName(string run, string name)
+    {
+        var database = $"orders_{run}_{new string(name.Select(c => char.IsAsciiLetterOrDigit(c) ? c : '_').ToArray())}";
+        if (database.Length <= 63)
+        {
+            return database;
+        }
+
+        var hash = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(database)))[..8];
+        return $"{database[..54]}_{hash}";
     }
 
     protected override string UnreachableConnectionString() => SqlServerDown.ConnectionString();
+
+    public override async Task<StoredOrderRows> ReadStoredRowsAsync(string connectionString, Guid id, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(connectionString);
+        await connection.OpenAsync(cancellationToken);
+        return await StoredRows.RelationalAsync(connection, id, dbo: "dbo.", sequence: "[sequence]");
+    }
+
+    /// <summary>An AFTER INSERT trigger on order_events that THROWs for a new order of a planted customer (CREATE TRIGGER must be a batch of its own).</summary>
+    public override async Task<IAsyncDisposable> PlantCreateFailureAsync(string connectionString, string customerPrefix, CancellationToken cancellationToken)
+    {
+        var prefix = StoredRows.CheckedPrefix(customerPrefix);
+        await ExecuteAsync(connectionString, $"""
+            CREATE TRIGGER dbo.planted_create_failure ON dbo.order_events AFTER INSERT AS
+            BEGIN
+                SET NOCOUNT ON;
+                IF EXISTS (SELECT 1 FROM inserted i JOIN dbo.orders o ON o.id = i.order_id WHERE i.[sequence] = 1 AND LEFT(o.customer_id, {prefix.Length}) = N'{prefix}')
+                    THROW 50001, N'planted create failure', 1;
+            END
+            """, cancellationToken);
+        return new AsyncCleanup(() => ExecuteAsync(connectionString, "DROP TRIGGER dbo.planted_create_failure;", CancellationToken.None));
+    }
+
+    private static async Task ExecuteAsync(string connectionString, string sql, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqlConnection(connectionString);
+        await connection.OpenAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(sql, commandTimeout: 120, cancellationToken: cancellationToken));
+    }
+
+    /// <summary>
+    /// Babelfish compiles each statement shape on each new session, which takes seconds (longer on a busy
+    /// machine), and it only sees a cancel between requests: the defaults (2 s an attempt, 5 s a call) would
+    /// abandon every first call. So on Babelfish the suite runs the service with the timeouts README gives
+    /// for that engine; on SQL Server it keeps the defaults.
+    /// </summary>
+    protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
+        UnavailableReason is null && EngineAsync().GetAwaiter().GetResult() == SqlServerEngine.Babelfish
+            ? BabelfishSettings
+            : [];
+
+    /// <summary>The timeouts a service on Babelfish runs with (README, SQL Server, Babelfish).</summary>
+    public static readonly KeyValuePair<string, string?>[] BabelfishSettings =
+    [
+        new("Store:CommandTimeoutSeconds", "20"),
+        new("Resilience:AttemptTimeoutSeconds", "30"),
+        new("Resilience:TotalTimeoutSeconds", "60"),
+    ];
+
+    /// <summary>Which TDS engine ORDERS_TEST_SQLSERVER names (asked once): the suite states where Babelfish differs.</summary>
+    public Task<SqlServerEngine> EngineAsync() => _engine.Value;
+
+    private readonly Lazy<Task<SqlServerEngine>> _engine;
+
+    protected SqlServerStoreFixture()
+    {
+        _engine = new(() => SqlServerEngines.DetectAsync(_server!));
+    }
 
     public override async ValueTask DisposeAsync()
     {
@@ -61,13 +152,15 @@ public abstract class SqlServerStoreFixture : StoreFixture
         }
 
         SqlConnection.ClearAllPools();
+
+        // Babelfish has no SINGLE_USER; its pools are cleared above, so nothing holds the databases open.
+        var drop = await EngineAsync() == SqlServerEngine.Babelfish
+            ? "IF DB_ID(@name) IS NOT NULL BEGIN DECLARE @sql nvarchar(400) = N'DROP DATABASE ' + QUOTENAME(@name); EXEC sp_executesql @sql; END"
+            : "IF DB_ID(@name) IS NOT NULL BEGIN DECLARE @sql nvarchar(400) = N'ALTER DATABASE ' + QUOTENAME(@name) + " +
+              "N' SET SINGLE_USER WITH ROLLBACK IMMEDIATE; DROP DATABASE ' + QUOTENAME(@name); EXEC sp_executesql @sql; END";
         foreach (var database in _databases)
         {
-            await ExecuteOnMasterAsync(
-                "IF DB_ID(@name) IS NOT NULL BEGIN DECLARE @sql nvarchar(400) = N'ALTER DATABASE ' + QUOTENAME(@name) + " +
-                "N' SET SINGLE_USER WITH ROLLBACK IMMEDIATE; DROP DATABASE ' + QUOTENAME(@name); EXEC sp_executesql @sql; END",
-                database,
-                CancellationToken.None);
+            await ExecuteOnMasterAsync(drop, database, CancellationToken.None);
         }
     }
 
@@ -79,6 +172,27 @@ public abstract class SqlServerStoreFixture : StoreFixture
         await using var command = new SqlCommand(sql, master) { CommandTimeout = 120 };
         command.Parameters.Add(new SqlParameter("@name", System.Data.SqlDbType.NVarChar, 128) { Value = database });
         await command.ExecuteNonQueryAsync(cancellationToken);
+    }
+}
+
+/// <summary>The TDS engines the SQL Server store runs on.</summary>
+public enum SqlServerEngine
+{
+    SqlServer,
+
+    /// <summary>Babelfish for PostgreSQL (README, SQL Server: what differs there).</summary>
+    Babelfish,
+}
+
+public static class SqlServerEngines
+{
+    /// <summary>SERVERPROPERTY('babelfish') is 1 on Babelfish and NULL on SQL Server.</summary>
+    public static async Task<SqlServerEngine> DetectAsync(string connectionString)
+    {
+        await using var connection = new SqlConnection(new SqlConnectionStringBuilder(connectionString) { InitialCatalog = "master", Pooling = false }.ConnectionString);
+        await connection.OpenAsync();
+        await using var command = new SqlCommand("SELECT CAST(SERVERPROPERTY('babelfish') AS int);", connection);
+        return await command.ExecuteScalarAsync() is 1 ? SqlServerEngine.Babelfish : SqlServerEngine.SqlServer;
     }
 }
 

@@ -9,7 +9,7 @@ namespace OrderService.Unit.Tests.SqlServer;
 /// <summary>
 /// Every command the store sends, built for real as a SqlCommand in every switch combination. Reading a
 /// parameter's SqlDbType makes SqlClient inspect the value's type for a CLR UDT attribute, which loads
-/// Microsoft.SqlServer.Server: these tests fail with FileNotFoundException if the stand-in does not bind.
+/// Microsoft.SqlServer.Server (the package SqlClient depends on): a missing or mismatched assembly fails here.
 /// </summary>
 public sealed partial class CommandParameterTests
 {
@@ -108,11 +108,18 @@ public sealed partial class CommandParameterTests
         sent.Where(c => c.Parameters.Any(p => p.ParameterName is "Ids" or "Take" or "TopAt")).ShouldAllBe(c => c.Isolation == null);
     }
 
-    private static IEnumerable<string> ReferencedParameters(string sql) =>
-        ParameterReference().Matches(sql).Select(m => m.Groups[1].Value).Where(name => name != "written").Distinct();
+    /// <summary>The @names a text uses, less the variables it DECLAREs itself (the table variables @written, @created).</summary>
+    private static IEnumerable<string> ReferencedParameters(string sql)
+    {
+        var declared = DeclaredVariable().Matches(sql).Select(m => m.Groups[1].Value).ToHashSet(StringComparer.Ordinal);
+        return ParameterReference().Matches(sql).Select(m => m.Groups[1].Value).Where(name => !declared.Contains(name)).Distinct();
+    }
 
     [GeneratedRegex(@"(?<![@\w])@([A-Za-z]\w*)")]
     private static partial Regex ParameterReference();
+
+    [GeneratedRegex(@"\bDECLARE\s+@([A-Za-z]\w*)")]
+    private static partial Regex DeclaredVariable();
 
     [GeneratedRegex(@"^Id\d+$")]
     private static partial Regex IdListParameter();

@@ -1,3 +1,4 @@
+using OrderService.Data;
 using OrderService.Data.SqlServer;
 using Shouldly;
 using Xunit;
@@ -31,6 +32,39 @@ public sealed class SqlServerTransientFaultsTests
     [InlineData(229)]   // permission denied
     public void Errors_that_repeat_on_retry_are_not_transient(int number) =>
         SqlServerTransientFaults.IsTransientNumber(number).ShouldBeFalse();
+
+    // Babelfish for PostgreSQL sends PostgreSQL's errors without a SQL Server twin as 33557097 with PostgreSQL's
+    // message: a serialization failure and a lock time-out clear on retry; the rest under that number do not.
+    [Theory]
+    [InlineData("could not serialize access due to concurrent update")]
+    [InlineData("could not serialize access due to read/write dependencies among transactions")]
+    [InlineData("canceling statement due to lock timeout")]
+    public void Babelfish_serialization_failures_and_lock_timeouts_are_transient(string message) =>
+        SqlServerTransientFaults.IsTransientError(SqlServerTransientFaults.BabelfishUnmappedError, message).ShouldBeTrue();
+
+    [Theory]
+    [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "could not determine which collation to use for string comparison")]
+    [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "canceling statement due to user request")]
+    [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "'WAITFOR' is not currently supported in Babelfish")]
+    [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "value too long: could not serialize access")] // only the start of the message counts
+    [InlineData(50000, "could not serialize access due to concurrent update")] // only under Babelfish's number
+    public void Other_Babelfish_errors_and_look_alike_texts_are_not_transient(int number, string message) =>
+        SqlServerTransientFaults.IsTransientError(number, message).ShouldBeFalse();
+
+    // Babelfish ignores UPDLOCK, HOLDLOCK: racing creates of one customer or one key both pass the NOT EXISTS
+    // check, and the loser's INSERT fails with a duplicate key that a rerun resolves (the whole create rolled back).
+    [Theory]
+    [InlineData(2627, "duplicate key value violates unique constraint \"pk_customers\"")]
+    [InlineData(2627, "Violation of PRIMARY KEY constraint 'pk_idempotency_keys'. Cannot insert duplicate key in object 'dbo.idempotency_keys'.")]
+    [InlineData(2601, "duplicate key value violates unique constraint \"uq_orders_id\"")]
+    public void A_duplicate_of_a_key_the_create_checked_first_rolled_back(int number, string message) =>
+        SqlServerTransientFaults.ClassifyError(number, message).ShouldBe(StoreFault.RolledBack);
+
+    [Theory]
+    [InlineData(2627, "duplicate key value violates unique constraint \"pk_order_events\"")] // a second event of one sequence: a bug, not a race
+    [InlineData(2627, "Violation of PRIMARY KEY constraint 'pk_order_lines'.")]
+    public void Other_duplicate_keys_are_permanent(int number, string message) =>
+        SqlServerTransientFaults.ClassifyError(number, message).ShouldBe(StoreFault.Permanent);
 
     [Fact]
     public void A_timeout_exception_is_transient_even_when_wrapped() =>

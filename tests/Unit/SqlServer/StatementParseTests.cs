@@ -6,7 +6,7 @@ namespace OrderService.Unit.Tests.SqlServer;
 
 /// <summary>
 /// Every T-SQL command the SQL Server store sends, in every switch combination, goes through the SQL Server
-/// parser (TSql150Parser): no server is needed to prove that the text is valid T-SQL and that the switches
+/// parser (TSql160Parser): no server is needed to prove that the text is valid T-SQL and that the switches
 /// shape it as documented.
 /// </summary>
 public sealed class StatementParseTests

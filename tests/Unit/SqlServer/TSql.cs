@@ -3,12 +3,12 @@ using Shouldly;
 
 namespace OrderService.Unit.Tests.SqlServer;
 
-/// <summary>Parses T-SQL with the SQL Server 2019 grammar (TSql150Parser) and fails with every parse error listed.</summary>
+/// <summary>Parses T-SQL with the SQL Server 2022 grammar (TSql160Parser) and fails with every parse error listed.</summary>
 internal static class TSql
 {
     public static TSqlFragment Parse(string sql, string name)
     {
-        var parser = new TSql150Parser(initialQuotedIdentifiers: true);
+        var parser = new TSql160Parser(initialQuotedIdentifiers: true);
         using var reader = new StringReader(sql);
         var fragment = parser.Parse(reader, out var errors);
         errors.ShouldBeEmpty($"{name} does not parse:\n{string.Join('\n', errors.Select(e => $"  line {e.Line}, col {e.Column}: {e.Message}"))}\n{sql}");

@@ -40,6 +40,20 @@ public abstract class StoreFixture : IAsyncLifetime
     /// <summary>A connection string the service cannot reach or open: the store is down.</summary>
     protected abstract string UnreachableConnectionString();
 
+    /// <summary>
+    /// What the database itself holds for order <paramref name="id"/>, read straight from its rows (relational:
+    /// orders, order_lines, order_events; document: the stored document), never through the store.
+    /// </summary>
+    public abstract Task<StoredOrderRows> ReadStoredRowsAsync(string connectionString, Guid id, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Plants a failure in the LAST write a create makes (relational: the Created event's row; document: the
+    /// document's row), for the orders of customers whose id starts with <paramref name="customerPrefix"/> only,
+    /// so the rest of the suite is untouched. A trigger, so the store's own statements fail as they would on a
+    /// real fault. Disposing the result removes it.
+    /// </summary>
+    public abstract Task<IAsyncDisposable> PlantCreateFailureAsync(string connectionString, string customerPrefix, CancellationToken cancellationToken);
+
     /// <summary>Store-specific settings added to every host (durability knobs and the like).</summary>
     protected virtual IEnumerable<KeyValuePair<string, string?>> ExtraSettings() => [];
 
@@ -117,7 +131,7 @@ public abstract class StoreFixture : IAsyncLifetime
             var client = factory.CreateClient(); // starts the host: schema scripts run here
             client.Timeout = TimeSpan.FromSeconds(60);
             var store = factory.Services.GetRequiredService<IOrderStore>();
-            return new ServiceUnderTest(factory, new OrderApi(client), store, switches);
+            return new ServiceUnderTest(factory, new OrderApi(client), store, switches, connectionString);
         }
         catch
         {
@@ -127,12 +141,18 @@ public abstract class StoreFixture : IAsyncLifetime
     }
 }
 
-/// <summary>A running host: its HTTP client and, for the store-port tests, the store it resolved.</summary>
-public sealed record ServiceUnderTest(OrderServiceFactory Factory, OrderApi Api, IOrderStore Store, SwitchSet Switches) : IAsyncDisposable
+/// <summary>A running host: its HTTP client and, for the store-port tests, the store it resolved and its database.</summary>
+public sealed record ServiceUnderTest(OrderServiceFactory Factory, OrderApi Api, IOrderStore Store, SwitchSet Switches, string ConnectionString) : IAsyncDisposable
 {
     public async ValueTask DisposeAsync()
     {
         Api.Http.Dispose();
         await Factory.DisposeAsync();
     }
+}
+
+/// <summary>Runs a clean-up when disposed (the removal of a planted failure).</summary>
+public sealed class AsyncCleanup(Func<Task> cleanup) : IAsyncDisposable
+{
+    public async ValueTask DisposeAsync() => await cleanup();
 }

@@ -1,3 +1,4 @@
+using Dapper;
 using Npgsql;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Testing;
@@ -35,4 +36,39 @@ public abstract class PostgresStoreFixture(PostgresServer server) : StoreFixture
     }
 
     protected override string UnreachableConnectionString() => ThrowawayPostgres.UnreachableConnectionString();
+
+    public override async Task<StoredOrderRows> ReadStoredRowsAsync(string connectionString, Guid id, CancellationToken cancellationToken)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync(cancellationToken);
+        return Layout == "Document"
+            ? StoredRows.Document(await connection.ExecuteScalarAsync<string?>("SELECT CAST(document AS text) FROM order_documents WHERE id = @id", new { id }))
+            : await StoredRows.RelationalAsync(connection, id);
+    }
+
+    public override async Task<IAsyncDisposable> PlantCreateFailureAsync(string connectionString, string customerPrefix, CancellationToken cancellationToken)
+    {
+        var prefix = StoredRows.CheckedPrefix(customerPrefix);
+        var (table, condition) = Layout == "Document"
+            ? ("order_documents", $"starts_with(NEW.customer_id, '{prefix}')")
+            : ("order_events", $"NEW.sequence = 1 AND EXISTS (SELECT 1 FROM orders o WHERE o.id = NEW.order_id AND starts_with(o.customer_id, '{prefix}'))");
+        await ExecuteAsync(connectionString, $"""
+            CREATE FUNCTION planted_create_failure() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF {condition} THEN
+                    RAISE EXCEPTION 'planted create failure';
+                END IF;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER planted_create_failure BEFORE INSERT ON {table} FOR EACH ROW EXECUTE FUNCTION planted_create_failure();
+            """, cancellationToken);
+        return new AsyncCleanup(() => ExecuteAsync(connectionString, $"DROP TRIGGER planted_create_failure ON {table}; DROP FUNCTION planted_create_failure();", CancellationToken.None));
+    }
+
+    private static async Task ExecuteAsync(string connectionString, string sql, CancellationToken cancellationToken)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(sql, cancellationToken: cancellationToken));
+    }
 }

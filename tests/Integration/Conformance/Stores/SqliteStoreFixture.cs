@@ -1,3 +1,4 @@
+using Dapper;
 using Microsoft.Data.Sqlite;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 
@@ -19,6 +20,33 @@ public abstract class SqliteStoreFixture : StoreFixture
         var directory = Path.Combine(_directory, $"down-{Guid.NewGuid():N}");
         Directory.CreateDirectory(directory);
         return $"Data Source={directory}";
+    }
+
+    public override async Task<StoredOrderRows> ReadStoredRowsAsync(string connectionString, Guid id, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqliteConnection(connectionString);
+        await connection.OpenAsync(cancellationToken);
+        var key = id.ToString("D");
+        return Layout == "Document"
+            ? StoredRows.Document(await connection.ExecuteScalarAsync<string?>("SELECT document FROM order_documents WHERE id = @id", new { id = key }))
+            : await StoredRows.RelationalAsync(connection, key);
+    }
+
+    public override async Task<IAsyncDisposable> PlantCreateFailureAsync(string connectionString, string customerPrefix, CancellationToken cancellationToken)
+    {
+        var prefix = StoredRows.CheckedPrefix(customerPrefix);
+        var (table, when) = Layout == "Document"
+            ? ("order_documents", $"substr(NEW.customer_id, 1, {prefix.Length}) = '{prefix}'")
+            : ("order_events", $"NEW.sequence = 1 AND EXISTS (SELECT 1 FROM orders o WHERE o.id = NEW.order_id AND substr(o.customer_id, 1, {prefix.Length}) = '{prefix}')");
+        await ExecuteAsync(connectionString, $"CREATE TRIGGER planted_create_failure BEFORE INSERT ON {table} WHEN {when} BEGIN SELECT RAISE(ABORT, 'planted create failure'); END;", cancellationToken);
+        return new AsyncCleanup(() => ExecuteAsync(connectionString, "DROP TRIGGER planted_create_failure;", CancellationToken.None));
+    }
+
+    private static async Task ExecuteAsync(string connectionString, string sql, CancellationToken cancellationToken)
+    {
+        await using var connection = new SqliteConnection(connectionString);
+        await connection.OpenAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(sql, cancellationToken: cancellationToken));
     }
 
     public override async ValueTask DisposeAsync()
