@@ -22,6 +22,7 @@ public static class StoreRegistration
             .ValidateDataAnnotations()
             .ValidateOnStart();
         services.AddSingleton<IValidateOptions<StoreOptions>, StoreOptionsValidator>();
+        services.AddSingleton<IValidateOptions<StoreOptions>, MongoDb.MongoStoreOptionsValidator>();
         services.AddOptions<ResilienceOptions>()
             .Bind(configuration.GetSection(ResilienceOptions.SectionName))
             .ValidateDataAnnotations()
@@ -68,6 +69,7 @@ public static class StoreRegistration
             (StoreProvider.Sqlite, _) => Sqlite.SqliteStores.Create(context),
             (StoreProvider.PostgreSql, _) => PostgreSql.PostgreSqlStores.Create(context),
             (StoreProvider.SqlServer, _) => SqlServer.SqlServerStores.Create(context),
+            (StoreProvider.MongoDb, _) => MongoDb.MongoStores.Create(context),
             _ => throw new OptionsValidationException(StoreOptions.SectionName, typeof(StoreOptions),
                 [$"Store:Provider={options.Provider} has no store in this build."]),
         };

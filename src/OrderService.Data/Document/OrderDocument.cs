@@ -22,32 +22,9 @@ namespace OrderService.Data.Document;
 /// <see cref="TransitionResult.Rejected"/>.
 /// </para>
 /// <para>
-/// MongoDB would store the same document the same way, so a MongoDB store is one more folder:
-/// <list type="bullet">
-/// <item>Collection <c>orders</c>; <c>_id</c> = the order id (UUID, GuidRepresentation.Standard, subtype 4); the
-/// other fields exactly as above. Money as Decimal128 (it keeps the two decimals). Timestamps as the same
-/// fixed-width strings: a BSON date holds milliseconds only, and every store here keeps microseconds.
-/// Index <c>{ customerId: 1, createdAt: -1 }</c> for the customer listing.</item>
-/// <item>Idempotency keys: inside the order as <c>idempotency: { key, requestHash }</c> with a unique partial
-/// index on <c>idempotency.key</c>, so one insertOne stores order and key atomically without a multi-document
-/// transaction. E11000 on <c>_id</c> = a retried insert (Replayed); on the key = find it and compare hashes.
-/// Reads project <c>idempotency</c> away. (The SQL engines use a table, order_document_keys, in the same write.)</item>
-/// <item>Transition: <c>findOneAndUpdate(filter { _id, status: { $in: AllowedFrom }, version: expected },
-/// update { $set: { status, updatedAt }, $inc: { version: 1 }, $push: { events: { sequence: expected + 1, … } } },
-/// returnDocument: After)</c>. The classic operators cannot compute the event's sequence from the stored
-/// version, so without If-Match use the pipeline form of the same single-document update (4.2+):
-/// <c>[{ $set: { status, updatedAt, version: { $add: ["$version", 1] }, events: { $concatArrays: ["$events",
-/// [{ sequence: { $add: ["$version", 1] }, type, at, data: { $literal: data } }]] } } }]</c> with the filter
-/// minus <c>version</c>. Either way one document, one atomic operation, one winner. A null result: find
-/// <c>{ _id }</c> projecting status and version, then NotFound or Rejected, as here.</item>
-/// <item>ConfirmBeforeCommit (the declined-payment probe) needs a session transaction: startTransaction,
-/// the same findOneAndUpdate in the session, await the confirmation, commit or abort (replica set needed).</item>
-/// <item>Write concern per the shoot-out variants: <c>w: 1, j: false</c> (acknowledged, baseline),
-/// <c>j: true</c> (journaled; the server's <c>journalCommitInterval</c> 1–500 ms is the group-commit window),
-/// <c>w: "majority"</c> with <c>wtimeout</c> so a missing secondary gives an error, not a hang.</item>
-/// <item>GetMany: <c>{ _id: { $in: ids } }</c> (Json mode; InList = the same query per chunk); streaming = the
-/// cursor's batches, yielded as they arrive.</item>
-/// </list>
+/// MongoDB stores the same shape natively (src/OrderService.Data/MongoDb: OrderBson for the BSON layout, with
+/// instants as Int64 microseconds; OrderDefinitions for the findOneAndUpdate of a transition). It reuses
+/// <see cref="Normalize(Order)"/>, <see cref="Existing(NewOrder, string?, Order)"/> and <see cref="DistinctIds"/>.
 /// </para>
 /// </summary>
 public static class OrderDocument
@@ -99,16 +76,20 @@ public static class OrderDocument
     /// A create that inserted nothing met an earlier write: the same idempotency key (compare the request
     /// hashes) or the same order id (a retried insert whose first attempt committed).
     /// </summary>
-    public static CreateResult Existing(NewOrder request, string? storedRequestHash, string storedDocument)
-    {
-        if (request.IdempotencyKey is not null && storedRequestHash is not null
-            && !string.Equals(storedRequestHash, request.RequestHash, StringComparison.Ordinal))
-        {
-            return new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null);
-        }
+    public static CreateResult Existing(NewOrder request, string? storedRequestHash, string storedDocument) =>
+        IsKeyReusedWithDifferentRequest(request, storedRequestHash)
+            ? new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null)
+            : new CreateResult(CreateOutcome.Replayed, FromJson(storedDocument));
 
-        return new CreateResult(CreateOutcome.Replayed, FromJson(storedDocument));
-    }
+    /// <summary>The same decision for a store that reads the earlier order as an <see cref="Order"/> (MongoDB).</summary>
+    public static CreateResult Existing(NewOrder request, string? storedRequestHash, Order stored) =>
+        IsKeyReusedWithDifferentRequest(request, storedRequestHash)
+            ? new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null)
+            : new CreateResult(CreateOutcome.Replayed, stored);
+
+    private static bool IsKeyReusedWithDifferentRequest(NewOrder request, string? storedRequestHash) =>
+        request.IdempotencyKey is not null && storedRequestHash is not null
+        && !string.Equals(storedRequestHash, request.RequestHash, StringComparison.Ordinal);
 
     /// <summary>A batch's ids, each once: a repeated id is returned once, and InList chunks must not overlap.</summary>
     public static Guid[] DistinctIds(IReadOnlyCollection<Guid> ids) => ids.Distinct().ToArray();

@@ -1,0 +1,228 @@
+using System.Runtime.CompilerServices;
+using MongoDB.Bson;
+using MongoDB.Driver;
+using OrderService.Data.Document;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// The orders in MongoDB, one document per order (<see cref="OrderBson"/>), every operation one command:
+/// <list type="bullet">
+/// <item>Create: one insertOne of the order with its idempotency record; the unique partial index on the key makes
+/// create-with-key one atomic single-document write. A duplicate key (E11000) is either a retried insert of the same
+/// id or a known key: one read on the primary says which, and the request hashes tell a replay from a 422.</item>
+/// <item>Transition: one findOneAndUpdate (<see cref="OrderDefinitions.Transitionable"/>,
+/// <see cref="OrderDefinitions.Transition"/>) returning the document after the update. No match: one read of status
+/// and version on the primary decides 404 or 409. Concurrent transitions race on one document: one wins.</item>
+/// <item>Reads: find by id, by <c>$in</c>, or by customer newest first; lists stream batch by batch from the cursor.</item>
+/// </list>
+/// UnitOfWork=PerRequest runs all commands of a call in one causally consistent client session (the same lsid, reads
+/// after the call's write carry afterClusterTime); PerCall leaves each command to the driver's implicit session.
+/// Only the declined-payment probe (<see cref="TransitionCommand.ConfirmBeforeCommit"/>) opens a transaction: it must
+/// hold the write uncommitted while the caller decides, which needs a replica set. A single-document write needs none.
+/// <para>
+/// Planned for the port (transition Idempotency-Keys, keyset paging), and how they fit this document: the keys of
+/// the transitions an order went through are embedded in it as <c>transitionKeys: [{ key, requestHash, version }]</c>
+/// under a unique multikey index on <c>transitionKeys.key</c> (a key belongs to one order), and the same
+/// findOneAndUpdate also <c>$push</c>es the key, so the key is stored atomically with the event; a replay finds the
+/// key and answers with the order as that step left it (its events up to that version). Paging resumes after the
+/// <c>(createdAt, _id)</c> of the last order sent, on the customer index, with one lookahead of the page size + 1
+/// that projects only those two fields.
+/// </para>
+/// </summary>
+public sealed class MongoOrderStore : IOrderStore
+{
+    private const int InListChunkSize = 1_000;
+
+    private static readonly ClientSessionOptions CausalSession = new() { CausalConsistency = true };
+
+    private readonly IMongoClient _client;
+    private readonly IMongoDatabase _database;
+    private readonly IMongoCollection<BsonDocument> _orders;
+    private readonly IMongoCollection<BsonDocument> _explaining;
+    private readonly TransactionOptions _transaction;
+    private readonly StoreOptions _options;
+
+    public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options)
+    {
+        _client = client;
+        _options = options;
+        _database = client.GetDatabase(settings.DatabaseName);
+        _orders = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Orders);
+        _explaining = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Explaining);
+
+        // The probe's transaction reads the primary's newest state (as the single write's filter does) and commits with the configured write concern.
+        _transaction = new TransactionOptions(ReadConcern.Local, ReadPreference.Primary, settings.Orders.WriteConcern);
+    }
+
+    /// <summary>The collection the schema gate creates indexes on.</summary>
+    public IMongoCollection<BsonDocument> Orders => _orders;
+
+    public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
+    {
+        var stored = OrderDocument.Normalize(order.Order);
+        var document = OrderBson.ToDocument(stored, order.IdempotencyKey, order.RequestHash);
+        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            var insert = session is null
+                ? _orders.InsertOneAsync(document, null, cancellationToken)
+                : _orders.InsertOneAsync(session, document, null, cancellationToken);
+            await insert.ConfigureAwait(false);
+            return new CreateResult(CreateOutcome.Created, stored);
+        }
+        catch (MongoWriteException duplicate) when (duplicate.WriteError?.Category == ServerErrorCategory.DuplicateKey)
+        {
+            return await ReadExistingAsync(session, order, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)
+    {
+        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        var options = new FindOptions<BsonDocument, Order> { Projection = OrderDefinitions.WithoutIdempotency, Limit = 1 };
+        using var cursor = await FindAsync(_orders, session, OrderDefinitions.ById(id), options, cancellationToken).ConfigureAwait(false);
+        return await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false);
+    }
+
+    public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
+    {
+        if (command.ConfirmBeforeCommit is { } confirm)
+        {
+            return await TransitionWithConfirmationAsync(command, confirm, cancellationToken).ConfigureAwait(false);
+        }
+
+        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        var after = await UpdateAsync(session, command, cancellationToken).ConfigureAwait(false);
+        return after is not null
+            ? TransitionResult.Applied(after)
+            : await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
+    }
+
+    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var distinct = OrderDocument.DistinctIds(ids);
+        if (distinct.Length == 0)
+        {
+            yield break;
+        }
+
+        // Json: one find whose $in carries every id in one array. InList: the same find per chunk of ids, one after another.
+        IEnumerable<Guid[]> chunks = _options.BatchFilter == BatchFilter.Json ? [distinct] : distinct.Chunk(InListChunkSize);
+        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        foreach (var chunk in chunks)
+        {
+            var options = new FindOptions<BsonDocument, Order> { Projection = OrderDefinitions.WithoutIdempotency, BatchSize = Math.Min(chunk.Length, InListChunkSize) };
+            await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk), options, cancellationToken).ConfigureAwait(false))
+            {
+                yield return order;
+            }
+        }
+    }
+
+    public async IAsyncEnumerable<Order> ListByCustomerAsync(string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        // The whole page in the first batch: one round trip for the usual listing.
+        var options = new FindOptions<BsonDocument, Order>
+        {
+            Projection = OrderDefinitions.WithoutIdempotency,
+            Sort = OrderDefinitions.NewestFirst,
+            Limit = limit,
+            BatchSize = limit,
+        };
+        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        await foreach (var order in StreamAsync(session, OrderDefinitions.ByCustomer(customerId, status), options, cancellationToken).ConfigureAwait(false))
+        {
+            yield return order;
+        }
+    }
+
+    /// <summary>A ping that needs the primary: ready means writes can be accepted.</summary>
+    public Task CheckReadyAsync(CancellationToken cancellationToken) =>
+        _database.RunCommandAsync<BsonDocument>(new BsonDocument("ping", 1), ReadPreference.Primary, cancellationToken);
+
+    /// <summary>
+    /// The declined-payment probe: the same findOneAndUpdate inside a transaction that stays open while the caller
+    /// decides. Other sessions never see the uncommitted write, whatever their read concern.
+    /// </summary>
+    private async Task<TransitionResult> TransitionWithConfirmationAsync(
+        TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken)
+    {
+        using var session = await _client.StartSessionAsync(CausalSession, cancellationToken).ConfigureAwait(false);
+        session.StartTransaction(_transaction);
+        var after = await UpdateAsync(session, command, cancellationToken).ConfigureAwait(false);
+        if (after is null)
+        {
+            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
+            return await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
+        }
+
+        if (!await confirm(cancellationToken).ConfigureAwait(false))
+        {
+            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
+            return TransitionResult.Declined;
+        }
+
+        await session.CommitTransactionAsync(cancellationToken).ConfigureAwait(false);
+        return TransitionResult.Applied(after);
+    }
+
+    private async Task<Order?> UpdateAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
+    {
+        var filter = OrderDefinitions.Transitionable(command);
+        var update = OrderDefinitions.Transition(command);
+        var options = new FindOneAndUpdateOptions<BsonDocument, Order> { ReturnDocument = ReturnDocument.After, Projection = OrderDefinitions.WithoutIdempotency };
+        return await (session is null
+            ? _orders.FindOneAndUpdateAsync(filter, update, options, cancellationToken)
+            : _orders.FindOneAndUpdateAsync(session, filter, update, options, cancellationToken)).ConfigureAwait(false);
+    }
+
+    /// <summary>The update matched nothing: the order is missing, or its status or version says no. Asked of the primary.</summary>
+    private async Task<TransitionResult> ExplainNoMatchAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
+    {
+        var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
+        using var cursor = await FindAsync(_explaining, session, OrderDefinitions.ById(command.OrderId), options, cancellationToken).ConfigureAwait(false);
+        var state = await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false);
+        return state is null
+            ? TransitionResult.NotFound
+            : TransitionResult.Rejected(Enum.Parse<OrderStatus>(state[OrderBson.Status].AsString), state[OrderBson.Version].AsInt32, command.Action, command.ExpectedVersion);
+    }
+
+    /// <summary>A create met a duplicate key: find the order that holds the key (or, without a key, the id) on the primary.</summary>
+    private async Task<CreateResult> ReadExistingAsync(IClientSessionHandle? session, NewOrder order, CancellationToken cancellationToken)
+    {
+        var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByIdempotencyKey(key) : OrderDefinitions.KeyedById(order.Order.Id);
+        var options = new FindOptions<BsonDocument, KeyedOrder> { Projection = OrderDefinitions.WithIdempotency, Limit = 1 };
+        using var cursor = await FindAsync(_explaining, session, filter, options, cancellationToken).ConfigureAwait(false);
+        var existing = await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false)
+            ?? throw new InvalidOperationException($"Order {order.Order.Id} met a duplicate key on insert, but the order holding it cannot be read.");
+        return OrderDocument.Existing(order, existing.RequestHash, existing.Order);
+    }
+
+    /// <summary>Yields each order as its batch arrives: a large answer is never buffered whole.</summary>
+    private async IAsyncEnumerable<Order> StreamAsync(
+        IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, FindOptions<BsonDocument, Order> options, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        using var cursor = await FindAsync(_orders, session, filter, options, cancellationToken).ConfigureAwait(false);
+        while (await cursor.MoveNextAsync(cancellationToken).ConfigureAwait(false))
+        {
+            foreach (var order in cursor.Current)
+            {
+                yield return order;
+            }
+        }
+    }
+
+    private static Task<IAsyncCursor<TResult>> FindAsync<TDocument, TResult>(
+        IMongoCollection<TDocument> collection, IClientSessionHandle? session, FilterDefinition<TDocument> filter, FindOptions<TDocument, TResult> options, CancellationToken cancellationToken) =>
+        session is null
+            ? collection.FindAsync(filter, options, cancellationToken)
+            : collection.FindAsync(session, filter, options, cancellationToken);
+
+    /// <summary>PerRequest: one causally consistent session for every command of this call. PerCall: none (the driver's implicit session per command).</summary>
+    private async Task<IClientSessionHandle?> StartSessionAsync(CancellationToken cancellationToken) =>
+        _options.UnitOfWork == UnitOfWork.PerRequest
+            ? await _client.StartSessionAsync(CausalSession, cancellationToken).ConfigureAwait(false)
+            : null;
+}
