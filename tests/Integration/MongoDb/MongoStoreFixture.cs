@@ -1,0 +1,77 @@
+using System.Collections.Concurrent;
+using OrderService.Integration.Tests.Conformance;
+using OrderService.Integration.Tests.Conformance.Infrastructure;
+using Xunit;
+
+namespace OrderService.Integration.Tests.MongoDb;
+
+/// <summary>
+/// MongoDB as a conformance store: a database of its own per host on the test server (<see cref="MongoTestServer"/>),
+/// dropped at the end; "down" is a closed loopback port. Without a server every test of the suite reports SKIPPED
+/// with the reason. A fixture may add Store:MongoDb switches (ExtraSettings) to run the suite under them.
+/// </summary>
+public abstract class MongoStoreFixture : StoreFixture
+{
+    private readonly ConcurrentBag<string> _databases = [];
+
+    protected override string Provider => "MongoDb";
+
+    // MongoDB always keeps one document per order; saying so keeps the start-up log free of a Layout note.
+    protected override string Layout => "Document";
+
+    public override string? UnavailableReason => MongoTestServer.UnavailableReason;
+
+    protected override Task<string> CreateDatabaseAsync(string name, CancellationToken cancellationToken)
+    {
+        var uri = MongoTestServer.DatabaseUri(name);
+        _databases.Add(uri);
+        return Task.FromResult(uri);
+    }
+
+    protected override string UnreachableConnectionString() => MongoDown.ConnectionString();
+
+    public override async ValueTask DisposeAsync()
+    {
+        await base.DisposeAsync();
+        if (!_databases.IsEmpty)
+        {
+            await MongoTestServer.DropAsync(_databases);
+        }
+    }
+}
+
+/// <summary>The defaults: the server's write concern (w:majority on a replica set), local reads.</summary>
+public sealed class MongoStore : MongoStoreFixture
+{
+    public override string StoreName => "MongoDB";
+}
+
+/// <summary>The seed's acknowledged baseline, w:1 j:false, with majority reads: the fastest writes under the strictest reads.</summary>
+public sealed class MongoAcknowledgedStore : MongoStoreFixture
+{
+    public override string StoreName => "MongoDB w:1 j:false, read concern majority";
+
+    protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
+    [
+        new("Store:MongoDb:W", "1"),
+        new("Store:MongoDb:Journal", "false"),
+        new("Store:MongoDb:ReadConcern", "Majority"),
+    ];
+}
+
+public sealed class MongoConformance(MongoStore store) : ConformanceSuite<MongoStore>(store);
+
+public sealed class MongoAcknowledgedConformance(MongoAcknowledgedStore store) : ConformanceSuite<MongoAcknowledgedStore>(store);
+
+/// <summary>
+/// The general switches that mean something on MongoDB: UnitOfWork (a session per request or none) and BatchFilter
+/// (one $in or one per 1,000 ids). WriteIsolation and ReadIsolation have no counterpart there (README: MongoDB), so
+/// their combinations would only repeat the same runs.
+/// </summary>
+public sealed class MongoSwitchMatrix(MongoStore store) : SwitchMatrixSuite<MongoStore>(store)
+{
+    public static new TheoryData<string> Switches => new(
+        from unitOfWork in Enum.GetValues<OrderService.Data.UnitOfWork>()
+        from batch in Enum.GetValues<OrderService.Data.BatchFilter>()
+        select (SwitchSet.Defaults with { UnitOfWork = unitOfWork, BatchFilter = batch }).Key);
+}
