@@ -42,6 +42,7 @@ public sealed class MongoOrderStore : IOrderStore
     private readonly IMongoCollection<BsonDocument> _orders;
     private readonly IMongoCollection<BsonDocument> _explaining;
     private readonly TransactionOptions _transaction;
+    private readonly ClientSessionOptions _requestSession;
     private readonly StoreOptions _options;
 
     public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options)
@@ -51,6 +52,8 @@ public sealed class MongoOrderStore : IOrderStore
         _database = client.GetDatabase(settings.DatabaseName);
         _orders = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Orders);
         _explaining = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Explaining);
+
+        _requestSession = new ClientSessionOptions { CausalConsistency = settings.CausalSessions };
 
         // The probe's transaction reads the primary's newest state (as the single write's filter does) and commits with the configured write concern.
         _transaction = new TransactionOptions(ReadConcern.Local, ReadPreference.Primary, settings.Orders.WriteConcern);
@@ -220,9 +223,12 @@ public sealed class MongoOrderStore : IOrderStore
             ? collection.FindAsync(filter, options, cancellationToken)
             : collection.FindAsync(session, filter, options, cancellationToken);
 
-    /// <summary>PerRequest: one causally consistent session for every command of this call. PerCall: none (the driver's implicit session per command).</summary>
+    /// <summary>
+    /// PerRequest: one session for every command of this call, causally consistent unless the read concern is
+    /// "available" (<see cref="MongoSettings.CausalSessions"/>). PerCall: none (the driver's implicit session per command).
+    /// </summary>
     private async Task<IClientSessionHandle?> StartSessionAsync(CancellationToken cancellationToken) =>
         _options.UnitOfWork == UnitOfWork.PerRequest
-            ? await _client.StartSessionAsync(CausalSession, cancellationToken).ConfigureAwait(false)
+            ? await _client.StartSessionAsync(_requestSession, cancellationToken).ConfigureAwait(false)
             : null;
 }

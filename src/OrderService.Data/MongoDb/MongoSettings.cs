@@ -52,6 +52,12 @@ public sealed class MongoSettings
 
     public MongoCollectionSettings Explaining { get; }
 
+    /// <summary>
+    /// Whether UnitOfWork=PerRequest sessions are causally consistent: not with read concern "available", which
+    /// MongoDB does not allow together with afterClusterTime (the read's wait for the session's own writes).
+    /// </summary>
+    public bool CausalSessions => Client.ReadConcern.Level != ReadConcernLevel.Available;
+
     /// <summary>Each switch's value in force and where it came from, for the start-up log.</summary>
     public IReadOnlyList<EffectiveSetting> Effective { get; }
 

@@ -24,11 +24,11 @@ public static class MongoStores
 
         if (logger.IsEnabled(LogLevel.Information))
         {
-            logger.LogInformation("MongoDB store (one document per order: Store:Layout is not used): {Settings}; unit of work {UnitOfWork}; batch filter {BatchFilter}.",
-                settings.Describe(), options.UnitOfWork, options.BatchFilter);
+            logger.LogInformation("MongoDB store (one document per order: Store:Layout is not used): {Settings}; unit of work {UnitOfWork}{Sessions}; batch filter {BatchFilter}.",
+                settings.Describe(), options.UnitOfWork, Sessions(options, settings), options.BatchFilter);
         }
 
-        foreach (var warning in NoOpSwitches(options))
+        foreach (var warning in NoOpSwitches(options).Concat(StaleReads(settings)))
         {
             logger.LogWarning("{Warning}", warning);
         }
@@ -37,6 +37,12 @@ public static class MongoStores
         var store = new MongoOrderStore(client, settings, options);
         return new StoreBundle(store, new MongoSchema(store.Orders), MongoTransientFaults.Instance, new ClientRelease(client));
     }
+
+    private static string Sessions(StoreOptions options, MongoSettings settings) => options.UnitOfWork != UnitOfWork.PerRequest
+        ? " (the driver's implicit session per command)"
+        : settings.CausalSessions
+            ? " (one causally consistent session per request)"
+            : " (one session per request, not causally consistent: MongoDB does not allow it with read concern available)";
 
     /// <summary>The general switches that have no counterpart on MongoDB, each said once at start-up (README: MongoDB).</summary>
     public static IEnumerable<string> NoOpSwitches(StoreOptions options)
@@ -51,6 +57,26 @@ public static class MongoStores
         {
             yield return "Store:ReadIsolation=ReadUncommitted changes nothing on MongoDB: no read ever sees another session's uncommitted transaction. " +
                 "Whether a read may return writes a failover can still roll back is the read concern (Store:MongoDb:ReadConcern: Local/Available may, Majority never).";
+        }
+    }
+
+    /// <summary>
+    /// Read settings under which a read may miss what the same client was just told was written (each request has
+    /// its own session, so causal consistency does not reach across requests): said at start-up, not refused,
+    /// because an operator may want exactly that trade.
+    /// </summary>
+    public static IEnumerable<string> StaleReads(MongoSettings settings)
+    {
+        var client = settings.Client;
+        if (client.ReadConcern.Level == ReadConcernLevel.Majority && client.WriteConcern.W is not WriteConcern.WMode { Value: "majority" })
+        {
+            yield return "Store:MongoDb:ReadConcern=Majority without W=majority: a read can miss a write acknowledged a moment earlier (w:1 is acknowledged before a majority has it), " +
+                "so a GET right after a 201 or 200 may answer 404 or an older version. Use W=majority with majority reads.";
+        }
+
+        if (client.ReadPreference.ReadPreferenceMode != ReadPreferenceMode.Primary)
+        {
+            yield return $"Store:MongoDb:ReadPreference={client.ReadPreference.ReadPreferenceMode}: reads that go to a secondary can return an order older than what the client was just told.";
         }
     }
 

@@ -46,15 +46,28 @@ public sealed class MongoStore : MongoStoreFixture
     public override string StoreName => "MongoDB";
 }
 
-/// <summary>The seed's acknowledged baseline, w:1 j:false, with majority reads: the fastest writes under the strictest reads.</summary>
+/// <summary>The seed's acknowledged baseline: w:1, j:false.</summary>
 public sealed class MongoAcknowledgedStore : MongoStoreFixture
 {
-    public override string StoreName => "MongoDB w:1 j:false, read concern majority";
+    public override string StoreName => "MongoDB w:1 j:false";
 
     protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
     [
         new("Store:MongoDb:W", "1"),
         new("Store:MongoDb:Journal", "false"),
+    ];
+}
+
+/// <summary>The shoot-out's majority row: majority writes (journaled, bounded by wtimeout) and majority reads.</summary>
+public sealed class MongoMajorityStore : MongoStoreFixture
+{
+    public override string StoreName => "MongoDB w:majority, read concern majority";
+
+    protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
+    [
+        new("Store:MongoDb:W", "majority"),
+        new("Store:MongoDb:Journal", "true"),
+        new("Store:MongoDb:WTimeoutMilliseconds", "1000"),
         new("Store:MongoDb:ReadConcern", "Majority"),
     ];
 }
@@ -62,6 +75,8 @@ public sealed class MongoAcknowledgedStore : MongoStoreFixture
 public sealed class MongoConformance(MongoStore store) : ConformanceSuite<MongoStore>(store);
 
 public sealed class MongoAcknowledgedConformance(MongoAcknowledgedStore store) : ConformanceSuite<MongoAcknowledgedStore>(store);
+
+public sealed class MongoMajorityConformance(MongoMajorityStore store) : ConformanceSuite<MongoMajorityStore>(store);
 
 /// <summary>
 /// The general switches that mean something on MongoDB: UnitOfWork (a session per request or none) and BatchFilter

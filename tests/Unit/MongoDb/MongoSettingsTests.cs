@@ -58,6 +58,14 @@ public sealed class MongoSettingsTests
     }
 
     [Theory]
+    [InlineData(null, true)]
+    [InlineData(MongoReadConcern.Local, true)]
+    [InlineData(MongoReadConcern.Majority, true)]
+    [InlineData(MongoReadConcern.Available, false)]
+    public void Request_sessions_are_causally_consistent_except_at_read_concern_available(MongoReadConcern? readConcern, bool causal) =>
+        Build(Uri, new MongoStoreOptions { ReadConcern = readConcern }).CausalSessions.ShouldBe(causal);
+
+    [Theory]
     [InlineData(MongoReadPreference.Primary, ReadPreferenceMode.Primary)]
     [InlineData(MongoReadPreference.PrimaryPreferred, ReadPreferenceMode.PrimaryPreferred)]
     [InlineData(MongoReadPreference.Secondary, ReadPreferenceMode.Secondary)]

@@ -19,7 +19,7 @@ public sealed class MongoStartupTests
         var log = new RecordingLoggerProvider();
         var options = new StoreOptions { Provider = StoreProvider.MongoDb, MongoDb = new MongoStoreOptions { W = "1", Journal = false } };
 
-        await using (Create(options, "mongodb://127.0.0.1:1/shop?readPreference=primaryPreferred", log))
+        await using (Create(options, "mongodb://127.0.0.1:1/shop?readConcernLevel=local", log))
         {
         }
 
@@ -27,9 +27,23 @@ public sealed class MongoStartupTests
         line.ShouldContain("database shop");
         line.ShouldContain("w=1 (Store:MongoDb:W)");
         line.ShouldContain("journal=false (Store:MongoDb:Journal)");
-        line.ShouldContain("readPreference=primaryPreferred (connection string (readPreference))");
-        line.ShouldContain("unit of work PerRequest");
+        line.ShouldContain("readConcern=local (connection string (readConcernLevel))");
+        line.ShouldContain("unit of work PerRequest (one causally consistent session per request)");
         log.Lines.ShouldNotContain(l => l.Level == LogLevel.Warning);
+    }
+
+    [Fact]
+    public async Task With_read_concern_available_the_request_session_is_not_causal_and_the_log_says_why()
+    {
+        var log = new RecordingLoggerProvider();
+        var options = new StoreOptions { Provider = StoreProvider.MongoDb, MongoDb = new MongoStoreOptions { ReadConcern = MongoReadConcern.Available } };
+
+        await using (Create(options, "mongodb://127.0.0.1:1", log))
+        {
+        }
+
+        log.Lines.Single(l => l.Level == LogLevel.Information).Text
+            .ShouldContain("unit of work PerRequest (one session per request, not causally consistent: MongoDB does not allow it with read concern available)");
     }
 
     [Fact]
@@ -47,6 +61,38 @@ public sealed class MongoStartupTests
         warnings.ShouldContain(w => w.StartsWith("Store:WriteIsolation=Serializable changes nothing on MongoDB", StringComparison.Ordinal));
         warnings.ShouldContain(w => w.StartsWith("Store:ReadIsolation=ReadUncommitted changes nothing on MongoDB", StringComparison.Ordinal));
     }
+
+    [Theory]
+    [InlineData("1", "Majority", null, "ReadConcern=Majority without W=majority")]
+    [InlineData(null, "Majority", null, "ReadConcern=Majority without W=majority")] // unset w: the server's default, which the client cannot vouch for
+    [InlineData("majority", "Majority", null, null)]
+    [InlineData("1", "Local", null, null)]
+    [InlineData("1", null, "SecondaryPreferred", "ReadPreference=SecondaryPreferred")]
+    public void Read_settings_that_can_miss_a_clients_own_write_are_said_at_start_up(string? w, string? readConcern, string? readPreference, string? warning)
+    {
+        var settings = MongoSettings.Build("mongodb://127.0.0.1:1", new MongoStoreOptions
+        {
+            W = w,
+            ReadConcern = readConcern is null ? null : Enum.Parse<MongoReadConcern>(readConcern),
+            ReadPreference = readPreference is null ? null : Enum.Parse<MongoReadPreference>(readPreference),
+        }, new ResilienceOptions());
+
+        var warnings = MongoStores.StaleReads(settings).ToList();
+
+        if (warning is null)
+        {
+            warnings.ShouldBeEmpty();
+        }
+        else
+        {
+            warnings.ShouldHaveSingleItem().ShouldContain(warning);
+        }
+    }
+
+    [Fact]
+    public void Majority_from_the_connection_string_counts_too() =>
+        MongoStores.StaleReads(MongoSettings.Build("mongodb://127.0.0.1:1/?w=majority&readConcernLevel=majority", new MongoStoreOptions(), new ResilienceOptions()))
+            .ShouldBeEmpty();
 
     private static StoreBundle Create(StoreOptions options, string connectionString, RecordingLoggerProvider log)
     {
