@@ -8,6 +8,7 @@
 #
 # Environment: ORDERS_TEST_POSTGRES (use this server instead of a throwaway cluster), ORDERS_TEST_SQLSERVER, ORDERS_TEST_MONGODB,
 # ORDERS_TEST_ARTIFACTS (build output; default ./artifacts), ORDERS_TEST_TIMEOUT (per assembly; default 45m).
+# It also installs the OpenAPI linters with npm (into $ORDERS_TEST_ARTIFACTS/openapi-lint) when npm is present.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -45,6 +46,24 @@ if [[ -z "${ORDERS_TEST_POSTGRES:-}" && "$(id -u)" -eq 0 ]] && ! id postgres >/d
   exit 1
 fi
 
+# The OpenAPI linters (Redocly CLI, Spectral), pinned by tests/OpenApiLint/package-lock.json, for OpenApiLintTests.
+# They need Node.js 20+ with npm (on the machine image). Without npm that test reports skipped, with the reason;
+# Debian's own nodejs (18) is too old for Redocly CLI 2, so it is not installed from here.
+if command -v npm >/dev/null; then
+  lint_tools="$artifacts/openapi-lint"
+  if ! cmp -s tests/OpenApiLint/package-lock.json "$lint_tools/package-lock.json" || [[ ! -x "$lint_tools/node_modules/.bin/redocly" || ! -x "$lint_tools/node_modules/.bin/spectral" ]]; then
+    echo "==> Installing the OpenAPI linters (npm ci into $lint_tools)"
+    mkdir -p "$lint_tools"
+    cp tests/OpenApiLint/package.json tests/OpenApiLint/package-lock.json "$lint_tools/"
+    # --ignore-scripts: no package needs an install step (the one script there, @scarf/scarf, only reports the install).
+    (cd "$lint_tools" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) \
+      || { echo "npm ci of the OpenAPI linters failed (see above)." >&2; exit 1; }
+  fi
+  export ORDERS_TEST_OPENAPI_LINT="$lint_tools"
+else
+  echo "==> npm not found: the OpenAPI lint test will report skipped"
+fi
+
 for project in "${projects[@]}"; do
   echo "==> Building $project (Release)"
   dotnet build "$project" -c Release --artifacts-path "$artifacts" -v quiet -nologo
@@ -58,7 +77,12 @@ for project in "${projects[@]}"; do
   assembly="$(find "$artifacts/bin/$name/release" -maxdepth 1 -name '*.Tests.dll' | head -n 1)"
   [[ -n "$assembly" ]] || { echo "No test assembly was built for $project" >&2; exit 1; }
   echo "==> Running $(basename "$assembly")"
-  if ! timeout --kill-after=30s "${ORDERS_TEST_TIMEOUT:-45m}" dotnet "$assembly" -noLogo -noColor -preEnumerateTheories -xml "$results/$name.xml"; then
+  # The runner prints every skipped test with its reason (hundreds of identical SQL Server lines): drop
+  # them here; the summary below gives each reason once per test class, with the count.
+  if ! timeout --kill-after=30s "${ORDERS_TEST_TIMEOUT:-45m}" dotnet "$assembly" -noLogo -noColor -preEnumerateTheories -xml "$results/$name.xml" \
+      | awk '/\[SKIP\]$/ { skipping = 1; indent = match($0, /[^ ]/); next }
+             skipping && match($0, /[^ ]/) > indent { next }
+             { skipping = 0; print; fflush() }'; then
     run_failed=1
   fi
   if [[ ! -s "$results/$name.xml" ]]; then
@@ -92,10 +116,15 @@ awk -F'\t' '
   { ran[$1] += ($2 == "Pass" || $2 == "Fail"); pass[$1] += ($2 == "Pass"); fail[$1] += ($2 == "Fail"); skip[$1] += ($2 == "Skip") }
   END { for (g in ran) printf "  %-24s ran %5d (%d passed, %d failed), %d skipped\n", g, ran[g], pass[g], fail[g], skip[g] }
 ' "$summary" | sort
-reasons="$(cat "$results"/*.xml 2>/dev/null | grep -oP '<reason><!\[CDATA\[\K[^\]]*' | sort | uniq -c || true)"
-if [[ -n "$reasons" ]]; then
-  echo "Skipped, with reasons (count, reason):"
-  echo "$reasons"
+# Each skip reason once per test class, with the count; the XML writer escapes quotes as \", undone here.
+skips="$({ cat "$results"/*.xml 2>/dev/null \
+  | grep -oP '<test [^>]*result="Skip"[^>]*>(?:(?!</test>).)*?<reason><!\[CDATA\[.*?\]\]>' || true; } \
+  | sed -E 's/^.* type="([^"]*)".*<reason><!\[CDATA\[(.*)\]\]>$/\1\t\2/; s/^[^\t]*\.//; s/\\"/"/g' \
+  | sort | uniq -c | sort -k2 \
+  | awk -F'\t' '{ split($1, head, " "); printf "  %s: %d skipped: %s\n", head[2], head[1], $2 }')"
+if [[ -n "$skips" ]]; then
+  echo "Skipped, per test class (class: count: reason):"
+  echo "$skips"
 fi
 
 read -r passed failed skipped notrun < <(awk -F'\t' '

@@ -2,10 +2,45 @@ namespace OrderService.Data;
 
 /// <summary>
 /// Tells the resilience pipeline which driver errors are worth a retry (deadlocks, serialization
-/// failures, busy databases, lost connections, timeouts). Everything else fails at once.
-/// Each provider registers its own.
+/// failures, busy databases, lost connections, timeouts), and what each says about a write in flight.
+/// Everything else fails at once. Each provider registers its own.
 /// </summary>
 public interface ITransientFaults
 {
     bool IsTransient(Exception exception);
+
+    /// <summary>
+    /// What the fault says about the unit of work it interrupted. The default treats every transient fault
+    /// as <see cref="StoreFault.Interrupted"/>: the safe answer for a store that cannot tell (it never reruns
+    /// a write that may have committed). A store that can tell overrides it.
+    /// </summary>
+    StoreFault Classify(Exception exception) => IsTransient(exception) ? StoreFault.Interrupted : StoreFault.Permanent;
+}
+
+/// <summary>
+/// What a failed call leaves behind, which decides whether a rerun is safe (Resilience/RerunSafety.cs)
+/// and whether it counts against the store's health (the circuit breaker).
+/// </summary>
+public enum StoreFault
+{
+    /// <summary>Not transient (a constraint, a bug, bad SQL): retrying repeats it. Fails at once.</summary>
+    Permanent,
+
+    /// <summary>
+    /// The store undid the unit (serialization failure, deadlock victim, busy or locked, lock time-out):
+    /// nothing committed, and rerunning the whole unit is safe. Contention, not an outage: the breaker ignores it.
+    /// </summary>
+    RolledBack,
+
+    /// <summary>
+    /// The store was not reached, or refused to start the unit (connection refused, server starting, too many
+    /// connections): nothing was sent, so a rerun is safe. It counts towards opening the breaker.
+    /// </summary>
+    Unreachable,
+
+    /// <summary>
+    /// The connection broke or timed out after the unit was sent: it may have committed. Only a call whose
+    /// rerun is recognised (a key, an id, a version check) is rerun. It counts towards opening the breaker.
+    /// </summary>
+    Interrupted,
 }

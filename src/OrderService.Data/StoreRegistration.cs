@@ -2,6 +2,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
+using OrderService.Data.Configuration;
 using OrderService.Data.Resilience;
 
 namespace OrderService.Data;
@@ -17,17 +18,11 @@ public static class StoreRegistration
 
     public static IServiceCollection AddOrderStore(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddOptions<StoreOptions>()
-            .Bind(configuration.GetSection(StoreOptions.SectionName))
-            .ValidateDataAnnotations()
-            .ValidateOnStart();
+        services.AddSettings<StoreOptions>(configuration, StoreOptions.SectionName);
         services.AddSingleton<IValidateOptions<StoreOptions>, StoreOptionsValidator>();
         services.AddSingleton<IValidateOptions<StoreOptions>, MongoDb.MongoStoreOptionsValidator>();
-        services.AddOptions<ResilienceOptions>()
-            .Bind(configuration.GetSection(ResilienceOptions.SectionName))
-            .ValidateDataAnnotations()
-            .ValidateOnStart();
-        services.AddSingleton<IValidateOptions<ResilienceOptions>, ResilienceOptionsValidator>();
+        services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
+        services.AddStoreResilience(configuration);
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => CreateStore(sp, configuration));
 
@@ -35,8 +30,8 @@ public static class StoreRegistration
         services.AddSingleton(sp =>
         {
             var bundle = sp.GetRequiredService<StoreBundle>();
-            return new ResilientOrderStore(bundle.Store, bundle.Schema, bundle.TransientFaults,
-                sp.GetRequiredService<IOptions<ResilienceOptions>>().Value, sp.GetRequiredService<TimeProvider>());
+            var provider = sp.GetRequiredService<IOptions<StoreOptions>>().Value.Provider;
+            return new ResilientOrderStore(bundle, StorePipeline.For(sp, provider), StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
         });
         services.AddSingleton<IOrderStore>(sp => sp.GetRequiredService<ResilientOrderStore>());
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Schema);

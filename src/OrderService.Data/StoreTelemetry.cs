@@ -1,12 +1,16 @@
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
+using OrderService.Data.Orders;
 
 namespace OrderService.Data;
 
 /// <summary>
-/// What the stores emit: an Activity per command (SQL text, isolation, unit of work) and counters for
-/// connections opened and commands sent. OpenTelemetry exports them; tests listen to them to see
-/// that a switch really changes what reaches the database.
+/// What the stores emit that no library does: a span and a duration per port call (every store, through
+/// the resilience decorator), a span per command (SQL text, isolation, unit of work), transitions by
+/// outcome, retries, the circuit's state, and counters for connections opened and commands sent.
+/// Nothing here costs more than a flag check while nobody listens: spans start only for a listener,
+/// and instruments record only when a meter provider (or a test's listener) enabled them.
 /// </summary>
 public static class StoreTelemetry
 {
@@ -19,6 +23,31 @@ public static class StoreTelemetry
     private static readonly Counter<long> CommandsSent = Meter.CreateCounter<long>("orderservice.store.commands.sent");
     private static readonly Counter<long> GroupCommits = Meter.CreateCounter<long>("orderservice.store.group_commits");
     private static readonly Histogram<long> GroupCommitSize = Meter.CreateHistogram<long>("orderservice.store.group_commit.size");
+
+    private static readonly Histogram<double> CallDuration = Meter.CreateHistogram(
+        "orderservice.store.call.duration", "s", "One store port call as the caller sees it: retries and backoff included.",
+        advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] });
+
+    private static readonly Counter<long> Transitions = Meter.CreateCounter<long>(
+        "orderservice.transitions", description: "Transitions asked of the store, by action and outcome (unavailable: the store could not answer).");
+
+    private static readonly Counter<long> Retries = Meter.CreateCounter<long>(
+        "orderservice.store.retries", description: "Store calls rerun after a transient fault, by what the fault left behind.");
+
+    private static readonly ConcurrentDictionary<object, (string System, Func<int> State)> Circuits = new();
+
+    // Observed only when a reader collects: it costs nothing in between.
+    private static readonly ObservableGauge<int> CircuitState = Meter.CreateObservableGauge(
+        "orderservice.store.circuit.state", ObserveCircuits, description: "The store's circuit breaker: 0 closed, 1 open, 2 half-open, 3 isolated.");
+
+    /// <summary>The db.system value (OpenTelemetry's names) of a provider.</summary>
+    public static string SystemName(StoreProvider provider) => provider switch
+    {
+        StoreProvider.Sqlite => "sqlite",
+        StoreProvider.PostgreSql => "postgresql",
+        StoreProvider.SqlServer => "mssql",
+        _ => provider.ToString().ToLowerInvariant(),
+    };
 
     public static void ConnectionOpened(string provider, string purpose) =>
         ConnectionsOpened.Add(1, new KeyValuePair<string, object?>("db.system", provider), new KeyValuePair<string, object?>("purpose", purpose));
@@ -38,9 +67,112 @@ public static class StoreTelemetry
         return activity;
     }
 
+    /// <summary>
+    /// Starts one store call: a span named after the operation (db.system, db.operation.name) and its
+    /// duration. Null when nobody listens to either. The resilience decorator wraps every port call in one;
+    /// a store may wrap work of its own that no library traces. Dispose ends it; <see cref="StoreCall.Fail"/> first marks a failure.
+    /// </summary>
+    public static StoreCall? Call(string provider, string operation)
+    {
+        var activity = ActivitySource.StartActivity(operation, ActivityKind.Internal);
+        if (activity is null && !CallDuration.Enabled)
+        {
+            return null;
+        }
+
+        activity?.SetTag("db.system", provider);
+        activity?.SetTag("db.operation.name", operation);
+        return new StoreCall(provider, operation, activity);
+    }
+
+    public static void Transition(string provider, OrderAction action, string outcome) =>
+        Transitions.Add(1,
+            new KeyValuePair<string, object?>("db.system", provider),
+            new KeyValuePair<string, object?>("order.action", ActionName(action)),
+            new KeyValuePair<string, object?>("order.transition.outcome", outcome));
+
+    /// <param name="fault">What the fault left behind (rolled_back, unreachable, interrupted, timeout).</param>
+    /// <param name="errorType">The driver's exception type, for the error.type attribute.</param>
+    public static void Retried(string provider, string operation, string fault, string errorType) =>
+        Retries.Add(1,
+            new KeyValuePair<string, object?>("db.system", provider),
+            new KeyValuePair<string, object?>("db.operation.name", operation),
+            new KeyValuePair<string, object?>("orderservice.store.fault", fault),
+            new KeyValuePair<string, object?>("error.type", errorType));
+
+    /// <summary>Reports a circuit's state (0 closed, 1 open, 2 half-open, 3 isolated) until the returned handle is disposed.</summary>
+    public static IDisposable ObserveCircuit(string provider, Func<int> state)
+    {
+        var handle = new CircuitHandle();
+        Circuits[handle] = (provider, state);
+        return handle;
+    }
+
     public static void GroupCommitted(int size)
     {
         GroupCommits.Add(1);
         GroupCommitSize.Record(size);
+    }
+
+    private static IEnumerable<Measurement<int>> ObserveCircuits() =>
+        Circuits.Values.Select(static circuit => new Measurement<int>(circuit.State(), new KeyValuePair<string, object?>("db.system", circuit.System)));
+
+    // Enum.ToString allocates; these are the wire names of the actions.
+    private static string ActionName(OrderAction action) => action switch
+    {
+        OrderAction.Pay => "pay",
+        OrderAction.Ship => "ship",
+        OrderAction.Complete => "complete",
+        OrderAction.Cancel => "cancel",
+        _ => action.ToString().ToLowerInvariant(),
+    };
+
+    /// <summary>One store call in flight; see <see cref="Call"/>.</summary>
+    public sealed class StoreCall : IDisposable
+    {
+        private readonly string _provider;
+        private readonly string _operation;
+        private readonly Activity? _activity;
+        private readonly long _started = Stopwatch.GetTimestamp();
+        private string? _errorType;
+
+        internal StoreCall(string provider, string operation, Activity? activity)
+        {
+            _provider = provider;
+            _operation = operation;
+            _activity = activity;
+        }
+
+        /// <summary>The call failed; <paramref name="errorType"/> becomes error.type (an exception type, or "unavailable").</summary>
+        public void Fail(string errorType, string? description = null)
+        {
+            _errorType = errorType;
+            _activity?.SetStatus(ActivityStatusCode.Error, description);
+            _activity?.SetTag("error.type", errorType);
+        }
+
+        public void Dispose()
+        {
+            _activity?.Dispose();
+            if (CallDuration.Enabled)
+            {
+                var tags = new TagList
+                {
+                    { "db.system", _provider },
+                    { "db.operation.name", _operation },
+                };
+                if (_errorType is not null)
+                {
+                    tags.Add("error.type", _errorType);
+                }
+
+                CallDuration.Record(Stopwatch.GetElapsedTime(_started).TotalSeconds, tags);
+            }
+        }
+    }
+
+    private sealed class CircuitHandle : IDisposable
+    {
+        public void Dispose() => Circuits.TryRemove(this, out _);
     }
 }

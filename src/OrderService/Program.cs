@@ -1,17 +1,27 @@
 using OrderService.Apis;
+using OrderService.Data.Configuration;
+using OrderService.Authorization;
 using OrderService.ServiceDefaults;
 
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
 builder.AddOrderStore();
 builder.AddPayments();
+builder.AddOrderAuthorization();
 
 var app = builder.Build();
+if (!app.SettingsAreValid())
+{
+    return 1; // each bad setting was printed as one line on stderr: key, value given, what is allowed
+}
+
 app.UseProblems();
+app.UseOrderAuthorization();
 app.MapServiceDefaults();
 app.MapOrdersApi();
 app.MapCustomersApi();
 app.Run();
+return 0;
 
 /// <summary>Visible to WebApplicationFactory in the tests.</summary>
 public partial class Program;

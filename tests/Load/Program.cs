@@ -21,6 +21,7 @@ var mongodbGroupCommit = new Option<string?>("--mongodb-group-commit") { Descrip
 var postgres = new Option<string?>("--postgres") { Description = "A PostgreSQL connection string (a role that may create databases) instead of a throwaway cluster." };
 var pgbench = new Option<bool>("--pgbench") { Description = "Run the pgbench reference when PostgreSQL is in the run.", DefaultValueFactory = _ => true };
 var raw = new Option<bool>("--raw") { Description = "Run the raw store-port baseline beside every variant.", DefaultValueFactory = _ => true };
+var otlp = new Option<bool>("--otlp") { Description = "Run every variant twice: as configured, then exporting OpenTelemetry to a local OTLP sink (the ratio is telemetry's cost)." };
 var serviceDll = new Option<string?>("--service-dll") { Description = "Use this published OrderService.dll instead of publishing src/OrderService." };
 var serviceArtifacts = new Option<string?>("--service-artifacts-path") { Description = "--artifacts-path for publishing the service (build isolation)." };
 var fromJson = new Option<string?>("--from-json") { Description = "Only re-render report.md and chart.svg from an existing report.json (into --out, or beside it)." };
@@ -28,7 +29,7 @@ var notes = new Option<string[]>("--note") { Description = "A note for the repor
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
 {
-    stores, variants, layouts, workflows, concurrency, warmup, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, postgres, pgbench, raw, serviceDll, serviceArtifacts, notes, fromJson,
+    stores, variants, layouts, workflows, concurrency, warmup, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, notes, fromJson,
 };
 
 root.SetAction(async (parse, cancellationToken) =>
@@ -73,6 +74,7 @@ root.SetAction(async (parse, cancellationToken) =>
         MongoGroupCommitConnectionString = parse.GetValue(mongodbGroupCommit),
         Pgbench = parse.GetValue(pgbench),
         Raw = parse.GetValue(raw),
+        Otlp = parse.GetValue(otlp),
         ServiceDll = parse.GetValue(serviceDll) is { } dll ? Path.GetFullPath(dll) : null,
         ServiceArtifactsPath = parse.GetValue(serviceArtifacts),
         Command = "dotnet run -c Release --project tests/Load -- " + string.Join(' ', args.Select(a => a.Contains(' ', StringComparison.Ordinal) ? $"\"{a}\"" : a)),

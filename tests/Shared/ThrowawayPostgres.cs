@@ -106,6 +106,25 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
         return new NpgsqlConnectionStringBuilder(AdminConnectionString) { Database = name }.ConnectionString;
     }
 
+    /// <summary>
+    /// A connection string to a database that does not exist yet (a unique name, dropped at dispose if someone
+    /// created it), as <paramref name="username"/> when given: for tests of what the service does about it.
+    /// </summary>
+    public string MissingDatabaseConnectionString(string prefix, string? username = null, string? password = null)
+    {
+        var readable = Sanitize(prefix);
+        var name = $"{readable[..Math.Min(readable.Length, 30)]}_{Guid.NewGuid():N}";
+        _createdDatabases.Add(name);
+        var builder = new NpgsqlConnectionStringBuilder(AdminConnectionString) { Database = name };
+        if (username is not null)
+        {
+            builder.Username = username;
+            builder.Password = password;
+        }
+
+        return builder.ConnectionString;
+    }
+
     /// <summary>A connection string to a loopback port where nothing listens: a PostgreSQL that is down.</summary>
     public static string UnreachableConnectionString() =>
         $"Host=127.0.0.1;Port={FreeLoopbackPort()};Username={SuperUser};Database=orders;Timeout=3";

@@ -11,19 +11,36 @@ public static class DocumentQueries
 {
     public const string SelectState = "SELECT status, version FROM order_documents WHERE id = @id";
 
-    public const string ListByCustomer = """
+    /// <summary>
+    /// A keyset page's lookahead: the positions (created_at, id) of at most @take orders of @customer_id (and
+    /// @status), in listing order, strictly after (@after_at, @after_id). The index
+    /// (customer_id, created_at DESC, id DESC) answers it alone.
+    /// </summary>
+    public static string PagePositions(bool withStatus, bool withAfter) => PagePositionTexts[(withStatus ? 2 : 0) + (withAfter ? 1 : 0)];
+
+    /// <summary>The documents whose position lies in [(@top_at, @top_id), (@last_at, @last_id)], both inclusive, in listing order, with no row limit.</summary>
+    public static string PageRange(bool withStatus) => withStatus ? PageRangeWithStatus : PageRangeAll;
+
+    // Written out rather than as row values: "created_at <= x" is a plain index range on both engines.
+    private const string PageRangeAll = """
         SELECT document FROM order_documents
         WHERE customer_id = @customer_id
+          AND created_at <= @top_at AND (created_at < @top_at OR id <= @top_id)
+          AND created_at >= @last_at AND (created_at > @last_at OR id >= @last_id)
         ORDER BY created_at DESC, id DESC
-        LIMIT @limit
         """;
 
-    public const string ListByCustomerAndStatus = """
-        SELECT document FROM order_documents
-        WHERE customer_id = @customer_id AND status = @status
-        ORDER BY created_at DESC, id DESC
-        LIMIT @limit
-        """;
+    private static readonly string PageRangeWithStatus = PageRangeAll.Replace("WHERE customer_id = @customer_id", "WHERE customer_id = @customer_id AND status = @status", StringComparison.Ordinal);
+
+    private static readonly string[] PagePositionTexts =
+    [
+        .. from withStatus in (bool[])[false, true]
+           from withAfter in (bool[])[false, true]
+           select "SELECT created_at, id FROM order_documents WHERE customer_id = @customer_id" +
+                  (withStatus ? " AND status = @status" : "") +
+                  (withAfter ? " AND created_at <= @after_at AND (created_at < @after_at OR id < @after_id)" : "") +
+                  " ORDER BY created_at DESC, id DESC LIMIT @take",
+    ];
 
     public const string Ready = "SELECT 1";
 

@@ -1,3 +1,5 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
 
@@ -11,7 +13,8 @@ public static class DocumentStores
 {
     public static StoreBundle CreatePostgres(StoreContext context)
     {
-        var database = new PostgresDatabase(context.ConnectionString, context.Options);
+        var logger = context.Services.GetService<ILoggerFactory>()?.CreateLogger(typeof(PostgreSqlStores));
+        var database = new PostgresDatabase(context.ConnectionString, context.Options, logger);
         return new StoreBundle(
             new PostgreSql.DocumentOrderStore(database, context.Options),
             new PostgreSql.DocumentSchema(database),

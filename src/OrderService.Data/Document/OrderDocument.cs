@@ -23,8 +23,9 @@ namespace OrderService.Data.Document;
 /// </para>
 /// <para>
 /// MongoDB stores the same shape natively (src/OrderService.Data/MongoDb: OrderBson for the BSON layout, with
-/// instants as Int64 microseconds; OrderDefinitions for the findOneAndUpdate of a transition). It reuses
-/// <see cref="Normalize(Order)"/>, <see cref="Existing(NewOrder, string?, Order)"/> and <see cref="DistinctIds"/>.
+/// instants as Int64 microseconds; OrderDefinitions for the findOneAndUpdate of a transition and the keyset
+/// listing; the Idempotency-Keys of creates and transitions inside the order, under one unique multikey index).
+/// It reuses <see cref="Normalize(Order)"/>, <see cref="Existing(NewOrder, string?, Order)"/> and <see cref="DistinctIds"/>.
 /// </para>
 /// </summary>
 public static class OrderDocument
@@ -79,17 +80,34 @@ public static class OrderDocument
     public static CreateResult Existing(NewOrder request, string? storedRequestHash, string storedDocument) =>
         IsKeyReusedWithDifferentRequest(request, storedRequestHash)
             ? new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null)
-            : new CreateResult(CreateOutcome.Replayed, FromJson(storedDocument));
+            : new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(FromJson(storedDocument), 1));
 
     /// <summary>The same decision for a store that reads the earlier order as an <see cref="Order"/> (MongoDB).</summary>
     public static CreateResult Existing(NewOrder request, string? storedRequestHash, Order stored) =>
         IsKeyReusedWithDifferentRequest(request, storedRequestHash)
             ? new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null)
-            : new CreateResult(CreateOutcome.Replayed, stored);
+            : new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(stored, 1));
 
     private static bool IsKeyReusedWithDifferentRequest(NewOrder request, string? storedRequestHash) =>
         request.IdempotencyKey is not null && storedRequestHash is not null
         && !string.Equals(storedRequestHash, request.RequestHash, StringComparison.Ordinal);
+
+    /// <summary>
+    /// A transition's Idempotency-Key that is already stored: a replay of its step when it is this request
+    /// (<paramref name="orderDocument"/>, read with the key, is the order now), otherwise a reuse.
+    /// </summary>
+    public static TransitionResult KnownKey(TransitionCommand command, string storedRequestHash, Guid storedOrderId, int storedVersion, string? orderDocument)
+    {
+        if (!command.IsSameRequestAs(storedRequestHash, storedOrderId))
+        {
+            return TransitionResult.KeyReused;
+        }
+
+        var order = orderDocument is null
+            ? throw new InvalidOperationException($"Idempotency key of order {storedOrderId} is stored, but the order does not exist.")
+            : FromJson(orderDocument);
+        return TransitionResult.Replayed(order, storedVersion);
+    }
 
     /// <summary>A batch's ids, each once: a repeated id is returned once, and InList chunks must not overlap.</summary>
     public static Guid[] DistinctIds(IReadOnlyCollection<Guid> ids) => ids.Distinct().ToArray();

@@ -13,7 +13,7 @@ namespace OrderService.Data.PostgreSql;
 /// idempotency key). Durability comes from the session settings <see cref="PostgresDatabase"/> applies
 /// (synchronous_commit ~ MongoDB j, commit_delay ~ its journal commit interval).
 /// </summary>
-public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions options) : IOrderStore
+public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreOptions options) : IOrderStore
 {
     private const string Provider = PostgresDatabase.ProviderName;
 
@@ -63,18 +63,31 @@ public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions o
         return document is null ? null : OrderDocument.FromJson(document);
     }
 
+    /// <summary>
+    /// One conditional UPDATE (with an Idempotency-Key, the key INSERT rides in the same statement). Only an
+    /// update that matched nothing, or that the key's unique violation aborted, looks the key up: in a
+    /// statement of its own, so on a fresh snapshot that sees a concurrent retry's committed key.
+    /// </summary>
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
         await using var connection = await database.OpenAsync("document-transition", cancellationToken).ConfigureAwait(false);
-        if (command.ConfirmBeforeCommit is { } confirm)
+        try
         {
-            return await TransitionWithConfirmationAsync(connection, command, confirm, cancellationToken).ConfigureAwait(false);
-        }
+            if (command.ConfirmBeforeCommit is { } confirm)
+            {
+                return await TransitionWithConfirmationAsync(connection, command, confirm, cancellationToken).ConfigureAwait(false);
+            }
 
-        var document = await UpdateAsync(connection, null, command, AutocommitIsolation, cancellationToken).ConfigureAwait(false);
-        return document is not null
-            ? TransitionResult.Applied(OrderDocument.FromJson(document))
-            : await ExplainNoMatchAsync(connection, command, cancellationToken).ConfigureAwait(false);
+            var document = await UpdateAsync(connection, null, command, AutocommitIsolation, cancellationToken).ConfigureAwait(false);
+            return document is not null
+                ? TransitionResult.Applied(OrderDocument.FromJson(document))
+                : await ExplainNoMatchAsync(connection, command, cancellationToken).ConfigureAwait(false);
+        }
+        catch (PostgresException taken) when (command.IdempotencyKey is not null && IsKeyTaken(taken))
+        {
+            return await AnswerFromKeyAsync(connection, command, cancellationToken).ConfigureAwait(false)
+                ?? throw new InvalidOperationException($"The idempotency key of a transition of order {command.OrderId} was reported as stored but cannot be found.");
+        }
     }
 
     public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
@@ -113,24 +126,6 @@ public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions o
         }
     }
 
-    public async IAsyncEnumerable<Order> ListByCustomerAsync(string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
-    {
-        await using var connection = await database.OpenAsync("document-read", cancellationToken).ConfigureAwait(false);
-        var sql = status is null ? DocumentQueries.ListByCustomer : DocumentQueries.ListByCustomerAndStatus;
-        await using var command = new NpgsqlCommand(sql, connection);
-        command.Parameters.Add(new NpgsqlParameter<string>("customer_id", NpgsqlDbType.Varchar) { TypedValue = customerId });
-        command.Parameters.Add(new NpgsqlParameter<int>("limit", NpgsqlDbType.Integer) { TypedValue = limit });
-        if (status is { } wanted)
-        {
-            command.Parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = wanted.ToString() });
-        }
-
-        await foreach (var order in StreamAsync(command, "document.list_by_customer", cancellationToken).ConfigureAwait(false))
-        {
-            yield return order;
-        }
-    }
-
     public async Task CheckReadyAsync(CancellationToken cancellationToken)
     {
         await using var connection = await database.OpenAsync("ready", cancellationToken).ConfigureAwait(false);
@@ -160,6 +155,8 @@ public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions o
             return await ExplainNoMatchAsync(connection, command, cancellationToken).ConfigureAwait(false);
         }
 
+        // A "no" rolls the key back with the update: the declined step never happened, so a retry is judged afresh.
+
         if (!await confirm(cancellationToken).ConfigureAwait(false))
         {
             await transaction.RollbackAsync(cancellationToken).ConfigureAwait(false);
@@ -173,8 +170,10 @@ public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions o
     private static async Task<string?> UpdateAsync(
         NpgsqlConnection connection, NpgsqlTransaction? transaction, TransitionCommand command, string isolation, CancellationToken cancellationToken)
     {
-        using var activity = StoreTelemetry.Command(Provider, "document.transition", DocumentSql.Transition, isolation);
-        await using var update = new NpgsqlCommand(DocumentSql.Transition, connection, transaction);
+        var keyed = command.IdempotencyKey is not null;
+        var sql = keyed ? DocumentSql.TransitionWithKey : DocumentSql.Transition;
+        using var activity = StoreTelemetry.Command(Provider, "document.transition", sql, isolation);
+        await using var update = new NpgsqlCommand(sql, connection, transaction);
         var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString()).ToArray();
         update.Parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = command.OrderId });
         update.Parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = Transitions.Target(command.Action).ToString() });
@@ -183,12 +182,24 @@ public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions o
         update.Parameters.Add(new NpgsqlParameter<string>("data", NpgsqlDbType.Jsonb) { TypedValue = OrderDocument.EventDataJson(command.Data) });
         update.Parameters.Add(new NpgsqlParameter<string[]>("allowed", NpgsqlDbType.Array | NpgsqlDbType.Varchar) { TypedValue = allowed });
         update.Parameters.Add(new NpgsqlParameter("expected", NpgsqlDbType.Integer) { Value = command.ExpectedVersion is { } v ? v : DBNull.Value });
+        if (keyed)
+        {
+            update.Parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = command.IdempotencyKey });
+            update.Parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue = command.RequestHash });
+            update.Parameters.Add(new NpgsqlParameter<DateTimeOffset>("key_at", NpgsqlDbType.TimestampTz) { TypedValue = command.At });
+        }
+
         return await update.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false) as string;
     }
 
-    /// <summary>The update matched nothing: the order is missing, or its status or version says no.</summary>
+    /// <summary>The update matched nothing: the key (when given) decides first, then the order is missing, or its status or version says no.</summary>
     private static async Task<TransitionResult> ExplainNoMatchAsync(NpgsqlConnection connection, TransitionCommand command, CancellationToken cancellationToken)
     {
+        if (command.IdempotencyKey is not null && await AnswerFromKeyAsync(connection, command, cancellationToken).ConfigureAwait(false) is { } keyed)
+        {
+            return keyed;
+        }
+
         using var activity = StoreTelemetry.Command(Provider, "document.transition_state", DocumentQueries.SelectState, AutocommitIsolation);
         await using var select = new NpgsqlCommand(DocumentQueries.SelectState, connection);
         select.Parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = command.OrderId });
@@ -201,6 +212,25 @@ public sealed class DocumentOrderStore(PostgresDatabase database, StoreOptions o
         var status = Enum.Parse<OrderStatus>(reader.GetString(0));
         return TransitionResult.Rejected(status, reader.GetInt32(1), command.Action, command.ExpectedVersion);
     }
+
+    /// <summary>What a stored key answers (a replay of its step, or a reuse), or null when the key is unknown.</summary>
+    private static async Task<TransitionResult?> AnswerFromKeyAsync(NpgsqlConnection connection, TransitionCommand command, CancellationToken cancellationToken)
+    {
+        using var activity = StoreTelemetry.Command(Provider, "document.transition_key", DocumentSql.SelectTransitionKey, AutocommitIsolation);
+        await using var select = new NpgsqlCommand(DocumentSql.SelectTransitionKey, connection);
+        select.Parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = command.IdempotencyKey });
+        await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken).ConfigureAwait(false);
+        if (!await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
+        {
+            return null;
+        }
+
+        // The key and its document update committed together, so the document read with the key holds the step.
+        return OrderDocument.KnownKey(command, reader.GetString(0), reader.GetGuid(1), reader.GetInt32(2), reader.IsDBNull(3) ? null : reader.GetString(3));
+    }
+
+    private static bool IsKeyTaken(PostgresException exception) =>
+        exception is { SqlState: PostgresErrorCodes.UniqueViolation, TableName: "order_document_keys" };
 
     private static async Task<CreateResult> ReadExistingAsync(NpgsqlConnection connection, NewOrder order, CancellationToken cancellationToken)
     {

@@ -15,7 +15,7 @@ public sealed class DocumentSchema(PostgresDatabase database) : IStoreSchema
 
     public async Task EnsureCreatedAsync(CancellationToken cancellationToken)
     {
-        await using var connection = await database.OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        await using var connection = await database.OpenForSchemaAsync(cancellationToken).ConfigureAwait(false);
         await using var transaction = await connection.BeginTransactionAsync(cancellationToken).ConfigureAwait(false);
         await ExecuteAsync(connection, transaction, DocumentSql.LockSchema, cancellationToken).ConfigureAwait(false);
         await ExecuteAsync(connection, transaction, DocumentSql.CreateVersionTable, cancellationToken).ConfigureAwait(false);
@@ -36,6 +36,9 @@ public sealed class DocumentSchema(PostgresDatabase database) : IStoreSchema
 
         await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
     }
+
+    public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
+        database.CountRowsAsync(LayoutTables.Of(StoreLayout.Relational), cancellationToken);
 
     private static async Task ExecuteAsync(NpgsqlConnection connection, NpgsqlTransaction transaction, string sql, CancellationToken cancellationToken)
     {

@@ -62,6 +62,29 @@ internal static class DocumentSql
         RETURNING document
         """;
 
+    /// <summary>
+    /// <see cref="Transition"/> with the Idempotency-Key stored in the same statement. No ON CONFLICT on the
+    /// key: a key already stored (or stored by a transaction that then commits) is a unique violation that
+    /// aborts the whole statement, the document update included.
+    /// </summary>
+    public static readonly string TransitionWithKey =
+        "WITH u AS (" + Transition.Replace("RETURNING document", "RETURNING id, version, document", StringComparison.Ordinal) + "), " + """
+        k AS (
+            INSERT INTO order_document_keys (key, request_hash, order_id, version, created_at)
+            SELECT @key, @request_hash, id, version, @key_at FROM u)
+        SELECT document FROM u
+        """;
+
+    /// <summary>
+    /// A stored key with its order's document. A statement of its own after the update, so it runs on a fresh
+    /// READ COMMITTED snapshot: it sees the key of a concurrent retry that committed while the update waited.
+    /// </summary>
+    public const string SelectTransitionKey = """
+        SELECT k.request_hash, k.order_id, k.version, d.document
+        FROM order_document_keys k LEFT JOIN order_documents d ON d.id = k.order_id
+        WHERE k.key = @key
+        """;
+
     public const string SelectManyByArray = "SELECT document FROM order_documents WHERE id = ANY(@ids)";
 
     /// <summary>Serializes schema changes of concurrently starting instances (any constant; this one spells "orderdoc").</summary>

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Npgsql;
 using OrderService.Data.Orders;
 using OrderService.Data.Relational;
 
@@ -69,11 +70,19 @@ public sealed class PostgreSqlDialect(ReadIsolation readIsolation) : SqlDialect(
 
     /// <summary>
     /// The UPDATE and the event INSERT in one statement: they succeed or fail together, and a concurrent
-    /// writer makes the UPDATE re-check its WHERE on the new row (exactly one winner).
+    /// writer makes the UPDATE re-check its WHERE on the new row (exactly one winner). With a key, the key
+    /// INSERT joins the same statement, without ON CONFLICT on purpose: a key already stored (or being
+    /// stored by a transaction that then commits) raises a unique violation, which aborts the whole
+    /// statement, update and event included. No read of the key is added to the write.
     /// </summary>
-    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion) =>
+    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
         $"WITH u AS (UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)} RETURNING id, version), " +
         "e AS (INSERT INTO order_events (order_id, sequence, type, at, data) " +
-        $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data::jsonb FROM u) " +
-        "SELECT version FROM u;";
+        $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data::jsonb FROM u)" +
+        (withKey ? ", k AS (INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) SELECT @Key, @RequestHash, id, version, @At FROM u)" : "") +
+        " SELECT version FROM u;";
+
+    /// <summary>unique_violation (23505) on idempotency_keys: the transition's key was stored meanwhile.</summary>
+    public override bool IsIdempotencyKeyTaken(Exception exception) =>
+        exception is PostgresException { SqlState: PostgresErrorCodes.UniqueViolation, TableName: "idempotency_keys" };
 }

@@ -23,7 +23,7 @@ public static class PostgreSqlStores
             return Document.DocumentStores.CreatePostgres(context);
         }
 
-        var database = new PostgresDatabase(context.ConnectionString, options);
+        var database = new PostgresDatabase(context.ConnectionString, options, logger);
         var store = new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation), new PostgresConnections(database), options);
         return new StoreBundle(store, new PostgresSchema(database), new PostgresTransientFaults(), database);
     }

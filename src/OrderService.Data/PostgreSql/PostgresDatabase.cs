@@ -1,3 +1,5 @@
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 using Npgsql;
 
 namespace OrderService.Data.PostgreSql;
@@ -7,14 +9,16 @@ namespace OrderService.Data.PostgreSql;
 /// startup packet (Options=-c ...), so they cost no round trip: synchronous_commit mirrors MongoDB's
 /// j:true/j:false, commit_delay/commit_siblings its journal commit interval (group commit).
 /// </summary>
-public sealed class PostgresDatabase : IAsyncDisposable
+public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
 {
     public const string ProviderName = "postgresql";
 
     // 100 concurrent requests each hold one connection for a round trip; headroom avoids pool waits.
     private const int MinimumPoolSize = 128;
 
-    public PostgresDatabase(string connectionString, StoreOptions options)
+    private readonly MissingDatabase _missing;
+
+    public PostgresDatabase(string connectionString, StoreOptions options, ILogger? logger = null)
     {
         var builder = new NpgsqlConnectionStringBuilder(connectionString);
         if (builder.MaxPoolSize < MinimumPoolSize && !connectionString.Contains("Maximum Pool Size", StringComparison.OrdinalIgnoreCase)
@@ -41,6 +45,7 @@ public sealed class PostgresDatabase : IAsyncDisposable
         var dataSourceBuilder = new NpgsqlDataSourceBuilder(builder.ConnectionString);
         DataSource = dataSourceBuilder.Build();
         ConnectionString = builder.ConnectionString;
+        _missing = new MissingDatabase(ConnectionString, logger ?? NullLogger.Instance);
     }
 
     public NpgsqlDataSource DataSource { get; }
@@ -55,7 +60,35 @@ public sealed class PostgresDatabase : IAsyncDisposable
         return connection;
     }
 
+    /// <summary>
+    /// The schema's connection, first of the process: when the database does not exist yet, it is created
+    /// if the role may, or the call fails with a 503 that says what to do (<see cref="MissingDatabase"/>).
+    /// </summary>
+    public async ValueTask<NpgsqlConnection> OpenForSchemaAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception missing) when (MissingDatabase.IsMissing(missing))
+        {
+            await _missing.CreateOrExplainAsync(cancellationToken).ConfigureAwait(false);
+            return await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>The rows of those of <paramref name="tables"/> that exist in the connection's schema.</summary>
+    public async Task<IReadOnlyList<TableRows>> CountRowsAsync(IEnumerable<string> tables, CancellationToken cancellationToken)
+    {
+        await using var connection = await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        return await LayoutTables.CountRowsAsync(connection, tables,
+            "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = @name", cancellationToken).ConfigureAwait(false);
+    }
+
     public ValueTask DisposeAsync() => DataSource.DisposeAsync();
+
+    /// <summary>Closes the idle connections now; busy ones close when they come back.</summary>
+    public void DropIdleConnections() => DataSource.Clear();
 
     /// <summary>The server settings this configuration asks for, as `-c name=value` startup options.</summary>
     public static string SessionSettings(PostgreSqlStoreOptions options)

@@ -17,7 +17,7 @@ public sealed class PostgresSchema(PostgresDatabase database, string folder = "P
 
     public async Task EnsureCreatedAsync(CancellationToken cancellationToken)
     {
-        await using var connection = await database.OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        await using var connection = await database.OpenForSchemaAsync(cancellationToken).ConfigureAwait(false);
         await using var transaction = await connection.BeginTransactionAsync(cancellationToken).ConfigureAwait(false);
         await connection.ExecuteAsync(new CommandDefinition("SELECT pg_advisory_xact_lock(@Key);", new { Key = MigrationLockKey }, transaction, cancellationToken: cancellationToken)).ConfigureAwait(false);
         await connection.ExecuteAsync(new CommandDefinition(
@@ -33,4 +33,7 @@ public sealed class PostgresSchema(PostgresDatabase database, string folder = "P
 
         await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
     }
+
+    public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
+        database.CountRowsAsync(LayoutTables.Of(StoreLayout.Document), cancellationToken);
 }

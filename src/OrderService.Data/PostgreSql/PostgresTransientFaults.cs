@@ -4,16 +4,32 @@ using Npgsql;
 namespace OrderService.Data.PostgreSql;
 
 /// <summary>
-/// Retry serialization failures (40001), deadlocks (40P01), shutdowns and connection limits, and whatever
-/// Npgsql itself marks transient (lost connections, timeouts). Constraint violations and bad SQL are final.
+/// Serialization failures (40001) and deadlocks (40P01) were rolled back by the server: rerun the whole
+/// transaction. A server that refuses the connection (down, starting, out of connections) was never sent
+/// anything. A shutdown or a connection lost mid-call may have hit a commit in flight. Constraint
+/// violations and bad SQL are final. A database dropped under a running service (3D000, at connect) is
+/// unreachable too: a 503 until it is back, not a 500.
 /// </summary>
 public sealed class PostgresTransientFaults : ITransientFaults
 {
-    public bool IsTransient(Exception exception) => exception switch
+    public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
+
+    public StoreFault Classify(Exception exception) => exception switch
     {
-        PostgresException pg => pg.SqlState is "40001" or "40P01" or "57P01" or "57P02" or "57P03" or "53300" or "08006" or "08001" or "08004",
-        NpgsqlException npgsql => npgsql.IsTransient || npgsql.InnerException is SocketException or TimeoutException or IOException,
-        TimeoutException or SocketException => true,
-        _ => false,
+        PostgresException pg => pg.SqlState switch
+        {
+            "40001" or "40P01" => StoreFault.RolledBack,
+            "57P03" or "53300" or "08001" or "08004" or "3D000" => StoreFault.Unreachable,
+            "57P01" or "57P02" or "08006" => StoreFault.Interrupted,
+            _ => StoreFault.Permanent,
+        },
+
+        // Only a connect can be refused or find no route: nothing of the call reached the server.
+        NpgsqlException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
+            => StoreFault.Unreachable,
+        NpgsqlException npgsql when npgsql.IsTransient || npgsql.InnerException is SocketException or TimeoutException or IOException
+            => StoreFault.Interrupted,
+        TimeoutException or SocketException => StoreFault.Interrupted,
+        _ => StoreFault.Permanent,
     };
 }

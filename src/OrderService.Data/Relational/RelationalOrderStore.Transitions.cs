@@ -1,4 +1,5 @@
 using System.Data;
+using System.Data.Common;
 using OrderService.Data.Orders;
 
 namespace OrderService.Data.Relational;
@@ -8,6 +9,14 @@ namespace OrderService.Data.Relational;
 /// the order back, on one connection: one round trip where the engine allows it. PerCall: read on one
 /// connection, decide with the pure rules, then a conditional write (expected version = the version
 /// read) on another, and the answer is built in memory with <see cref="Transitions.Apply"/>.
+/// <para>
+/// With an Idempotency-Key the write carries the key insert (see <see cref="SqlDialect.TransitionWrite"/>),
+/// so an applied step costs nothing more than that insert. Only a write that did not apply looks the key
+/// up, in a command of its own AFTER the write (a fresh snapshot under READ COMMITTED: it sees a concurrent
+/// winner that committed while this write waited on the row), on the write's connection and transaction
+/// (never a dirty read; on SQLite, on the one writer). A write the key's unique violation aborted was
+/// rolled back whole; its key is then looked up in a unit of its own.
+/// </para>
 /// </summary>
 public sealed partial class RelationalOrderStore
 {
@@ -16,7 +25,8 @@ public sealed partial class RelationalOrderStore
 
     private async Task<TransitionResult> TransitionPerRequestAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
-        var sql = _dialect.Transition(command.Action, command.ExpectedVersion.HasValue);
+        var withKey = command.IdempotencyKey is not null;
+        var sql = _dialect.Transition(command.Action, command.ExpectedVersion.HasValue, withKey);
         var parameters = TransitionParameters(command, command.ExpectedVersion);
         try
         {
@@ -34,73 +44,135 @@ public sealed partial class RelationalOrderStore
                     }
                 }
 
-                if (order is null)
+                if (applied && order is not null)
                 {
-                    return TransitionResult.NotFound;
+                    await ConfirmOrRollBackAsync(command, cancellationToken);
+                    return TransitionResult.Applied(order);
                 }
 
-                if (!applied)
+                if (withKey && await AnswerFromKeyAsync(connection, transaction, command, order, cancellationToken) is { } keyed)
                 {
-                    return TransitionResult.Rejected(order.Status, order.Version, command.Action, command.ExpectedVersion);
+                    return keyed;
                 }
 
-                await ConfirmOrRollBackAsync(command, cancellationToken);
-                return TransitionResult.Applied(order);
+                return order is null
+                    ? TransitionResult.NotFound
+                    : TransitionResult.Rejected(order.Status, order.Version, command.Action, command.ExpectedVersion);
             }, cancellationToken);
         }
         catch (DeclinedWrite)
         {
             return TransitionResult.Declined;
+        }
+        catch (Exception taken) when (withKey && _dialect.IsIdempotencyKeyTaken(taken))
+        {
+            return await AnswerFromTakenKeyAsync(command, cancellationToken);
         }
     }
 
     private async Task<TransitionResult> TransitionPerCallAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
+        var withKey = command.IdempotencyKey is not null;
         var current = await GetAsync(command.OrderId, cancellationToken);
-        if (current is null)
+        if (current is null || Transitions.Decide(current.Status, current.Version, command.Action, command.ExpectedVersion) != TransitionVerdict.Allowed)
         {
-            return TransitionResult.NotFound;
-        }
+            // The key first: a retry whose first attempt applied finds the order moved on.
+            if (withKey && await AnswerFromKeyInOwnUnitAsync(command, cancellationToken) is { } keyed)
+            {
+                return keyed;
+            }
 
-        if (Transitions.Decide(current.Status, current.Version, command.Action, command.ExpectedVersion) != TransitionVerdict.Allowed)
-        {
-            return TransitionResult.Rejected(current.Status, current.Version, command.Action, command.ExpectedVersion);
+            return current is null
+                ? TransitionResult.NotFound
+                : TransitionResult.Rejected(current.Status, current.Version, command.Action, command.ExpectedVersion);
         }
 
         // The version just read guards the write: a concurrent writer in between makes it match nothing.
-        var sql = _dialect.TransitionWrite(command.Action, checksVersion: true);
+        var sql = _dialect.TransitionWrite(command.Action, checksVersion: true, withKey);
         var parameters = TransitionParameters(command, current.Version);
-        bool applied;
+        TransitionResult? answer;
         try
         {
-            applied = await _connections.WriteAsync(TransactionFor(command), async (connection, transaction) =>
+            answer = await _connections.WriteAsync(TransactionFor(command), async (connection, transaction) =>
             {
+                bool applied;
                 using (StoreTelemetry.Command(_dialect.ProviderName, "transition.write", sql, _writeIsolationInForce))
                 {
                     await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters, cancellationToken);
-                    if (!await reader.ReadAsync(cancellationToken))
-                    {
-                        return false;
-                    }
+                    applied = await reader.ReadAsync(cancellationToken);
                 }
 
-                await ConfirmOrRollBackAsync(command, cancellationToken);
-                return true;
+                if (applied)
+                {
+                    await ConfirmOrRollBackAsync(command, cancellationToken);
+                    return TransitionResult.Applied(Transitions.Apply(current, command.Action, command.At, command.Data));
+                }
+
+                return withKey ? await AnswerFromKeyAsync(connection, transaction, command, null, cancellationToken) : null;
             }, cancellationToken);
         }
         catch (DeclinedWrite)
         {
             return TransitionResult.Declined;
         }
-
-        if (applied)
+        catch (Exception taken) when (withKey && _dialect.IsIdempotencyKeyTaken(taken))
         {
-            return TransitionResult.Applied(Transitions.Apply(current, command.Action, command.At, command.Data));
+            return await AnswerFromTakenKeyAsync(command, cancellationToken);
+        }
+
+        if (answer is not null)
+        {
+            return answer;
         }
 
         var (status, version) = await ReadStatusAndVersionAsync(command.OrderId, cancellationToken) ?? (current.Status, current.Version);
         return TransitionResult.Rejected(status, version, command.Action, command.ExpectedVersion ?? current.Version);
     }
+
+    /// <summary>
+    /// What a stored key answers, or null when the key is unknown. Runs after the write, as a command of its
+    /// own on the write's connection and transaction. <paramref name="current"/> is the order as the write's
+    /// command read it back, if it did; it is read again when it predates the key's step.
+    /// </summary>
+    private async Task<TransitionResult?> AnswerFromKeyAsync(
+        DbConnection connection, DbTransaction? transaction, TransitionCommand command, Order? current, CancellationToken cancellationToken)
+    {
+        var sql = _dialect.SelectIdempotencyKey;
+        string storedHash;
+        Guid storedOrderId;
+        int storedVersion;
+        using (StoreTelemetry.Command(_dialect.ProviderName, "transition.key", sql, _writeIsolationInForce))
+        {
+            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new { Key = command.IdempotencyKey }, cancellationToken);
+            if (!await reader.ReadAsync(cancellationToken))
+            {
+                return null;
+            }
+
+            (storedHash, storedOrderId, storedVersion) = (reader.GetString(0), reader.GetGuid(1), reader.GetInt32(2));
+        }
+
+        if (!command.IsSameRequestAs(storedHash, storedOrderId))
+        {
+            return TransitionResult.KeyReused;
+        }
+
+        // The key and its event committed together: an order read after the key holds the step.
+        var order = current is not null && current.Version >= storedVersion
+            ? current
+            : await ReadOrderAsync(connection, transaction, "transition.replay", command.OrderId, _writeIsolationInForce, cancellationToken)
+                ?? throw new InvalidOperationException($"Idempotency key of order {command.OrderId} is stored, but the order does not exist.");
+        return TransitionResult.Replayed(order, storedVersion);
+    }
+
+    /// <summary>The key lookup as a unit of its own (the one writer on SQLite, a plain connection elsewhere): committed data only.</summary>
+    private Task<TransitionResult?> AnswerFromKeyInOwnUnitAsync(TransitionCommand command, CancellationToken cancellationToken) =>
+        _connections.WriteAsync(null, (connection, transaction) => AnswerFromKeyAsync(connection, transaction, command, null, cancellationToken), cancellationToken);
+
+    /// <summary>The write was aborted because its key is stored (by a winner that committed meanwhile, or by another request).</summary>
+    private async Task<TransitionResult> AnswerFromTakenKeyAsync(TransitionCommand command, CancellationToken cancellationToken) =>
+        await AnswerFromKeyInOwnUnitAsync(command, cancellationToken)
+            ?? throw new InvalidOperationException($"The idempotency key of a transition of order {command.OrderId} was reported as stored but cannot be found.");
 
     /// <summary>An explicit transaction when the isolation asks for one, or when a confirmation must run before the commit.</summary>
     private IsolationLevel? TransactionFor(TransitionCommand command) =>
@@ -112,6 +184,8 @@ public sealed partial class RelationalOrderStore
         At = _dialect.Timestamp(command.At),
         Data = OrderJson.EventData(command.Data),
         Expected = expected,
+        Key = command.IdempotencyKey,
+        command.RequestHash,
     };
 
     private static async Task ConfirmOrRollBackAsync(TransitionCommand command, CancellationToken cancellationToken)

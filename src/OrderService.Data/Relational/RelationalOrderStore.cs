@@ -11,7 +11,7 @@ namespace OrderService.Data.Relational;
 /// The one relational engine: every SQL store (SQLite, PostgreSQL, SQL Server) runs these flows with
 /// its own <see cref="SqlDialect"/> (the SQL text) and <see cref="IRelationalConnections"/> (how a unit
 /// commits). The switches are honoured here, once: unit of work, write isolation, batch filter.
-/// Transitions are in RelationalOrderStore.Transitions.cs.
+/// Transitions are in RelationalOrderStore.Transitions.cs, the customer listing in RelationalOrderStore.Listing.cs.
 /// </summary>
 public sealed partial class RelationalOrderStore : IOrderStore
 {
@@ -86,10 +86,10 @@ public sealed partial class RelationalOrderStore : IOrderStore
                 return new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null);
             }
 
-            // The key (or, on a retried insert, the id) is known: answer with the order it made.
+            // The key (or, on a retried insert, the id) is known: answer with the order it made, as its creation left it.
             var first = await ReadOrderAsync(connection, transaction, "create.replay", knownOrderId, _writeIsolationInForce, cancellationToken)
                 ?? throw new InvalidOperationException($"Order {knownOrderId} is referenced by an idempotency key but does not exist.");
-            return new CreateResult(CreateOutcome.Replayed, first);
+            return new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(first, 1));
         }, cancellationToken);
     }
 
@@ -135,17 +135,6 @@ public sealed partial class RelationalOrderStore : IOrderStore
             {
                 yield return order;
             }
-        }
-    }
-
-    public async IAsyncEnumerable<Order> ListByCustomerAsync(string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
-    {
-        await using var connection = await _connections.OpenReaderAsync(cancellationToken);
-        var sql = _dialect.SelectOrdersByCustomer(status is not null);
-        var parameters = new { CustomerId = customerId, Status = status?.ToString(), Limit = limit };
-        await foreach (var order in QueryOrdersAsync(connection, "list_by_customer", sql, parameters, cancellationToken))
-        {
-            yield return order;
         }
     }
 

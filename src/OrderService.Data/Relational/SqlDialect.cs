@@ -21,8 +21,9 @@ namespace OrderService.Data.Relational;
 /// commits) and embedded schema scripts; the provider's factory joins the three into a store.</item>
 /// </list>
 /// Statements are built once per dialect instance and cached: a dialect is immutable after construction.
+/// The customer listing's keyset paging and the idempotency-key lookup are in SqlDialect.Keyset.cs.
 /// </summary>
-public abstract class SqlDialect
+public abstract partial class SqlDialect
 {
     private BuiltStatements? _built;
 
@@ -106,9 +107,6 @@ public abstract class SqlDialect
     /// <summary>Order rows whose id is in the one parameter <c>@Ids</c> (<see cref="IdSet"/>), ordered by id.</summary>
     public string SelectOrdersByIdSet => Built.SelectOrdersByIdSet;
 
-    /// <summary>A customer's order rows, newest first, at most <c>@Limit</c>; <c>@CustomerId</c>, and <c>@Status</c> when <paramref name="withStatus"/>.</summary>
-    public string SelectOrdersByCustomer(bool withStatus) => withStatus ? Built.SelectOrdersByCustomerAndStatus : Built.SelectOrdersByCustomer;
-
     /// <summary>A trivial round trip for readiness.</summary>
     public string Ping => Built.Ping;
 
@@ -127,12 +125,16 @@ public abstract class SqlDialect
     /// <see cref="Transitions.AllowedFrom"/> (and, when <paramref name="checksVersion"/>, its version is
     /// <c>@Expected</c>), bumps the version, sets updated_at = <c>@At</c>, and appends the event
     /// (sequence = the new version, type <see cref="Transitions.EventType"/>, data <c>@Data</c>).
+    /// <paramref name="withKey"/>: it also inserts the idempotency key (<c>@Key</c>, <c>@RequestHash</c>, the
+    /// order id, the new version, created_at = <c>@At</c>) in the same atomic write, and a key that is already
+    /// stored makes the whole write not happen: either it is a guard of the update (nothing written, no
+    /// error) or its unique violation aborts the write (<see cref="IsIdempotencyKeyTaken"/> recognizes it).
     /// Result set (1): the column version, one row only when the write happened.
     /// </summary>
-    public string TransitionWrite(OrderAction action, bool checksVersion) => Built.TransitionWrites[Slot(action, checksVersion)];
+    public string TransitionWrite(OrderAction action, bool checksVersion, bool withKey = false) => Built.TransitionWrites[Slot(action, checksVersion, withKey)];
 
     /// <summary><see cref="TransitionWrite"/> and the read-back in one command: result sets (1) version as there, (2) the order row as in <see cref="SelectOrderById"/>.</summary>
-    public string Transition(OrderAction action, bool checksVersion) => Built.Transitions[Slot(action, checksVersion)];
+    public string Transition(OrderAction action, bool checksVersion, bool withKey = false) => Built.Transitions[Slot(action, checksVersion, withKey)];
 
     /// <summary>Order rows whose id is one of <c>@Id0 .. @Id{count-1}</c>, ordered by id (the InList batch filter; not cached: one text per count).</summary>
     public virtual string SelectOrdersByIdList(int count)
@@ -161,11 +163,6 @@ public abstract class SqlDialect
     protected virtual string BuildSelectStatusAndVersion() => $"SELECT o.status, o.version FROM {ReadFrom("orders", "o")} WHERE o.id = @Id";
 
     protected virtual string BuildSelectOrdersByIdSet() => $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY o.id";
-
-    protected virtual string BuildSelectOrdersByCustomer(bool withStatus) =>
-        $"{BuildOrderProjection(TopRows("@Limit"))} WHERE o.customer_id = @CustomerId" +
-        (withStatus ? " AND o.status = @Status" : "") +
-        $" ORDER BY o.created_at DESC, o.id DESC{LimitRows("@Limit")}";
 
     protected virtual string BuildPing() => "SELECT 1";
 
@@ -206,11 +203,11 @@ public abstract class SqlDialect
     }
 
     /// <summary>Builds <see cref="TransitionWrite"/>; the shape differs per engine (CTE, RETURNING, OUTPUT INTO).</summary>
-    protected abstract string BuildTransitionWrite(OrderAction action, bool checksVersion);
+    protected abstract string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey);
 
     /// <summary>Builds <see cref="Transition"/>: by default the write, then the read-back, in one command.</summary>
-    protected virtual string BuildTransition(OrderAction action, bool checksVersion) =>
-        BuildTransitionWrite(action, checksVersion) + "\n" + BuildSelectOrderById() + ";";
+    protected virtual string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
+        BuildTransitionWrite(action, checksVersion, withKey) + "\n" + BuildSelectOrderById() + ";";
 
     /// <summary>The WHERE of a conditional write: id, allowed statuses inlined (they come from the rules, not from input), and the version.</summary>
     protected static string ConditionalWriteFilter(OrderAction action, bool checksVersion, string alias = "")
@@ -224,7 +221,7 @@ public abstract class SqlDialect
     protected static string ConditionalWriteSet(OrderAction action) =>
         $"status = '{Transitions.Target(action)}', version = version + 1, updated_at = @At";
 
-    private static int Slot(OrderAction action, bool checksVersion) => ((int)action * 2) + (checksVersion ? 1 : 0);
+    private static int Slot(OrderAction action, bool checksVersion, bool withKey) => ((int)action * 4) + (checksVersion ? 2 : 0) + (withKey ? 1 : 0);
 
     // Built lazily because the Build* methods are virtual (not callable from the constructor); a race
     // builds the same texts twice, which is harmless.
@@ -237,20 +234,32 @@ public abstract class SqlDialect
             SelectOrderById = dialect.BuildSelectOrderById();
             SelectStatusAndVersion = dialect.BuildSelectStatusAndVersion();
             SelectOrdersByIdSet = dialect.BuildSelectOrdersByIdSet();
-            SelectOrdersByCustomer = dialect.BuildSelectOrdersByCustomer(withStatus: false);
-            SelectOrdersByCustomerAndStatus = dialect.BuildSelectOrdersByCustomer(withStatus: true);
+            SelectIdempotencyKey = dialect.BuildSelectIdempotencyKey();
+            SelectCustomerPagePositions = new string[4];
+            foreach (var withStatus in (bool[])[false, true])
+            {
+                foreach (var withAfter in (bool[])[false, true])
+                {
+                    SelectCustomerPagePositions[PageSlot(withStatus, withAfter)] = dialect.BuildSelectCustomerPagePositions(withStatus, withAfter);
+                }
+            }
+
+            SelectCustomerPageRange = [dialect.BuildSelectCustomerPageRange(withStatus: false), dialect.BuildSelectCustomerPageRange(withStatus: true)];
             Ping = dialect.BuildPing();
             CreateOrder = dialect.BuildCreateOrder(withIdempotencyKey: false);
             CreateOrderWithKey = dialect.BuildCreateOrder(withIdempotencyKey: true);
             var actions = Enum.GetValues<OrderAction>();
-            TransitionWrites = new string[actions.Length * 2];
-            Transitions = new string[actions.Length * 2];
+            TransitionWrites = new string[actions.Length * 4];
+            Transitions = new string[actions.Length * 4];
             foreach (var action in actions)
             {
                 foreach (var checksVersion in (bool[])[false, true])
                 {
-                    TransitionWrites[Slot(action, checksVersion)] = dialect.BuildTransitionWrite(action, checksVersion);
-                    Transitions[Slot(action, checksVersion)] = dialect.BuildTransition(action, checksVersion);
+                    foreach (var withKey in (bool[])[false, true])
+                    {
+                        TransitionWrites[Slot(action, checksVersion, withKey)] = dialect.BuildTransitionWrite(action, checksVersion, withKey);
+                        Transitions[Slot(action, checksVersion, withKey)] = dialect.BuildTransition(action, checksVersion, withKey);
+                    }
                 }
             }
         }
@@ -261,9 +270,11 @@ public abstract class SqlDialect
 
         public string SelectOrdersByIdSet { get; }
 
-        public string SelectOrdersByCustomer { get; }
+        public string SelectIdempotencyKey { get; }
 
-        public string SelectOrdersByCustomerAndStatus { get; }
+        public string[] SelectCustomerPagePositions { get; }
+
+        public string[] SelectCustomerPageRange { get; }
 
         public string Ping { get; }
 

@@ -1,61 +1,91 @@
-using System.Runtime.CompilerServices;
 using OrderService.Data.Orders;
 using Polly;
-using Polly.Retry;
+using Polly.CircuitBreaker;
 using Polly.Timeout;
 
 namespace OrderService.Data.Resilience;
 
 /// <summary>
-/// Wraps the provider's store so that every call is bounded in time and survives brief faults: a total
-/// timeout, a bounded retry (with backoff and jitter) of transient faults only, and a per-attempt timeout.
+/// Wraps the provider's store so that every call is bounded in time, survives brief faults and stops
+/// hammering a store that is down: the store's pipeline (<see cref="StorePipeline"/>: total timeout,
+/// full-jitter retry, circuit breaker, attempt timeout) with the call's own rerun rule (<see cref="RerunSafety"/>).
 /// What still fails surfaces as <see cref="StoreUnavailableException"/> (503 + Retry-After), never a hang.
+/// Every call is one span and one duration (<see cref="StoreTelemetry.Call"/>); transitions are counted by outcome.
 /// It also gates the schema: the first call that reaches the store creates it, so the service starts
 /// while the store is down and recovers by itself when the store comes back.
+/// A new port member is one line here: its operation name, its rerun safety, the call.
 /// </summary>
-public sealed class ResilientOrderStore : IOrderStore, IDisposable
+public sealed partial class ResilientOrderStore : IOrderStore, IDisposable
 {
     private readonly IOrderStore _inner;
     private readonly IStoreSchema _schema;
     private readonly ITransientFaults _faults;
-    private readonly ResiliencePipeline _calls;
-    private readonly ResiliencePipeline _probes;
+    private readonly IConnectionPool? _pool;
+    private readonly ResiliencePipeline _pipeline;
+    private readonly string _system;
+    private readonly TimeProvider _clock;
     private readonly SemaphoreSlim _schemaGate = new(1, 1);
     private volatile bool _schemaReady;
 
-    public ResilientOrderStore(IOrderStore inner, IStoreSchema schema, ITransientFaults faults, ResilienceOptions options, TimeProvider clock)
+    /// <param name="store">The provider's store, schema, fault classifier and pool.</param>
+    /// <param name="pipeline">The store's pipeline (<see cref="StorePipeline.For"/>).</param>
+    /// <param name="system">The store's db.system name, for telemetry.</param>
+    public ResilientOrderStore(StoreBundle store, ResiliencePipeline pipeline, string system, TimeProvider clock)
     {
-        _inner = inner;
-        _schema = schema;
-        _faults = faults;
-        _calls = BuildCallPipeline(options, clock);
-
-        // Readiness is a question, not a request: one attempt, bounded, no retry.
-        _probes = new ResiliencePipelineBuilder { TimeProvider = clock }
-            .AddTimeout(TimeSpan.FromSeconds(options.AttemptTimeoutSeconds))
-            .Build();
+        _inner = store.Store;
+        _schema = store.Schema;
+        _faults = store.TransientFaults;
+        _pool = store.Resources as IConnectionPool;
+        _pipeline = pipeline;
+        _system = system;
+        _clock = clock;
     }
 
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken) =>
-        RunAsync(_calls, static (store, order, token) => store.CreateAsync(order, token), order, cancellationToken);
+        RunAsync("create", RerunSafety.Always, static (store, order, token) => store.CreateAsync(order, token), order, cancellationToken);
 
     public Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken) =>
-        RunAsync(_calls, static (store, id, token) => store.GetAsync(id, token), id, cancellationToken);
+        RunAsync("get", RerunSafety.Always, static (store, id, token) => store.GetAsync(id, token), id, cancellationToken);
 
-    public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken) =>
-        RunAsync(_calls, static (store, command, token) => store.TransitionAsync(command, token), command, cancellationToken);
+    public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
+    {
+        try
+        {
+            var result = await RunAsync("transition", RerunRule.Of(command), static (store, command, token) => store.TransitionAsync(command, token), command, cancellationToken)
+                .ConfigureAwait(false);
+            StoreTelemetry.Transition(_system, command.Action, OutcomeName(result.Outcome));
+            return result;
+        }
+        catch (StoreUnavailableException)
+        {
+            StoreTelemetry.Transition(_system, command.Action, "unavailable");
+            throw;
+        }
+    }
 
     public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
-        StreamAsync(static (store, ids, token) => store.GetManyAsync(ids, token), ids, cancellationToken);
+        StreamAsync("get_many", static (store, ids, token) => store.GetManyAsync(ids, token), ids, cancellationToken);
 
-    public IAsyncEnumerable<Order> ListByCustomerAsync(string customerId, OrderStatus? status, int limit, CancellationToken cancellationToken) =>
-        StreamAsync(
-            static (store, query, token) => store.ListByCustomerAsync(query.customerId, query.status, query.limit, token),
-            (customerId, status, limit),
-            cancellationToken);
+    /// <summary>
+    /// The page's lookahead is an ordinary call (bounded, retried); its rows are a stream like the others,
+    /// re-opened from the start when its first row fails. The inner page's rows are cold (see the port), so
+    /// re-enumerating them re-runs the range query with the same bounds: the Link already decided stays true.
+    /// </summary>
+    public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
+    {
+        var page = await RunAsync("list_by_customer", RerunSafety.Always, static (store, query, token) => store.ListByCustomerAsync(query, token), query, cancellationToken)
+            .ConfigureAwait(false);
+        return page with { Orders = StreamAsync("list_by_customer_rows", static (_, rows, _) => rows, page.Orders, CancellationToken.None) };
+    }
 
+    /// <summary>
+    /// Readiness goes through the circuit: while it is open the probe answers at once, red, without touching
+    /// the store (the instance would answer every request 503, so it is not ready); once the break is over the
+    /// probe may be the half-open call that closes it, so an instance taken out of rotation recovers without
+    /// waiting for a user request to risk it. One attempt, no retry: the answer is about the store now.
+    /// </summary>
     public Task CheckReadyAsync(CancellationToken cancellationToken) =>
-        RunAsync(_probes, static async (store, _, token) =>
+        RunAsync("ready", RerunSafety.Never, static async (store, _, token) =>
         {
             await store.CheckReadyAsync(token).ConfigureAwait(false);
             return true;
@@ -63,116 +93,67 @@ public sealed class ResilientOrderStore : IOrderStore, IDisposable
 
     /// <summary>Creates the schema now if the store is reachable (a start-up warm-up); safe to call any time.</summary>
     public Task PrepareAsync(CancellationToken cancellationToken) =>
-        RunAsync(_calls, static (_, _, _) => Task.FromResult(true), 0, cancellationToken);
+        RunAsync("prepare", RerunSafety.Always, static (_, _, _) => Task.FromResult(true), 0, cancellationToken);
 
-    private static ResiliencePipeline BuildCallPipeline(ResilienceOptions options, TimeProvider clock)
-    {
-        var builder = new ResiliencePipelineBuilder { TimeProvider = clock }
-            .AddTimeout(TimeSpan.FromSeconds(options.TotalTimeoutSeconds));
-        if (options.MaxRetries > 0)
-        {
-            builder.AddRetry(new RetryStrategyOptions
-            {
-                MaxRetryAttempts = options.MaxRetries,
-                Delay = TimeSpan.FromMilliseconds(options.RetryDelayMilliseconds),
-                BackoffType = DelayBackoffType.Exponential,
-                UseJitter = true,
-
-                // The store classifies its own faults; an attempt that timed out is worth another try too.
-                ShouldHandle = static args => ValueTask.FromResult(
-                    args.Outcome.Exception is TimeoutRejectedException or TransientStoreFault),
-            });
-        }
-
-        return builder.AddTimeout(TimeSpan.FromSeconds(options.AttemptTimeoutSeconds)).Build();
-    }
+    public void Dispose() => _schemaGate.Dispose();
 
     private async Task<TResult> RunAsync<TArgument, TResult>(
-        ResiliencePipeline pipeline,
-        Func<IOrderStore, TArgument, CancellationToken, Task<TResult>> operation,
+        string operation,
+        RerunSafety rerun,
+        Func<IOrderStore, TArgument, CancellationToken, Task<TResult>> call,
         TArgument argument,
         CancellationToken cancellationToken,
         bool abandonable = true)
     {
+        using var telemetry = StoreTelemetry.Call(_system, operation);
+        var context = ResilienceContextPool.Shared.Get(operation, cancellationToken);
+        context.Properties.Set(StorePipeline.Facts, new StoreCallFacts(operation, rerun, _clock.GetTimestamp()));
         try
         {
-            return await pipeline.ExecuteAsync(
-                static async (state, attemptToken) =>
+            return await _pipeline.ExecuteAsync(
+                static async (context, state) =>
                 {
                     var self = state.Self;
+                    var attemptToken = context.CancellationToken;
                     try
                     {
                         await self.EnsureSchemaAsync(attemptToken).ConfigureAwait(false);
 
-                        var pending = state.Operation(self._inner, state.Argument, attemptToken);
+                        var pending = state.Call(self._inner, state.Argument, attemptToken);
 
                         // WaitAsync abandons an attempt that ignores cancellation, so the bound holds even then.
                         // A stream cannot be abandoned (its reader would leak): it relies on the linked token.
                         return await (state.Abandonable ? pending.WaitAsync(attemptToken) : pending).ConfigureAwait(false);
                     }
-                    catch (Exception fault) when (self._faults.IsTransient(fault))
+                    catch (Exception fault) when (self._faults.Classify(fault) is var kind && kind != StoreFault.Permanent)
                     {
-                        throw new TransientStoreFault(fault);
+                        if (kind is StoreFault.Unreachable or StoreFault.Interrupted)
+                        {
+                            self._pool?.DropIdleConnections();
+                        }
+
+                        throw new TransientStoreFault(fault, kind);
                     }
                 },
-                (Self: this, Operation: operation, Argument: argument, Abandonable: abandonable),
-                cancellationToken).ConfigureAwait(false);
+                context,
+                (Self: this, Call: call, Argument: argument, Abandonable: abandonable)).ConfigureAwait(false);
         }
-        catch (Exception fault) when (fault is TimeoutRejectedException or TransientStoreFault)
+        catch (Exception fault) when (fault is TimeoutRejectedException or TransientStoreFault or BrokenCircuitException)
         {
             // The caller gave up meanwhile: that is a cancellation, not an outage.
             cancellationToken.ThrowIfCancellationRequested();
-            throw Unavailable(fault);
+            var unavailable = Unavailable(fault);
+            telemetry?.Fail(fault is BrokenCircuitException ? "circuit_open" : StorePipeline.ErrorType(fault), unavailable.Message);
+            throw unavailable;
         }
-    }
-
-    private async IAsyncEnumerable<Order> StreamAsync<TArgument>(
-        Func<IOrderStore, TArgument, CancellationToken, IAsyncEnumerable<Order>> open,
-        TArgument argument,
-        [EnumeratorCancellation] CancellationToken cancellationToken)
-    {
-        var rows = await RunAsync(_calls, static (store, state, token) => state.Self.OpenStreamAsync(state.Open, state.Argument, state.Caller, token),
-            (Self: this, Open: open, Argument: argument, Caller: cancellationToken), cancellationToken, abandonable: false).ConfigureAwait(false);
-        await using (rows.ConfigureAwait(false))
+        catch (Exception fault)
         {
-            while (await rows.MoveNextAsync().ConfigureAwait(false))
-            {
-                yield return rows.Current;
-            }
-        }
-    }
-
-    /// <summary>
-    /// One attempt at opening a stream: it succeeds once the first row (or the end) has arrived, so that a
-    /// fault before any row is retried and answered with a clean 503. The enumerator gets its own token,
-    /// linked to the caller's, because the attempt's token belongs to the pipeline and dies with the attempt.
-    /// </summary>
-    private async Task<OpenedStream> OpenStreamAsync<TArgument>(
-        Func<IOrderStore, TArgument, CancellationToken, IAsyncEnumerable<Order>> open,
-        TArgument argument,
-        CancellationToken callerToken,
-        CancellationToken attemptToken)
-    {
-        var lifetime = CancellationTokenSource.CreateLinkedTokenSource(callerToken);
-        var enumerator = open(_inner, argument, lifetime.Token).GetAsyncEnumerator(lifetime.Token);
-        try
-        {
-            bool hasFirst;
-            using (attemptToken.Register(static source => ((CancellationTokenSource)source!).Cancel(), lifetime))
-            {
-                hasFirst = await enumerator.MoveNextAsync().ConfigureAwait(false);
-            }
-
-            // The attempt timed out just as the first row came: the stream's token is spent, so try again.
-            attemptToken.ThrowIfCancellationRequested();
-
-            return new OpenedStream(enumerator, lifetime, hasFirst, _faults);
-        }
-        catch
-        {
-            await enumerator.DisposeAsync().ConfigureAwait(false);
-            lifetime.Dispose();
+            telemetry?.Fail(fault.GetType().FullName!, fault.Message);
             throw;
+        }
+        finally
+        {
+            ResilienceContextPool.Shared.Return(context);
         }
     }
 
@@ -198,52 +179,25 @@ public sealed class ResilientOrderStore : IOrderStore, IDisposable
         }
     }
 
-    public void Dispose() => _schemaGate.Dispose();
-
-    private static StoreUnavailableException Unavailable(Exception fault) => fault is TimeoutRejectedException timeout
-        ? new StoreUnavailableException($"The order store did not answer in time ({timeout.Timeout.TotalSeconds:0.#} s).", timeout)
-        : new StoreUnavailableException($"The order store is unavailable: {fault.InnerException!.Message}", fault.InnerException);
-
-    /// <summary>Marks a fault the provider called transient, so the retry predicate need not ask again.</summary>
-    private sealed class TransientStoreFault(Exception inner) : Exception(inner.Message, inner);
-
-    /// <summary>A stream whose first row is already fetched; later faults become <see cref="StoreUnavailableException"/>, never retried.</summary>
-    private sealed class OpenedStream(IAsyncEnumerator<Order> rows, CancellationTokenSource lifetime, bool hasFirst, ITransientFaults faults)
-        : IAsyncDisposable
+    private static StoreUnavailableException Unavailable(Exception fault) => fault switch
     {
-        private bool _firstPending = hasFirst;
-        private bool _ended = !hasFirst;
+        TimeoutRejectedException timeout =>
+            new StoreUnavailableException($"The order store did not answer in time ({timeout.Timeout.TotalSeconds:0.#} s).", timeout),
 
-        public Order Current => rows.Current;
+        // RetryAfter is what is left of the break; null for a call turned away while the half-open probe runs.
+        BrokenCircuitException broken =>
+            new StoreUnavailableException("The circuit to the order store is open after repeated failures; the store is not being called.", broken, broken.RetryAfter),
+        _ => new StoreUnavailableException($"The order store is unavailable: {fault.InnerException!.Message}", fault.InnerException),
+    };
 
-        public async ValueTask<bool> MoveNextAsync()
-        {
-            if (_firstPending)
-            {
-                _firstPending = false;
-                return true;
-            }
-
-            if (_ended)
-            {
-                return false;
-            }
-
-            try
-            {
-                _ended = !await rows.MoveNextAsync().ConfigureAwait(false);
-                return !_ended;
-            }
-            catch (Exception fault) when (faults.IsTransient(fault))
-            {
-                throw new StoreUnavailableException($"The order store failed mid-stream: {fault.Message}", fault);
-            }
-        }
-
-        public async ValueTask DisposeAsync()
-        {
-            await rows.DisposeAsync().ConfigureAwait(false);
-            lifetime.Dispose();
-        }
-    }
+    // Enum.ToString allocates; these are the metric's attribute values.
+    private static string OutcomeName(TransitionOutcome outcome) => outcome switch
+    {
+        TransitionOutcome.Applied => "applied",
+        TransitionOutcome.NotFound => "not_found",
+        TransitionOutcome.IllegalFromStatus => "illegal_from_status",
+        TransitionOutcome.StaleVersion => "stale_version",
+        TransitionOutcome.Declined => "declined",
+        _ => outcome.ToString().ToLowerInvariant(),
+    };
 }

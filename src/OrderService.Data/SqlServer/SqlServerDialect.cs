@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Microsoft.Data.SqlClient;
 using OrderService.Data.Orders;
 using OrderService.Data.Relational;
 
@@ -73,12 +74,18 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
 
     /// <summary>
     /// Newest first; ties on created_at go to the later insert (seq), because SQL Server does not sort
-    /// uniqueidentifier values in UUIDv7 (time) order.
+    /// uniqueidentifier values in UUIDv7 (time) order. A page's position carries the id, so its seq is
+    /// looked up (one seek on the unique id index; ids never change and orders are never deleted).
     /// </summary>
-    protected override string BuildSelectOrdersByCustomer(bool withStatus) =>
-        $"{BuildOrderProjection(TopRows("@Limit"))} WHERE o.customer_id = @CustomerId" +
-        (withStatus ? " AND o.status = @Status" : "") +
-        " ORDER BY o.created_at DESC, o.seq DESC";
+    protected override string KeysetTie(string alias) => $"{alias}.seq";
+
+    protected override string KeysetTieOf(string idParameter) => $"(SELECT x.seq FROM {ReadFrom("orders", "x")} WHERE x.id = {idParameter})";
+
+    protected override string BuildSelectIdempotencyKey() => "SELECT k.request_hash, k.order_id, k.version FROM dbo.idempotency_keys k WHERE k.[key] = @Key;";
+
+    /// <summary>A primary-key violation (2627) on idempotency_keys: XACT_ABORT has rolled back the whole write.</summary>
+    public override bool IsIdempotencyKeyTaken(Exception exception) =>
+        exception is SqlException { Number: 2627 or 2601 } sql && sql.Message.Contains("idempotency_keys", StringComparison.OrdinalIgnoreCase);
 
     /// <summary>
     /// Ordered by the id's canonical text, the order the engine streams InList chunks in: SQL Server's own
@@ -140,15 +147,20 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     /// The UPDATE's OUTPUT lands in a table variable, the event INSERT reads the new version from it (so
     /// it follows only a write that happened), and a SELECT returns it: result set (1).
     /// </summary>
-    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion) => TransitionBatch(action, checksVersion, readBack: null);
+    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) => TransitionBatch(action, checksVersion, withKey, readBack: null);
 
     /// <summary>
     /// The write and the read-back, the read-back still INSIDE the transaction: it returns exactly the row
     /// this write produced, never a later writer's (the row stays locked until COMMIT).
     /// </summary>
-    protected override string BuildTransition(OrderAction action, bool checksVersion) => TransitionBatch(action, checksVersion, BuildSelectOrderById());
+    protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) => TransitionBatch(action, checksVersion, withKey, BuildSelectOrderById());
 
-    private static string TransitionBatch(OrderAction action, bool checksVersion, string? readBack) =>
+    /// <summary>
+    /// With a key, its INSERT reads the new version from @written like the event's. A key already stored
+    /// (or inserted by a transaction that then commits: the INSERT waits on its key lock) is a primary-key
+    /// violation, and XACT_ABORT rolls the update and the event back with it.
+    /// </summary>
+    private static string TransitionBatch(OrderAction action, bool checksVersion, bool withKey, string? readBack) =>
         AtomicPrologue +
         "DECLARE @written TABLE (version int NOT NULL);\n" +
         "BEGIN TRANSACTION;\n" +
@@ -157,6 +169,10 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         $"WHERE {ConditionalWriteFilter(action, checksVersion)};\n" +
         "INSERT INTO dbo.order_events (order_id, [sequence], [type], [at], data)\n" +
         $"SELECT @Id, w.version, N'{Transitions.EventType(action)}', @At, @Data FROM @written w;\n" +
+        (withKey
+            ? "INSERT INTO dbo.idempotency_keys ([key], request_hash, order_id, version, created_at)\n" +
+              "SELECT @Key, @RequestHash, @Id, w.version, @At FROM @written w;\n"
+            : "") +
         "SELECT w.version FROM @written w;\n" +
         (readBack is null ? "" : readBack + ";\n") +
         "COMMIT TRANSACTION;";

@@ -5,8 +5,10 @@ using Microsoft.Data.SqlClient;
 namespace OrderService.Data.SqlServer;
 
 /// <summary>
-/// Which SQL Server failures are worth a bounded retry: deadlock victims, lock and command timeouts,
-/// lost or refused connections and the "database is busy / moving" family. Everything else
+/// Which SQL Server failures are worth a bounded retry, and what each says about a write in flight:
+/// deadlock victims, lock time-outs and snapshot conflicts were rolled back (rerun the whole unit);
+/// refused or unopenable connections and a busy or moving database were never sent anything; a transport
+/// that broke, or a command that timed out, may have hit a commit in flight. Everything else
 /// (constraint violations, syntax, permissions, conversion errors) fails at once: retrying those
 /// only repeats the failure and hides the bug.
 /// </summary>
@@ -14,64 +16,95 @@ public sealed class SqlServerTransientFaults : ITransientFaults
 {
     public static readonly SqlServerTransientFaults Instance = new();
 
-    /// <summary>
-    /// SqlException numbers that describe a condition that may clear on its own. Negative numbers and
-    /// the small ones are raised by the client or its transport, the rest by the server.
-    /// </summary>
-    private static readonly HashSet<int> TransientNumbers =
+    /// <summary>The server undid the statement or the transaction: nothing of the unit committed.</summary>
+    private static readonly HashSet<int> RolledBackNumbers =
     [
         1205,  // chosen as deadlock victim: the transaction was rolled back, a retry runs it again
         1222,  // lock request time-out
-        -2,    // client-side command or login time-out
-        -1,    // connection error while establishing a connection
-        2, 53, // server / network path not found (an instance that is starting or moving)
-        40, 64, 121, 233, 258, // transport broke: could not open, network name gone, semaphore time-out, no process on the other end
-        10053, 10054, 10060, 10061, // TCP: aborted, reset by peer, connect timed out, refused
-        10928, 10929, 40197, 40501, 40613, 40540, 49918, 49919, 49920, // resource limits, service busy, database moving (Azure SQL, failovers)
-        4060, 4221, // cannot open the database yet (starting up, or a readable secondary catching up)
         1204,  // lock resources exhausted for the moment
         3960,  // snapshot update conflict: another transaction changed the row; re-running sees the new row
         8645,  // time-out waiting for memory to run the query
     ];
 
-    public bool IsTransient(Exception exception)
+    /// <summary>No session reached the database (the client or the server refused to start one).</summary>
+    private static readonly HashSet<int> UnreachableNumbers =
+    [
+        -1,    // connection error while establishing a connection
+        2, 53, 40, // server / network path not found, could not open a connection (an instance that is starting or moving)
+        10060, 10061, // TCP: connect timed out, refused
+        10928, 10929, 40501, 40613, 49918, 49919, 49920, // resource limits, service busy, database not available (Azure SQL, failovers)
+        4060, 4221, // cannot open the database yet (starting up, or a readable secondary catching up)
+    ];
+
+    /// <summary>The session broke or timed out mid-call: a commit may have been in flight.</summary>
+    private static readonly HashSet<int> InterruptedNumbers =
+    [
+        -2,    // client-side command or login time-out
+        64, 121, 233, 258, // transport broke: network name gone, semaphore time-out, no process on the other end
+        10053, 10054, // TCP: aborted, reset by peer
+        40197, 40540, // the service failed over or failed while processing the request
+    ];
+
+    public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
+
+    public StoreFault Classify(Exception exception)
     {
         for (var current = exception; current is not null; current = current.InnerException)
         {
             switch (current)
             {
                 case SqlException sql:
-                    return IsTransient(sql);
+                    return Classify(sql);
                 case TimeoutException:
-                    return true;
+                    return StoreFault.Interrupted;
                 case InvalidOperationException when IsPoolTimeout(current):
-                    return true;
+                    return StoreFault.Unreachable;
             }
         }
 
-        return false;
+        return StoreFault.Permanent;
     }
 
     /// <summary>True when the error number alone marks the failure as transient.</summary>
-    public static bool IsTransientNumber(int number) => TransientNumbers.Contains(number);
+    public static bool IsTransientNumber(int number) => ClassifyNumber(number) != StoreFault.Permanent;
 
-    private static bool IsTransient(SqlException exception)
+    /// <summary>What one error number says about the unit it interrupted.</summary>
+    public static StoreFault ClassifyNumber(int number) =>
+        RolledBackNumbers.Contains(number) ? StoreFault.RolledBack
+        : UnreachableNumbers.Contains(number) ? StoreFault.Unreachable
+        : InterruptedNumbers.Contains(number) ? StoreFault.Interrupted
+        : StoreFault.Permanent;
+
+    private static StoreFault Classify(SqlException exception)
     {
+        // The most cautious verdict among the errors wins: one "may have committed" outweighs a "rolled back".
+        var verdict = StoreFault.Permanent;
         foreach (SqlError error in exception.Errors)
         {
-            if (IsTransientNumber(error.Number))
+            var fault = ClassifyNumber(error.Number);
+            if (fault != StoreFault.Permanent && (verdict == StoreFault.Permanent || fault == StoreFault.Interrupted))
             {
-                return true;
+                verdict = fault;
             }
+        }
+
+        if (verdict != StoreFault.Permanent)
+        {
+            return verdict;
         }
 
         // The managed (Unix) network layer reports a refused or dropped connection as error 0 with
         // severity 20 and the socket error inside; the server's own errors always carry a number.
-        return exception.Number == 0 && IsNetworkFailure(exception.InnerException);
+        return exception.Number == 0 ? NetworkFailure(exception.InnerException) : StoreFault.Permanent;
     }
 
-    private static bool IsNetworkFailure(Exception? inner) =>
-        inner is SocketException or IOException or Win32Exception or TimeoutException;
+    private static StoreFault NetworkFailure(Exception? inner) => inner switch
+    {
+        SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable }
+            => StoreFault.Unreachable,
+        SocketException or IOException or Win32Exception or TimeoutException => StoreFault.Interrupted,
+        _ => StoreFault.Permanent,
+    };
 
     /// <summary>
     /// The pool had no free connection within the connect time-out (every connection busy): load, not

@@ -11,7 +11,7 @@ namespace OrderService.Data.Sqlite;
 /// json_set. Writes go through <see cref="SqliteDatabase.WriteAsync{T}"/> (the group-commit writer by
 /// default, acknowledged after COMMIT, durable as PRAGMA synchronous says); reads use pooled readers.
 /// </summary>
-public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions options) : IOrderStore
+public sealed partial class DocumentOrderStore(SqliteDatabase database, StoreOptions options) : IOrderStore
 {
     private const string Provider = SqliteDatabase.ProviderName;
 
@@ -58,6 +58,11 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
             return TransitionResult.Applied(OrderDocument.FromJson(row.Document));
         }
 
+        if (row.Key is { } key)
+        {
+            return OrderDocument.KnownKey(command, key.RequestHash, key.OrderId, key.Version, key.Document);
+        }
+
         return row.Status is { } status
             ? TransitionResult.Rejected(status, row.Version, command.Action, command.ExpectedVersion)
             : TransitionResult.NotFound;
@@ -98,24 +103,6 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
             {
                 yield return order;
             }
-        }
-    }
-
-    public async IAsyncEnumerable<Order> ListByCustomerAsync(string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
-    {
-        using var connection = database.OpenReader();
-        using var command = connection.CreateCommand();
-        command.CommandText = status is null ? DocumentQueries.ListByCustomer : DocumentQueries.ListByCustomerAndStatus;
-        command.Parameters.AddWithValue("@customer_id", customerId);
-        command.Parameters.AddWithValue("@limit", limit);
-        if (status is { } wanted)
-        {
-            command.Parameters.AddWithValue("@status", wanted.ToString());
-        }
-
-        await foreach (var order in StreamAsync(command, "document.list_by_customer", cancellationToken).ConfigureAwait(false))
-        {
-            yield return order;
         }
     }
 
@@ -181,12 +168,16 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
     /// <summary>
     /// Runs on the writer: the one conditional UPDATE; when it matched nothing, the status and version
     /// (read in the same transaction, so exact). With ConfirmBeforeCommit the write waits, uncommitted, for
-    /// the caller's verdict; a "no" throws, which rolls back this write's savepoint alone.
+    /// the caller's verdict; a "no" throws, which rolls back this write's savepoint alone (its key with it).
+    /// With an Idempotency-Key the UPDATE is guarded by the key's absence and the key is inserted right after
+    /// it, in the same savepoint; an update that matched nothing reads the key first (the writer sees every
+    /// key stored before, and answers only after the group's commit).
     /// </summary>
     private static TransitionRow Update(SqliteConnection connection, TransitionCommand command, CancellationToken cancellationToken)
     {
         var id = command.OrderId.ToString();
-        var sql = DocumentSql.Transition[command.Action];
+        var keyed = command.IdempotencyKey is not null;
+        var sql = keyed ? DocumentSql.TransitionWithKey[command.Action] : DocumentSql.Transition[command.Action];
         using (Trace("document.transition", sql))
         using (var update = WriteCommand(connection, sql))
         {
@@ -196,7 +187,30 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
             update.Parameters.AddWithValue("@at", Timestamps.ToText(command.At));
             update.Parameters.AddWithValue("@data", OrderDocument.EventDataJson(command.Data));
             update.Parameters.AddWithValue("@expected", command.ExpectedVersion is { } expected ? expected : DBNull.Value);
-            if (update.ExecuteScalar() is string document)
+            string? document = null;
+            if (keyed)
+            {
+                update.Parameters.AddWithValue("@key", command.IdempotencyKey);
+                var version = 0;
+                using (var returned = update.ExecuteReader())
+                {
+                    if (returned.Read())
+                    {
+                        (document, version) = (returned.GetString(0), returned.GetInt32(1));
+                    }
+                }
+
+                if (document is not null)
+                {
+                    InsertKey(connection, command, id, version);
+                }
+            }
+            else
+            {
+                document = update.ExecuteScalar() as string;
+            }
+
+            if (document is not null)
             {
                 // SQLite has one writer, so the group waits while the caller decides: the probe's cost, by design.
                 if (command.ConfirmBeforeCommit is { } confirm && !confirm(cancellationToken).AsTask().GetAwaiter().GetResult())
@@ -204,8 +218,13 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
                     throw new TransitionDeclinedException();
                 }
 
-                return new TransitionRow(document, null, 0);
+                return new TransitionRow(document, null, 0, null);
             }
+        }
+
+        if (keyed && SelectTransitionKey(connection, command.IdempotencyKey!) is { } stored)
+        {
+            return new TransitionRow(null, null, 0, stored);
         }
 
         using var selectTrace = Trace("document.transition_state", DocumentQueries.SelectState);
@@ -213,8 +232,31 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
         select.Parameters.AddWithValue("@id", id);
         using var reader = select.ExecuteReader();
         return reader.Read()
-            ? new TransitionRow(null, Enum.Parse<OrderStatus>(reader.GetString(0)), reader.GetInt32(1))
-            : new TransitionRow(null, null, 0);
+            ? new TransitionRow(null, Enum.Parse<OrderStatus>(reader.GetString(0)), reader.GetInt32(1), null)
+            : new TransitionRow(null, null, 0, null);
+    }
+
+    private static void InsertKey(SqliteConnection connection, TransitionCommand command, string id, int version)
+    {
+        using var trace = Trace("document.transition_key_insert", DocumentSql.InsertTransitionKey);
+        using var insert = WriteCommand(connection, DocumentSql.InsertTransitionKey);
+        insert.Parameters.AddWithValue("@key", command.IdempotencyKey);
+        insert.Parameters.AddWithValue("@request_hash", command.RequestHash);
+        insert.Parameters.AddWithValue("@id", id);
+        insert.Parameters.AddWithValue("@version", version);
+        insert.Parameters.AddWithValue("@created_at", Timestamps.ToText(command.At));
+        insert.ExecuteNonQuery();
+    }
+
+    private static StoredKey? SelectTransitionKey(SqliteConnection connection, string key)
+    {
+        using var trace = Trace("document.transition_key", DocumentSql.SelectTransitionKey);
+        using var select = WriteCommand(connection, DocumentSql.SelectTransitionKey);
+        select.Parameters.AddWithValue("@key", key);
+        using var reader = select.ExecuteReader();
+        return reader.Read()
+            ? new StoredKey(reader.GetString(0), Guid.Parse(reader.GetString(1)), reader.GetInt32(2), reader.IsDBNull(3) ? null : reader.GetString(3))
+            : null;
     }
 
     private static SqliteCommand WriteCommand(SqliteConnection connection, string sql)
@@ -246,7 +288,10 @@ public sealed class DocumentOrderStore(SqliteDatabase database, StoreOptions opt
         }
     }
 
-    private readonly record struct TransitionRow(string? Document, OrderStatus? Status, int Version);
+    private readonly record struct TransitionRow(string? Document, OrderStatus? Status, int Version, StoredKey? Key);
+
+    /// <summary>A transition key found stored, with its order's document as the writer sees it now.</summary>
+    private sealed record StoredKey(string RequestHash, Guid OrderId, int Version, string? Document);
 
     /// <summary>ConfirmBeforeCommit said no: thrown inside the write so that only its savepoint rolls back.</summary>
     private sealed class TransitionDeclinedException() : Exception("The transition was declined before commit.");

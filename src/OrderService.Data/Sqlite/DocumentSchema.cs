@@ -19,6 +19,9 @@ public sealed class DocumentSchema(SqliteDatabase database) : IStoreSchema
         await database.WriteAsync(connection => Apply(connection, scripts), cancellationToken).ConfigureAwait(false);
     }
 
+    public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
+        database.CountRowsAsync(LayoutTables.Of(StoreLayout.Relational), cancellationToken);
+
     private static int Apply(SqliteConnection connection, IReadOnlyList<(int Version, string Sql)> scripts)
     {
         Execute(connection, DocumentSql.CreateVersionTable);

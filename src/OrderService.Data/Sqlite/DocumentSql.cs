@@ -43,6 +43,27 @@ internal static class DocumentSql
         Enum.GetValues<OrderAction>().ToFrozenDictionary(action => action, TransitionFor);
 
     /// <summary>
+    /// <see cref="Transition"/> guarded by the Idempotency-Key's absence, returning the new version too (the
+    /// key's row records it). Every write runs on the one writer, so the guard sees every key stored before
+    /// it, and <see cref="InsertTransitionKey"/>, in the same savepoint, can never collide.
+    /// </summary>
+    public static readonly FrozenDictionary<OrderAction, string> TransitionWithKey =
+        Enum.GetValues<OrderAction>().ToFrozenDictionary(action => action, action => TransitionFor(action)
+            .Replace("RETURNING document", "AND NOT EXISTS (SELECT 1 FROM order_document_keys k WHERE k.key = @key)\nRETURNING document, version", StringComparison.Ordinal));
+
+    public const string InsertTransitionKey = """
+        INSERT INTO order_document_keys (key, request_hash, order_id, version, created_at)
+        VALUES (@key, @request_hash, @id, @version, @created_at)
+        """;
+
+    /// <summary>A stored key with its order's document (read on the writer: committed, or earlier in the same group).</summary>
+    public const string SelectTransitionKey = """
+        SELECT k.request_hash, k.order_id, k.version, d.document
+        FROM order_document_keys k LEFT JOIN order_documents d ON d.id = k.order_id
+        WHERE k.key = @key
+        """;
+
+    /// <summary>
     /// The transition: one conditional UPDATE. SQLite evaluates every SET expression against the old row,
     /// so <c>version + 1</c> is the new version in the column, the document and the event's sequence alike;
     /// '$.events[#]' appends to the embedded array. The allowed statuses are literals from

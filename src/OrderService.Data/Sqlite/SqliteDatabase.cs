@@ -64,6 +64,14 @@ public sealed class SqliteDatabase : IAsyncDisposable
         command.ExecuteNonQuery();
     }
 
+    /// <summary>The rows of those of <paramref name="tables"/> that exist in the file.</summary>
+    public async Task<IReadOnlyList<TableRows>> CountRowsAsync(IEnumerable<string> tables, CancellationToken cancellationToken)
+    {
+        await using var connection = Open("schema");
+        return await LayoutTables.CountRowsAsync(connection, tables,
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = @name", cancellationToken).ConfigureAwait(false);
+    }
+
     /// <summary>A pooled connection for reads; with ReadUncommitted it reads other connections' uncommitted rows.</summary>
     public SqliteConnection OpenReader()
     {

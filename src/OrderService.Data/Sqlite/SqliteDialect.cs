@@ -1,4 +1,5 @@
 using System.Text;
+using Microsoft.Data.Sqlite;
 using OrderService.Data.Orders;
 using OrderService.Data.Relational;
 
@@ -49,11 +50,28 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
     /// <summary>
     /// UPDATE, then the event INSERT only if the UPDATE changed the row (changes() = 1), then the version
     /// only if the INSERT happened. A failing INSERT (a duplicate sequence) throws, and the writer rolls
-    /// back the UPDATE with it.
+    /// back the UPDATE with it. With a key, the UPDATE is guarded by the key's absence and the key INSERT
+    /// follows the event's: every write runs on the one writer, so the guard sees every key stored before
+    /// (committed, or earlier in the same group commit) and the INSERT can never collide.
     /// </summary>
-    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion) =>
-        $"UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)};\n" +
+    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
+        $"UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)}" +
+        (withKey ? " AND NOT EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.key = @Key)" : "") + ";\n" +
         "INSERT INTO order_events (order_id, sequence, type, at, data) " +
         $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data FROM orders WHERE id = @Id AND changes() = 1;\n" +
+        (withKey
+            ? "INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) " +
+              "SELECT @Key, @RequestHash, id, version, @At FROM orders WHERE id = @Id AND changes() = 1;\n"
+            : "") +
         "SELECT version FROM orders WHERE id = @Id AND changes() = 1;";
+
+    /// <summary>
+    /// The guard above makes a collision impossible; should one happen anyway (SQLITE_CONSTRAINT on the
+    /// key), it is recognized so the engine answers from the key instead of failing.
+    /// </summary>
+    public override bool IsIdempotencyKeyTaken(Exception exception) =>
+        exception is SqliteException { SqliteErrorCode: ConstraintViolation } sqlite
+        && sqlite.Message.Contains("idempotency_keys.key", StringComparison.Ordinal);
+
+    private const int ConstraintViolation = 19;
 }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Threading.Channels;
 using Microsoft.Data.Sqlite;
 
@@ -147,6 +148,9 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
     private sealed class PendingWrite<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken) : PendingWrite
     {
         private readonly TaskCompletionSource<T> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        // The writer thread runs the work outside the request's flow: carry its span, so the commands'
+        // spans stay in the request's trace.
+        private readonly Activity? _caller = Activity.Current;
         private T? _result;
         private bool _failed;
 
@@ -166,7 +170,19 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
             }
         }
 
-        public override void Run(SqliteConnection connection) => _result = work(connection);
+        public override void Run(SqliteConnection connection)
+        {
+            var writer = Activity.Current;
+            Activity.Current = _caller;
+            try
+            {
+                _result = work(connection);
+            }
+            finally
+            {
+                Activity.Current = writer;
+            }
+        }
 
         public override void Complete()
         {

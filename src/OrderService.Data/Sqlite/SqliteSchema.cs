@@ -44,6 +44,9 @@ public sealed class SqliteSchema(SqliteDatabase database, string folder = "Sqlit
         return Task.CompletedTask;
     }
 
+    public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
+        database.CountRowsAsync(LayoutTables.Of(StoreLayout.Document), cancellationToken);
+
     private static void TryRollback(SqliteConnection connection)
     {
         try

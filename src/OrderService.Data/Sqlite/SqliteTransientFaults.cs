@@ -2,7 +2,11 @@ using Microsoft.Data.Sqlite;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>BUSY and LOCKED mean another writer held the lock past busy_timeout; CANTOPEN and IOERR mean the file is out of reach.</summary>
+/// <summary>
+/// BUSY and LOCKED mean another writer held the lock past busy_timeout: the statement did not run and the
+/// unit is rolled back, so it is rerun whole. CANTOPEN means the file is out of reach (nothing written);
+/// IOERR may strike during the commit itself, so a write it interrupts may have committed.
+/// </summary>
 public sealed class SqliteTransientFaults : ITransientFaults
 {
     private const int Busy = 5;
@@ -10,10 +14,18 @@ public sealed class SqliteTransientFaults : ITransientFaults
     private const int IoError = 10;
     private const int CantOpen = 14;
 
-    public bool IsTransient(Exception exception) => exception switch
+    public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
+
+    public StoreFault Classify(Exception exception) => exception switch
     {
-        SqliteException sqlite => (sqlite.SqliteErrorCode & 0xFF) is Busy or Locked or IoError or CantOpen,
-        TimeoutException => true,
-        _ => false,
+        SqliteException sqlite => (sqlite.SqliteErrorCode & 0xFF) switch
+        {
+            Busy or Locked => StoreFault.RolledBack,
+            CantOpen => StoreFault.Unreachable,
+            IoError => StoreFault.Interrupted,
+            _ => StoreFault.Permanent,
+        },
+        TimeoutException => StoreFault.Interrupted,
+        _ => StoreFault.Permanent,
     };
 }

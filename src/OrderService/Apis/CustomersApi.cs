@@ -1,41 +1,66 @@
+using System.Globalization;
 using Microsoft.AspNetCore.Http.HttpResults;
+using OrderService.Authorization;
 using OrderService.Data;
 using OrderService.Validation;
 
 namespace OrderService.Apis;
 
-/// <summary>/customers/{customerId}/orders: a customer's orders, newest first, streamed.</summary>
+/// <summary>/customers/{customerId}/orders: a customer's orders, newest first, one keyset page at a time, streamed.</summary>
 public static class CustomersApi
 {
     public static RouteGroupBuilder MapCustomersApi(this IEndpointRouteBuilder app)
     {
         var customers = app.MapGroup("/customers")
+            .RequireOrderAccess()
             .WithTags("Customers")
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
 
         customers.MapGet("/{customerId}/orders", ListOrdersAsync)
             .WithName("ListCustomerOrders")
-            .WithSummary("A customer's orders, newest first: status filters, limit is 1–1,000 (default 100).");
+            .WithSummary("A customer's orders, newest first: status filters, limit is 1–1,000 (default 100); Link rel=\"next\" leads to the next page.");
         return customers;
     }
 
+    /// <summary>
+    /// The store decides the next page before any row is read (a keyset lookahead), so the Link header is set
+    /// here, after the first row has arrived (a fault before it is still a clean 503) and before the body starts.
+    /// </summary>
     internal static async Task<Results<OrderStream, ValidationProblem>> ListOrdersAsync(
         string customerId,
         string? status,
         int? limit,
+        string? cursor,
         IOrderStore store,
+        HttpResponse response,
         CancellationToken cancellationToken)
     {
         var errors = default(ValidationErrors);
         OrderRequestRules.CustomerId(customerId, "customerId", ref errors);
         var statusFilter = OrderRequestRules.StatusFilter(status, ref errors);
         var take = OrderRequestRules.Limit(limit, ref errors);
+        var after = OrderRequestRules.Cursor(cursor, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
         }
 
-        return await OrderStream.OpenAsync(store.ListByCustomerAsync(customerId, statusFilter, take, cancellationToken), cancellationToken).ConfigureAwait(false);
+        var page = await store.ListByCustomerAsync(new CustomerOrdersQuery(customerId, statusFilter, take, after), cancellationToken).ConfigureAwait(false);
+        var stream = await OrderStream.OpenAsync(page.Orders, cancellationToken).ConfigureAwait(false);
+        if (page.Next is { } next)
+        {
+            response.Headers.Link = NextLink(response.HttpContext.Request, take, statusFilter, next);
+        }
+
+        return stream;
     }
+
+    /// <summary>
+    /// <c>&lt;/customers/c-1/orders?limit=100&amp;status=Paid&amp;cursor=…&gt;; rel="next"</c>: this request's path with the
+    /// same filter and limit. The customer id is [A-Za-z0-9_-] and the cursor base64url, so nothing needs escaping.
+    /// </summary>
+    private static string NextLink(HttpRequest request, int limit, Data.Orders.OrderStatus? status, OrderPosition next) =>
+        string.Create(CultureInfo.InvariantCulture,
+            $"<{request.PathBase}{request.Path}?limit={limit}{(status is { } s ? "&status=" + s : "")}&cursor={PageCursor.Encode(next)}>; rel=\"next\"");
 }

@@ -19,8 +19,8 @@ public static class HealthApi
     public static RouteGroupBuilder MapHealthApi(this IEndpointRouteBuilder app)
     {
         var health = app.MapGroup("/health").WithTags("Health");
-        health.MapGet("/live", static () => TypedResults.Ok(Healthy)).WithName("Live");
-        health.MapGet("/ready", ReadyAsync).WithName("Ready");
+        health.MapGet("/live", static () => TypedResults.Ok(Healthy)).WithName("Live").WithSummary("Liveness: the process answers.");
+        health.MapGet("/ready", ReadyAsync).WithName("Ready").WithSummary("Readiness: the store answers.");
         return health;
     }
 

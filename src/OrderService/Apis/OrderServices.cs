@@ -7,12 +7,20 @@ namespace OrderService.Apis;
 public readonly record struct OrderServices(IOrderStore Store, TimeProvider Clock)
 {
     /// <summary>One atomic call on the store: the event is stamped here, so every store records the same instant.</summary>
+    /// <remarks>With an Idempotency-Key the request hash covers the order id, the action and the event data (see <see cref="Validation.RequestFingerprint.OfTransition"/>).</remarks>
     public Task<TransitionResult> TransitionAsync(
         Guid id,
         OrderAction action,
         int? expectedVersion,
         OrderEventData data,
+        string? idempotencyKey,
         CancellationToken cancellationToken,
         Func<CancellationToken, ValueTask<bool>>? confirmBeforeCommit = null) =>
-        Store.TransitionAsync(new TransitionCommand(id, action, expectedVersion, Timestamps.Now(Clock), data, confirmBeforeCommit), cancellationToken);
+        Store.TransitionAsync(
+            new TransitionCommand(id, action, expectedVersion, Timestamps.Now(Clock), data, confirmBeforeCommit)
+            {
+                IdempotencyKey = idempotencyKey,
+                RequestHash = idempotencyKey is null ? string.Empty : Validation.RequestFingerprint.OfTransition(id, action, data),
+            },
+            cancellationToken);
 }

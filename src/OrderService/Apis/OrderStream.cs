@@ -20,11 +20,13 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
 
     private readonly IAsyncEnumerator<Order> _rows;
     private readonly bool _hasFirst;
+    private readonly Func<Order, bool>? _keep;
 
-    private OrderStream(IAsyncEnumerator<Order> rows, bool hasFirst)
+    private OrderStream(IAsyncEnumerator<Order> rows, bool hasFirst, Func<Order, bool>? keep = null)
     {
         _rows = rows;
         _hasFirst = hasFirst;
+        _keep = keep;
     }
 
     public int? StatusCode => StatusCodes.Status200OK;
@@ -43,6 +45,9 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
             throw;
         }
     }
+
+    /// <summary>The same stream, writing only the orders <paramref name="keep"/> accepts (a customer-scoped token's view).</summary>
+    public OrderStream Where(Func<Order, bool> keep) => new(_rows, _hasFirst, _keep is null ? keep : order => _keep(order) && keep(order));
 
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
         builder.Metadata.Add(new ProducesResponseTypeMetadata(StatusCodes.Status200OK, typeof(Order[]), ["application/json"]));
@@ -66,6 +71,11 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
                 var written = 0;
                 do
                 {
+                    if (_keep?.Invoke(_rows.Current) == false)
+                    {
+                        continue;
+                    }
+
                     JsonSerializer.Serialize(writer, _rows.Current, order);
                     if (++written % FlushEvery == 0)
                     {

@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
+using OrderService.Authorization;
 using OrderService.Contracts;
 using OrderService.Data;
 using OrderService.Data.Orders;
@@ -14,6 +15,7 @@ public static class OrdersApi
 {
     private const string IdempotencyKeyHeader = "Idempotency-Key";
     private const string IfMatchHeader = "If-Match";
+    private const string ReplayedHeader = "Idempotent-Replayed";
 
     private static readonly OrderEventData NoData = new();
 
@@ -21,6 +23,7 @@ public static class OrdersApi
     {
         // Rules for every endpoint: a bad id or body is a 400 problem; any store call may answer 503 with Retry-After.
         var orders = app.MapGroup("/orders")
+            .RequireOrderAccess()
             .WithTags("Orders")
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
@@ -31,7 +34,10 @@ public static class OrdersApi
         orders.MapPost("/{id}/ship", ShipOrderAsync).WithName("ShipOrder").WithSummary("Paid -> Shipped.").AcceptsJsonOnly();
         orders.MapPost("/{id}/complete", CompleteOrderAsync).WithName("CompleteOrder").WithSummary("Shipped -> Completed.");
         orders.MapPost("/{id}/cancel", CancelOrderAsync).WithName("CancelOrder").WithSummary("Created or Paid -> Cancelled.").AcceptsJsonOnly();
-        orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch").WithSummary("The orders among 1–10,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly();
+
+        // Pay, ship, complete and cancel take an optional Idempotency-Key: a retry with the same key and body
+        // answers 200 with the order as that step left it (Idempotent-Replayed: true), another request 422.
+        orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch").WithSummary("The orders among 1–10,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly().ReadsOnly();
         return orders;
     }
 
@@ -71,7 +77,7 @@ public static class OrdersApi
         var stored = result.Order!;
         if (result.Outcome == CreateOutcome.Replayed)
         {
-            response.Headers["Idempotent-Replayed"] = "true";
+            response.Headers[ReplayedHeader] = "true";
         }
 
         response.Headers.ETag = ETags.For(stored.Version);
@@ -88,10 +94,11 @@ public static class OrdersApi
         return order is null ? ApiProblems.OrderNotFound(id) : ETags.Ok(order, response);
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, PaymentDeclinedProblem>> PayOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, PaymentDeclinedProblem, UnprocessableProblem>> PayOrderAsync(
         Guid id,
         PayOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
+        [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
         [AsParameters] OrderServices services,
         PaymentAuthorizer payments,
         HttpResponse response,
@@ -99,6 +106,7 @@ public static class OrdersApi
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
+        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
         OrderRequestRules.Pay(request, ref errors);
         if (errors.Any)
         {
@@ -107,26 +115,29 @@ public static class OrdersApi
 
         var reference = request?.PaymentReference;
         var data = reference is null ? NoData : new OrderEventData(PaymentReference: reference);
-        var result = await services.TransitionAsync(id, OrderAction.Pay, expected, data, cancellationToken, payments.ConfirmationFor(reference)).ConfigureAwait(false);
+        var result = await services.TransitionAsync(id, OrderAction.Pay, expected, data, key, cancellationToken, payments.ConfirmationFor(reference)).ConfigureAwait(false);
         return result.Outcome switch
         {
-            TransitionOutcome.Applied => ETags.Ok(result.Order!, response),
+            TransitionOutcome.Applied or TransitionOutcome.Replayed => Succeeded(result, response),
             TransitionOutcome.NotFound => ApiProblems.OrderNotFound(id),
             TransitionOutcome.Declined => ApiProblems.PaymentDeclined(id),
+            TransitionOutcome.KeyReusedWithDifferentRequest => ApiProblems.IdempotencyKeyReused(),
             _ => ApiProblems.Conflict(result, OrderAction.Pay, expected),
         };
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem>> ShipOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, UnprocessableProblem>> ShipOrderAsync(
         Guid id,
         ShipOrderRequest request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
+        [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
         [AsParameters] OrderServices services,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
+        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
         OrderRequestRules.Ship(request, ref errors);
         if (errors.Any)
         {
@@ -134,38 +145,42 @@ public static class OrdersApi
         }
 
         var data = new OrderEventData(Carrier: request.Carrier, TrackingNumber: request.TrackingNumber);
-        var result = await services.TransitionAsync(id, OrderAction.Ship, expected, data, cancellationToken).ConfigureAwait(false);
+        var result = await services.TransitionAsync(id, OrderAction.Ship, expected, data, key, cancellationToken).ConfigureAwait(false);
         return Answer(result, id, OrderAction.Ship, expected, response);
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem>> CompleteOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, UnprocessableProblem>> CompleteOrderAsync(
         Guid id,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
+        [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
         [AsParameters] OrderServices services,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
+        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
         }
 
-        var result = await services.TransitionAsync(id, OrderAction.Complete, expected, NoData, cancellationToken).ConfigureAwait(false);
+        var result = await services.TransitionAsync(id, OrderAction.Complete, expected, NoData, key, cancellationToken).ConfigureAwait(false);
         return Answer(result, id, OrderAction.Complete, expected, response);
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem>> CancelOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, UnprocessableProblem>> CancelOrderAsync(
         Guid id,
         CancelOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
+        [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
         [AsParameters] OrderServices services,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
+        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
         OrderRequestRules.Cancel(request, ref errors);
         if (errors.Any)
         {
@@ -173,7 +188,7 @@ public static class OrdersApi
         }
 
         var data = request?.Reason is { } reason ? new OrderEventData(Reason: reason) : NoData;
-        var result = await services.TransitionAsync(id, OrderAction.Cancel, expected, data, cancellationToken).ConfigureAwait(false);
+        var result = await services.TransitionAsync(id, OrderAction.Cancel, expected, data, key, cancellationToken).ConfigureAwait(false);
         return Answer(result, id, OrderAction.Cancel, expected, response);
     }
 
@@ -196,11 +211,23 @@ public static class OrdersApi
     private static string? Present(string? bound, HttpResponse response, string header) =>
         bound ?? (response.HttpContext.Request.Headers.ContainsKey(header) ? string.Empty : null);
 
-    private static Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem> Answer(
+    private static Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, UnprocessableProblem> Answer(
         TransitionResult result, Guid id, OrderAction action, int? expectedVersion, HttpResponse response) => result.Outcome switch
         {
-            TransitionOutcome.Applied => ETags.Ok(result.Order!, response),
+            TransitionOutcome.Applied or TransitionOutcome.Replayed => Succeeded(result, response),
             TransitionOutcome.NotFound => ApiProblems.OrderNotFound(id),
+            TransitionOutcome.KeyReusedWithDifferentRequest => ApiProblems.IdempotencyKeyReused(),
             _ => ApiProblems.Conflict(result, action, expectedVersion),
         };
+
+    /// <summary>200 with the order; a replay answers exactly like the first call (the order as that step left it, its ETag), marked so a client can tell.</summary>
+    private static Ok<Order> Succeeded(TransitionResult result, HttpResponse response)
+    {
+        if (result.Outcome == TransitionOutcome.Replayed)
+        {
+            response.Headers[ReplayedHeader] = "true";
+        }
+
+        return ETags.Ok(result.Order!, response);
+    }
 }

@@ -19,8 +19,8 @@ public sealed record CreateOrderLine(string? Sku, int? Quantity, decimal? UnitPr
 public sealed record PayOrderRequest(string? PaymentReference);
 
 /// <summary>POST /orders/{id}/ship.</summary>
-/// <param name="Carrier">1–64 characters.</param>
-/// <param name="TrackingNumber">1–64 characters.</param>
+/// <param name="Carrier">1–64 printable characters.</param>
+/// <param name="TrackingNumber">1–64 printable characters.</param>
 public sealed record ShipOrderRequest(string? Carrier, string? TrackingNumber);
 
 /// <summary>POST /orders/{id}/cancel (the body is optional).</summary>

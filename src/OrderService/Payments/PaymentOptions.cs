@@ -13,10 +13,10 @@ public sealed class PaymentOptions
     public const string SectionName = "Payments";
 
     /// <summary>Payment references with this prefix are declined; null or empty disables the probe.</summary>
-    [MaxLength(128, ErrorMessage = "Payments:DeclineReferencePrefix must be at most {1} characters.")]
+    [MaxLength(128)]
     public string? DeclineReferencePrefix { get; set; }
 
     /// <summary>How long a declined payment holds its uncommitted write before rolling it back.</summary>
-    [Range(0, 60_000, ErrorMessage = "Payments:AuthorizationDelayMilliseconds must be from {1} to {2}.")]
+    [Range(0, 60_000)]
     public int AuthorizationDelayMilliseconds { get; set; }
 }

@@ -2,6 +2,7 @@ using Microsoft.AspNetCore.Diagnostics;
 using Microsoft.Extensions.Options;
 using OrderService.Data;
 using OrderService.Data.Resilience;
+using Polly.CircuitBreaker;
 
 namespace OrderService.Problems;
 
@@ -18,9 +19,14 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
         {
             case StoreUnavailableException unavailable:
                 LogStoreUnavailable(logger, unavailable.Message);
-                var retryAfter = resilience.Value.RetryAfterSeconds;
+                // An open circuit knows when it will let a call through again; any other outage uses the configured hint.
+                var retryAfter = unavailable.RetryAfter is { } left
+                    ? Math.Max(1, (int)Math.Ceiling(left.TotalSeconds))
+                    : resilience.Value.RetryAfterSeconds;
                 httpContext.Response.Headers.RetryAfter = retryAfter.ToString(System.Globalization.CultureInfo.InvariantCulture);
-                await ProblemWriter.WriteAsync(httpContext, ApiProblems.StoreUnavailable(retryAfter)).ConfigureAwait(false);
+                await ProblemWriter.WriteAsync(httpContext, ApiProblems.StoreUnavailable(
+                        retryAfter, circuitOpen: unavailable.InnerException is BrokenCircuitException, operatorReason: unavailable.NeedsOperator ? unavailable.Message : null))
+                    .ConfigureAwait(false);
                 return true;
 
             case BadHttpRequestException badRequest:

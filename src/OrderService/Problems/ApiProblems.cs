@@ -56,7 +56,7 @@ public static class ApiProblems
         Type = IdempotencyKeyReusedType,
         Title = "Idempotency-Key reused",
         Status = StatusCodes.Status422UnprocessableEntity,
-        Detail = "This Idempotency-Key was used before with a different request body. Use a new key for a new order.",
+        Detail = "This Idempotency-Key was used before for a different request (another body, step or order). A key names one request: use a new key for a new one.",
     });
 
     public static PaymentDeclinedProblem PaymentDeclined(Guid id) => new(new ProblemDetails
@@ -67,12 +67,16 @@ public static class ApiProblems
         Detail = $"The payment for order {id} was declined; the order is unchanged.",
     });
 
-    public static ProblemDetails StoreUnavailable(int retryAfterSeconds) => new()
+    /// <param name="circuitOpen">The store failed repeatedly and is not being called until the break ends (the circuit breaker).</param>
+    /// <param name="operatorReason">What an operator must fix (a database that does not exist), when that is the cause.</param>
+    public static ProblemDetails StoreUnavailable(int retryAfterSeconds, bool circuitOpen = false, string? operatorReason = null) => new()
     {
         Type = StoreUnavailableType,
         Title = "Store unavailable",
         Status = StatusCodes.Status503ServiceUnavailable,
-        Detail = $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s.",
+        Detail = operatorReason is not null ? $"{operatorReason} Retry after {retryAfterSeconds} s."
+            : circuitOpen ? $"The order store failed repeatedly; calls to it are paused (circuit open). Retry after {retryAfterSeconds} s."
+            : $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s.",
     };
 
     // Enum.ToString allocates; conflicts are frequent under contention.

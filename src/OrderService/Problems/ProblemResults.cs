@@ -34,7 +34,7 @@ public sealed class ConflictProblem(ProblemDetails problem) : ProblemResult(prob
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => Describe(builder, StatusCodes.Status409Conflict);
 }
 
-/// <summary>422: an Idempotency-Key reused with a different request body.</summary>
+/// <summary>422: an Idempotency-Key reused for a different request (another body, step or order).</summary>
 public sealed class UnprocessableProblem(ProblemDetails problem) : ProblemResult(problem), IEndpointMetadataProvider
 {
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => Describe(builder, StatusCodes.Status422UnprocessableEntity);

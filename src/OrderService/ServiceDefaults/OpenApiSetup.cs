@@ -1,6 +1,7 @@
 using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.OpenApi;
+using OrderService.Apis;
 using OrderService.Data.Orders;
 
 namespace OrderService.ServiceDefaults;
@@ -26,8 +27,8 @@ public static class OpenApiSetup
         ["409"] = "The step is illegal from the current status (type ...:illegal-transition) or If-Match is stale (...:stale-version). `currentStatus` and `currentVersion` tell what the order is now.",
         ["413"] = "The body is over 1 MiB.",
         ["415"] = "The body is not application/json.",
-        ["422"] = "The Idempotency-Key was used before with a different body.",
-        ["503"] = "The store is unreachable or timed out after bounded retries.",
+        ["422"] = "The Idempotency-Key was used before for a different request (another body, step or order).",
+        ["503"] = "The store is unreachable, timed out after bounded retries, or its circuit is open (the store is not called until the break ends).",
     };
 
     public static IServiceCollection AddOrderServiceOpenApi(this IServiceCollection services) =>
@@ -37,20 +38,51 @@ public static class OpenApiSetup
             {
                 document.Info.Title = "OrderService";
                 document.Info.Description = Description;
+                DescribeServersAndTags(document);
                 return Task.CompletedTask;
             });
             options.AddSchemaTransformer(static (schema, context, _) =>
             {
                 DescribeWireFormat(schema, context);
+                OpenApiRequestLimits.DescribeBody(schema, context);
                 return Task.CompletedTask;
             });
             options.AddOperationTransformer(static (operation, _, _) =>
             {
                 DescribeQuery(operation);
+                OpenApiRequestLimits.DescribeParameters(operation);
                 DescribeProblems(operation);
+                if (operation.OperationId is { } name && EndpointDescriptions.Operations.TryGetValue(name, out var description))
+                {
+                    operation.Description ??= description;
+                }
+
                 return Task.CompletedTask;
             });
         });
+
+    /// <summary>
+    /// The server URL comes from the request and ends in '/', which joined to a path gives "//orders";
+    /// each tag gets its description.
+    /// </summary>
+    private static void DescribeServersAndTags(OpenApiDocument document)
+    {
+        foreach (var server in document.Servers ?? [])
+        {
+            if (server.Url is { Length: > 1 } url && url.EndsWith('/'))
+            {
+                server.Url = url.TrimEnd('/');
+            }
+        }
+
+        foreach (var tag in document.Tags ?? new HashSet<OpenApiTag>())
+        {
+            if (tag.Name is { } name && EndpointDescriptions.Tags.TryGetValue(name, out var description))
+            {
+                tag.Description ??= description;
+            }
+        }
+    }
 
     /// <summary>Custom converters hide the type from the schema generator; say what they write.</summary>
     private static void DescribeWireFormat(OpenApiSchema schema, OpenApiSchemaTransformerContext context)
@@ -69,13 +101,23 @@ public static class OpenApiSetup
             schema.Type = JsonSchemaType.Number | nullable;
             schema.Format = "decimal";
         }
+        else if (type == typeof(OrderStatus))
+        {
+            // The converter writes the name; without a type, generators read the enum as `any`.
+            schema.Type = JsonSchemaType.String | nullable;
+        }
     }
 
-    /// <summary>status and limit are parsed by our rules (case-insensitive names; 1–1,000), not by the binder.</summary>
+    /// <summary>status, limit and cursor are parsed by our rules (case-insensitive names; 1–1,000; our cursor format), not by the binder.</summary>
     private static void DescribeQuery(OpenApiOperation operation)
     {
         foreach (var parameter in operation.Parameters ?? [])
         {
+            if (parameter is OpenApiParameter { In: ParameterLocation.Header, Name: "Idempotency-Key" } key)
+            {
+                key.Description = "1–128 printable ASCII characters. A retry with the same key and body returns the first answer (Idempotent-Replayed: true) and changes nothing; another request under the key is 422. A key names one request of one order.";
+            }
+
             if (parameter is not OpenApiParameter { In: ParameterLocation.Query } query)
             {
                 continue;
@@ -89,6 +131,11 @@ public static class OpenApiSetup
                     Type = JsonSchemaType.String,
                     Enum = [.. Enum.GetNames<OrderStatus>().Select(static name => (JsonNode)JsonValue.Create(name))],
                 };
+            }
+            else if (query.Name == "cursor")
+            {
+                query.Description = "Where the page starts: the cursor from the previous page's Link header (rel=\"next\"), unchanged. Absent: the newest orders.";
+                query.Schema = new OpenApiSchema { Type = JsonSchemaType.String, MaxLength = Apis.PageCursor.Length };
             }
             else if (query.Name == "limit")
             {
@@ -116,12 +163,22 @@ public static class OpenApiSetup
             }
         }
 
+        if (operation.OperationId == "ListCustomerOrders" && operation.Responses?.TryGetValue("200", out var page) == true && page is OpenApiResponse listed)
+        {
+            listed.Headers ??= new Dictionary<string, IOpenApiHeader>();
+            listed.Headers["Link"] = new OpenApiHeader
+            {
+                Description = "<…?limit=&status=&cursor=…>; rel=\"next\" when more orders follow this page; absent on the last page.",
+                Schema = new OpenApiSchema { Type = JsonSchemaType.String },
+            };
+        }
+
         if (operation.OperationId != "Ready" && operation.Responses?.TryGetValue("503", out var unavailable) == true && unavailable is OpenApiResponse response)
         {
             response.Headers ??= new Dictionary<string, IOpenApiHeader>();
             response.Headers["Retry-After"] = new OpenApiHeader
             {
-                Description = "Seconds to wait before retrying (Resilience:RetryAfterSeconds).",
+                Description = "Seconds to wait before retrying: what is left of an open circuit's break, else Resilience:RetryAfterSeconds.",
                 Schema = new OpenApiSchema { Type = JsonSchemaType.Integer },
             };
         }

@@ -1,6 +1,7 @@
 using OrderService.Apis;
 using OrderService.Contracts;
 using OrderService.Data;
+using OrderService.Data.Configuration;
 using OrderService.Payments;
 using OrderService.Problems;
 
@@ -44,10 +45,7 @@ public static class ServiceDefaultsExtensions
     /// <summary>The declined-payment probe (Payments:*), off by default.</summary>
     public static WebApplicationBuilder AddPayments(this WebApplicationBuilder builder)
     {
-        builder.Services.AddOptions<PaymentOptions>()
-            .Bind(builder.Configuration.GetSection(PaymentOptions.SectionName))
-            .ValidateDataAnnotations()
-            .ValidateOnStart();
+        builder.Services.AddSettings<PaymentOptions>(builder.Configuration, PaymentOptions.SectionName);
         builder.Services.AddSingleton<PaymentAuthorizer>();
         return builder;
     }

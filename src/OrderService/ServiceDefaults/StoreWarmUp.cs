@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Options;
 using OrderService.Data;
 using OrderService.Data.Resilience;
 
@@ -8,9 +9,10 @@ namespace OrderService.ServiceDefaults;
 /// block start-up and does not fail it: with the store down, the service starts, answers 503, and the
 /// schema gate in <see cref="ResilientOrderStore"/> tries again on the next call. It then opens a batch of
 /// pooled connections at once, so the first burst of a 100-client load does not queue behind a hundred
-/// connection handshakes (server-side process forks on PostgreSQL) and time out into 503s.
+/// connection handshakes (server-side process forks on PostgreSQL) and time out into 503s. Last, it warns
+/// when the database holds the other layout's orders, which this Store:Layout does not show.
 /// </summary>
-public sealed partial class StoreWarmUp(ResilientOrderStore store, ILogger<StoreWarmUp> logger) : BackgroundService
+public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema schema, IOptions<StoreOptions> options, ILogger<StoreWarmUp> logger) : BackgroundService
 {
     private const int PooledConnectionsToOpen = 32;
 
@@ -25,11 +27,32 @@ public sealed partial class StoreWarmUp(ResilientOrderStore store, ILogger<Store
         catch (StoreUnavailableException unavailable)
         {
             LogNotReady(logger, unavailable.Message);
+            return;
         }
         catch (Exception fault) when (!stoppingToken.IsCancellationRequested)
         {
             // Not a fault of reachability (a schema script or configuration error): say so loudly, keep serving.
             LogSchemaFailed(logger, fault);
+            return;
+        }
+
+        await WarnAboutOtherLayoutAsync(stoppingToken).ConfigureAwait(false);
+    }
+
+    private async Task WarnAboutOtherLayoutAsync(CancellationToken stoppingToken)
+    {
+        var layout = options.Value.Layout;
+        try
+        {
+            var other = await schema.FindOtherLayoutRowsAsync(stoppingToken).ConfigureAwait(false);
+            if (other.Count > 0)
+            {
+                LogOtherLayoutHoldsRows(logger, layout, LayoutTables.Other(layout), string.Join(", ", other));
+            }
+        }
+        catch (Exception fault) when (!stoppingToken.IsCancellationRequested)
+        {
+            LogOtherLayoutUnknown(logger, fault.Message);
         }
     }
 
@@ -38,4 +61,12 @@ public sealed partial class StoreWarmUp(ResilientOrderStore store, ILogger<Store
 
     [LoggerMessage(Level = LogLevel.Error, Message = "Preparing the order store failed.")]
     private static partial void LogSchemaFailed(ILogger logger, Exception exception);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message =
+        "Store:Layout={Layout}, but this database also holds data of the {OtherLayout} layout, which the service does not read: {Tables}. " +
+        "Those orders are not shown. To see them, start with Store:Layout={OtherLayout}; to start afresh, point ConnectionStrings:Orders at another database.")]
+    private static partial void LogOtherLayoutHoldsRows(ILogger logger, StoreLayout layout, StoreLayout otherLayout, string tables);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Could not check whether this database holds the other layout's data: {Reason}")]
+    private static partial void LogOtherLayoutUnknown(ILogger logger, string reason);
 }

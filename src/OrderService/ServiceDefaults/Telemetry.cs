@@ -1,64 +1,68 @@
+using Npgsql;
 using OpenTelemetry;
-using OpenTelemetry.Exporter;
 using OpenTelemetry.Metrics;
+using OpenTelemetry.Logs;
 using OpenTelemetry.Resources;
 using OpenTelemetry.Trace;
 using OrderService.Data;
+using OrderService.Data.Resilience;
 
 namespace OrderService.ServiceDefaults;
 
 /// <summary>
-/// OpenTelemetry through the core SDK (OpenTelemetry.Extensions.Hosting is not on the feed). ASP.NET Core,
-/// HttpClient, Npgsql, the runtime and our stores emit their own sources and meters; we only subscribe.
-/// The SDK is built only when OTEL_EXPORTER_OTLP_ENDPOINT is set: with nowhere to export, listening would
-/// just create an Activity per request on the hot path.
+/// OpenTelemetry. What the service emits is described once, whatever happens to it: ASP.NET Core, HttpClient,
+/// Npgsql and SqlClient spans and metrics, the runtime's metrics, Polly's metrics and our stores' spans and
+/// meter (<see cref="StoreTelemetry"/>). Providers exist, and so listen, only when something exports:
+/// the OTLP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set. Without it nothing listens: no Activity is
+/// sampled and recorded on the hot path, no instrument aggregates, and no log record is built.
+/// (A test adds its own in-memory exporter through AddOpenTelemetry() and gets the same description.)
 /// </summary>
 public static class Telemetry
 {
     public const string EndpointKey = "OTEL_EXPORTER_OTLP_ENDPOINT";
-
-    private static readonly string[] TraceSources = ["Microsoft.AspNetCore", "System.Net.Http", "Npgsql", StoreTelemetry.Name];
-
-    private static readonly string[] Meters =
-    [
-        "Microsoft.AspNetCore.Hosting", "Microsoft.AspNetCore.Server.Kestrel", "System.Net.Http", "System.Runtime", "Npgsql", StoreTelemetry.Name,
-    ];
+    public const string ServiceNameKey = "OTEL_SERVICE_NAME";
+    public const string DefaultServiceName = "OrderService";
 
     public static WebApplicationBuilder AddTelemetry(this WebApplicationBuilder builder)
     {
-        var configuration = builder.Configuration;
-        if (string.IsNullOrWhiteSpace(configuration[EndpointKey]))
+        var services = builder.Services;
+        var serviceName = builder.Configuration[ServiceNameKey] ?? DefaultServiceName;
+
+        // Registrations of configuration only: none of these creates a provider, so none of them listens.
+        services.ConfigureOpenTelemetryTracerProvider(tracing => DescribeTraces(tracing.ConfigureResource(resource => resource.AddService(serviceName))));
+        services.ConfigureOpenTelemetryMeterProvider(metrics => DescribeMetrics(metrics.ConfigureResource(resource => resource.AddService(serviceName))));
+        services.ConfigureOpenTelemetryLoggerProvider(logs => logs.ConfigureResource(resource => resource.AddService(serviceName)));
+
+        if (!string.IsNullOrWhiteSpace(builder.Configuration[EndpointKey]))
         {
-            return builder;
+            // UseOtlpExporter reads OTEL_EXPORTER_OTLP_ENDPOINT, _PROTOCOL and _HEADERS from configuration (so the
+            // keys also work from appsettings or the command line) and exports every signal. Log records carry
+            // the trace and span id of the request that wrote them.
+            services.AddOpenTelemetry()
+                .WithTracing()
+                .WithMetrics()
+                .WithLogging()
+                .UseOtlpExporter();
         }
 
-        var serviceName = configuration["OTEL_SERVICE_NAME"] ?? "OrderService";
-
-        // Read through IConfiguration, so the key also works from appsettings or the command line.
-        var endpoint = new Uri(configuration[EndpointKey]!, UriKind.Absolute);
-        var protocol = string.Equals(configuration["OTEL_EXPORTER_OTLP_PROTOCOL"], "http/protobuf", StringComparison.OrdinalIgnoreCase)
-            ? OtlpExportProtocol.HttpProtobuf
-            : OtlpExportProtocol.Grpc;
-
-        // A factory registration: the container disposes the SDK (flushing the exporters) at shutdown.
-        builder.Services.AddSingleton(_ => OpenTelemetrySdk.Create(otel => otel
-            .ConfigureResource(resource => resource.AddService(serviceName))
-            .WithTracing(tracing => tracing.AddSource(TraceSources))
-            .WithMetrics(metrics => metrics.AddMeter(Meters))
-            .UseOtlpExporter(protocol, endpoint)));
-        builder.Services.AddHostedService<TelemetryStarter>();
         return builder;
     }
 
-    /// <summary>Resolves the SDK at start-up, so it listens before the first request rather than after.</summary>
-    private sealed class TelemetryStarter(OpenTelemetrySdk sdk) : IHostedService
-    {
-        public Task StartAsync(CancellationToken cancellationToken)
-        {
-            GC.KeepAlive(sdk);
-            return Task.CompletedTask;
-        }
+    private static void DescribeTraces(TracerProviderBuilder tracing) => tracing
+        .AddAspNetCoreInstrumentation(static aspNetCore =>
 
-        public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
-    }
+            // Probes every few seconds would drown the traces that matter.
+            aspNetCore.Filter = static context => !context.Request.Path.StartsWithSegments("/health", StringComparison.OrdinalIgnoreCase))
+        .AddHttpClientInstrumentation()
+        .AddSqlClientInstrumentation()
+        .AddNpgsql()
+        .AddSource(StoreTelemetry.Name);
+
+    private static void DescribeMetrics(MeterProviderBuilder metrics) => metrics
+        .AddAspNetCoreInstrumentation()
+        .AddHttpClientInstrumentation()
+        .AddRuntimeInstrumentation()
+        .AddSqlClientInstrumentation()
+        .AddNpgsqlInstrumentation()
+        .AddMeter(StoreTelemetry.Name, StorePipeline.PollyMeterName);
 }

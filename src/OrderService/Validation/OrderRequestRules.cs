@@ -190,6 +190,23 @@ public static class OrderRequestRules
         return value.Value;
     }
 
+    /// <summary>The listing's cursor: absent (or empty, like status) is the first page; present, exactly what a Link header of the listing carried.</summary>
+    public static OrderService.Data.OrderPosition? Cursor(string? value, ref ValidationErrors errors)
+    {
+        if (string.IsNullOrEmpty(value))
+        {
+            return null;
+        }
+
+        if (Apis.PageCursor.TryDecode(value, out var position))
+        {
+            return position;
+        }
+
+        errors.Add("cursor", "Must be a cursor from the Link header (rel=\"next\") of this listing, unchanged.");
+        return null;
+    }
+
     /// <summary>1..max characters, not blank, with no control characters (C0, DEL, C1).</summary>
     private static bool IsPrintable(string? value, int maxLength) =>
         !string.IsNullOrWhiteSpace(value)

@@ -37,4 +37,45 @@ public static class RequestFingerprint
 
         return Convert.ToHexStringLower(SHA256.HashData(buffer.WrittenSpan));
     }
+
+    /// <summary>
+    /// A transition's hash: the order id and the action (both in the URL, so a key reused on another order
+    /// or step is told apart) and the event data the step writes. If-Match is not in it: it is a
+    /// precondition on the state before the step, not part of the step, and a replay does not re-check it.
+    /// The "step" member keeps this form apart from a create's, so the two never collide (one key namespace).
+    /// </summary>
+    public static string OfTransition(Guid orderId, OrderAction action, OrderEventData data)
+    {
+        var buffer = new ArrayBufferWriter<byte>(256);
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            writer.WriteStartObject();
+            writer.WriteString("step", ActionName(action));
+            writer.WriteString("orderId", orderId);
+            WriteIfSet(writer, "paymentReference", data.PaymentReference);
+            WriteIfSet(writer, "carrier", data.Carrier);
+            WriteIfSet(writer, "trackingNumber", data.TrackingNumber);
+            WriteIfSet(writer, "reason", data.Reason);
+            writer.WriteEndObject();
+        }
+
+        return Convert.ToHexStringLower(SHA256.HashData(buffer.WrittenSpan));
+    }
+
+    private static void WriteIfSet(Utf8JsonWriter writer, string name, string? value)
+    {
+        if (value is not null)
+        {
+            writer.WriteString(name, value);
+        }
+    }
+
+    private static string ActionName(OrderAction action) => action switch
+    {
+        OrderAction.Pay => "pay",
+        OrderAction.Ship => "ship",
+        OrderAction.Complete => "complete",
+        OrderAction.Cancel => "cancel",
+        _ => throw new ArgumentOutOfRangeException(nameof(action), action, null),
+    };
 }

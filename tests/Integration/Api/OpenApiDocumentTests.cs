@@ -12,10 +12,10 @@ public sealed class OpenApiDocumentTests(ApiHost host) : IClassFixture<ApiHost>
     {
         { "/orders", "post", "201 400 413 415 422 503" },
         { "/orders/{id}", "get", "200 400 404 503" },
-        { "/orders/{id}/pay", "post", "200 400 402 404 409 413 415 503" },
-        { "/orders/{id}/ship", "post", "200 400 404 409 413 415 503" },
-        { "/orders/{id}/complete", "post", "200 400 404 409 503" },
-        { "/orders/{id}/cancel", "post", "200 400 404 409 413 415 503" },
+        { "/orders/{id}/pay", "post", "200 400 402 404 409 413 415 422 503" },
+        { "/orders/{id}/ship", "post", "200 400 404 409 413 415 422 503" },
+        { "/orders/{id}/complete", "post", "200 400 404 409 422 503" },
+        { "/orders/{id}/cancel", "post", "200 400 404 409 413 415 422 503" },
         { "/orders/batch", "post", "200 400 413 415 503" },
         { "/customers/{customerId}/orders", "get", "200 400 503" },
         { "/health/live", "get", "200" },
@@ -55,6 +55,7 @@ public sealed class OpenApiDocumentTests(ApiHost host) : IClassFixture<ApiHost>
         order["createdAt"]!["type"]!.GetValue<string>().ShouldBe("string");
         order["createdAt"]!["format"]!.GetValue<string>().ShouldBe("date-time");
         order["total"]!["type"]!.GetValue<string>().ShouldBe("number");
+        schemas["OrderStatus"]!["type"]!.GetValue<string>().ShouldBe("string");
         schemas["OrderStatus"]!["enum"]!.AsArray().Select(v => v!.GetValue<string>())
             .ShouldBe(["Created", "Paid", "Shipped", "Completed", "Cancelled"]);
         schemas["HttpValidationProblemDetails"]!["properties"]!["errors"].ShouldNotBeNull();
@@ -70,6 +71,104 @@ public sealed class OpenApiDocumentTests(ApiHost host) : IClassFixture<ApiHost>
         (limit["minimum"]!.GetValue<int>(), limit["maximum"]!.GetValue<int>(), limit["default"]!.GetValue<int>()).ShouldBe((1, 1000, 100));
         status["enum"]!.AsArray().Count.ShouldBe(5);
     }
+
+    [Theory]
+    [InlineData("/orders", "post")]
+    [InlineData("/orders/{id}/pay", "post")]
+    [InlineData("/orders/{id}/ship", "post")]
+    [InlineData("/orders/{id}/complete", "post")]
+    [InlineData("/orders/{id}/cancel", "post")]
+    public async Task Every_write_takes_an_optional_Idempotency_Key_and_says_what_it_does(string path, string method)
+    {
+        var parameters = (await DocumentAsync())["paths"]![path]![method]!["parameters"]!.AsArray();
+        var key = parameters.Single(p => p!["name"]!.GetValue<string>() == "Idempotency-Key")!;
+
+        key["in"]!.GetValue<string>().ShouldBe("header");
+        (key["required"]?.GetValue<bool>() ?? false).ShouldBeFalse();
+        key["description"]!.GetValue<string>().ShouldContain("422");
+    }
+
+    [Fact]
+    public async Task The_listing_documents_its_cursor_and_its_Link_header()
+    {
+        var get = (await DocumentAsync())["paths"]!["/customers/{customerId}/orders"]!["get"]!;
+        var cursor = get["parameters"]!.AsArray().Single(p => p!["name"]!.GetValue<string>() == "cursor")!;
+
+        cursor["in"]!.GetValue<string>().ShouldBe("query");
+        cursor["description"]!.GetValue<string>().ShouldContain("Link");
+        get["responses"]!["200"]!["headers"]!["Link"]!["description"]!.GetValue<string>().ShouldContain("rel=\"next\"");
+    }
+
+    [Fact]
+    public async Task The_limits_of_the_contract_are_schema_keywords()
+    {
+        var document = await DocumentAsync();
+        var schemas = document["components"]!["schemas"]!;
+        var create = schemas["CreateOrderRequest"]!["properties"]!;
+        var line = schemas["CreateOrderLine"]!["properties"]!;
+
+        Keywords(create["customerId"]!).ShouldBe("minLength=1 maxLength=64 pattern=^[A-Za-z0-9_-]{1,64}$");
+        Keywords(create["lines"]!).ShouldBe("minItems=1 maxItems=100");
+        Keywords(line["sku"]!).ShouldBe("minLength=1 maxLength=64");
+        Keywords(line["quantity"]!).ShouldBe("minimum=1 maximum=1000");
+        Keywords(line["unitPrice"]!).ShouldBe("minimum=0 maximum=1000000");
+        Keywords(schemas["PayOrderRequest"]!["properties"]!["paymentReference"]!).ShouldBe("maxLength=128");
+        Keywords(schemas["ShipOrderRequest"]!["properties"]!["carrier"]!).ShouldBe("minLength=1 maxLength=64");
+        Keywords(schemas["ShipOrderRequest"]!["properties"]!["trackingNumber"]!).ShouldBe("minLength=1 maxLength=64");
+        Keywords(schemas["CancelOrderRequest"]!["properties"]!["reason"]!).ShouldBe("maxLength=500");
+        Keywords(schemas["OrderBatchRequest"]!["properties"]!["ids"]!).ShouldBe("minItems=1 maxItems=10000");
+
+        var listing = document["paths"]!["/customers/{customerId}/orders"]!["get"]!["parameters"]!.AsArray();
+        Keywords(listing.Single(p => p!["name"]!.GetValue<string>() == "customerId")!["schema"]!).ShouldBe("minLength=1 maxLength=64 pattern=^[A-Za-z0-9_-]{1,64}$");
+        var key = document["paths"]!["/orders"]!["post"]!["parameters"]!.AsArray().Single(p => p!["name"]!.GetValue<string>() == "Idempotency-Key")!;
+        Keywords(key["schema"]!).ShouldBe("minLength=1 maxLength=128 pattern=^[ -~]{1,128}$");
+    }
+
+    [Theory]
+    [InlineData("CreateOrderRequest", "customerId lines", "")]
+    [InlineData("CreateOrderLine", "sku quantity unitPrice", "")]
+    [InlineData("ShipOrderRequest", "carrier trackingNumber", "")]
+    [InlineData("OrderBatchRequest", "ids", "")]
+    [InlineData("PayOrderRequest", "", "paymentReference")]
+    [InlineData("CancelOrderRequest", "", "reason")]
+    public async Task Required_request_fields_are_not_nullable_and_optional_ones_are_not_required(string schema, string required, string optional)
+    {
+        var body = (await DocumentAsync())["components"]!["schemas"]![schema]!;
+        var requiredFields = required.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+
+        (body["required"]?.AsArray().Select(r => r!.GetValue<string>()) ?? []).Order().ShouldBe(requiredFields.Order());
+        foreach (var field in requiredFields)
+        {
+            body["properties"]![field]!["type"]!.GetValueKind().ShouldBe(System.Text.Json.JsonValueKind.String, $"{schema}.{field} is required, so not nullable");
+        }
+
+        foreach (var field in optional.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+        {
+            body["properties"]![field]!["type"]!.AsArray().Select(t => t!.GetValue<string>()).ShouldContain("null", $"{schema}.{field} may be null");
+        }
+    }
+
+    [Fact]
+    public async Task Every_operation_has_a_summary_and_a_description_and_every_tag_a_description()
+    {
+        var document = await DocumentAsync();
+
+        document["servers"]!.AsArray().ShouldAllBe(server => !server!["url"]!.GetValue<string>().EndsWith('/'));
+        document["tags"]!.AsArray().ShouldAllBe(tag => !string.IsNullOrWhiteSpace((string?)tag!["description"]));
+        foreach (var (path, methods) in document["paths"]!.AsObject())
+        {
+            foreach (var (method, operation) in methods!.AsObject())
+            {
+                ((string?)operation!["summary"]).ShouldNotBeNullOrWhiteSpace($"{method} {path}");
+                ((string?)operation["description"]).ShouldNotBeNullOrWhiteSpace($"{method} {path}");
+            }
+        }
+    }
+
+    private static string Keywords(JsonNode schema) => string.Join(' ',
+        new[] { "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "pattern" }
+            .Where(k => schema[k] is not null)
+            .Select(k => $"{k}={schema[k]!.ToJsonString().Trim('"')}"));
 
     private async Task<JsonNode> DocumentAsync() =>
         (await host.Client.GetFromJsonAsync<JsonNode>("/openapi/v1.json", ApiHost.Ct))!;

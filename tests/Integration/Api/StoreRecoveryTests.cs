@@ -48,6 +48,11 @@ public sealed class StoreRecoveryTests(ApiHost host) : IClassFixture<ApiHost>
     [InlineData("Resilience:AttemptTimeoutSeconds", "10")]
     [InlineData("Resilience:MaxRetries", "-1")]
     [InlineData("Resilience:RetryAfterSeconds", "0")]
+    [InlineData("Resilience:CircuitFailureRatio", "0")]
+    [InlineData("Resilience:CircuitFailureRatio", "1.5")]
+    [InlineData("Resilience:CircuitMinimumThroughput", "1")]
+    [InlineData("Resilience:CircuitSamplingSeconds", "0")]
+    [InlineData("Resilience:CircuitBreakSeconds", "0")]
     [InlineData("Payments:AuthorizationDelayMilliseconds", "-5")]
     public async Task A_bad_setting_stops_start_up_naming_its_key(string key, string value)
     {

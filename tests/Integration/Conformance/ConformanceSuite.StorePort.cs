@@ -176,6 +176,61 @@ public abstract partial class ConformanceSuite<TStore>
     }
 
     [Fact]
+    public async Task Port_replays_a_keyed_transition_as_its_step_left_the_order_and_refuses_the_key_to_any_other_request()
+    {
+        var order = NewOrder();
+        var other = NewOrder(order.CustomerId);
+        await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
+        await Port.CreateAsync(new NewOrder(other, null, Hash("b")), Ct);
+        var key = Ids.NewKey();
+        var payAt = order.CreatedAt.AddTicks(1_000_010);
+        var pay = new TransitionCommand(order.Id, OrderAction.Pay, 1, payAt, new(PaymentReference: "P-1")) { IdempotencyKey = key, RequestHash = Hash("pay P-1") };
+        var paid = Transitions.Apply(order, OrderAction.Pay, payAt, pay.Data);
+
+        var applied = await Port.TransitionAsync(pay, Ct);
+        applied.Outcome.ShouldBe(TransitionOutcome.Applied);
+        applied.Order.ShouldBeSameOrderAs(paid);
+
+        var shipAt = payAt.AddSeconds(1);
+        var shipped = Transitions.Apply(paid, OrderAction.Ship, shipAt, new(Carrier: "C", TrackingNumber: "T"));
+        (await Port.TransitionAsync(new TransitionCommand(order.Id, OrderAction.Ship, null, shipAt, shipped.Events[^1].Data), Ct)).Outcome.ShouldBe(TransitionOutcome.Applied);
+
+        // The retry comes later (another instant), with a stale If-Match, after the order moved on.
+        var replay = await Port.TransitionAsync(pay with { At = shipAt.AddSeconds(5) }, Ct);
+        replay.Outcome.ShouldBe(TransitionOutcome.Replayed);
+        replay.Order.ShouldBeSameOrderAs(paid);
+
+        (await Port.TransitionAsync(pay with { RequestHash = Hash("pay P-2") }, Ct)).Outcome.ShouldBe(TransitionOutcome.KeyReusedWithDifferentRequest);
+        (await Port.TransitionAsync(pay with { OrderId = other.Id, ExpectedVersion = null }, Ct)).Outcome.ShouldBe(TransitionOutcome.KeyReusedWithDifferentRequest);
+        (await Port.TransitionAsync(pay with { OrderId = Guid.CreateVersion7() }, Ct)).Outcome.ShouldBe(TransitionOutcome.KeyReusedWithDifferentRequest);
+
+        (await Port.GetAsync(order.Id, Ct)).ShouldBeSameOrderAs(shipped);
+        (await Port.GetAsync(other.Id, Ct)).ShouldBeSameOrderAs(other);
+    }
+
+    [Fact]
+    public async Task Port_stores_no_key_for_a_declined_or_rejected_transition()
+    {
+        var order = NewOrder();
+        await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
+        var at = order.CreatedAt.AddSeconds(1);
+        var pay = new TransitionCommand(order.Id, OrderAction.Pay, null, at, new(PaymentReference: "P"), _ => ValueTask.FromResult(false))
+        {
+            IdempotencyKey = Ids.NewKey(),
+            RequestHash = Hash("pay P"),
+        };
+
+        (await Port.TransitionAsync(pay, Ct)).Outcome.ShouldBe(TransitionOutcome.Declined);
+        (await Port.TransitionAsync(pay with { ExpectedVersion = 9, ConfirmBeforeCommit = null }, Ct)).Outcome.ShouldBe(TransitionOutcome.StaleVersion);
+        (await Port.TransitionAsync(pay with { OrderId = Guid.CreateVersion7(), ConfirmBeforeCommit = null }, Ct)).Outcome.ShouldBe(TransitionOutcome.NotFound);
+
+        // Neither the declined nor the rejected attempts took the key: the retry is judged afresh, and applies.
+        var retried = await Port.TransitionAsync(pay with { ConfirmBeforeCommit = null }, Ct);
+        retried.Outcome.ShouldBe(TransitionOutcome.Applied);
+        retried.Order.ShouldBeSameOrderAs(Transitions.Apply(order, OrderAction.Pay, at, pay.Data));
+    }
+
+    [Fact]
     public async Task Port_readiness_check_passes_when_the_store_is_up() =>
         await Port.CheckReadyAsync(Ct);
 }

@@ -65,6 +65,34 @@ public abstract partial class ConformanceSuite<TStore>
         (await Api.ListAsync(customer)).ShouldBeEmpty();
     }
 
+    [Theory]
+    [MemberData(nameof(ValidationCases.KeyCases), MemberType = typeof(ValidationCases))]
+    public async Task Transition_with_an_invalid_Idempotency_Key_gets_400_and_changes_nothing(string invalid)
+    {
+        var order = await Api.CreateOrderAsync(Ids.NewCustomer());
+
+        // Straight into the test server, as for create: HttpClient drops an empty header.
+        var context = await Service.Factory.Server.SendAsync(c =>
+        {
+            c.Request.Method = "POST";
+            c.Request.Path = $"/orders/{order.Id}/pay";
+            c.Request.ContentType = "application/json";
+            c.Request.Headers["Idempotency-Key"] = ValidationCases.IdempotencyKeys[invalid];
+            var body = "{}"u8.ToArray();
+            c.Request.ContentLength = body.Length;
+            c.Request.Body = new MemoryStream(body);
+            c.Features.Set<IHttpRequestBodyDetectionFeature>(new RequestHasBody());
+        }, Ct);
+        using var response = new HttpResponseMessage((HttpStatusCode)context.Response.StatusCode)
+        {
+            Content = new StreamContent(context.Response.Body),
+        };
+        response.Content.Headers.TryAddWithoutValidation("Content-Type", context.Response.ContentType);
+
+        await OrderApi.ReadValidationProblemAsync(response, "Idempotency-Key");
+        (await Api.GetOrderAsync(order.Id)).ShouldBeEquivalentTo(order);
+    }
+
     [Fact]
     public async Task Create_accepts_every_value_at_the_limits()
     {

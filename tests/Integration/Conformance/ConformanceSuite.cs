@@ -71,4 +71,16 @@ public abstract partial class ConformanceSuite<TStore> : IClassFixture<TStore>, 
 
     [Fact]
     public Task An_unknown_order_is_404_on_every_endpoint() => CoreScenarios.An_unknown_order_is_404_on_every_endpoint(Api);
+
+    [Fact]
+    public Task Retried_transitions_with_an_Idempotency_Key_answer_the_order_as_that_step_left_it() => CoreScenarios.Retried_transitions_with_an_Idempotency_Key_answer_the_order_as_that_step_left_it(Api);
+
+    [Fact]
+    public Task A_transition_key_names_one_request_and_any_other_gets_422_and_changes_nothing() => CoreScenarios.A_transition_key_names_one_request_and_any_other_gets_422_and_changes_nothing(Api);
+
+    [Fact]
+    public Task Concurrent_retries_of_one_keyed_transition_append_one_event_and_all_answer_200() => CoreScenarios.Concurrent_retries_of_one_keyed_transition_append_one_event_and_all_answer_200(Api);
+
+    [Fact]
+    public Task Customer_listing_pages_follow_Link_next_to_every_order_exactly_once() => CoreScenarios.Customer_listing_pages_follow_Link_next_to_every_order_exactly_once(Api);
 }

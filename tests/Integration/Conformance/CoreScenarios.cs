@@ -9,7 +9,7 @@ namespace OrderService.Integration.Tests.Conformance;
 /// The behaviours every store must show under every switch combination. The conformance suite runs
 /// each once with the default switches; the switch matrix runs each for every combination.
 /// </summary>
-public static class CoreScenarios
+public static partial class CoreScenarios
 {
     public static async Task Workflow_create_pay_ship_complete_appends_one_event_per_step(OrderApi api)
     {

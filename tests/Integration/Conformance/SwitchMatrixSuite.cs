@@ -85,4 +85,24 @@ public abstract class SwitchMatrixSuite<TStore> : IClassFixture<TStore>
     [MemberData(nameof(Switches))]
     public async Task An_unknown_order_is_404_on_every_endpoint(string switches) =>
         await CoreScenarios.An_unknown_order_is_404_on_every_endpoint(await ApiAsync(switches));
+
+    [Theory]
+    [MemberData(nameof(Switches))]
+    public async Task Retried_transitions_with_an_Idempotency_Key_answer_the_order_as_that_step_left_it(string switches) =>
+        await CoreScenarios.Retried_transitions_with_an_Idempotency_Key_answer_the_order_as_that_step_left_it(await ApiAsync(switches));
+
+    [Theory]
+    [MemberData(nameof(Switches))]
+    public async Task A_transition_key_names_one_request_and_any_other_gets_422_and_changes_nothing(string switches) =>
+        await CoreScenarios.A_transition_key_names_one_request_and_any_other_gets_422_and_changes_nothing(await ApiAsync(switches));
+
+    [Theory]
+    [MemberData(nameof(Switches))]
+    public async Task Concurrent_retries_of_one_keyed_transition_append_one_event_and_all_answer_200(string switches) =>
+        await CoreScenarios.Concurrent_retries_of_one_keyed_transition_append_one_event_and_all_answer_200(await ApiAsync(switches));
+
+    [Theory]
+    [MemberData(nameof(Switches))]
+    public async Task Customer_listing_pages_follow_Link_next_to_every_order_exactly_once(string switches) =>
+        await CoreScenarios.Customer_listing_pages_follow_Link_next_to_every_order_exactly_once(await ApiAsync(switches));
 }

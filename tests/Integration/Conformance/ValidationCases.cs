@@ -113,7 +113,22 @@ public static class ValidationCases
             ["customerId 65 characters"] = (_ => $"/customers/{TooLong65}/orders", "customerId"),
             ["customerId with a space"] = (_ => "/customers/a%20b/orders", "customerId"),
             ["customerId with a dot"] = (_ => "/customers/a.b/orders", "customerId"),
+            ["cursor not base64url"] = (c => $"/customers/{c}/orders?cursor=not+a+cursor!", "cursor"),
+            ["cursor too short"] = (c => $"/customers/{c}/orders?cursor=AQ", "cursor"),
+            ["cursor of an unknown format version"] = (c => $"/customers/{c}/orders?cursor={Cursor(version: 2, ticks: 638_000_000_000_000_000)}", "cursor"),
+            ["cursor with a time past the calendar"] = (c => $"/customers/{c}/orders?cursor={Cursor(version: 1, ticks: long.MaxValue - 7)}", "cursor"),
+            ["cursor with padding"] = (c => $"/customers/{c}/orders?cursor={Cursor(version: 1, ticks: 638_000_000_000_000_000)}%3D%3D", "cursor"),
         };
+
+    /// <summary>A cursor-shaped token (base64url of version, big-endian ticks, 16 id bytes) with the given parts.</summary>
+    private static string Cursor(byte version, long ticks)
+    {
+        var bytes = new byte[25];
+        bytes[0] = version;
+        System.Buffers.Binary.BinaryPrimitives.WriteInt64BigEndian(bytes.AsSpan(1), ticks);
+        Guid.CreateVersion7().TryWriteBytes(bytes.AsSpan(9), bigEndian: true, out _);
+        return System.Buffers.Text.Base64Url.EncodeToString(bytes);
+    }
 
     public static TheoryData<string> CreateCases => new(Create.Keys);
 

@@ -56,6 +56,9 @@ public sealed class ShootoutSmokeTests
                 row.Audit.DeclinesProbed.ShouldBeGreaterThan(0, row.Key);
                 row.Audit.DirtyReads.ShouldBe(0, $"{row.Key} reads committed data only");
                 row.Steps.Select(s => s.Step).ShouldContain("complete");
+                row.Conditions.ShouldNotBeNull(row.Key);
+                row.Conditions.Before.BackgroundCpu.ShouldNotBeNull($"{row.Key}: the machine's load is read before and after each run");
+                row.Conditions.IsShort.ShouldBe(row.Conditions.WallSeconds < RunConditions.ShortRunSeconds);
                 if (!row.Crash)
                 {
                     row.RawWorkflowsPerSecond.ShouldNotBeNull(row.Key);
@@ -71,7 +74,9 @@ public sealed class ShootoutSmokeTests
             var parsed = ReportWriter.Read(json);
             parsed.Rows.Select(r => (r.Key, r.OkWorkflows, r.Audit!.Lost)).ShouldBe(report.Rows.Select(r => (r.Key, r.OkWorkflows, r.Audit!.Lost)));
             parsed.Header.Workflows.ShouldBe(Workflows);
-            (await File.ReadAllTextAsync(markdown, TestContext.Current.CancellationToken)).ShouldContain("| sqlite | Relational | v1-shared-uow |");
+            var text = await File.ReadAllTextAsync(markdown, TestContext.Current.CancellationToken);
+            text.ShouldContain("| sqlite | Relational | v1-shared-uow |");
+            text.ShouldContain("## Run conditions");
             XDocument.Load(chart).Root!.Name.LocalName.ShouldBe("svg");
             foreach (var row in report.Rows)
             {

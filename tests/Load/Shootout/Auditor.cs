@@ -33,7 +33,8 @@ public static class Auditor
         long repeatedOrders = 0;
         foreach (var customer in ledger.Customers)
         {
-            await foreach (var order in store.ListByCustomerAsync(customer, null, 1000, cancellationToken).ConfigureAwait(false))
+            // Every page: a customer with more than one page of orders is audited whole.
+            await foreach (var order in store.ListAllByCustomerAsync(customer, null, 1000, cancellationToken).ConfigureAwait(false))
             {
                 if (!stored.TryAdd(order.Id, order))
                 {

@@ -44,6 +44,11 @@ public static class ConsoleReport
             Console.WriteLine(ratio.Replace("**", "", StringComparison.Ordinal));
         }
 
+        foreach (var row in report.Rows.Where(r => r.Conditions is { Flags.Length: > 0 }))
+        {
+            Console.WriteLine($"{row.Key}{(row.Crash ? " (crash)" : "")}: {row.Conditions!.Flags} run (report.md, Run conditions)");
+        }
+
         foreach (var row in report.Rows.Where(r => r.Failure is not null))
         {
             Console.WriteLine($"{row.Key} failed: {row.Failure}");

@@ -29,6 +29,11 @@ public static class Notes
             yield return "Crash runs: PostgreSQL gets kill -9 on the postmaster and every backend a third of the way in, then pg_ctl start (crash recovery); SQLite gets kill -9 on the service process (the database lives in it), then a restart on the same port. Clients retry connection failures and 503s with the same Idempotency-Key / If-Match. A process crash keeps what reached the operating system, so SQLite synchronous=OFF/NORMAL loses nothing here; only power loss shows that trade. PostgreSQL synchronous_commit=off can lose WAL still in shared memory.";
         }
 
+        if (rows.Any(r => r.Variant.EndsWith(Variant.OtlpSuffix, StringComparison.Ordinal)))
+        {
+            yield return "Rows named +otlp ran right after their twin with OTEL_EXPORTER_OTLP_ENDPOINT set to a local sink that accepts OTLP/HTTP and drops it (every span sampled, metrics every 10 s, logs at Warning); their twin ran with no endpoint, where the service registers no OpenTelemetry provider at all.";
+        }
+
         if (!rows.Any(r => r.Store == "sqlserver"))
         {
             yield return "SQL Server is not in this run: no engine installs here. Pass --sqlserver \"<connection string>\" to add it.";
@@ -46,6 +51,18 @@ public static class Notes
         if (options.AbortRate <= 0)
         {
             yield return "The dirty-read probe was off (--abort-rate 0): dirty reads show as –.";
+        }
+
+        var shortRuns = rows.Count(r => r.Conditions is { IsShort: true });
+        if (shortRuns > 0)
+        {
+            yield return $"{shortRuns} measured run(s) lasted under {RunConditions.ShortRunSeconds:F0} s (flagged short under Run conditions): in a run that short the tail (the last copies finishing, one GC or checkpoint) weighs heavily, and a ranking can flip. Quote figures from runs of 10,000 workflows. The warm-up is not scaled down to match: it brings the service to steady state, which takes as long whatever the run's size.";
+        }
+
+        var noisyRuns = rows.Count(r => r.Conditions is { IsNoisy: true });
+        if (noisyRuns > 0)
+        {
+            yield return $"{noisyRuns} run(s) are flagged noisy: in the second before or after them, with the harness idle, the CPU was at least {RunConditions.NoisyBackgroundCpu * 100:F0}% busy with other processes' work, which also competed with the run.";
         }
 
         if (Environment.ProcessorCount <= 2)

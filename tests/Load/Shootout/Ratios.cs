@@ -30,6 +30,15 @@ public static class Ratios
             yield return Invariant($"SQLite group commit at synchronous=FULL: v1-shared-uow {groupCommit.WorkflowsPerSecond:F0} wf/s ÷ straightforward {straightforward.WorkflowsPerSecond:F0} wf/s = **{ratio:F2}×** (target ≥ 2.00)");
         }
 
+        foreach (var exporting in rows.Where(r => r.Variant.EndsWith(Variant.OtlpSuffix, StringComparison.Ordinal)))
+        {
+            var quiet = rows.FirstOrDefault(r => r.Store == exporting.Store && r.Layout == exporting.Layout && r.Variant == exporting.Variant[..^Variant.OtlpSuffix.Length]);
+            if (quiet is not null)
+            {
+                yield return Invariant($"Telemetry cost, {exporting.Store} {quiet.Layout}/{quiet.Variant}: exporting {exporting.WorkflowsPerSecond:F0} wf/s ÷ no endpoint {quiet.WorkflowsPerSecond:F0} wf/s = **{exporting.WorkflowsPerSecond / quiet.WorkflowsPerSecond:F2}×**");
+            }
+        }
+
         foreach (var store in rows.GroupBy(r => r.Store))
         {
             var ratios = store.Where(r => r.HttpToRawRatio is not null).Select(r => $"{r.Layout}/{r.Variant} {r.HttpToRawRatio!.Value.ToString("F2", CultureInfo.InvariantCulture)}").ToList();

@@ -54,6 +54,9 @@ public sealed record VariantResult(
     string? HistogramFile)
 {
     public bool Passed => Failure is null && Audit is { IsClean: true } && OkWorkflows == Workflows;
+
+    /// <summary>The run's length and the machine's load around it (null in reports from before it was recorded).</summary>
+    public RunConditions? Conditions { get; init; }
 }
 
 /// <summary>One step's latency (ms) and outcome counts.</summary>

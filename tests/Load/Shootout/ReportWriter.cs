@@ -81,6 +81,8 @@ public static class ReportWriter
                 + Invariant($"{(row.RawWorkflowsPerSecond is { } raw ? raw.ToString("F0", CultureInfo.InvariantCulture) : "–")} | {(row.HttpToRawRatio is { } ratio ? ratio.ToString("F2", CultureInfo.InvariantCulture) : "–")} |"));
         }
 
+        RunConditionsSection(md, report);
+
         md.AppendLine().AppendLine("## References and ratios").AppendLine();
         foreach (var reference in report.References)
         {
@@ -137,6 +139,28 @@ public static class ReportWriter
         md.AppendLine().AppendLine("Raw per-step latency histograms (log-linear buckets, µs) are in `histograms/`.");
         return md.ToString();
     }
+
+    private static void RunConditionsSection(StringBuilder md, ShootoutReport report)
+    {
+        var rows = report.Rows.Where(r => r.Conditions is not null).ToList();
+        if (rows.Count == 0)
+        {
+            return;
+        }
+
+        md.AppendLine().AppendLine("## Run conditions").AppendLine();
+        md.AppendLine(Invariant($"The 1-minute load average before → after each run, and the share of CPU busy in the {MachineLoad.Window.TotalSeconds:F0} s before and after it while the harness was idle (other processes' work). "))
+            .AppendLine(Invariant($"**short**: under {RunConditions.ShortRunSeconds:F0} s; **noisy**: that idle-time CPU reached {RunConditions.NoisyBackgroundCpu * 100:F0}%.")).AppendLine();
+        md.AppendLine("| store | layout | variant | wall s | load 1 min before → after | idle-time CPU before / after | flags |").AppendLine("|---|---|---|--:|--:|--:|---|");
+        foreach (var row in rows)
+        {
+            var c = row.Conditions!;
+            var name = row.Crash ? $"{row.Variant} (crash)" : row.Variant;
+            md.AppendLine(Invariant($"| {row.Store} | {row.Layout} | {name} | {c.WallSeconds:F1} | {c.Before.Load1:F2} → {c.After.Load1:F2} | {Share(c.Before.BackgroundCpu)} / {Share(c.After.BackgroundCpu)} | {(c.Flags.Length == 0 ? "–" : $"**{c.Flags}**")} |"));
+        }
+    }
+
+    private static string Share(double? fraction) => fraction is { } f ? (f * 100).ToString("F0", CultureInfo.InvariantCulture) + "%" : "?";
 
     internal static string Latency(VariantResult row, string step)
     {

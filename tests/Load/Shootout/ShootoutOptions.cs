@@ -41,6 +41,12 @@ public sealed record ShootoutOptions
     /// <summary>Drive the same workflow through the store port too (the raw limit and the HTTP/raw ratio).</summary>
     public bool Raw { get; init; } = true;
 
+    /// <summary>
+    /// Run every selected variant twice, the second time exporting OpenTelemetry to a local OTLP sink, so the
+    /// report gives telemetry's cost as a ratio measured in one run.
+    /// </summary>
+    public bool Otlp { get; init; }
+
     /// <summary>A published OrderService.dll to use instead of publishing the repository's source.</summary>
     public string? ServiceDll { get; init; }
 

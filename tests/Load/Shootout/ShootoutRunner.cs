@@ -24,6 +24,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
         var references = new List<ReferenceResult>();
         var storeDescriptions = new Dictionary<string, string>();
         var postgresVersion = (string?)null;
+        await using var otlpSink = options.Otlp ? OtlpSink.Start() : null;
 
         foreach (var store in options.Stores)
         {
@@ -47,7 +48,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
                     postgresVersion = await PostgresTarget.VersionAsync().ConfigureAwait(false);
                 }
 
-                foreach (var variant in options.SelectedVariants(store))
+                foreach (var variant in options.SelectedVariants(store).SelectMany(v => otlpSink is null ? [v] : new[] { v, v.WithOtlpExport(otlpSink.Endpoint) }))
                 {
                     rows.Add(await RunVariantAsync(target, variant, crash: false, serviceDll, cancellationToken).ConfigureAwait(false));
                 }
@@ -62,6 +63,11 @@ public sealed class ShootoutRunner(ShootoutOptions options)
                     references.Add(await RunPgbenchAsync(postgres, cancellationToken).ConfigureAwait(false));
                 }
             }
+        }
+
+        if (otlpSink is not null)
+        {
+            Console.WriteLine($"OTLP sink: {otlpSink.Exports} exports, {otlpSink.Bytes / 1024} KiB received and dropped.");
         }
 
         var machine = await MachineProbe.DescribeAsync(options.RepositoryRoot).ConfigureAwait(false);
@@ -96,6 +102,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
         try
         {
             var connectionString = await target.FreshDatabaseAsync(runName, variant, cancellationToken).ConfigureAwait(false);
+            var loadBefore = await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false);
             var ledger = new RunLedger(tag, options.Workflows);
             IReadOnlyList<ScenarioStats> stats;
             string? crashNote = null;
@@ -125,6 +132,8 @@ public sealed class ShootoutRunner(ShootoutOptions options)
                 await service.StopAsync().ConfigureAwait(false);
             }
 
+            var conditions = new RunConditions(Math.Round(stats[0].Elapsed.TotalSeconds, 3), loadBefore, await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false));
+            WarnAboutConditions(label, conditions);
             AuditResult audit;
             await using (var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken).ConfigureAwait(false))
             {
@@ -133,7 +142,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
 
             var raw = options.Raw && !crash ? await RunRawAsync(target, variant, runName, tag, cancellationToken).ConfigureAwait(false) : null;
             var histogramFile = await WriteHistogramsAsync(runName, variant.Key, stats, raw?.Stats).ConfigureAwait(false);
-            return Row(variant, crash, stats[0], audit, raw?.WorkflowsPerSecond, crashNote, null, histogramFile);
+            return Row(variant, crash, stats[0], audit, raw?.WorkflowsPerSecond, crashNote, null, histogramFile) with { Conditions = conditions };
         }
         catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
         {
@@ -163,6 +172,24 @@ public sealed class ShootoutRunner(ShootoutOptions options)
             [.. (stats?.Steps ?? []).Select(StepSummary.From)], errors, audit,
             raw is { } r ? Math.Round(r, 1) : null, raw is { } rr && rr > 0 && perSecond > 0 ? Math.Round(perSecond / rr, 3) : null,
             crashNote, failure, histogramFile);
+    }
+
+    /// <summary>
+    /// Says at once when a figure is not worth quoting. The warm-up is not scaled down to a short run: it is
+    /// there to bring the service to steady state (JIT tiers, pools), which takes the same time however
+    /// long the measured run is; a short run needs more workflows, not less warm-up.
+    /// </summary>
+    private static void WarnAboutConditions(string label, RunConditions conditions)
+    {
+        if (conditions.IsShort)
+        {
+            Console.WriteLine(Invariant($"   warning: {label} ran {conditions.WallSeconds:F1} s, under {RunConditions.ShortRunSeconds:F0} s: its tail (the last copies, one GC, one checkpoint) weighs heavily and rankings can flip; use more --workflows (10000) for figures to quote."));
+        }
+
+        if (conditions.IsNoisy)
+        {
+            Console.WriteLine($"   warning: {label}: the machine was busy with other work around this run (before: {conditions.Before}; after: {conditions.After}); compare it with care.");
+        }
     }
 
     private async Task<string?> CrashMidRunAsync(LoadRun load, Task running, StoreTarget target, ServiceProcess service, CancellationToken cancellationToken)

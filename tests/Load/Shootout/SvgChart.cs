@@ -29,7 +29,7 @@ public static class SvgChart
         var header = report.Header;
         svg.AppendLine(Invariant($"""<text x="16" y="28" font-size="18" font-weight="bold">Workflows per second (higher is better): {header.Workflows:N0} workflows at {header.Concurrency} copies</text>"""));
         svg.AppendLine(Invariant($"""<text x="16" y="50" fill="#4a5568">{header.Machine.Cores} cores, {header.Machine.MemoryMegabytes / 1024.0:F0} GB shared by driver, service and database · create → pay → ship → complete over HTTP</text>"""));
-        Legend(svg, 16, 70);
+        Legend(svg, 16, 70, showReference: report.References.Count > 0);
 
         var bottom = Top + (lines.Count * RowHeight);
         for (var quarter = 0; quarter <= 4; quarter++)
@@ -117,12 +117,19 @@ public static class SvgChart
         return lines;
     }
 
-    private static void Legend(StringBuilder svg, int x, int y)
+    /// <param name="showReference">Only when a reference (pgbench) ran: a legend entry for a bar that is not there misleads.</param>
+    private static void Legend(StringBuilder svg, int x, int y, bool showReference)
     {
         svg.AppendLine(Invariant($"""<rect x="{x}" y="{y - 10}" width="14" height="12" fill="#2b6cb0"/><text x="{x + 20}" y="{y}">durable (ack after the commit is on disk)</text>"""));
         svg.AppendLine(Invariant($"""<rect x="{x + 290}" y="{y - 10}" width="14" height="12" fill="url(#traded)"/><text x="{x + 310}" y="{y}">durability traded</text>"""));
-        svg.AppendLine(Invariant($"""<rect x="{x + 440}" y="{y - 10}" width="14" height="12" fill="#a0aec0"/><text x="{x + 460}" y="{y}">reference (pgbench)</text>"""));
-        svg.AppendLine(Invariant($"""<rect x="{x + 600}" y="{y - 10}" width="3" height="14" fill="#1a202c"/><text x="{x + 610}" y="{y}">raw store-port limit (no HTTP)</text>"""));
+        var next = x + 440;
+        if (showReference)
+        {
+            svg.AppendLine(Invariant($"""<rect x="{next}" y="{y - 10}" width="14" height="12" fill="#a0aec0"/><text x="{next + 20}" y="{y}">reference (pgbench)</text>"""));
+            next += 160;
+        }
+
+        svg.AppendLine(Invariant($"""<rect x="{next}" y="{y - 10}" width="3" height="14" fill="#1a202c"/><text x="{next + 10}" y="{y}">raw store-port limit (no HTTP)</text>"""));
     }
 
     private static string StoreTitle(string store) => store switch

@@ -79,6 +79,24 @@ public sealed record Variant(
         return configuration;
     }
 
+    /// <summary>Suffix of a variant's twin that exports OpenTelemetry (<see cref="WithOtlpExport"/>).</summary>
+    public const string OtlpSuffix = "+otlp";
+
+    /// <summary>The same variant with OpenTelemetry exporting every signal over OTLP/HTTP to <paramref name="endpoint"/>.</summary>
+    public Variant WithOtlpExport(string endpoint) => this with
+    {
+        Name = Name + OtlpSuffix,
+        Description = Description + "; OpenTelemetry on, exporting to a local OTLP sink",
+        Settings = new Dictionary<string, string>(Settings, StringComparer.OrdinalIgnoreCase)
+        {
+            ["OTEL_EXPORTER_OTLP_ENDPOINT"] = endpoint,
+            ["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/protobuf",
+
+            // Metrics every 10 s rather than the default 60 s, so a run of seconds exports during the load.
+            ["OTEL_METRIC_EXPORT_INTERVAL"] = "10000",
+        },
+    };
+
     /// <summary>The same configuration as environment variables (':' becomes '__').</summary>
     public Dictionary<string, string> EnvironmentVariables(string connectionString) =>
         Configuration(connectionString).ToDictionary(p => p.Key.Replace(":", "__", StringComparison.Ordinal), p => p.Value);

@@ -19,7 +19,13 @@ public sealed partial class CommandParameterTests
         ["At"] = SqlDbType.DateTimeOffset,
         ["Total"] = SqlDbType.Decimal,
         ["Expected"] = SqlDbType.Int,
-        ["Limit"] = SqlDbType.Int,
+        ["Take"] = SqlDbType.Int,
+        ["AfterAt"] = SqlDbType.DateTimeOffset,
+        ["AfterId"] = SqlDbType.UniqueIdentifier,
+        ["TopAt"] = SqlDbType.DateTimeOffset,
+        ["TopId"] = SqlDbType.UniqueIdentifier,
+        ["LastAt"] = SqlDbType.DateTimeOffset,
+        ["LastId"] = SqlDbType.UniqueIdentifier,
         ["CustomerId"] = SqlDbType.NVarChar,
         ["Status"] = SqlDbType.NVarChar,
         ["Key"] = SqlDbType.NVarChar,
@@ -99,7 +105,7 @@ public sealed partial class CommandParameterTests
         levels.ShouldBe([expected]);
 
         // Reads never run inside a write transaction, except the read-backs that belong to a write.
-        sent.Where(c => c.Parameters.Any(p => p.ParameterName is "Ids" or "Limit")).ShouldAllBe(c => c.Isolation == null);
+        sent.Where(c => c.Parameters.Any(p => p.ParameterName is "Ids" or "Take" or "TopAt")).ShouldAllBe(c => c.Isolation == null);
     }
 
     private static IEnumerable<string> ReferencedParameters(string sql) =>

@@ -10,8 +10,8 @@ namespace OrderService.Unit.Tests.SqlServer;
 
 /// <summary>
 /// Runs every flow of the SQL Server store (create with and without a key, get, every transition with and
-/// without If-Match and with a confirmation, batch reads of 1, 2,100 and 10,000 ids, customer lists with
-/// and without a status, readiness) for one switch combination, on <see cref="RecordingConnection"/>s,
+/// without If-Match, with and without an Idempotency-Key, and with a confirmation, batch reads of 1, 2,100
+/// and 10,000 ids, customer list pages with and without a status and a cursor, readiness) for one switch combination, on <see cref="RecordingConnection"/>s,
 /// and returns every command the store sent. The answers are chosen so that each flow takes its longest
 /// path (a replayed create reads the order back; a per-call transition whose write lost a race re-reads).
 /// </summary>
@@ -73,6 +73,19 @@ internal static class SentStatements
             }
         }
 
+        // Keyed: the write matches nothing and the key is found, stored by this same request: the store looks
+        // the key up after the write and answers a replay.
+        answers.OrderId = order.Id;
+        foreach (var action in Enum.GetValues<OrderAction>())
+        {
+            answers.Status = Transitions.AllowedFrom(action)[0];
+            foreach (var expected in (int?[])[null, 1])
+            {
+                await store.TransitionAsync(
+                    new TransitionCommand(order.Id, action, expected, DateTimeOffset.UtcNow, new OrderEventData(Reason: "r")) { IdempotencyKey = "key-2", RequestHash = "hash" }, token);
+            }
+        }
+
         answers.Status = OrderStatus.Created;
         await store.TransitionAsync(new TransitionCommand(order.Id, OrderAction.Pay, null, DateTimeOffset.UtcNow, new OrderEventData(), _ => ValueTask.FromResult(true)), token);
         foreach (var size in BatchSizes)
@@ -84,8 +97,12 @@ internal static class SentStatements
 
         foreach (var status in (OrderStatus?[])[null, OrderStatus.Paid])
         {
-            await foreach (var _ in store.ListByCustomerAsync("customer-1", status, 100, token))
+            foreach (var after in (OrderPosition?[])[null, new OrderPosition(DateTimeOffset.UtcNow, Guid.CreateVersion7())])
             {
+                var page = await store.ListByCustomerAsync(new CustomerOrdersQuery("customer-1", status, 100, after), token);
+                await foreach (var _ in page.Orders.WithCancellation(token))
+                {
+                }
             }
         }
 
@@ -93,16 +110,42 @@ internal static class SentStatements
         return log;
     }
 
-    /// <summary>What the "server" answers: an order in <see cref="Status"/> at version 1; writes that match nothing.</summary>
+    /// <summary>
+    /// What the "server" answers: an order in <see cref="Status"/> at version 1; writes that match nothing,
+    /// except an unkeyed one-command transition; an idempotency key stored by the same request for
+    /// <see cref="OrderId"/>; two positions for a listing page (so its range query is sent too).
+    /// </summary>
     private sealed class Answers(SqlServerDialect dialect)
     {
         public OrderStatus Status { get; set; } = OrderStatus.Created;
+
+        public Guid OrderId { get; set; }
 
         public DataTable[] For(string sql)
         {
             if (sql == dialect.SelectOrderById)
             {
                 return [OrderRow()];
+            }
+
+            if (sql == dialect.SelectIdempotencyKey)
+            {
+                var key = Table(("request_hash", typeof(string)), ("order_id", typeof(Guid)), ("version", typeof(int)));
+                key.Rows.Add("hash", OrderId, 1);
+                return [key];
+            }
+
+            if (IsPagePositions(sql))
+            {
+                var positions = Table(("created_at", typeof(DateTimeOffset)), ("id", typeof(Guid)));
+                positions.Rows.Add(DateTimeOffset.UtcNow, Guid.CreateVersion7());
+                positions.Rows.Add(DateTimeOffset.UtcNow.AddSeconds(-1), Guid.CreateVersion7());
+                return [positions];
+            }
+
+            if (IsTransition(sql, withKey: true))
+            {
+                return [Table(("version", typeof(int))), OrderRow()];
             }
 
             if (sql == dialect.SelectStatusAndVersion)
@@ -125,7 +168,7 @@ internal static class SentStatements
                 return [Table(("id", typeof(Guid)))];
             }
 
-            if (IsTransition(sql))
+            if (IsTransition(sql, withKey: false))
             {
                 var written = Table(("version", typeof(int)));
                 written.Rows.Add(2);
@@ -136,10 +179,13 @@ internal static class SentStatements
         }
 
         private bool IsTransitionWrite(string sql) =>
-            Enum.GetValues<OrderAction>().Any(a => sql == dialect.TransitionWrite(a, true) || sql == dialect.TransitionWrite(a, false));
+            Enum.GetValues<OrderAction>().Any(a => (bool[])[false, true] is var both && both.Any(v => both.Any(k => sql == dialect.TransitionWrite(a, v, k))));
 
-        private bool IsTransition(string sql) =>
-            Enum.GetValues<OrderAction>().Any(a => sql == dialect.Transition(a, true) || sql == dialect.Transition(a, false));
+        private bool IsTransition(string sql, bool withKey) =>
+            Enum.GetValues<OrderAction>().Any(a => sql == dialect.Transition(a, true, withKey) || sql == dialect.Transition(a, false, withKey));
+
+        private bool IsPagePositions(string sql) =>
+            (bool[])[false, true] is var both && both.Any(status => both.Any(after => sql == dialect.SelectCustomerPagePositions(status, after)));
 
         private DataTable OrderRow()
         {

@@ -49,7 +49,24 @@ public sealed class StatementParseTests
     }
 
     [Fact]
-    public void Every_transition_text_parses_for_every_action_with_and_without_if_match()
+    public void A_keyed_transition_inserts_its_key_inside_the_write_and_an_unkeyed_one_never_touches_keys()
+    {
+        var dialect = new OrderService.Data.SqlServer.SqlServerDialect(ReadIsolation.ReadCommitted);
+        foreach (var action in Enum.GetValues<OrderService.Data.Orders.OrderAction>())
+        {
+            var keyed = dialect.Transition(action, checksVersion: false, withKey: true);
+            var insert = keyed.IndexOf("INSERT INTO dbo.idempotency_keys", StringComparison.Ordinal);
+            insert.ShouldBeGreaterThan(keyed.IndexOf("BEGIN TRANSACTION", StringComparison.Ordinal), keyed);
+            insert.ShouldBeLessThan(keyed.IndexOf("COMMIT TRANSACTION", StringComparison.Ordinal), keyed);
+            keyed.ShouldContain("SET XACT_ABORT ON", Case.Sensitive, "a key's primary-key violation must roll the whole write back");
+
+            dialect.Transition(action, checksVersion: false).ShouldNotContain("idempotency_keys");
+            dialect.TransitionWrite(action, checksVersion: true).ShouldNotContain("idempotency_keys");
+        }
+    }
+
+    [Fact]
+    public void Every_transition_text_parses_for_every_action_with_and_without_if_match_and_key()
     {
         foreach (var read in Enum.GetValues<ReadIsolation>())
         {
@@ -58,8 +75,11 @@ public sealed class StatementParseTests
             {
                 foreach (var checksVersion in (bool[])[false, true])
                 {
-                    TSql.Parse(dialect.Transition(action, checksVersion), $"Transition({action}, {checksVersion})");
-                    TSql.Parse(dialect.TransitionWrite(action, checksVersion), $"TransitionWrite({action}, {checksVersion})");
+                    foreach (var withKey in (bool[])[false, true])
+                    {
+                        TSql.Parse(dialect.Transition(action, checksVersion, withKey), $"Transition({action}, {checksVersion}, {withKey})");
+                        TSql.Parse(dialect.TransitionWrite(action, checksVersion, withKey), $"TransitionWrite({action}, {checksVersion}, {withKey})");
+                    }
                 }
             }
         }

@@ -9,7 +9,7 @@ using Xunit;
 namespace OrderService.Integration.Tests.Conformance.Infrastructure;
 
 /// <summary>The client side of the contract in ../shared/API.md, with the assertions every test repeats.</summary>
-public sealed class OrderApi(HttpClient http)
+public sealed partial class OrderApi(HttpClient http)
 {
     public static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
 
@@ -58,8 +58,8 @@ public sealed class OrderApi(HttpClient http)
         return await ReadOrderAsync(response, HttpStatusCode.Created);
     }
 
-    public Task<HttpResponseMessage> TransitionAsync(Guid id, string action, object? body = null, string? ifMatch = null) =>
-        PostAsync($"/orders/{id}/{action}", body ?? new { }, ifMatch: ifMatch);
+    public Task<HttpResponseMessage> TransitionAsync(Guid id, string action, object? body = null, string? ifMatch = null, string? idempotencyKey = null) =>
+        PostAsync($"/orders/{id}/{action}", body ?? new { }, idempotencyKey, ifMatch);
 
     /// <summary>Runs a transition and asserts the 200.</summary>
     public async Task<OrderDto> TransitionOkAsync(Guid id, string action, object? body = null, string? ifMatch = null)
@@ -85,6 +85,43 @@ public sealed class OrderApi(HttpClient http)
         using var response = await GetAsync($"/customers/{customerId}/orders{query}");
         return await ReadListAsync(response);
     }
+
+    /// <summary>One page of a listing: its orders and the target of its Link rel="next" (null when there is none).</summary>
+    public async Task<(List<OrderDto> Orders, string? Next)> ListPageAsync(string pathAndQuery)
+    {
+        using var response = await GetAsync(pathAndQuery);
+        var orders = await ReadListAsync(response);
+        if (!response.Headers.TryGetValues("Link", out var links))
+        {
+            return (orders, null);
+        }
+
+        var link = links.ShouldHaveSingleItem();
+        var next = NextLink().Match(link);
+        next.Success.ShouldBeTrue($"Link must be <uri>; rel=\"next\", was {link}");
+        return (orders, next.Groups["uri"].Value);
+    }
+
+    /// <summary>Every page of a listing, following Link rel="next" from <paramref name="firstPage"/> until a page has none.</summary>
+    public async Task<List<List<OrderDto>>> WalkAsync(string firstPage, Func<int, Task>? afterPage = null)
+    {
+        var pages = new List<List<OrderDto>>();
+        for (string? next = firstPage; next is not null;)
+        {
+            (var orders, next) = await ListPageAsync(next);
+            pages.Add(orders);
+            pages.Count.ShouldBeLessThan(10_000, "the walk must end");
+            if (afterPage is not null)
+            {
+                await afterPage(pages.Count);
+            }
+        }
+
+        return pages;
+    }
+
+    [System.Text.RegularExpressions.GeneratedRegex("^<(?<uri>[^>]+)>; rel=\"next\"$")]
+    private static partial System.Text.RegularExpressions.Regex NextLink();
 
     public static async Task<OrderDto> ReadOrderAsync(HttpResponseMessage response, HttpStatusCode expected)
     {

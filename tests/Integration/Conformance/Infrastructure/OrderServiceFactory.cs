@@ -18,6 +18,10 @@ public sealed class OrderServiceFactory(IReadOnlyDictionary<string, string?> set
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
+        // Not Development (the factory's default): a developer's appsettings.Development.json and user secrets,
+        // where `dotnet user-jwts` turns authorization on, must not reach the tests.
+        builder.UseEnvironment("Testing");
+
         // UseSetting is visible while Program builds; the in-memory source, added last, wins over any
         // Store__* variables of the machine running the tests.
         foreach (var (key, value) in Settings)

@@ -1,0 +1,40 @@
+using Microsoft.Extensions.Options;
+
+namespace OrderService.Data.Configuration;
+
+/// <summary>Tells configuration errors from bugs, and words each configuration error as one line.</summary>
+public static class SettingsErrors
+{
+    private const string BinderAssembly = "Microsoft.Extensions.Configuration.Binder";
+
+    /// <summary>
+    /// One line per bad setting inside <paramref name="exception"/> (an OptionsValidationException, several of
+    /// them in an AggregateException, or a conversion the binder refused), or none when anything in it is
+    /// not a configuration error: that is a bug, and keeps its stack trace.
+    /// </summary>
+    public static IReadOnlyList<string> Describe(Exception exception)
+    {
+        var parts = exception is AggregateException aggregate ? aggregate.Flatten().InnerExceptions : [exception];
+        var lines = new List<string>();
+        foreach (var part in parts)
+        {
+            switch (part)
+            {
+                case OptionsValidationException invalid:
+                    lines.AddRange(invalid.Failures.Select(SettingError.OneLine));
+                    break;
+
+                // A value our conversion check did not foresee (a collection element, say): the binder's
+                // message names the key and the type, its inner exception the value.
+                case InvalidOperationException { Source: BinderAssembly } binder:
+                    lines.Add(SettingError.OneLine($"Invalid setting: {binder.Message} {binder.InnerException?.Message}"));
+                    break;
+
+                default:
+                    return [];
+            }
+        }
+
+        return lines.Distinct(StringComparer.Ordinal).ToList();
+    }
+}

@@ -1,0 +1,55 @@
+using System.Data.Common;
+using Microsoft.Data.SqlClient;
+using Microsoft.Data.Sqlite;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Options;
+using Npgsql;
+using OrderService.Data.Configuration;
+
+namespace OrderService.Data;
+
+/// <summary>
+/// ConnectionStrings:Orders at start-up: required for every provider but SQLite, and parsed by the provider's
+/// own builder, so a misspelt keyword stops start-up with one line instead of failing the first request.
+/// The value is never printed: it may hold a password.
+/// </summary>
+public sealed class ConnectionStringValidator(IConfiguration configuration) : IValidateOptions<StoreOptions>
+{
+    private const string Key = $"ConnectionStrings:{StoreRegistration.ConnectionStringName}";
+
+    public ValidateOptionsResult Validate(string? name, StoreOptions options)
+    {
+        var value = configuration.GetConnectionString(StoreRegistration.ConnectionStringName);
+        if (string.IsNullOrWhiteSpace(value))
+        {
+            return options.Provider == StoreProvider.Sqlite
+                ? ValidateOptionsResult.Success
+                : ValidateOptionsResult.Fail(SettingError.Missing(Key, $"a {options.Provider} connection string, required when Store:Provider={options.Provider} (README, Configuration)"));
+        }
+
+        var builder = Builder(options.Provider);
+        if (builder is null)
+        {
+            return ValidateOptionsResult.Success;
+        }
+
+        try
+        {
+            builder.ConnectionString = value;
+            return ValidateOptionsResult.Success;
+        }
+        catch (Exception exception) when (exception is ArgumentException or FormatException or KeyNotFoundException)
+        {
+            return ValidateOptionsResult.Fail(SettingError.Invalid(Key, value, $"a {options.Provider} connection string ({SettingError.OneLine(exception.Message).TrimEnd('.')})"));
+        }
+    }
+
+    /// <summary>The provider's own parser; null for a provider whose strings are not key=value pairs.</summary>
+    private static DbConnectionStringBuilder? Builder(StoreProvider provider) => provider switch
+    {
+        StoreProvider.Sqlite => new SqliteConnectionStringBuilder(),
+        StoreProvider.PostgreSql => new NpgsqlConnectionStringBuilder(),
+        StoreProvider.SqlServer => new SqlConnectionStringBuilder(),
+        _ => null,
+    };
+}

@@ -1,0 +1,58 @@
+using System.Data.Common;
+using System.Globalization;
+using Dapper;
+
+namespace OrderService.Data;
+
+/// <summary>
+/// Which tables belong to which layout. Both layouts can live in one database (their tables differ), and
+/// the service reads only its own: switching Store:Layout on a database that holds orders shows an empty
+/// store. Start-up therefore counts the other layout's rows and warns when there are any (StoreWarmUp).
+/// </summary>
+public static class LayoutTables
+{
+    /// <summary>Counting stops here, so the check stays cheap on a big table.</summary>
+    public const int CountCap = 100_000;
+
+    public static IReadOnlyList<string> Of(StoreLayout layout) => layout == StoreLayout.Relational
+        ? ["orders", "order_lines", "order_events", "customers", "idempotency_keys"]
+        : ["order_documents", "order_document_keys"];
+
+    public static StoreLayout Other(StoreLayout layout) =>
+        layout == StoreLayout.Relational ? StoreLayout.Document : StoreLayout.Relational;
+
+    /// <summary>
+    /// The rows of each of <paramref name="tables"/> that exists and is not empty. <paramref name="tableExistsSql"/>
+    /// counts the tables named @name, in the engine's own catalog.
+    /// </summary>
+    public static async Task<IReadOnlyList<TableRows>> CountRowsAsync(DbConnection connection, IEnumerable<string> tables, string tableExistsSql, CancellationToken cancellationToken)
+    {
+        var found = new List<TableRows>();
+        foreach (var table in tables)
+        {
+            var exists = await connection.ExecuteScalarAsync<long>(new CommandDefinition(tableExistsSql, new { name = table }, cancellationToken: cancellationToken)).ConfigureAwait(false);
+            if (exists == 0)
+            {
+                continue;
+            }
+
+            // The names come from the list above, never from input.
+            var rows = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
+                $"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT {CountCap + 1}) AS capped", cancellationToken: cancellationToken)).ConfigureAwait(false);
+            if (rows > 0)
+            {
+                found.Add(new TableRows(table, rows));
+            }
+        }
+
+        return found;
+    }
+}
+
+/// <summary>How many rows a table holds; above <see cref="LayoutTables.CountCap"/> it says "more than".</summary>
+public sealed record TableRows(string Table, long Rows)
+{
+    public override string ToString() => Rows > LayoutTables.CountCap
+        ? string.Create(CultureInfo.InvariantCulture, $"{Table} (more than {LayoutTables.CountCap:N0} rows)")
+        : string.Create(CultureInfo.InvariantCulture, $"{Table} ({Rows:N0} {(Rows == 1 ? "row" : "rows")})");
+}

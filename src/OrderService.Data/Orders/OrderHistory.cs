@@ -1,0 +1,59 @@
+namespace OrderService.Data.Orders;
+
+/// <summary>
+/// Earlier states of an order, rebuilt from the order alone. Every step appends one event whose sequence
+/// is the version it produced and whose type names the status it reached, and nothing else about an
+/// order changes after its creation except status, version and updated-at: so the order as step
+/// <c>v</c> left it is the current order cut back to its first <c>v</c> events. An idempotent replay
+/// answers with this, however far the order has moved on since.
+/// </summary>
+public static class OrderHistory
+{
+    /// <summary>
+    /// The order as it was right after the step that produced <paramref name="version"/>: version
+    /// <paramref name="version"/>, the events 1..<paramref name="version"/>, the status the last of them
+    /// reached, and updated-at = that event's time. Lines, total, customer and created-at are unchanged.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The order has not reached <paramref name="version"/>, or it is below 1.</exception>
+    public static Order AsOf(Order order, int version)
+    {
+        ArgumentNullException.ThrowIfNull(order);
+        if (version == order.Version)
+        {
+            return order;
+        }
+
+        if (version < 1 || version > order.Version)
+        {
+            throw new ArgumentOutOfRangeException(nameof(version), version, $"Order {order.Id} is at version {order.Version}; it has no state at version {version}.");
+        }
+
+        var events = new OrderEvent[version];
+        foreach (var e in order.Events)
+        {
+            if (e.Sequence >= 1 && e.Sequence <= version)
+            {
+                events[e.Sequence - 1] = e;
+            }
+        }
+
+        if (Array.IndexOf(events, null) is var gap and >= 0)
+        {
+            throw new InvalidOperationException($"Order {order.Id} has no event {gap + 1}: its history cannot be rebuilt.");
+        }
+
+        var last = events[^1];
+        return order with { Status = StatusReachedBy(last.Type), Version = version, UpdatedAt = last.At, Events = events };
+    }
+
+    /// <summary>The status an event of <paramref name="eventType"/> left the order in (the type is that status's name).</summary>
+    public static OrderStatus StatusReachedBy(string eventType) => eventType switch
+    {
+        Transitions.CreatedEventType => OrderStatus.Created,
+        nameof(OrderStatus.Paid) => OrderStatus.Paid,
+        nameof(OrderStatus.Shipped) => OrderStatus.Shipped,
+        nameof(OrderStatus.Completed) => OrderStatus.Completed,
+        nameof(OrderStatus.Cancelled) => OrderStatus.Cancelled,
+        _ => throw new InvalidOperationException($"Unknown event type '{eventType}'."),
+    };
+}

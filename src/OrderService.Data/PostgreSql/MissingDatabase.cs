@@ -1,0 +1,113 @@
+using Microsoft.Extensions.Logging;
+using Npgsql;
+
+namespace OrderService.Data.PostgreSql;
+
+/// <summary>
+/// What the service does when ConnectionStrings:Orders names a PostgreSQL database that does not exist
+/// (3D000): it creates it when its role may (CREATEDB or superuser), as the SQL Server store does;
+/// otherwise every call answers 503 with the reason and the statement that fixes it, and the service
+/// recovers by itself once someone has created the database. Never a 500.
+/// </summary>
+internal sealed class MissingDatabase(string connectionString, ILogger logger)
+{
+    /// <summary>CREATE DATABASE copies a template and syncs it: seconds on a busy machine, more than one request's budget.</summary>
+    private static readonly TimeSpan CreationTimeout = TimeSpan.FromSeconds(60);
+
+    private static readonly string[] MaintenanceDatabases = ["postgres", "template1"];
+
+    private readonly Lock _gate = new();
+    private Task? _creation;
+
+    public static bool IsMissing(Exception exception) => exception is PostgresException { SqlState: PostgresErrorCodes.InvalidCatalogName };
+
+    /// <summary>
+    /// Creates the database, once, on its own timeout, whoever asks first: a caller that gives up (its attempt
+    /// timed out) only stops waiting, so a slow CREATE DATABASE is never cancelled and started over per request.
+    /// </summary>
+    public Task CreateOrExplainAsync(CancellationToken cancellationToken)
+    {
+        Task creation;
+        lock (_gate)
+        {
+            if (_creation is null || _creation.IsFaulted || _creation.IsCanceled)
+            {
+                _creation = CreateAsync();
+                _creation.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+            }
+
+            creation = _creation;
+        }
+
+        return creation.WaitAsync(cancellationToken);
+    }
+
+    private async Task CreateAsync()
+    {
+        using var timeout = new CancellationTokenSource(CreationTimeout);
+        var target = new NpgsqlConnectionStringBuilder(connectionString);
+        var name = target.Database ?? target.Username ?? "postgres";
+        await using var maintenance = await OpenMaintenanceAsync(target, name, timeout.Token).ConfigureAwait(false);
+
+        string role;
+        bool mayCreate;
+        await using (var privileges = new NpgsqlCommand("SELECT current_user::text, rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user", maintenance))
+        await using (var reader = await privileges.ExecuteReaderAsync(timeout.Token).ConfigureAwait(false))
+        {
+            await reader.ReadAsync(timeout.Token).ConfigureAwait(false);
+            role = reader.GetString(0);
+            mayCreate = reader.GetBoolean(1);
+        }
+
+        if (!mayCreate)
+        {
+            throw NotAllowed(name, role);
+        }
+
+        try
+        {
+            await using var create = new NpgsqlCommand($"CREATE DATABASE {Quote(name)}", maintenance);
+            await create.ExecuteNonQueryAsync(timeout.Token).ConfigureAwait(false);
+            logger.LogWarning("Created the PostgreSQL database \"{Database}\": ConnectionStrings:Orders names it, it did not exist, and role \"{Role}\" may create databases.", name, role);
+        }
+        catch (PostgresException exists) when (exists.SqlState == PostgresErrorCodes.DuplicateDatabase)
+        {
+            // Another instance created it between our connect and our CREATE: that is what we wanted.
+        }
+        catch (PostgresException denied) when (denied.SqlState == PostgresErrorCodes.InsufficientPrivilege)
+        {
+            throw NotAllowed(name, role, denied);
+        }
+    }
+
+    private static async Task<NpgsqlConnection> OpenMaintenanceAsync(NpgsqlConnectionStringBuilder target, string name, CancellationToken cancellationToken)
+    {
+        Exception? last = null;
+        foreach (var database in MaintenanceDatabases)
+        {
+            var builder = new NpgsqlConnectionStringBuilder(target.ConnectionString) { Database = database, Pooling = false };
+            var connection = new NpgsqlConnection(builder.ConnectionString);
+            try
+            {
+                await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+                return connection;
+            }
+            catch (NpgsqlException failed)
+            {
+                await connection.DisposeAsync().ConfigureAwait(false);
+                last = failed;
+            }
+        }
+
+        throw new StoreUnavailableException(
+            $"PostgreSQL database \"{name}\" does not exist, and the service could not reach a maintenance database (postgres, template1) to create it: {last?.Message}",
+            last) { NeedsOperator = true };
+    }
+
+    private static StoreUnavailableException NotAllowed(string name, string role, Exception? inner = null) => new(
+        $"PostgreSQL database \"{name}\" does not exist, and role \"{role}\" may not create it (it lacks CREATEDB). " +
+        $"Create it once as a superuser: CREATE DATABASE {Quote(name)} OWNER {Quote(role)}; or let the role create it: ALTER ROLE {Quote(role)} CREATEDB;",
+        inner) { NeedsOperator = true };
+
+    private static string Quote(string identifier) => "\"" + identifier.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"";
+}

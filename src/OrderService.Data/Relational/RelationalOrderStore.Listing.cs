@@ -1,0 +1,68 @@
+using System.Runtime.CompilerServices;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.Relational;
+
+/// <summary>
+/// The customer listing, one keyset page at a time (see <see cref="IOrderStore.ListByCustomerAsync"/>).
+/// <para>
+/// Why two statements (a positions-only lookahead, then the rows of the range it found) rather than one
+/// statement whose CTE carries the bounds beside every row: the Link header must be decided before the
+/// body starts, and with the lookahead that decision is a plain value, made before any row is read. The
+/// rows' query can then be opened, retried by the resilience pipeline and streamed like any other read,
+/// without a reader held open across the decision, and the same shape works on every engine, MongoDB
+/// included. The price is one more round trip per page, on the keyset index alone
+/// (customer_id, created_at DESC, id DESC): no row is read twice.
+/// </para>
+/// </summary>
+public sealed partial class RelationalOrderStore
+{
+    public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
+    {
+        var withStatus = query.Status is not null;
+        var sql = _dialect.SelectCustomerPagePositions(withStatus, query.After is not null);
+        var after = query.After.GetValueOrDefault();
+        var parameters = new
+        {
+            query.CustomerId,
+            Status = query.Status?.ToString(),
+            Take = query.Limit + 1,
+            AfterAt = _dialect.Timestamp(after.CreatedAt),
+            AfterId = _dialect.Id(after.Id),
+        };
+
+        var positions = new List<OrderPosition>(Math.Min(query.Limit + 1, 64));
+        await using (var connection = await _connections.OpenReaderAsync(cancellationToken))
+        using (StoreTelemetry.Command(_dialect.ProviderName, "list_by_customer.positions", sql, _connections.ReadIsolationInForce))
+        await using (var reader = await ExecuteReaderAsync(connection, null, sql, parameters, cancellationToken))
+        {
+            while (await reader.ReadAsync(cancellationToken))
+            {
+                positions.Add(new OrderPosition(OrderRowReader.ReadTimestamp(reader, 0), reader.GetGuid(1)));
+            }
+        }
+
+        // The rows' stream must not capture this call's token (see the port): it gets its own at enumeration.
+        return OrderPage.FromLookahead(positions, query.Limit, range => StreamPageAsync(query, range, CancellationToken.None));
+    }
+
+    private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var sql = _dialect.SelectCustomerPageRange(query.Status is not null);
+        var parameters = new
+        {
+            query.CustomerId,
+            Status = query.Status?.ToString(),
+            TopAt = _dialect.Timestamp(range.Top.CreatedAt),
+            TopId = _dialect.Id(range.Top.Id),
+            LastAt = _dialect.Timestamp(range.Last.CreatedAt),
+            LastId = _dialect.Id(range.Last.Id),
+        };
+
+        await using var connection = await _connections.OpenReaderAsync(cancellationToken);
+        await foreach (var order in QueryOrdersAsync(connection, "list_by_customer", sql, parameters, cancellationToken))
+        {
+            yield return order;
+        }
+    }
+}

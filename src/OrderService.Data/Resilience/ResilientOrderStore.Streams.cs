@@ -1,0 +1,108 @@
+using System.Runtime.CompilerServices;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.Resilience;
+
+/// <summary>
+/// Streamed reads: the call (retries, breaker, span and duration) covers opening the stream, up to the
+/// first row; a fault before any row is retried and answered with a clean 503. Later rows flow outside
+/// the pipeline: a fault mid-stream cannot be retried (rows were sent) and ends the stream.
+/// </summary>
+public sealed partial class ResilientOrderStore
+{
+    private async IAsyncEnumerable<Order> StreamAsync<TArgument>(
+        string operation,
+        Func<IOrderStore, TArgument, CancellationToken, IAsyncEnumerable<Order>> open,
+        TArgument argument,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var rows = await RunAsync(
+            operation,
+            RerunSafety.Always,
+            static (store, state, token) => state.Self.OpenStreamAsync(state.Open, state.Argument, state.Caller, token),
+            (Self: this, Open: open, Argument: argument, Caller: cancellationToken),
+            cancellationToken,
+            abandonable: false).ConfigureAwait(false);
+        await using (rows.ConfigureAwait(false))
+        {
+            while (await rows.MoveNextAsync().ConfigureAwait(false))
+            {
+                yield return rows.Current;
+            }
+        }
+    }
+
+    /// <summary>
+    /// One attempt at opening a stream: it succeeds once the first row (or the end) has arrived. The
+    /// enumerator gets its own token, linked to the caller's, because the attempt's token belongs to the
+    /// pipeline and dies with the attempt.
+    /// </summary>
+    private async Task<OpenedStream> OpenStreamAsync<TArgument>(
+        Func<IOrderStore, TArgument, CancellationToken, IAsyncEnumerable<Order>> open,
+        TArgument argument,
+        CancellationToken callerToken,
+        CancellationToken attemptToken)
+    {
+        var lifetime = CancellationTokenSource.CreateLinkedTokenSource(callerToken);
+        var enumerator = open(_inner, argument, lifetime.Token).GetAsyncEnumerator(lifetime.Token);
+        try
+        {
+            bool hasFirst;
+            using (attemptToken.Register(static source => ((CancellationTokenSource)source!).Cancel(), lifetime))
+            {
+                hasFirst = await enumerator.MoveNextAsync().ConfigureAwait(false);
+            }
+
+            // The attempt timed out just as the first row came: the stream's token is spent, so try again.
+            attemptToken.ThrowIfCancellationRequested();
+
+            return new OpenedStream(enumerator, lifetime, hasFirst, _faults);
+        }
+        catch
+        {
+            await enumerator.DisposeAsync().ConfigureAwait(false);
+            lifetime.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>A stream whose first row is already fetched; later faults become <see cref="StoreUnavailableException"/>, never retried.</summary>
+    private sealed class OpenedStream(IAsyncEnumerator<Order> rows, CancellationTokenSource lifetime, bool hasFirst, ITransientFaults faults)
+        : IAsyncDisposable
+    {
+        private bool _firstPending = hasFirst;
+        private bool _ended = !hasFirst;
+
+        public Order Current => rows.Current;
+
+        public async ValueTask<bool> MoveNextAsync()
+        {
+            if (_firstPending)
+            {
+                _firstPending = false;
+                return true;
+            }
+
+            if (_ended)
+            {
+                return false;
+            }
+
+            try
+            {
+                _ended = !await rows.MoveNextAsync().ConfigureAwait(false);
+                return !_ended;
+            }
+            catch (Exception fault) when (faults.IsTransient(fault))
+            {
+                throw new StoreUnavailableException($"The order store failed mid-stream: {fault.Message}", fault);
+            }
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            await rows.DisposeAsync().ConfigureAwait(false);
+            lifetime.Dispose();
+        }
+    }
+}

@@ -1,0 +1,162 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+using OrderService.Data.Configuration;
+using Polly;
+using Polly.CircuitBreaker;
+using Polly.Registry;
+using Polly.Retry;
+using Polly.Telemetry;
+using Polly.Timeout;
+
+namespace OrderService.Data.Resilience;
+
+/// <summary>
+/// One resilience pipeline per store, registered once in Polly's registry and built on first use from
+/// <see cref="ResilienceOptions"/>. Polly's own telemetry (meter "Polly", logs under "Polly") carries its
+/// name, order-store-&lt;db.system&gt;. Outer to inner:
+/// total timeout → retry → circuit breaker → attempt timeout → the store.
+/// The breaker sits inside the retry so that it sees every attempt and an open circuit ends the call at
+/// once (a broken circuit is never retried); the attempt timeout sits inside the breaker so that a store
+/// that hangs counts as failing. What a call may rerun is the call's own business (<see cref="RerunSafety"/>),
+/// carried in its context, so one pipeline serves reads, writes and the readiness probe.
+/// </summary>
+public static class StorePipeline
+{
+    /// <summary>The meter Polly reports on (retries, timeouts, circuit events, attempt and pipeline durations).</summary>
+    public const string PollyMeterName = "Polly";
+
+    /// <summary>The call's facts, read by the strategies.</summary>
+    internal static readonly ResiliencePropertyKey<StoreCallFacts> Facts = new("orderservice.store.call");
+
+    public static string KeyFor(StoreProvider provider) => "order-store-" + StoreTelemetry.SystemName(provider);
+
+    /// <summary>The Resilience section, validated at start-up, and each store's pipeline (only the configured store's is ever built).</summary>
+    public static IServiceCollection AddStoreResilience(this IServiceCollection services, IConfiguration configuration)
+    {
+        services.AddSettings<ResilienceOptions>(configuration, ResilienceOptions.SectionName);
+        services.AddSingleton<IValidateOptions<ResilienceOptions>, ResilienceOptionsValidator>();
+
+        foreach (var provider in Enum.GetValues<StoreProvider>())
+        {
+            var system = StoreTelemetry.SystemName(provider);
+            services.AddResiliencePipeline(KeyFor(provider), (pipeline, context) =>
+            {
+                var options = context.ServiceProvider.GetRequiredService<IOptions<ResilienceOptions>>().Value;
+                var circuit = new CircuitBreakerStateProvider();
+                context.OnPipelineDisposed(StoreTelemetry.ObserveCircuit(system, () => (int)circuit.CircuitState).Dispose);
+                Configure(pipeline, options, system, circuit);
+            });
+        }
+
+        // Polly logs every execution at Information by default: a log line per store call on the hot path.
+        // Executions, attempts and retries are counted (metrics) instead; logging each retry would also flood
+        // the log under contention (SERIALIZABLE on PostgreSQL aborts by design). A timeout is a warning;
+        // the circuit opening (Error), half-opening (Warning) and closing (Information) keep Polly's levels.
+        services.Configure<TelemetryOptions>(telemetry => telemetry.SeverityProvider = static args => args.Event.EventName switch
+        {
+            "PipelineExecuting" or "PipelineExecuted" or "ExecutionAttempt" or "OnRetry" => ResilienceEventSeverity.Debug,
+            "OnTimeout" => ResilienceEventSeverity.Warning,
+            _ => args.Event.Severity,
+        });
+        return services;
+    }
+
+    /// <summary>The store's pipeline from the registry (built on first use).</summary>
+    public static ResiliencePipeline For(IServiceProvider services, StoreProvider provider) =>
+        services.GetRequiredService<ResiliencePipelineProvider<string>>().GetPipeline(KeyFor(provider));
+
+    internal static void Configure(ResiliencePipelineBuilder pipeline, ResilienceOptions options, string system, CircuitBreakerStateProvider circuit)
+    {
+        var total = TimeSpan.FromSeconds(options.TotalTimeoutSeconds);
+        var timeProvider = pipeline.TimeProvider ?? TimeProvider.System;
+        pipeline.AddTimeout(total);
+        if (options.MaxRetries > 0)
+        {
+            var baseDelay = TimeSpan.FromMilliseconds(options.RetryDelayMilliseconds);
+            pipeline.AddRetry(new RetryStrategyOptions
+            {
+                MaxRetryAttempts = options.MaxRetries,
+                ShouldHandle = static args => ValueTask.FromResult(ShouldRerun(args.Outcome.Exception, args.Context)),
+                DelayGenerator = args => ValueTask.FromResult<TimeSpan?>(FullJitter(args.AttemptNumber, baseDelay, Remaining(args.Context, total, timeProvider))),
+                OnRetry = args =>
+                {
+                    var facts = args.Context.Properties.GetValue(Facts, default);
+                    StoreTelemetry.Retried(system, facts.Operation ?? "unknown", FaultName(args.Outcome.Exception), ErrorType(args.Outcome.Exception));
+                    return ValueTask.CompletedTask;
+                },
+            });
+        }
+
+        pipeline.AddCircuitBreaker(new CircuitBreakerStrategyOptions
+        {
+            FailureRatio = options.CircuitFailureRatio,
+            MinimumThroughput = options.CircuitMinimumThroughput,
+            SamplingDuration = TimeSpan.FromSeconds(options.CircuitSamplingSeconds),
+            BreakDuration = TimeSpan.FromSeconds(options.CircuitBreakSeconds),
+            ShouldHandle = static args => ValueTask.FromResult(IsOutage(args.Outcome.Exception)),
+            StateProvider = circuit,
+        });
+        pipeline.AddTimeout(TimeSpan.FromSeconds(options.AttemptTimeoutSeconds));
+    }
+
+    /// <summary>The retry rule: the fault says what the attempt left behind, the call says what a rerun may do.</summary>
+    internal static bool ShouldRerun(Exception? exception, ResilienceContext context)
+    {
+        var fault = exception switch
+        {
+            TransientStoreFault transient => transient.Fault,
+
+            // An abandoned attempt may have reached the commit before it was abandoned.
+            TimeoutRejectedException => StoreFault.Interrupted,
+            _ => StoreFault.Permanent,
+        };
+        return RerunRule.Allows(context.Properties.GetValue(Facts, default).Rerun, fault);
+    }
+
+    /// <summary>What opens the circuit: the store out of reach or not answering. Contention and bugs never do.</summary>
+    internal static bool IsOutage(Exception? exception) => exception switch
+    {
+        TransientStoreFault transient => transient.Fault is StoreFault.Unreachable or StoreFault.Interrupted,
+        TimeoutRejectedException => true,
+        _ => false,
+    };
+
+    /// <summary>
+    /// Full jitter: a uniform delay from 0 to base × 2^attempt, capped by what is left of the total timeout,
+    /// so that clients that failed together spread out, and a retry always starts before the budget ends.
+    /// </summary>
+    public static TimeSpan FullJitter(int attempt, TimeSpan baseDelay, TimeSpan remaining)
+    {
+        var ceiling = Math.Min(baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30)), Math.Max(0, remaining.TotalMilliseconds));
+        return TimeSpan.FromMilliseconds(Random.Shared.NextDouble() * ceiling);
+    }
+
+    private static TimeSpan Remaining(ResilienceContext context, TimeSpan total, TimeProvider clock) =>
+        context.Properties.GetValue(Facts, default) is { Started: > 0 } facts ? total - clock.GetElapsedTime(facts.Started) : total;
+
+    private static string FaultName(Exception? exception) => exception switch
+    {
+        TransientStoreFault { Fault: StoreFault.RolledBack } => "rolled_back",
+        TransientStoreFault { Fault: StoreFault.Unreachable } => "unreachable",
+        TransientStoreFault => "interrupted",
+        TimeoutRejectedException => "timeout",
+        _ => "other",
+    };
+
+    internal static string ErrorType(Exception? exception) => exception switch
+    {
+        TransientStoreFault transient => transient.InnerException!.GetType().FullName!,
+        null => "unknown",
+        _ => exception.GetType().FullName!,
+    };
+}
+
+/// <summary>What the pipeline needs to know about one store call: its name, what a rerun may do, when it started.</summary>
+internal readonly record struct StoreCallFacts(string? Operation, RerunSafety Rerun, long Started);
+
+/// <summary>A fault the store called transient, with what it left behind, so the strategies need not ask again.</summary>
+internal sealed class TransientStoreFault(Exception inner, StoreFault fault) : Exception(inner.Message, inner)
+{
+    public StoreFault Fault { get; } = fault;
+}

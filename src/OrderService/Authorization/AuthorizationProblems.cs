@@ -1,0 +1,76 @@
+using Microsoft.AspNetCore.Authentication;
+using Microsoft.AspNetCore.Authorization;
+using Microsoft.AspNetCore.Authorization.Policy;
+using Microsoft.AspNetCore.Mvc;
+using OrderService.Problems;
+
+namespace OrderService.Authorization;
+
+/// <summary>401 and 403 as problems that say which scope the call needs.</summary>
+public static class AuthorizationProblems
+{
+    public const string UnauthorizedType = "https://tools.ietf.org/html/rfc9110#section-15.5.2";
+    public const string ForbiddenType = "https://tools.ietf.org/html/rfc9110#section-15.5.4";
+
+    public static ProblemDetails Unauthorized(string? scope) => new()
+    {
+        Type = UnauthorizedType,
+        Title = "Unauthorized",
+        Status = StatusCodes.Status401Unauthorized,
+        Detail = $"This call needs a valid bearer token{(scope is null ? "" : $" with scope {scope}")} (Authorization: Bearer <token>); when one was sent, WWW-Authenticate says why it was refused.",
+    };
+
+    public static ProblemDetails MissingScope(string scope) => new()
+    {
+        Type = ForbiddenType,
+        Title = "Forbidden",
+        Status = StatusCodes.Status403Forbidden,
+        Detail = $"The token does not grant scope {scope}.",
+    };
+
+    public static ForbiddenProblem OtherCustomer() => new(new ProblemDetails
+    {
+        Type = ForbiddenType,
+        Title = "Forbidden",
+        Status = StatusCodes.Status403Forbidden,
+        Detail = $"The token's {OrderScopes.CustomerClaim} claim allows only that customer's orders.",
+    });
+
+    public static ForbiddenProblem AmbiguousCustomer() => new(new ProblemDetails
+    {
+        Type = ForbiddenType,
+        Title = "Forbidden",
+        Status = StatusCodes.Status403Forbidden,
+        Detail = $"The token carries more than one {OrderScopes.CustomerClaim} claim; it must name one customer.",
+    });
+}
+
+/// <summary>403 from the customer rules (OpenAPI learns of 403 from the route group, not from this type).</summary>
+public sealed class ForbiddenProblem(ProblemDetails problem) : ProblemResult(problem);
+
+/// <summary>
+/// Challenges and forbids as the default handler does (so JwtBearer still writes WWW-Authenticate), then
+/// writes the problem body, which the status-code pages cannot word because they do not know the scope.
+/// </summary>
+internal sealed class ProblemAuthorizationResultHandler : IAuthorizationMiddlewareResultHandler
+{
+    public async Task HandleAsync(RequestDelegate next, HttpContext context, AuthorizationPolicy policy, PolicyAuthorizationResult authorizeResult)
+    {
+        if (authorizeResult.Succeeded)
+        {
+            await next(context).ConfigureAwait(false);
+            return;
+        }
+
+        var scope = policy.Requirements.OfType<ScopeRequirement>().FirstOrDefault()?.Scope;
+        if (authorizeResult.Challenged)
+        {
+            await context.ChallengeAsync().ConfigureAwait(false);
+            await ProblemWriter.WriteAsync(context, AuthorizationProblems.Unauthorized(scope)).ConfigureAwait(false);
+            return;
+        }
+
+        await context.ForbidAsync().ConfigureAwait(false);
+        await ProblemWriter.WriteAsync(context, AuthorizationProblems.MissingScope(scope ?? "(none)")).ConfigureAwait(false);
+    }
+}

@@ -1,0 +1,94 @@
+using OrderService.Apis;
+using OrderService.Contracts;
+using OrderService.Data;
+using OrderService.Data.Orders;
+using OrderService.Problems;
+
+namespace OrderService.Authorization;
+
+/// <summary>
+/// A token with a customer_id claim reaches only that customer's orders (API.md); a token without one reaches
+/// every customer's. The rules sit around the handlers, which stay unaware of them:
+/// <list type="bullet">
+/// <item>another customer's listing, or a create for another customer: 403 before the handler runs;</item>
+/// <item>a write to another customer's order: 404 (as for a missing order, so existence does not leak), decided by a
+/// read BEFORE the write. Reading first and writing next is race-free because an order's customer is set at
+/// creation and never changes: whatever happens between the two calls, the owner read is still the owner;</item>
+/// <item>a read of another customer's order: 404, decided on the handler's answer (no second read);</item>
+/// <item>a streamed list (batch) keeps only the customer's orders.</item>
+/// </list>
+/// </summary>
+internal sealed class CustomerScopeFilter : IEndpointFilter
+{
+    public async ValueTask<object?> InvokeAsync(EndpointFilterInvocationContext context, EndpointFilterDelegate next)
+    {
+        var http = context.HttpContext;
+        var claims = http.User.FindAll(OrderScopes.CustomerClaim).Take(2).ToList();
+        if (claims.Count == 0)
+        {
+            return await next(context).ConfigureAwait(false);
+        }
+
+        // Several customer_id claims would make "that customer" ambiguous: refuse rather than pick one.
+        if (claims.Count > 1)
+        {
+            return AuthorizationProblems.AmbiguousCustomer();
+        }
+
+        var customer = claims[0].Value;
+        var refusal = await RefuseBeforeAsync(context, customer).ConfigureAwait(false);
+        if (refusal is not null)
+        {
+            return refusal;
+        }
+
+        return Screen(await next(context).ConfigureAwait(false), customer, http.Response);
+    }
+
+    private static async ValueTask<object?> RefuseBeforeAsync(EndpointFilterInvocationContext context, string customer)
+    {
+        var http = context.HttpContext;
+        var route = http.Request.RouteValues;
+        if (route.TryGetValue("customerId", out var listed) && !string.Equals(listed as string, customer, StringComparison.Ordinal))
+        {
+            return AuthorizationProblems.OtherCustomer();
+        }
+
+        foreach (var argument in context.Arguments)
+        {
+            // A create names its customer in the body; a missing or malformed one is left to validation (400).
+            if (argument is CreateOrderRequest { CustomerId: { Length: > 0 } named } && !string.Equals(named, customer, StringComparison.Ordinal))
+            {
+                return AuthorizationProblems.OtherCustomer();
+            }
+        }
+
+        // The binder has already turned {id} into a Guid or answered 400, so a parse failure cannot happen here.
+        if (!HttpMethods.IsGet(http.Request.Method) && route.TryGetValue("id", out var raw) && Guid.TryParse(raw as string, out var id))
+        {
+            var store = http.RequestServices.GetRequiredService<IOrderStore>();
+            var order = await store.GetAsync(id, http.RequestAborted).ConfigureAwait(false);
+            if (order is not null && !string.Equals(order.CustomerId, customer, StringComparison.Ordinal))
+            {
+                return ApiProblems.OrderNotFound(id);
+            }
+        }
+
+        return null;
+    }
+
+    private static object? Screen(object? result, string customer, HttpResponse response)
+    {
+        var answer = result is INestedHttpResult nested ? nested.Result : result;
+        switch (answer)
+        {
+            case IValueHttpResult<Order> { Value: { } order } when !string.Equals(order.CustomerId, customer, StringComparison.Ordinal):
+                response.Headers.ETag = default;
+                return ApiProblems.OrderNotFound(order.Id);
+            case OrderStream stream:
+                return stream.Where(order => string.Equals(order.CustomerId, customer, StringComparison.Ordinal));
+            default:
+                return result;
+        }
+    }
+}

@@ -1,0 +1,60 @@
+using System.Security.Claims;
+using Microsoft.AspNetCore.Authorization;
+
+namespace OrderService.Authorization;
+
+/// <summary>The two scopes of API.md; each is also the name of the policy that requires it.</summary>
+public static class OrderScopes
+{
+    public const string Read = "orders:read";
+    public const string Write = "orders:write";
+
+    /// <summary>A token with this claim reaches only that customer's orders; without it, every customer's.</summary>
+    public const string CustomerClaim = "customer_id";
+
+    // "scope" as RFC 8693 names it (dotnet user-jwts writes it too); the long name is what it becomes if an
+    // operator sets MapInboundClaims=true; "scp" is how Microsoft Entra ID names the same thing.
+    private static readonly string[] ScopeClaimTypes = ["scope", "scp", "http://schemas.microsoft.com/identity/claims/scope"];
+
+    /// <summary>
+    /// Whether <paramref name="user"/> holds <paramref name="scope"/>. The claim may be one space-delimited
+    /// string ("orders:read orders:write") or a JSON array, which the token handler turns into one claim per item.
+    /// </summary>
+    public static bool Has(ClaimsPrincipal user, string scope)
+    {
+        foreach (var claim in user.Claims)
+        {
+            if (Array.IndexOf(ScopeClaimTypes, claim.Type) < 0)
+            {
+                continue;
+            }
+
+            var granted = claim.Value.AsSpan();
+            foreach (var range in granted.Split(' '))
+            {
+                if (granted[range].SequenceEqual(scope))
+                {
+                    return true;
+                }
+            }
+        }
+
+        return false;
+    }
+}
+
+/// <summary>Requires one scope. It is its own handler, so the policy needs no extra registration.</summary>
+public sealed class ScopeRequirement(string scope) : AuthorizationHandler<ScopeRequirement>, IAuthorizationRequirement
+{
+    public string Scope { get; } = scope;
+
+    protected override Task HandleRequirementAsync(AuthorizationHandlerContext context, ScopeRequirement requirement)
+    {
+        if (OrderScopes.Has(context.User, requirement.Scope))
+        {
+            context.Succeed(requirement);
+        }
+
+        return Task.CompletedTask;
+    }
+}

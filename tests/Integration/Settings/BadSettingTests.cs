@@ -1,0 +1,107 @@
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Integration.Tests.Settings;
+
+/// <summary>
+/// A bad setting, through the real process: exit code 1 and exactly one line on stderr that names the key,
+/// the value given and what is allowed; nothing on stdout, no stack trace. Covers enum and number values the
+/// binder cannot convert, data-annotation ranges and lengths (top level and nested sections), cross-field
+/// rules and connection strings, for every options class (Store, Store:Sqlite, Store:PostgreSql, Resilience,
+/// Payments).
+/// </summary>
+public sealed class BadSettingTests
+{
+    private static readonly string LongPrefix = new('P', 129);
+
+    /// <summary>
+    /// Each case by a name that says what is wrong; the arguments stay out of the test's display name, which
+    /// scripts/test.sh would otherwise read as a store's test (it groups tests by the store names they carry).
+    /// </summary>
+    private static readonly Dictionary<string, (string[] Arguments, string[] Expected)> Cases = new()
+    {
+        ["unknown enum name"] = (["--Store:Provider=Postgres"], ["Store:Provider", "\"Postgres\"", "Sqlite, PostgreSql, SqlServer"]),
+        ["enum number naming no member"] = (["--Store:Provider=7"], ["Store:Provider", "\"7\"", "Sqlite, PostgreSql, SqlServer"]),
+        ["misspelt layout"] = (["--Store:Layout=Documents"], ["Store:Layout", "\"Documents\"", "Relational, Document"]),
+        ["number below its range"] = (["--Store:CommandTimeoutSeconds=0"], ["Store:CommandTimeoutSeconds", "\"0\"", "1 to 600"]),
+        ["word for a number"] = (["--Store:CommandTimeoutSeconds=five"], ["Store:CommandTimeoutSeconds", "\"five\"", "a whole number, 1 to 600"]),
+        ["nested section, unknown enum name"] = (["--Store:Sqlite:Synchronous=Extra"], ["Store:Sqlite:Synchronous", "\"Extra\"", "Off, Normal, Full"]),
+        ["nested section, word for a bool"] = (["--Store:Sqlite:GroupCommit=yes"], ["Store:Sqlite:GroupCommit", "\"yes\"", "true, false"]),
+        ["nested section, number below its range"] = (["--Store:Sqlite:GroupCommitMaxBatch=0"], ["Store:Sqlite:GroupCommitMaxBatch", "\"0\"", "1 to 10000"]),
+        ["other nested section, unknown enum name"] = (["--Store:PostgreSql:SynchronousCommit=maybe"], ["Store:PostgreSql:SynchronousCommit", "\"maybe\"", "On, Off, Local"]),
+        ["other nested section, number above its range"] = (["--Store:PostgreSql:CommitDelayMicroseconds=200000"], ["Store:PostgreSql:CommitDelayMicroseconds", "\"200000\"", "0 to 100000"]),
+        ["resilience, negative count"] = (["--Resilience:MaxRetries=-1"], ["Resilience:MaxRetries", "\"-1\"", "0 to 10"]),
+        ["resilience, attempt longer than total"] = (["--Resilience:AttemptTimeoutSeconds=10"], ["Resilience:AttemptTimeoutSeconds", "\"10\"", "1 to 5", "Resilience:TotalTimeoutSeconds"]),
+        ["payments, negative delay"] = (["--Payments:AuthorizationDelayMilliseconds=-5"], ["Payments:AuthorizationDelayMilliseconds", "\"-5\"", "0 to 60000"]),
+        ["payments, text too long"] = ([$"--Payments:DeclineReferencePrefix={LongPrefix}"], ["Payments:DeclineReferencePrefix", LongPrefix, "at most 128 characters"]),
+        ["server store without a connection string"] = (["--Store:Provider=PostgreSql"], ["ConnectionStrings:Orders", "Missing", "PostgreSql connection string"]),
+        ["layout the provider lacks"] = (["--Store:Provider=SqlServer", "--Store:Layout=Document", "--ConnectionStrings:Orders=Server=127.0.0.1"], ["Store:Layout", "\"Document\"", "Relational with Store:Provider=SqlServer"]),
+    };
+
+    public static TheoryData<string> CaseNames => [.. Cases.Keys];
+
+    [Theory]
+    [MemberData(nameof(CaseNames))]
+    public async Task A_bad_setting_exits_with_code_1_and_one_stderr_line_naming_key_value_and_what_is_allowed(string wrong)
+    {
+        var (arguments, expected) = Cases[wrong];
+        var run = await ServiceRun.StartAsync([.. arguments, "--urls", "http://127.0.0.1:0"]);
+
+        run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
+        var line = run.ErrorLines.ShouldHaveSingleItem(run.StandardError);
+        foreach (var fragment in expected)
+        {
+            line.ShouldContain(fragment, Case.Sensitive);
+        }
+
+        run.StandardOutput.ShouldBeEmpty("nothing starts, listens or logs before the settings are checked");
+    }
+
+    [Fact]
+    public async Task A_setting_from_an_environment_variable_is_named_by_its_configuration_key()
+    {
+        var run = await ServiceRun.StartAsync(["--urls", "http://127.0.0.1:0"], new Dictionary<string, string> { ["Store__UnitOfWork"] = "PerWorkflow" });
+
+        run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
+        run.ErrorLines.ShouldHaveSingleItem().ShouldBe("Invalid setting Store:UnitOfWork = \"PerWorkflow\"; allowed: PerRequest, PerCall.");
+    }
+
+    [Fact]
+    public async Task A_bad_connection_string_is_named_without_printing_it()
+    {
+        var run = await ServiceRun.StartAsync(["--Store:Provider=PostgreSql", "--ConnectionStrings:Orders=Hots=db;Password=hunter2", "--urls", "http://127.0.0.1:0"]);
+
+        run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
+        var line = run.ErrorLines.ShouldHaveSingleItem();
+        line.ShouldContain("ConnectionStrings:Orders");
+        line.ShouldContain("hidden");
+        line.ShouldContain("PostgreSql connection string");
+        line.ShouldNotContain("hunter2");
+    }
+
+    [Fact]
+    public async Task Every_bad_setting_gets_its_own_line_in_one_run()
+    {
+        var run = await ServiceRun.StartAsync(["--Store:Provider=Postgres", "--Store:Sqlite:BusyTimeoutMilliseconds=-1", "--Resilience:RetryAfterSeconds=0", "--urls", "http://127.0.0.1:0"]);
+
+        run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
+        run.ErrorLines.Count.ShouldBe(3, run.StandardError);
+        run.ErrorLines.ShouldContain(l => l.Contains("Store:Provider = \"Postgres\"", StringComparison.Ordinal));
+        run.ErrorLines.ShouldContain(l => l.Contains("Store:Sqlite:BusyTimeoutMilliseconds = \"-1\"; allowed: 0 to 600000", StringComparison.Ordinal));
+        run.ErrorLines.ShouldContain(l => l.Contains("Resilience:RetryAfterSeconds = \"0\"; allowed: 1 to 3600", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Good_settings_start_the_service()
+    {
+        // The control: the same process with valid settings (one per options class) listens and logs.
+        var run = await ServiceRun.StartAsync(
+            ["--Store:Provider=Sqlite", "--Store:Sqlite:GroupCommit=false", "--Store:PostgreSql:SynchronousCommit=off", "--Resilience:MaxRetries=3",
+             "--Payments:AuthorizationDelayMilliseconds=10", "--urls", "http://127.0.0.1:0"],
+            stopWhenOutput: line => line.Contains("Now listening on", StringComparison.Ordinal));
+
+        run.ExitCode.ShouldBe(-1, $"still running when stopped; stderr: {run.StandardError}");
+        run.StandardOutput.ShouldContain("Now listening on");
+        run.StandardError.ShouldBeEmpty();
+    }
+}

@@ -1,0 +1,77 @@
+using System.Net.Sockets;
+using Microsoft.Data.Sqlite;
+using Npgsql;
+using OrderService.Data;
+using OrderService.Data.PostgreSql;
+using OrderService.Data.Sqlite;
+using OrderService.Data.SqlServer;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Unit.Tests.Resilience;
+
+/// <summary>
+/// What each store's classifier says a fault left behind: rolled back (serialization failures, deadlocks,
+/// busy: rerun the whole unit), unreachable (nothing sent), interrupted (may have committed), or permanent.
+/// </summary>
+public sealed class TransientFaultsTests
+{
+    [Theory]
+    [InlineData("40001", StoreFault.RolledBack)]   // serialization failure
+    [InlineData("40P01", StoreFault.RolledBack)]   // deadlock detected
+    [InlineData("57P03", StoreFault.Unreachable)]  // cannot connect now (starting up)
+    [InlineData("53300", StoreFault.Unreachable)]  // too many connections
+    [InlineData("57P01", StoreFault.Interrupted)]  // admin shutdown: may have hit a commit in flight
+    [InlineData("08006", StoreFault.Interrupted)]  // connection failure
+    [InlineData("23505", StoreFault.Permanent)]    // unique violation
+    [InlineData("42601", StoreFault.Permanent)]    // syntax error
+    public void PostgreSQL_server_errors(string sqlState, StoreFault expected) =>
+        new PostgresTransientFaults().Classify(new PostgresException("message", "ERROR", "ERROR", sqlState)).ShouldBe(expected);
+
+    [Fact]
+    public void PostgreSQL_a_refused_connection_sent_nothing_but_a_connection_lost_mid_call_may_have_committed()
+    {
+        var faults = new PostgresTransientFaults();
+        faults.Classify(new NpgsqlException("Failed to connect", new SocketException((int)SocketError.ConnectionRefused))).ShouldBe(StoreFault.Unreachable);
+        faults.Classify(new NpgsqlException("Exception while reading from stream", new EndOfStreamException())).ShouldBe(StoreFault.Interrupted);
+        faults.Classify(new NpgsqlException("Exception while reading from stream", new TimeoutException())).ShouldBe(StoreFault.Interrupted);
+        faults.Classify(new InvalidOperationException("a bug")).ShouldBe(StoreFault.Permanent);
+    }
+
+    [Theory]
+    [InlineData(5, StoreFault.RolledBack)]     // SQLITE_BUSY
+    [InlineData(517, StoreFault.RolledBack)]   // SQLITE_BUSY_SNAPSHOT (extended code)
+    [InlineData(6, StoreFault.RolledBack)]     // SQLITE_LOCKED
+    [InlineData(14, StoreFault.Unreachable)]   // SQLITE_CANTOPEN
+    [InlineData(10, StoreFault.Interrupted)]   // SQLITE_IOERR: may strike during the commit
+    [InlineData(19, StoreFault.Permanent)]     // SQLITE_CONSTRAINT
+    [InlineData(1, StoreFault.Permanent)]      // SQLITE_ERROR (bad SQL)
+    public void SQLite_result_codes(int code, StoreFault expected) =>
+        new SqliteTransientFaults().Classify(new SqliteException("message", code)).ShouldBe(expected);
+
+    [Theory]
+    [InlineData(1205, StoreFault.RolledBack)]  // deadlock victim
+    [InlineData(1222, StoreFault.RolledBack)]  // lock request time-out
+    [InlineData(3960, StoreFault.RolledBack)]  // snapshot update conflict
+    [InlineData(-1, StoreFault.Unreachable)]   // could not establish a connection
+    [InlineData(10061, StoreFault.Unreachable)] // refused
+    [InlineData(4060, StoreFault.Unreachable)] // cannot open database
+    [InlineData(-2, StoreFault.Interrupted)]   // command time-out: may have committed
+    [InlineData(10054, StoreFault.Interrupted)] // reset by peer
+    [InlineData(2627, StoreFault.Permanent)]   // unique constraint
+    public void SQL_Server_error_numbers(int number, StoreFault expected) =>
+        SqlServerTransientFaults.ClassifyNumber(number).ShouldBe(expected);
+
+    [Fact]
+    public void A_store_that_cannot_tell_is_treated_as_interrupted_so_its_ambiguous_writes_are_never_rerun()
+    {
+        ITransientFaults coarse = new OnlyTimeouts();
+        coarse.Classify(new TimeoutException()).ShouldBe(StoreFault.Interrupted);
+        coarse.Classify(new InvalidOperationException()).ShouldBe(StoreFault.Permanent);
+    }
+
+    private sealed class OnlyTimeouts : ITransientFaults
+    {
+        public bool IsTransient(Exception exception) => exception is TimeoutException;
+    }
+}
