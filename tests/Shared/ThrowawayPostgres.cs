@@ -22,6 +22,8 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
 
     private readonly string? _externalConnectionString;
     private readonly PostgresCluster? _cluster;
+    private readonly IAsyncDisposable? _owner;
+    private readonly string? _source;
     private readonly ConcurrentBag<string> _createdDatabases = [];
     private int _disposed;
 
@@ -34,10 +36,12 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
             }
         };
 
-    private ThrowawayPostgres(string? externalConnectionString, PostgresCluster? cluster)
+    private ThrowawayPostgres(string? externalConnectionString, PostgresCluster? cluster, IAsyncDisposable? owner = null, string? source = null)
     {
         _externalConnectionString = externalConnectionString;
         _cluster = cluster;
+        _owner = owner;
+        _source = source;
     }
 
     /// <summary>True when this object owns a local cluster it can stop, kill and restart.</summary>
@@ -46,7 +50,7 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
     /// <summary>Where the server listens (for logs and reports).</summary>
     public string Description => _cluster is { } c
         ? $"throwaway cluster {c.DataDirectory} on 127.0.0.1:{c.Port}"
-        : $"external server from {ExternalServerVariable}";
+        : $"{(_owner is null ? "external server" : "server")} from {_source ?? ExternalServerVariable}";
 
     /// <summary>A connection string to the server's maintenance database, as the superuser.</summary>
     public string AdminConnectionString => _externalConnectionString ?? _cluster!.ConnectionString("postgres");
@@ -66,6 +70,13 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
 
         return await StartLocalAsync(settings, cancellationToken);
     }
+
+    /// <summary>
+    /// A server found elsewhere (a container, a given connection string): databases are created on it as on an
+    /// external server. Disposing drops them, then disposes <paramref name="owner"/> (which stops a container).
+    /// </summary>
+    public static ThrowawayPostgres OnServer(string adminConnectionString, string source, IAsyncDisposable? owner) =>
+        new(adminConnectionString, null, owner, source);
 
     /// <summary>Always a local cluster, even when ORDERS_TEST_POSTGRES is set: for tests that stop or kill the server.</summary>
     public static async Task<ThrowawayPostgres> StartLocalAsync(IReadOnlyDictionary<string, string>? settings = null, CancellationToken cancellationToken = default)
@@ -149,6 +160,12 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
         {
             Running.TryRemove(this, out _);
             await Task.Run(_cluster.StopImmediatelyAndDelete);
+            return;
+        }
+
+        if (_owner is not null)
+        {
+            await _owner.DisposeAsync();
             return;
         }
 

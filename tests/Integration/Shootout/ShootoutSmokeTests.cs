@@ -1,6 +1,7 @@
 extern alias load;
 
 using System.Xml.Linq;
+using load::OrderService.Load.Driver;
 using load::OrderService.Load.Shootout;
 using Shouldly;
 using Xunit;
@@ -80,7 +81,10 @@ public sealed class ShootoutSmokeTests
             XDocument.Load(chart).Root!.Name.LocalName.ShouldBe("svg");
             foreach (var row in report.Rows)
             {
-                File.Exists(Path.Combine(output, row.HistogramFile!)).ShouldBeTrue(row.Key);
+                // The run's HdrHistogram log reads back with HdrHistogram's reader: one tagged histogram per step and outcome.
+                var histograms = HistogramLog.Read(Path.Combine(output, row.HistogramFile!));
+                var okCreates = histograms.Single(h => h.Tag == HistogramLog.Tag(row.Key, "workflow", "create", "ok"));
+                okCreates.TotalCount.ShouldBe(row.Steps.Single(s => s.Step == "create").Ok, row.Key);
             }
         }
         finally

@@ -4,29 +4,38 @@ using System.Net.Sockets;
 using Microsoft.Data.SqlClient;
 using OrderService.Integration.Tests.Conformance;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing.Servers;
 
 namespace OrderService.Integration.Tests.SqlServer;
 
 /// <summary>
-/// SQL Server, when ORDERS_TEST_SQLSERVER names one (docker compose up -d --wait mssql; see README). No SQL
-/// Server can run on the build machine, so without it every conformance test of this store reports as
-/// SKIPPED with that reason: never a silent pass. Each host gets a database of its own, which the
+/// SQL Server from <see cref="TestServers.SqlServerAsync"/>: ORDERS_TEST_SQLSERVER, else a Testcontainers.MsSql
+/// container when Docker answers. With neither (the build machine) every conformance test of this store
+/// reports as SKIPPED with the reason: never a silent pass. Each host gets a database of its own, which the
 /// service itself creates on first use (as it does for an operator) and the fixture drops at the end.
 /// </summary>
 public abstract class SqlServerStoreFixture : StoreFixture
 {
-    public const string ServerVariable = "ORDERS_TEST_SQLSERVER";
+    public const string ServerVariable = TestServers.SqlServerVariable;
 
-    private readonly string? _server = Environment.GetEnvironmentVariable(ServerVariable);
+    private TestServer? _selection;
     private readonly string _run = Guid.NewGuid().ToString("N")[..8];
     private readonly ConcurrentBag<string> _databases = [];
 
     protected override string Provider => "SqlServer";
 
-    public override string? UnavailableReason => string.IsNullOrWhiteSpace(_server)
-        ? $"{ServerVariable} is not set, and no SQL Server runs on this machine. To run this store's suite: " +
-          $"docker compose up -d --wait mssql, then {ServerVariable}=\"Server=127.0.0.1,1433;User Id=sa;Password=...;TrustServerCertificate=true\" (README)."
+    private string? _server => _selection?.ConnectionString;
+
+    public override string? UnavailableReason => _selection?.SkipReason is { } reason
+        ? $"{reason} To run this store's suite: start Docker, or docker compose up -d --wait mssql, then " +
+          $"{ServerVariable}=\"Server=127.0.0.1,1433;User Id=sa;Password=...;TrustServerCertificate=true\" (README)."
         : null;
+
+    public override async ValueTask InitializeAsync()
+    {
+        _selection = await TestServers.SqlServerAsync();
+        await base.InitializeAsync();
+    }
 
     protected override async Task<string> CreateDatabaseAsync(string name, CancellationToken cancellationToken)
     {

@@ -76,6 +76,7 @@ public sealed class LoadRun
 
     private static async Task RunClosedAsync(Scenario scenario, ScenarioStats stats, WorkBudget budget, int copies, CancellationToken cancellationToken)
     {
+        stats.StartedAt = DateTimeOffset.UtcNow;
         var started = Stopwatch.GetTimestamp();
         var copyRuns = Enumerable.Range(0, copies).Select(copy => Task.Run(async () =>
         {
@@ -94,6 +95,7 @@ public sealed class LoadRun
 
     private static async Task RunCompanionAsync(Scenario scenario, ScenarioStats stats, int copies, CancellationToken stop)
     {
+        stats.StartedAt = DateTimeOffset.UtcNow;
         var started = Stopwatch.GetTimestamp();
         long counter = -1;
         var copyRuns = Enumerable.Range(0, copies).Select(copy => Task.Run(async () =>

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using HdrHistogram;
 
 namespace OrderService.Load.Driver;
 
@@ -10,9 +11,10 @@ public sealed class StepStats(string name)
 
     public string Name { get; } = name;
 
-    public LatencyHistogram Latency { get; } = new();
+    /// <summary>Latency of successful calls, in nanoseconds (see <see cref="LatencyHistograms"/>).</summary>
+    public HistogramBase Latency { get; } = LatencyHistograms.Create();
 
-    public LatencyHistogram FailedLatency { get; } = new();
+    public HistogramBase FailedLatency { get; } = LatencyHistograms.Create();
 
     /// <summary>Errors by status code ("409") or exception type ("HttpRequestException").</summary>
     public ConcurrentDictionary<string, long> Errors { get; } = new();
@@ -29,12 +31,12 @@ public sealed class StepStats(string name)
         if (response.IsOk)
         {
             Interlocked.Increment(ref _ok);
-            Latency.RecordElapsed(elapsed);
+            Latency.Record(elapsed);
             return;
         }
 
         Interlocked.Increment(ref _failed);
-        FailedLatency.RecordElapsed(elapsed);
+        FailedLatency.Record(elapsed);
         Errors.AddOrUpdate(response.ErrorKey, 1, (_, count) => count + 1);
         if (response.Message is not null)
         {
@@ -58,6 +60,9 @@ public sealed class ScenarioStats(string name)
     public long FailedIterations => Interlocked.Read(ref _failed);
 
     public long Iterations => OkIterations + FailedIterations;
+
+    /// <summary>When the scenario's copies started (the histogram log's interval start).</summary>
+    public DateTimeOffset StartedAt { get; internal set; }
 
     public TimeSpan Elapsed { get; internal set; }
 

@@ -74,12 +74,7 @@ public sealed record StepSummary(
 {
     public static StepSummary From(StepStats stats) => new(
         stats.Name, stats.Ok, stats.Failed,
-        stats.Latency.MillisecondsAtPercentile(50), stats.Latency.MillisecondsAtPercentile(95), stats.Latency.MillisecondsAtPercentile(99),
-        stats.Latency.MaxMicroseconds / 1000.0, stats.Latency.MeanMicroseconds / 1000.0,
+        stats.Latency.MillisecondsAt(50), stats.Latency.MillisecondsAt(95), stats.Latency.MillisecondsAt(99),
+        stats.Latency.MaxMilliseconds(), stats.Latency.MeanMilliseconds(),
         new Dictionary<string, long>(stats.Errors), new Dictionary<string, string>(stats.ErrorSamples));
 }
-
-/// <summary>The raw per-step distributions of one run (report's histograms/ folder).</summary>
-public sealed record RunHistograms(string Key, string Scenario, List<StepHistogram> Steps);
-
-public sealed record StepHistogram(string Step, long Count, double MeanMicroseconds, long MaxMicroseconds, List<HistogramBucket> OkBuckets, List<HistogramBucket> FailedBuckets);

@@ -136,7 +136,7 @@ public static class ReportWriter
             md.AppendLine($"- {note}");
         }
 
-        md.AppendLine().AppendLine("Raw per-step latency histograms (log-linear buckets, µs) are in `histograms/`.");
+        md.AppendLine().AppendLine("Each run's per-step latency histograms are in `histograms/*.hlog` (HdrHistogram log format, nanoseconds; tags key/scenario/step/ok|failed).");
         return md.ToString();
     }
 

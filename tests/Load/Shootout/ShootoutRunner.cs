@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Text.Json;
 using OrderService.Load.Driver;
 
 namespace OrderService.Load.Shootout;
@@ -141,7 +140,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
             }
 
             var raw = options.Raw && !crash ? await RunRawAsync(target, variant, runName, tag, cancellationToken).ConfigureAwait(false) : null;
-            var histogramFile = await WriteHistogramsAsync(runName, variant.Key, stats, raw?.Stats).ConfigureAwait(false);
+            var histogramFile = await WriteHistogramsAsync(runName, variant.Key + (crash ? "+crash" : ""), stats, raw?.Stats).ConfigureAwait(false);
             return Row(variant, crash, stats[0], audit, raw?.WorkflowsPerSecond, crashNote, null, histogramFile) with { Conditions = conditions };
         }
         catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
@@ -273,24 +272,37 @@ public sealed class ShootoutRunner(ShootoutOptions options)
         return environment;
     }
 
+    /// <summary>
+    /// The run's per-step latency histograms (successful and failed calls, HTTP and raw) as one HdrHistogram log
+    /// beside the report, tagged key/scenario/step/ok|failed, so other HdrHistogram tools can read and merge them.
+    /// </summary>
     private async Task<string> WriteHistogramsAsync(string runName, string key, IReadOnlyList<ScenarioStats> http, ScenarioStats? raw)
     {
         var directory = Path.Combine(options.OutputDirectory, "histograms");
         Directory.CreateDirectory(directory);
-        var runs = http.Select(s => Histograms(key, s)).ToList();
-        if (raw is not null)
+        var scenarios = raw is null ? http : [.. http, raw];
+        var histograms = new List<HdrHistogram.HistogramBase>();
+        foreach (var scenario in scenarios)
         {
-            runs.Add(Histograms(key, raw));
+            var start = scenario.StartedAt.ToUnixTimeMilliseconds();
+            var end = (scenario.StartedAt + scenario.Elapsed).ToUnixTimeMilliseconds();
+            foreach (var step in scenario.Steps)
+            {
+                foreach (var (outcome, histogram) in new[] { ("ok", step.Latency), ("failed", step.FailedLatency) })
+                {
+                    var copy = histogram.Copy();
+                    copy.Tag = HistogramLog.Tag(key, scenario.Name, step.Name, outcome);
+                    copy.StartTimeStamp = start;
+                    copy.EndTimeStamp = end;
+                    histograms.Add(copy);
+                }
+            }
         }
 
-        var file = Path.Combine(directory, $"{runName}.json");
-        await File.WriteAllTextAsync(file, JsonSerializer.Serialize(runs, ReportWriter.JsonOptions)).ConfigureAwait(false);
+        var file = Path.Combine(directory, $"{runName}.hlog");
+        await HistogramLog.WriteAsync(file, scenarios.Min(s => s.StartedAt), histograms).ConfigureAwait(false);
         return Path.GetRelativePath(options.OutputDirectory, file);
     }
-
-    private static RunHistograms Histograms(string key, ScenarioStats stats) => new(key, stats.Name,
-        [.. stats.Steps.Select(s => new StepHistogram(s.Name, s.Latency.Count, s.Latency.MeanMicroseconds, s.Latency.MaxMicroseconds,
-            [.. s.Latency.NonEmptyBuckets()], [.. s.FailedLatency.NonEmptyBuckets()]))]);
 
     private static string FirstLine(string text) => text.Split('\n', 2)[0].Trim();
 

@@ -57,7 +57,7 @@ public sealed class ClosedModelTests
         stats.IterationErrors["409"].ShouldBe(50);
         stats.Steps.Select(s => s.Name).ShouldBe(["create", "pay"]);
         stats.Steps[0].Ok.ShouldBe(500);
-        stats.Steps[0].Latency.Count.ShouldBe(500);
+        stats.Steps[0].Latency.TotalCount.ShouldBe(500);
         stats.Steps[1].Errors["409"].ShouldBe(50);
     }
 

@@ -57,7 +57,7 @@ public sealed class ReportWriterTests
         var audit = new AuditResult(1000, 0, 0, 0, 0, 0, 0, 0, []);
         VariantResult Row(string variant, bool durable, double perSecond) => new(
             $"postgres/relational/{variant}", "postgres", "Relational", variant, "variant 1", "d", durable, "sync", false, 1000, 100,
-            1000 / perSecond, perSecond, 1000, steps, [], audit, perSecond * 2, 0.5, null, null, "histograms/x.json");
+            1000 / perSecond, perSecond, 1000, steps, [], audit, perSecond * 2, 0.5, null, null, "histograms/x.hlog");
         return new ShootoutReport(header,
             [Row("v1-shared-uow", true, 500), Row("durability-traded", false, 800)],
             [new ReferenceResult("postgres", "pgbench (plain per-statement SQL)", 420, "detail")],

@@ -7,7 +7,17 @@ namespace OrderService.Integration.Tests.Conformance.Stores;
 /// <summary>PostgreSQL: a fresh database per host in the assembly's server; "down" is a closed loopback port.</summary>
 public abstract class PostgresStoreFixture(PostgresServer server) : StoreFixture
 {
+    private string? _unavailableReason;
+
     protected override string Provider => "PostgreSql";
+
+    public override string? UnavailableReason => _unavailableReason;
+
+    public override async ValueTask InitializeAsync()
+    {
+        _unavailableReason = await server.UnavailableReasonAsync();
+        await base.InitializeAsync();
+    }
 
     protected override async Task<string> CreateDatabaseAsync(string name, CancellationToken cancellationToken)
     {
