@@ -104,7 +104,7 @@ public class MongoBsonJsonBenchmarks
     private static class BsonBytesToApiJson
     {
         private static readonly byte[] IdName = "_id"u8.ToArray();
-        private static readonly byte[] IdempotencyName = "idempotency"u8.ToArray();
+        private static readonly byte[] KeysName = "keys"u8.ToArray();
 
         public static void WriteBatch(ReadOnlySpan<byte> batch, Utf8JsonWriter writer)
         {
@@ -133,7 +133,7 @@ public class MongoBsonJsonBenchmarks
                 var nameLength = bson[position..].IndexOf((byte)0);
                 var name = bson.Slice(position, nameLength);
                 position += nameLength + 1;
-                if (root && name.SequenceEqual(IdempotencyName))
+                if (root && name.SequenceEqual(KeysName))
                 {
                     position += BinaryPrimitivesInt32(bson[position..]);
                     continue;
@@ -200,7 +200,7 @@ public class MongoBsonJsonBenchmarks
     /// <summary>
     /// The stored layout (OrderBson) is the API's shape with the API's field order, so the translation is one pass:
     /// _id becomes "id" (UUID text), Decimal128 money two-decimal numbers, Int64 microseconds timestamp text, and the
-    /// idempotency record is skipped.
+    /// Idempotency-Keys are skipped.
     /// </summary>
     private static class BsonToApiJson
     {
@@ -211,7 +211,7 @@ public class MongoBsonJsonBenchmarks
             while (reader.ReadBsonType() != BsonType.EndOfDocument)
             {
                 var name = reader.ReadName();
-                if (root && name == OrderBson.Idempotency)
+                if (root && name == OrderBson.Keys)
                 {
                     reader.SkipValue();
                     continue;

@@ -7,31 +7,25 @@ using OrderService.Data.Orders;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// The orders in MongoDB, one document per order (<see cref="OrderBson"/>), every operation one command:
+/// The orders in MongoDB, one document per order (<see cref="OrderBson"/>), every write one command:
 /// <list type="bullet">
-/// <item>Create: one insertOne of the order with its idempotency record; the unique partial index on the key makes
-/// create-with-key one atomic single-document write. A duplicate key (E11000) is either a retried insert of the same
-/// id or a known key: one read on the primary says which, and the request hashes tell a replay from a 422.</item>
-/// <item>Transition: one findOneAndUpdate (<see cref="OrderDefinitions.Transitionable"/>,
-/// <see cref="OrderDefinitions.Transition"/>) returning the document after the update. No match: one read of status
-/// and version on the primary decides 404 or 409. Concurrent transitions race on one document: one wins.</item>
-/// <item>Reads: find by id, by <c>$in</c>, or by customer newest first; lists stream batch by batch from the cursor.</item>
+/// <item>Create: one insertOne of the order with its Idempotency-Key entry (<see cref="OrderKeys"/>); the unique index
+/// on the keys makes create-with-key one atomic single-document write. A duplicate key (E11000) is either a retried
+/// insert of the same id or a known key: one read on the primary says which, and the request hashes tell a replay
+/// (the order as its creation left it) from a 422.</item>
+/// <item>Transition: one findOneAndUpdate returning the document after the update; with an Idempotency-Key the same
+/// write pushes the key's entry (MongoOrderStore.Transitions.cs). No match: one read on the primary of the key (when
+/// given), else of status and version, decides replay, 422, 404 or 409. Concurrent transitions race on one document:
+/// one wins.</item>
+/// <item>Reads: find by id, by <c>$in</c>, or a customer's keyset page (MongoOrderStore.Listing.cs); lists stream batch
+/// by batch from the cursor.</item>
 /// </list>
 /// UnitOfWork=PerRequest runs all commands of a call in one causally consistent client session (the same lsid, reads
 /// after the call's write carry afterClusterTime); PerCall leaves each command to the driver's implicit session.
 /// Only the declined-payment probe (<see cref="TransitionCommand.ConfirmBeforeCommit"/>) opens a transaction: it must
 /// hold the write uncommitted while the caller decides, which needs a replica set. A single-document write needs none.
-/// <para>
-/// Planned for the port (transition Idempotency-Keys, keyset paging), and how they fit this document: the keys of
-/// the transitions an order went through are embedded in it as <c>transitionKeys: [{ key, requestHash, version }]</c>
-/// under a unique multikey index on <c>transitionKeys.key</c> (a key belongs to one order), and the same
-/// findOneAndUpdate also <c>$push</c>es the key, so the key is stored atomically with the event; a replay finds the
-/// key and answers with the order as that step left it (its events up to that version). Paging resumes after the
-/// <c>(createdAt, _id)</c> of the last order sent, on the customer index, with one lookahead of the page size + 1
-/// that projects only those two fields.
-/// </para>
 /// </summary>
-public sealed class MongoOrderStore : IOrderStore
+public sealed partial class MongoOrderStore : IOrderStore
 {
     private const int InListChunkSize = 1_000;
 
@@ -84,23 +78,9 @@ public sealed class MongoOrderStore : IOrderStore
     public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)
     {
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
-        var options = new FindOptions<BsonDocument, Order> { Projection = OrderDefinitions.WithoutIdempotency, Limit = 1 };
+        var options = new FindOptions<BsonDocument, Order> { Projection = OrderDefinitions.WithoutKeys, Limit = 1 };
         using var cursor = await FindAsync(_orders, session, OrderDefinitions.ById(id), options, cancellationToken).ConfigureAwait(false);
         return await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false);
-    }
-
-    public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
-    {
-        if (command.ConfirmBeforeCommit is { } confirm)
-        {
-            return await TransitionWithConfirmationAsync(command, confirm, cancellationToken).ConfigureAwait(false);
-        }
-
-        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
-        var after = await UpdateAsync(session, command, cancellationToken).ConfigureAwait(false);
-        return after is not null
-            ? TransitionResult.Applied(after)
-            : await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
     }
 
     public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
@@ -116,28 +96,11 @@ public sealed class MongoOrderStore : IOrderStore
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
         foreach (var chunk in chunks)
         {
-            var options = new FindOptions<BsonDocument, Order> { Projection = OrderDefinitions.WithoutIdempotency, BatchSize = Math.Min(chunk.Length, InListChunkSize) };
+            var options = new FindOptions<BsonDocument, Order> { Projection = OrderDefinitions.WithoutKeys, BatchSize = Math.Min(chunk.Length, InListChunkSize) };
             await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk), options, cancellationToken).ConfigureAwait(false))
             {
                 yield return order;
             }
-        }
-    }
-
-    public async IAsyncEnumerable<Order> ListByCustomerAsync(string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
-    {
-        // The whole page in the first batch: one round trip for the usual listing.
-        var options = new FindOptions<BsonDocument, Order>
-        {
-            Projection = OrderDefinitions.WithoutIdempotency,
-            Sort = OrderDefinitions.NewestFirst,
-            Limit = limit,
-            BatchSize = limit,
-        };
-        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
-        await foreach (var order in StreamAsync(session, OrderDefinitions.ByCustomer(customerId, status), options, cancellationToken).ConfigureAwait(false))
-        {
-            yield return order;
         }
     }
 
@@ -146,61 +109,23 @@ public sealed class MongoOrderStore : IOrderStore
         _database.RunCommandAsync<BsonDocument>(new BsonDocument("ping", 1), ReadPreference.Primary, cancellationToken);
 
     /// <summary>
-    /// The declined-payment probe: the same findOneAndUpdate inside a transaction that stays open while the caller
-    /// decides. Other sessions never see the uncommitted write, whatever their read concern.
+    /// A create met a duplicate key: find the order that holds the key (or, without a key, the id) on the primary. A key
+    /// a transition stored has another request hash (the two hashes never collide), so it answers 422 as it should.
     /// </summary>
-    private async Task<TransitionResult> TransitionWithConfirmationAsync(
-        TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken)
-    {
-        using var session = await _client.StartSessionAsync(CausalSession, cancellationToken).ConfigureAwait(false);
-        session.StartTransaction(_transaction);
-        var after = await UpdateAsync(session, command, cancellationToken).ConfigureAwait(false);
-        if (after is null)
-        {
-            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
-            return await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
-        }
-
-        if (!await confirm(cancellationToken).ConfigureAwait(false))
-        {
-            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
-            return TransitionResult.Declined;
-        }
-
-        await session.CommitTransactionAsync(cancellationToken).ConfigureAwait(false);
-        return TransitionResult.Applied(after);
-    }
-
-    private async Task<Order?> UpdateAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
-    {
-        var filter = OrderDefinitions.Transitionable(command);
-        var update = OrderDefinitions.Transition(command);
-        var options = new FindOneAndUpdateOptions<BsonDocument, Order> { ReturnDocument = ReturnDocument.After, Projection = OrderDefinitions.WithoutIdempotency };
-        return await (session is null
-            ? _orders.FindOneAndUpdateAsync(filter, update, options, cancellationToken)
-            : _orders.FindOneAndUpdateAsync(session, filter, update, options, cancellationToken)).ConfigureAwait(false);
-    }
-
-    /// <summary>The update matched nothing: the order is missing, or its status or version says no. Asked of the primary.</summary>
-    private async Task<TransitionResult> ExplainNoMatchAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
-    {
-        var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
-        using var cursor = await FindAsync(_explaining, session, OrderDefinitions.ById(command.OrderId), options, cancellationToken).ConfigureAwait(false);
-        var state = await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false);
-        return state is null
-            ? TransitionResult.NotFound
-            : TransitionResult.Rejected(Enum.Parse<OrderStatus>(state[OrderBson.Status].AsString), state[OrderBson.Version].AsInt32, command.Action, command.ExpectedVersion);
-    }
-
-    /// <summary>A create met a duplicate key: find the order that holds the key (or, without a key, the id) on the primary.</summary>
     private async Task<CreateResult> ReadExistingAsync(IClientSessionHandle? session, NewOrder order, CancellationToken cancellationToken)
     {
-        var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByIdempotencyKey(key) : OrderDefinitions.KeyedById(order.Order.Id);
-        var options = new FindOptions<BsonDocument, KeyedOrder> { Projection = OrderDefinitions.WithIdempotency, Limit = 1 };
-        using var cursor = await FindAsync(_explaining, session, filter, options, cancellationToken).ConfigureAwait(false);
-        var existing = await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false)
+        var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByKey(key) : OrderDefinitions.KeyedById(order.Order.Id);
+        var existing = await FindKeyedAsync(session, filter, order.IdempotencyKey, cancellationToken).ConfigureAwait(false)
             ?? throw new InvalidOperationException($"Order {order.Order.Id} met a duplicate key on insert, but the order holding it cannot be read.");
-        return OrderDocument.Existing(order, existing.RequestHash, existing.Order);
+        return OrderDocument.Existing(order, existing.Key?.RequestHash, existing.Order);
+    }
+
+    /// <summary>The one order <paramref name="filter"/> finds, with its entry for <paramref name="key"/>, read on the primary (it sees every acknowledged write).</summary>
+    private async Task<KeyedOrder?> FindKeyedAsync(IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, string? key, CancellationToken cancellationToken)
+    {
+        var options = new FindOptions<BsonDocument, KeyedOrder> { Projection = OrderDefinitions.WithKey(key), Limit = 1 };
+        using var cursor = await FindAsync(_explaining, session, filter, options, cancellationToken).ConfigureAwait(false);
+        return await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>Yields each order as its batch arrives: a large answer is never buffered whole.</summary>

@@ -4,62 +4,96 @@ using MongoDB.Driver;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// Which MongoDB failures are worth a bounded retry and otherwise a 503: no server could be selected in time, a
-/// connection was refused or lost, the pool is paused or full, the member stepped down or is not (yet) the writable
-/// primary, a write-concern wait timed out, or the server labelled the error retryable or transient. Everything else
-/// (a duplicate key the store did not expect, a bad command, failed authentication) fails at once.
+/// Which MongoDB failures are worth a bounded retry and otherwise a 503, and what each left behind
+/// (<see cref="StoreFault"/>, which the rerun rule reads):
+/// <list type="bullet">
+/// <item><b>Rolled back</b>: a transaction's write conflict, or an error the server labels TransientTransactionError
+/// (the transaction was aborted, nothing of it committed).</item>
+/// <item><b>Unreachable</b>: nothing was sent or the server refused to start the command: no server could be selected in
+/// time, a connection could not be opened (refused, no route), the pool is paused or its wait queue full, the member is
+/// not (or no longer) the writable primary or is recovering, no member satisfies the read preference.</item>
+/// <item><b>Interrupted</b>: the command may have been applied: a connection lost or timed out mid-command, a shutdown
+/// or step-down that interrupted it, a time limit, a write concern that timed out (the primary applied the write; only
+/// its replication was not confirmed), or a retryable-write label the driver's own one retry did not clear.</item>
+/// </list>
+/// Everything else (a duplicate key the store did not expect, a bad command, failed authentication) is permanent.
 /// </summary>
 public sealed class MongoTransientFaults : ITransientFaults
 {
     public static readonly MongoTransientFaults Instance = new();
 
-    /// <summary>
-    /// Server error codes that describe a condition that clears on its own: network trouble, elections and step-downs,
-    /// shutdowns, time limits, write conflicts between transactions.
-    /// </summary>
-    private static readonly HashSet<int> TransientCodes =
+    /// <summary>Server codes that say the server refused the command before applying it.</summary>
+    private static readonly HashSet<int> RefusedCodes =
     [
-        6, 7, 89, 9001,                 // HostUnreachable, HostNotFound, NetworkTimeout, SocketException
+        6, 7,                           // HostUnreachable, HostNotFound
         10107, 13435, 13436,            // NotWritablePrimary, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary
-        11600, 11602, 91, 189,          // InterruptedAtShutdown, InterruptedDueToReplStateChange, ShutdownInProgress, PrimarySteppedDown
-        50, 262,                        // MaxTimeMSExpired, ExceededTimeLimit
-        64,                             // WriteConcernFailed: wtimeout passed before w members acknowledged
-        112,                            // WriteConflict (inside a transaction)
         133,                            // FailedToSatisfyReadPreference
     ];
 
-    public bool IsTransient(Exception exception)
+    /// <summary>Server codes of a condition that clears on its own but may have caught the command mid-way.</summary>
+    private static readonly HashSet<int> InterruptedCodes =
+    [
+        89, 9001,                       // NetworkTimeout, SocketException
+        11600, 11602, 91, 189,          // InterruptedAtShutdown, InterruptedDueToReplStateChange, ShutdownInProgress, PrimarySteppedDown
+        50, 262,                        // MaxTimeMSExpired, ExceededTimeLimit
+        64,                             // WriteConcernFailed: wtimeout passed before w members acknowledged
+    ];
+
+    private const int WriteConflict = 112;
+
+    public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
+
+    public StoreFault Classify(Exception exception)
     {
         for (var current = exception; current is not null; current = current.InnerException)
         {
-            switch (current)
+            if (ClassifyOne(current) is { } fault)
             {
-                case MongoAuthenticationException:
-                    return false; // a MongoConnectionException, but a wrong password does not heal by itself
-                case MongoException labelled when labelled.HasErrorLabel("RetryableWriteError") || labelled.HasErrorLabel("TransientTransactionError"):
-                    return true;
-                case MongoConnectionException or MongoConnectionPoolPausedException or MongoWaitQueueFullException
-                    or MongoNotPrimaryException or MongoNodeIsRecoveringException or MongoExecutionTimeoutException:
-                    return true;
-                case MongoWriteConcernException concern:
-                    return concern.WriteConcernResult?.Response is { } response && IsTransientWriteConcernError(response)
-                        || TransientCodes.Contains(concern.Code);
-                case MongoCommandException command when TransientCodes.Contains(command.Code):
-                    return true;
-                case MongoWriteException write when write.WriteConcernError is { } concernError && TransientCodes.Contains(concernError.Code):
-                    return true;
-                case TimeoutException or SocketException:
-                    return true; // server selection and wait-queue time-outs are System.TimeoutException
+                return fault;
             }
         }
 
-        return false;
+        return StoreFault.Permanent;
     }
 
-    private static bool IsTransientWriteConcernError(MongoDB.Bson.BsonDocument response) =>
-        response.TryGetValue("writeConcernError", out var error)
+    /// <summary>What this one exception says, or null to look at its cause.</summary>
+    private static StoreFault? ClassifyOne(Exception exception) => exception switch
+    {
+        MongoAuthenticationException => StoreFault.Permanent, // a MongoConnectionException, but a wrong password does not heal by itself
+        MongoException labelled when labelled.HasErrorLabel("TransientTransactionError") => StoreFault.RolledBack,
+        MongoNotPrimaryException or MongoNodeIsRecoveringException or MongoConnectionPoolPausedException or MongoWaitQueueFullException
+            => StoreFault.Unreachable,
+        MongoConnectionException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
+            => StoreFault.Unreachable,
+        MongoConnectionException or MongoExecutionTimeoutException => StoreFault.Interrupted,
+        MongoWriteConcernException concern => ByCode(WriteConcernErrorCode(concern.WriteConcernResult?.Response)) ?? ByCode(concern.Code) ?? Retryable(concern),
+        MongoCommandException command => ByCode(command.Code) ?? Retryable(command),
+        MongoWriteException write => ByCode(write.WriteConcernError?.Code) ?? Retryable(write),
+        MongoException other => Retryable(other),
+
+        // The driver throws a plain TimeoutException when no server could be selected in time: nothing was sent.
+        TimeoutException => StoreFault.Unreachable,
+        SocketException => StoreFault.Interrupted,
+        _ => null,
+    };
+
+    /// <summary>Labelled retryable by the server, and still failing after the driver's own one retry: it may have been applied.</summary>
+    private static StoreFault? Retryable(MongoException exception) =>
+        exception.HasErrorLabel("RetryableWriteError") ? StoreFault.Interrupted : null;
+
+    private static StoreFault? ByCode(int? code) =>
+        code is not { } known ? null
+        : RefusedCodes.Contains(known) ? StoreFault.Unreachable
+        : InterruptedCodes.Contains(known) ? StoreFault.Interrupted
+        : known == WriteConflict ? StoreFault.RolledBack
+        : null;
+
+    private static int? WriteConcernErrorCode(MongoDB.Bson.BsonDocument? response) =>
+        response is not null
+        && response.TryGetValue("writeConcernError", out var error)
         && error.IsBsonDocument
         && error.AsBsonDocument.TryGetValue("code", out var code)
         && code.IsInt32
-        && TransientCodes.Contains(code.AsInt32);
+            ? code.AsInt32
+            : null;
 }

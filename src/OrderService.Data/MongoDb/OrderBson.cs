@@ -14,7 +14,8 @@ namespace OrderService.Data.MongoDb;
 ///   version: 2, createdAt: NumberLong("1735725600123456"), updatedAt: NumberLong("1735725601000001"),
 ///   events: [ { sequence: 1, type: "Created", at: NumberLong("…"), data: { total: NumberDecimal("25.00") } },
 ///             { sequence: 2, type: "Paid", at: NumberLong("…"), data: { paymentReference: "p-9" } } ],
-///   idempotency: { key: "order-42", requestHash: "…" } }      // only when the create carried an Idempotency-Key
+///   keys: [ { key: "order-42", requestHash: "…", version: 1 },        // only the steps that carried an
+///           { key: "pay-42", requestHash: "…", version: 2 } ] }      // Idempotency-Key (OrderKeys)
 /// </code>
 /// <list type="bullet">
 /// <item><c>_id</c> is the UUIDv7 as binary subtype 4 (GuidRepresentation.Standard): 16 bytes that sort by creation
@@ -27,8 +28,8 @@ namespace OrderService.Data.MongoDb;
 /// (<c>new Date(createdAt / 1000)</c> reads one back at millisecond precision).</item>
 /// <item>Status is the enum's name, as in every other store.</item>
 /// </list>
-/// Reads skip fields they do not know, so fields can be added without breaking older readers (the transition
-/// idempotency keys and paging cursor planned for the port, see <see cref="MongoOrderStore"/>).
+/// Reads skip fields they do not know, so fields can be added without breaking older readers; reads of an order
+/// project <c>keys</c> away (<see cref="OrderDefinitions.WithoutKeys"/>), and this reader skips it when it is there.
 /// </summary>
 public static class OrderBson
 {
@@ -41,8 +42,7 @@ public static class OrderBson
     public const string CreatedAt = "createdAt";
     public const string UpdatedAt = "updatedAt";
     public const string Events = "events";
-    public const string Idempotency = "idempotency";
-    public const string IdempotencyKey = "idempotency.key";
+    public const string Keys = OrderKeys.Field;
 
     private static readonly long EpochTicks = DateTimeOffset.UnixEpoch.UtcTicks;
 
@@ -52,7 +52,7 @@ public static class OrderBson
 
     public static DateTimeOffset FromMicroseconds(long microseconds) => new(EpochTicks + (microseconds * TimeSpan.TicksPerMicrosecond), TimeSpan.Zero);
 
-    /// <summary>The document an insert stores (the order normalized as every store keeps it, plus its idempotency record).</summary>
+    /// <summary>The document an insert stores (the order normalized as every store keeps it, plus the create's key entry).</summary>
     public static BsonDocument ToDocument(Order order, string? idempotencyKey = null, string? requestHash = null)
     {
         var document = new BsonDocument();
@@ -105,19 +105,20 @@ public static class OrderBson
         writer.WriteEndArray();
         if (idempotencyKey is not null)
         {
-            writer.WriteStartDocument(Idempotency);
-            writer.WriteString("key", idempotencyKey);
-            writer.WriteString("requestHash", requestHash ?? "");
-            writer.WriteEndDocument();
+            // A create's key is the first entry of the one key list its order's transitions add to: one unique index.
+            writer.WriteStartArray(Keys);
+            BsonDocumentSerializer.Instance.Serialize(
+                BsonSerializationContext.CreateRoot(writer), OrderKeys.Entry(idempotencyKey, requestHash ?? "", 1));
+            writer.WriteEndArray();
         }
 
         writer.WriteEndDocument();
     }
 
-    /// <summary>Reads one stored order; <paramref name="requestHash"/> is the idempotency record's hash when the document has one.</summary>
-    public static Order Read(IBsonReader reader, out string? requestHash)
+    /// <summary>Reads one stored order; <paramref name="stored"/> is its entry for <paramref name="wantedKey"/> in <see cref="Keys"/>, if any.</summary>
+    public static Order Read(IBsonReader reader, string? wantedKey, out StoredKey? stored)
     {
-        requestHash = null;
+        stored = null;
         Guid id = default;
         string customerId = "";
         var status = OrderStatus.Created;
@@ -141,7 +142,7 @@ public static class OrderBson
                 case CreatedAt: createdAt = reader.ReadInt64(); break;
                 case UpdatedAt: updatedAt = reader.ReadInt64(); break;
                 case Events: ReadArray(reader, events, ReadEvent); break;
-                case Idempotency: requestHash = ReadRequestHash(reader); break;
+                case Keys when wantedKey is not null: stored = OrderKeys.Find(reader, wantedKey); break;
                 default: reader.SkipValue(); break;
             }
         }
@@ -238,50 +239,5 @@ public static class OrderBson
         return new OrderEventData(paymentReference, carrier, trackingNumber, reason, total);
     }
 
-    private static string? ReadRequestHash(IBsonReader reader)
-    {
-        string? hash = null;
-        reader.ReadStartDocument();
-        while (reader.ReadBsonType() != BsonType.EndOfDocument)
-        {
-            if (reader.ReadName() == "requestHash")
-            {
-                hash = reader.ReadString();
-            }
-            else
-            {
-                reader.SkipValue();
-            }
-        }
-
-        reader.ReadEndDocument();
-        return hash;
-    }
-
     private static decimal ReadMoney(IBsonReader reader) => Money.TwoDecimals(Decimal128.ToDecimal(reader.ReadDecimal128()));
-}
-
-/// <summary>A stored order with the request hash of the idempotency key that created it (null when it had none).</summary>
-public sealed record KeyedOrder(Order Order, string? RequestHash);
-
-/// <summary>Reads and writes <see cref="Order"/> with <see cref="OrderBson"/>, without reflection, class maps or global registration.</summary>
-public sealed class OrderBsonSerializer : SerializerBase<Order>
-{
-    public static readonly OrderBsonSerializer Instance = new();
-
-    public override Order Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) => OrderBson.Read(context.Reader, out _);
-
-    public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, Order value) => OrderBson.Write(context.Writer, value, null, null);
-}
-
-/// <summary>Reads an order together with its idempotency record: the create that met a known key compares the hashes.</summary>
-public sealed class KeyedOrderBsonSerializer : SerializerBase<KeyedOrder>
-{
-    public static readonly KeyedOrderBsonSerializer Instance = new();
-
-    public override KeyedOrder Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
-        new(OrderBson.Read(context.Reader, out var hash), hash);
-
-    public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, KeyedOrder value) =>
-        throw new NotSupportedException("A keyed order is only read; inserts write OrderBson.ToDocument.");
 }

@@ -9,77 +9,76 @@ namespace OrderService.Data.MongoDb;
 /// and asserted offline (tests/Unit/MongoDb). Values go in as BsonValues of the stored types (UUID subtype 4,
 /// Int64 microseconds), never through a serializer a global setting could change.
 /// </summary>
-public static class OrderDefinitions
+public static partial class OrderDefinitions
 {
     public const string CustomerIndexName = "customer_newest_first";
-    public const string IdempotencyIndexName = "idempotency_key";
+    public const string KeyIndexName = "idempotency_keys";
 
     private static readonly FilterDefinitionBuilder<BsonDocument> Filter = Builders<BsonDocument>.Filter;
 
-    /// <summary>Reads leave the idempotency record out (it is not part of the order) and read the rest with <see cref="OrderBsonSerializer"/>.</summary>
-    public static readonly ProjectionDefinition<BsonDocument, Order> WithoutIdempotency =
-        new ReadAs<Order>(new BsonDocument(OrderBson.Idempotency, 0), OrderBsonSerializer.Instance);
+    /// <summary>Reads leave the Idempotency-Keys out (they are not part of the order) and read the rest with <see cref="OrderBsonSerializer"/>.</summary>
+    public static readonly ProjectionDefinition<BsonDocument, Order> WithoutKeys =
+        new ReadAs<Order>(new BsonDocument(OrderKeys.Field, 0), OrderBsonSerializer.Instance);
 
-    /// <summary>The whole stored document, read with its idempotency record: the create that met a known key compares hashes.</summary>
-    public static readonly ProjectionDefinition<BsonDocument, KeyedOrder> WithIdempotency =
-        new ReadAs<KeyedOrder>(null, KeyedOrderBsonSerializer.Instance);
+    /// <summary>
+    /// The whole stored document with its entry for <paramref name="key"/> (<see cref="KeyedOrderBsonSerializer"/>): a create
+    /// or transition that met a known key compares request hashes, and a replay cuts the order back to the entry's version.
+    /// </summary>
+    public static ProjectionDefinition<BsonDocument, KeyedOrder> WithKey(string? key) =>
+        new ReadAs<KeyedOrder>(null, new KeyedOrderBsonSerializer(key));
 
     /// <summary>What the read that explains a write that matched nothing needs: status and version.</summary>
     public static readonly ProjectionDefinition<BsonDocument, BsonDocument> StateOnly =
         new BsonDocumentProjectionDefinition<BsonDocument, BsonDocument>(new BsonDocument { { OrderBson.Status, 1 }, { OrderBson.Version, 1 }, { OrderBson.Id, 0 } });
 
-    /// <summary>Newest first; the id breaks ties between orders created in the same microsecond, as every SQL store does.</summary>
-    public static readonly SortDefinition<BsonDocument> NewestFirst = Builders<BsonDocument>.Sort.Descending(OrderBson.CreatedAt).Descending(OrderBson.Id);
-
     /// <summary>
     /// The customer listing's index, <c>{customerId: 1, createdAt: -1, _id: -1}</c>: equality on the customer, then the
-    /// listing's order, so the listing walks the index and stops at the limit with no in-memory sort. The trailing
-    /// <c>_id</c> makes the order total (ties between equal timestamps), which the keyset paging planned for the port
-    /// resumes from: <c>(createdAt, _id)</c> of the last order sent is the cursor.
+    /// listing's order, so the listing walks the index with no in-memory sort. The trailing <c>_id</c> makes the order
+    /// total (ties between equal timestamps): <c>(createdAt, _id)</c> is an <see cref="OrderPosition"/>, the keyset
+    /// cursor, and the lookahead of a page reads positions from this index alone (OrderDefinitions.Listing.cs).
     /// </summary>
     public static readonly CreateIndexModel<BsonDocument> CustomerIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.CustomerId).Descending(OrderBson.CreatedAt).Descending(OrderBson.Id),
         new CreateIndexOptions { Name = CustomerIndexName });
 
     /// <summary>
-    /// One order per create Idempotency-Key: unique, and partial (only documents that have a key are in it), so the
-    /// insert of the order and its key is one atomic single-document write.
+    /// One request per Idempotency-Key, creates and transitions alike (<see cref="OrderKeys"/>): unique across orders,
+    /// multikey over each order's <c>keys</c>, and partial (an order without any key is not in it), so an insert with
+    /// its key, or a transition with its key, is one atomic single-document write that a second holder of the key fails.
     /// </summary>
-    public static readonly CreateIndexModel<BsonDocument> IdempotencyIndex = new(
-        Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.IdempotencyKey),
+    public static readonly CreateIndexModel<BsonDocument> KeyIndex = new(
+        Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.KeyPath),
         new CreateIndexOptions<BsonDocument>
         {
-            Name = IdempotencyIndexName,
+            Name = KeyIndexName,
             Unique = true,
-            PartialFilterExpression = Filter.Exists(OrderBson.IdempotencyKey),
+            PartialFilterExpression = Filter.Exists(OrderKeys.KeyPath),
         });
 
-    public static IReadOnlyList<CreateIndexModel<BsonDocument>> Indexes { get; } = [CustomerIndex, IdempotencyIndex];
+    public static IReadOnlyList<CreateIndexModel<BsonDocument>> Indexes { get; } = [CustomerIndex, KeyIndex];
 
     public static FilterDefinition<BsonDocument> ById(Guid id) => Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
     /// <summary>One <c>$in</c> with every id as one array (the batch filter's "one parameter carries all ids").</summary>
     public static FilterDefinition<BsonDocument> ByIds(IEnumerable<Guid> ids) => Filter.In(OrderBson.Id, ids.Select(id => (BsonValue)OrderBson.IdValue(id)));
 
-    public static FilterDefinition<BsonDocument> ByIdempotencyKey(string key) => Builders<BsonDocument>.Filter.Eq(OrderBson.IdempotencyKey, key);
+    /// <summary>The order that holds an Idempotency-Key, whichever step stored it.</summary>
+    public static FilterDefinition<BsonDocument> ByKey(string key) => Filter.Eq(OrderKeys.KeyPath, key);
 
     public static FilterDefinition<BsonDocument> KeyedById(Guid id) => Builders<BsonDocument>.Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
-    public static FilterDefinition<BsonDocument> ByCustomer(string customerId, OrderStatus? status)
-    {
-        var customer = Filter.Eq(OrderBson.CustomerId, customerId);
-        return status is { } wanted ? Filter.And(customer, Filter.Eq(OrderBson.Status, wanted.ToString())) : customer;
-    }
-
     /// <summary>
     /// The transition's condition: this order, in a status the action is allowed from (<see cref="Transitions.AllowedFrom"/>:
-    /// the pure rules decide, the filter only carries them) and, with If-Match, at the expected version.
+    /// the pure rules decide, the filter only carries them), with If-Match at the expected version, and with an
+    /// Idempotency-Key not holding that key yet: a retry of a step this order already took matches nothing and is then
+    /// answered from the key. (Another order holding the key fails the write on <see cref="KeyIndex"/> instead.)
     /// </summary>
     public static FilterDefinition<BsonDocument> Transitionable(TransitionCommand command)
     {
         var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString());
         var condition = Filter.And(ById(command.OrderId), Filter.In(OrderBson.Status, allowed));
-        return command.ExpectedVersion is { } expected ? Filter.And(condition, Filter.Eq(OrderBson.Version, expected)) : condition;
+        condition = command.ExpectedVersion is { } expected ? Filter.And(condition, Filter.Eq(OrderBson.Version, expected)) : condition;
+        return command.IdempotencyKey is { } key ? Filter.And(condition, Filter.Ne(OrderKeys.KeyPath, key)) : condition;
     }
 
     /// <summary>
@@ -89,7 +88,8 @@ public static class OrderDefinitions
     /// version into the pushed event, so the same change is one pipeline stage (MongoDB 4.2+), still one atomic
     /// single-document update: every field of a <c>$set</c> stage reads the document as it entered the stage, so
     /// <c>$version + 1</c> is the new version for both the version and the event's sequence. Values a client supplied are
-    /// wrapped in <c>$literal</c>, so a payment reference like "$total" stays a string.
+    /// wrapped in <c>$literal</c>, so a payment reference like "$total" stays a string. With an Idempotency-Key the same
+    /// write also appends the key's entry (<see cref="OrderKeys"/>) with the new version: key and event land together.
     /// </summary>
     public static UpdateDefinition<BsonDocument> Transition(TransitionCommand command)
     {
@@ -98,11 +98,14 @@ public static class OrderDefinitions
         var at = OrderBson.ToMicroseconds(command.At);
         if (command.ExpectedVersion is { } expected)
         {
-            return Builders<BsonDocument>.Update
+            var update = Builders<BsonDocument>.Update
                 .Set(OrderBson.Status, status)
                 .Set(OrderBson.UpdatedAt, at)
                 .Inc(OrderBson.Version, 1)
                 .Push(OrderBson.Events, OrderBson.EventDocument(expected + 1, type, command.At, command.Data));
+            return command.IdempotencyKey is { } key
+                ? update.Push(OrderKeys.Field, OrderKeys.Entry(key, command.RequestHash, expected + 1))
+                : update;
         }
 
         var next = new BsonDocument("$add", new BsonArray { "$" + OrderBson.Version, 1 });
@@ -110,13 +113,24 @@ public static class OrderDefinitions
         pushed["sequence"] = next;
         pushed["type"] = Literal(type);
         pushed["data"] = Literal(pushed["data"]);
-        var stage = new BsonDocument("$set", new BsonDocument
+        var set = new BsonDocument
         {
             { OrderBson.Status, Literal(status) },
             { OrderBson.UpdatedAt, at },
             { OrderBson.Version, next },
             { OrderBson.Events, new BsonDocument("$concatArrays", new BsonArray { "$" + OrderBson.Events, new BsonArray { pushed } }) },
-        });
+        };
+        if (command.IdempotencyKey is { } keyed)
+        {
+            // An order without keys has no "keys" field ($concatArrays of a missing field is null, so start from []).
+            var entry = OrderKeys.Entry(keyed, command.RequestHash, next);
+            entry["key"] = Literal(keyed);
+            entry["requestHash"] = Literal(command.RequestHash);
+            var stored = new BsonDocument("$ifNull", new BsonArray { "$" + OrderKeys.Field, new BsonArray() });
+            set.Add(OrderKeys.Field, new BsonDocument("$concatArrays", new BsonArray { stored, new BsonArray { entry } }));
+        }
+
+        var stage = new BsonDocument("$set", set);
         return new PipelineUpdateDefinition<BsonDocument>(PipelineDefinition<BsonDocument, BsonDocument>.Create([stage]));
     }
 

@@ -11,11 +11,11 @@ namespace OrderService.Unit.Tests.MongoDb;
 /// <summary>Every filter, update, projection, sort and index the MongoDB store sends, as the exact MongoDB JSON it renders to.</summary>
 public sealed class MongoDefinitionRenderTests
 {
-    private static readonly Guid OrderId = Guid.Parse("0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001");
+    internal static readonly Guid OrderId = Guid.Parse("0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001");
 
     // 2025-03-04T05:06:07.123456Z: all six microsecond digits set.
-    private static readonly DateTimeOffset At = new DateTimeOffset(2025, 3, 4, 5, 6, 7, TimeSpan.Zero).AddTicks(1_234_560);
-    private const string AtMicros = "1741064767123456";
+    internal static readonly DateTimeOffset At = new DateTimeOffset(2025, 3, 4, 5, 6, 7, TimeSpan.Zero).AddTicks(1_234_560);
+    internal const string AtMicros = "1741064767123456";
 
     [Fact]
     public void By_id_is_the_uuid_as_binary_subtype_4() =>
@@ -31,8 +31,8 @@ public sealed class MongoDefinitionRenderTests
     }
 
     [Fact]
-    public void By_idempotency_key_matches_the_embedded_key() =>
-        Rendered.Json(OrderDefinitions.ByIdempotencyKey("order-42")).ShouldBe("""{ "idempotency.key" : "order-42" }""");
+    public void By_key_matches_any_entry_of_the_embedded_keys() =>
+        Rendered.Json(OrderDefinitions.ByKey("order-42")).ShouldBe("""{ "keys.key" : "order-42" }""");
 
     [Fact]
     public void A_retried_insert_without_a_key_is_found_by_its_id() =>
@@ -50,19 +50,19 @@ public sealed class MongoDefinitionRenderTests
         Rendered.Json(OrderDefinitions.NewestFirst).ShouldBe("""{ "createdAt" : -1, "_id" : -1 }""");
 
     [Fact]
-    public void Reads_project_the_idempotency_record_away_and_read_with_the_order_serializer()
+    public void Reads_project_the_keys_away_and_read_with_the_order_serializer()
     {
-        Rendered.Json(OrderDefinitions.WithoutIdempotency).ShouldBe("""{ "idempotency" : 0 }""");
-        OrderDefinitions.WithoutIdempotency.Render(Rendered.Args).ProjectionSerializer.ShouldBeOfType<OrderBsonSerializer>();
+        Rendered.Json(OrderDefinitions.WithoutKeys).ShouldBe("""{ "keys" : 0 }""");
+        OrderDefinitions.WithoutKeys.Render(Rendered.Args).ProjectionSerializer.ShouldBeOfType<OrderBsonSerializer>();
     }
 
     [Fact]
-    public void The_read_that_compares_request_hashes_takes_the_whole_document_with_the_keyed_serializer()
+    public void The_read_that_compares_request_hashes_takes_the_whole_document_with_the_entry_of_its_key()
     {
-        var rendered = OrderDefinitions.WithIdempotency.Render(Rendered.Args);
+        var rendered = OrderDefinitions.WithKey("pay-1").Render(Rendered.Args);
 
         rendered.Document.ShouldBeNull();
-        rendered.ProjectionSerializer.ShouldBeOfType<KeyedOrderBsonSerializer>();
+        rendered.ProjectionSerializer.ShouldBeOfType<KeyedOrderBsonSerializer>().Key.ShouldBe("pay-1");
     }
 
     [Fact]
@@ -119,21 +119,21 @@ public sealed class MongoDefinitionRenderTests
     }
 
     [Fact]
-    public void The_idempotency_index_is_unique_and_partial_on_the_embedded_key()
+    public void The_key_index_is_one_unique_partial_multikey_index_over_the_keys_of_creates_and_transitions()
     {
-        var index = OrderDefinitions.IdempotencyIndex;
+        var index = OrderDefinitions.KeyIndex;
         var options = index.Options.ShouldBeOfType<CreateIndexOptions<BsonDocument>>();
 
-        Rendered.Json(index.Keys).ShouldBe("""{ "idempotency.key" : 1 }""");
-        options.Name.ShouldBe("idempotency_key");
+        Rendered.Json(index.Keys).ShouldBe("""{ "keys.key" : 1 }""");
+        options.Name.ShouldBe("idempotency_keys");
         options.Unique.ShouldBe(true);
-        Rendered.Json(options.PartialFilterExpression).ShouldBe("""{ "idempotency.key" : { "$exists" : true } }""");
+        Rendered.Json(options.PartialFilterExpression).ShouldBe("""{ "keys.key" : { "$exists" : true } }""");
     }
 
     [Fact]
     public void The_schema_is_exactly_these_two_indexes() =>
-        OrderDefinitions.Indexes.Select(i => i.Options.Name).ShouldBe(["customer_newest_first", "idempotency_key"]);
+        OrderDefinitions.Indexes.Select(i => i.Options.Name).ShouldBe(["customer_newest_first", "idempotency_keys"]);
 
-    private static TransitionCommand Command(OrderAction action, int? expectedVersion, OrderEventData? data = null) =>
+    internal static TransitionCommand Command(OrderAction action, int? expectedVersion, OrderEventData? data = null) =>
         new(OrderId, action, expectedVersion, At, data ?? new OrderEventData());
 }

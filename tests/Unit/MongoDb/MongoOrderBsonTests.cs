@@ -26,7 +26,7 @@ public sealed class MongoOrderBsonTests
             "total" : NumberDecimal("37.52"), "version" : 2, "createdAt" : NumberLong("1741064767123456"), "updatedAt" : NumberLong("1741064767223457"),
             "events" : [{ "sequence" : 1, "type" : "Created", "at" : NumberLong("1741064767123456"), "data" : { "total" : NumberDecimal("37.52") } },
             { "sequence" : 2, "type" : "Paid", "at" : NumberLong("1741064767223457"), "data" : { "paymentReference" : "p-9" } }],
-            "idempotency" : { "key" : "order-42", "requestHash" : "HASH" } }
+            "keys" : [{ "key" : "order-42", "requestHash" : "HASH", "version" : 1 }] }
             """.ReplaceLineEndings(" "));
     }
 
@@ -40,8 +40,8 @@ public sealed class MongoOrderBsonTests
     }
 
     [Fact]
-    public void An_order_without_a_key_has_no_idempotency_record() =>
-        OrderBson.ToDocument(PaidOrder()).Contains("idempotency").ShouldBeFalse();
+    public void An_order_without_a_key_has_no_keys_field_so_the_partial_key_index_leaves_it_out() =>
+        OrderBson.ToDocument(PaidOrder()).Contains("keys").ShouldBeFalse();
 
     [Fact]
     public void The_bytes_read_back_to_the_same_order_to_the_microsecond_and_the_cent()
@@ -68,22 +68,45 @@ public sealed class MongoOrderBsonTests
     }
 
     [Fact]
-    public void The_keyed_reader_returns_the_request_hash_with_the_order()
+    public void The_keyed_reader_returns_the_entry_of_the_key_it_was_asked_for_with_the_order()
     {
-        var bytes = OrderBson.ToDocument(PaidOrder(), "order-42", "HASH").ToBson();
+        var document = OrderBson.ToDocument(PaidOrder(), "order-42", "HASH");
+        document["keys"].AsBsonArray.Add(new BsonDocument { { "key", "pay-1" }, { "requestHash", "PAY" }, { "version", 2 } });
+        var bytes = document.ToBson();
 
-        using var reader = new BsonBinaryReader(new MemoryStream(bytes));
-        var keyed = KeyedOrderBsonSerializer.Instance.Deserialize(BsonDeserializationContext.CreateRoot(reader));
+        var create = ReadKeyed(bytes, "order-42");
+        var pay = ReadKeyed(bytes, "pay-1");
+        var unknown = ReadKeyed(bytes, "other");
+        var none = ReadKeyed(bytes, null);
 
-        keyed.RequestHash.ShouldBe("HASH");
-        keyed.Order.Id.ShouldBe(OrderId);
+        create.Key.ShouldBe(new StoredKey("order-42", "HASH", 1));
+        pay.Key.ShouldBe(new StoredKey("pay-1", "PAY", 2));
+        unknown.Key.ShouldBeNull();
+        none.Key.ShouldBeNull();
+        pay.Order.Id.ShouldBe(OrderId);
+        OrderDocument.ToJson(pay.Order).ShouldBe(OrderDocument.ToJson(OrderDocument.Normalize(PaidOrder())));
+    }
+
+    [Fact]
+    public void A_replay_from_the_stored_document_cuts_the_order_back_to_the_keys_version()
+    {
+        var shipped = Transitions.Apply(PaidOrder(), OrderAction.Ship, Created.AddSeconds(2), new OrderEventData(Carrier: "DHL", TrackingNumber: "T-1"));
+        var document = OrderBson.ToDocument(OrderDocument.Normalize(shipped));
+        document.Add("keys", new BsonArray { new BsonDocument { { "key", "pay-1" }, { "requestHash", "PAY" }, { "version", 2 } } });
+
+        var keyed = ReadKeyed(document.ToBson(), "pay-1");
+        var replayed = OrderHistory.AsOf(keyed.Order, keyed.Key!.Value.Version);
+
+        replayed.Status.ShouldBe(OrderStatus.Paid);
+        replayed.Version.ShouldBe(2);
+        OrderDocument.ToJson(replayed).ShouldBe(OrderDocument.ToJson(OrderDocument.Normalize(PaidOrder())));
     }
 
     [Fact]
     public void Fields_the_reader_does_not_know_are_skipped()
     {
         var document = OrderBson.ToDocument(PaidOrder(), "order-42", "HASH");
-        document.Add("transitionKeys", new BsonArray { new BsonDocument { { "key", "pay-1" }, { "requestHash", "H" }, { "version", 2 } } });
+        document.Add("addedLater", new BsonArray { new BsonDocument { { "key", "pay-1" }, { "requestHash", "H" }, { "version", 2 } } });
         document["events"][1]["data"].AsBsonDocument.Add("addedLater", 1);
 
         var read = Read(document.ToBson());
@@ -100,6 +123,12 @@ public sealed class MongoOrderBsonTests
 
         OrderDocument.ToJson(RoundTrip(order)).ShouldBe(OrderDocument.ToJson(OrderDocument.Normalize(order)));
         OrderDocument.ToJson(RoundTrip(cancelled)).ShouldBe(OrderDocument.ToJson(OrderDocument.Normalize(cancelled)));
+    }
+
+    private static KeyedOrder ReadKeyed(byte[] bytes, string? key)
+    {
+        using var reader = new BsonBinaryReader(new MemoryStream(bytes));
+        return new KeyedOrderBsonSerializer(key).Deserialize(BsonDeserializationContext.CreateRoot(reader));
     }
 
     private static Order RoundTrip(Order order) => Read(OrderBson.ToDocument(OrderDocument.Normalize(order)).ToBson());
