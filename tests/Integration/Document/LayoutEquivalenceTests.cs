@@ -58,7 +58,7 @@ public sealed class LayoutEquivalenceTests(DocumentDatabases databases)
     [Fact]
     public async Task MongoDB_returns_the_same_api_json_as_the_document_and_relational_layouts()
     {
-        MongoTestServer.RequireServer();
+        await MongoTestServer.RequireServerAsync();
         var script = Script.New();
         await using var sqlite = await databases.OpenAsync(Engine.Sqlite);
         await using var postgres = await databases.OpenAsync(Engine.PostgreSql, layout: StoreLayout.Relational);

@@ -23,7 +23,7 @@ public sealed class MongoRecoveryTests
     [Fact]
     public async Task A_service_started_while_MongoDB_is_unreachable_recovers_by_itself()
     {
-        MongoTestServer.RequireServer();
+        await MongoTestServer.RequireServerAsync();
         var port = MongoDown.FreePort();
         var target = new MongoUrl(MongoTestServer.Uri!).Server;
         var uri = MongoTestServer.DatabaseUri("recovery", u =>

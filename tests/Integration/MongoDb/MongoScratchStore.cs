@@ -1,5 +1,5 @@
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Options;
 using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data;
@@ -25,12 +25,14 @@ public sealed class MongoStoresCollection;
 public sealed class MongoScratchStore : IAsyncDisposable
 {
     private readonly StoreBundle _bundle;
+    private readonly ServiceProvider _services;
     private readonly MongoClient _raw;
     private ResilientOrderStore? _resilient;
 
-    private MongoScratchStore(StoreBundle bundle, string connectionString)
+    private MongoScratchStore(StoreBundle bundle, ServiceProvider services, string connectionString)
     {
         _bundle = bundle;
+        _services = services;
         ConnectionString = connectionString;
         _raw = MongoTestServer.Client();
         Raw = MongoTestServer.Orders(_raw, connectionString);
@@ -39,7 +41,8 @@ public sealed class MongoScratchStore : IAsyncDisposable
     public IOrderStore Store => _bundle.Store;
 
     /// <summary>The same store behind the resilience pipeline, as the service uses it (bounded retries of transient faults, then 503).</summary>
-    public IOrderStore Resilient => _resilient ??= new ResilientOrderStore(_bundle.Store, _bundle.Schema, _bundle.TransientFaults, new ResilienceOptions(), TimeProvider.System);
+    public IOrderStore Resilient => _resilient ??= new ResilientOrderStore(
+        _bundle, StorePipeline.For(_services, StoreProvider.MongoDb), StoreTelemetry.SystemName(StoreProvider.MongoDb), TimeProvider.System);
 
     public string ConnectionString { get; }
 
@@ -48,14 +51,15 @@ public sealed class MongoScratchStore : IAsyncDisposable
 
     public static async Task<MongoScratchStore> OpenAsync(Action<StoreOptions>? configure = null, Action<MongoUrlBuilder>? uri = null)
     {
-        MongoTestServer.RequireServer();
+        await MongoTestServer.RequireServerAsync();
         var options = new StoreOptions { Provider = StoreProvider.MongoDb, Layout = StoreLayout.Document };
         configure?.Invoke(options);
         var connectionString = MongoTestServer.DatabaseUri("scratch", uri);
-        var services = new ServiceCollection().AddLogging().AddSingleton(Options.Create(new ResilienceOptions())).BuildServiceProvider();
+        // The Resilience section's defaults, and the MongoDB pipeline built from them as the service builds it.
+        var services = new ServiceCollection().AddLogging().AddStoreResilience(new ConfigurationBuilder().Build()).BuildServiceProvider();
         var bundle = MongoStores.Create(new StoreContext(options, connectionString, services));
         await bundle.Schema.EnsureCreatedAsync(TestContext.Current.CancellationToken);
-        return new MongoScratchStore(bundle, connectionString);
+        return new MongoScratchStore(bundle, services, connectionString);
     }
 
     /// <summary>Creates a new order through the port and returns it as created.</summary>
@@ -74,6 +78,7 @@ public sealed class MongoScratchStore : IAsyncDisposable
     {
         _resilient?.Dispose();
         await _bundle.DisposeAsync();
+        await _services.DisposeAsync();
         await _raw.DropDatabaseAsync(new MongoUrl(ConnectionString).DatabaseName);
         _raw.Dispose();
     }

@@ -6,9 +6,9 @@ using Xunit;
 namespace OrderService.Integration.Tests.MongoDb;
 
 /// <summary>
-/// MongoDB as a conformance store: a database of its own per host on the test server (<see cref="MongoTestServer"/>),
-/// dropped at the end; "down" is a closed loopback port. Without a server every test of the suite reports SKIPPED
-/// with the reason. A fixture may add Store:MongoDb switches (ExtraSettings) to run the suite under them.
+/// MongoDB as a conformance store: a database of its own per host on the test server (<see cref="MongoTestServer"/>:
+/// ORDERS_TEST_MONGODB, else Testcontainers), dropped at the end; "down" is a closed loopback port. Without a server
+/// every test of the suite reports SKIPPED with the reason. A fixture may add Store:MongoDb switches (ExtraSettings) to run the suite under them.
 /// </summary>
 public abstract class MongoStoreFixture : StoreFixture
 {
@@ -20,6 +20,12 @@ public abstract class MongoStoreFixture : StoreFixture
     protected override string Layout => "Document";
 
     public override string? UnavailableReason => MongoTestServer.UnavailableReason;
+
+    public override async ValueTask InitializeAsync()
+    {
+        await MongoTestServer.SelectAsync();
+        await base.InitializeAsync();
+    }
 
     protected override Task<string> CreateDatabaseAsync(string name, CancellationToken cancellationToken)
     {

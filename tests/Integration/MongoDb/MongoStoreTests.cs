@@ -111,8 +111,8 @@ public sealed class MongoDocumentTests
         stored["total"].BsonType.ShouldBe(BsonType.Decimal128);
         stored["lines"][0]["unitPrice"].AsDecimal128.ToString().ShouldBe("12.34");
         stored["createdAt"].AsInt64.ShouldBe(OrderBson.ToMicroseconds(order.CreatedAt));
-        stored["idempotency"]["requestHash"].AsString.ShouldBe("HASH");
-        (await store.RawDocumentAsync(unkeyed.Id)).Contains("idempotency").ShouldBeFalse();
+        stored["keys"].ShouldBe(new BsonArray { new BsonDocument { { "key", stored["keys"][0]["key"] }, { "requestHash", "HASH" }, { "version", 1 } } });
+        (await store.RawDocumentAsync(unkeyed.Id)).Contains("keys").ShouldBeFalse();
     }
 
     [Fact]
@@ -123,12 +123,13 @@ public sealed class MongoDocumentTests
 
         var indexes = await (await store.Raw.Indexes.ListAsync(Ct)).ToListAsync(Ct);
 
-        indexes.Select(i => i["name"].AsString).Order().ShouldBe(["_id_", "customer_newest_first", "idempotency_key"]);
+        indexes.Select(i => i["name"].AsString).Order().ShouldBe(["_id_", "customer_newest_first", "idempotency_keys"]);
         var customer = indexes.Single(i => i["name"] == "customer_newest_first");
         customer["key"].ShouldBe(new BsonDocument { { "customerId", 1 }, { "createdAt", -1 }, { "_id", -1 } });
-        var key = indexes.Single(i => i["name"] == "idempotency_key");
+        var key = indexes.Single(i => i["name"] == "idempotency_keys");
+        key["key"].ShouldBe(new BsonDocument("keys.key", 1));
         key["unique"].AsBoolean.ShouldBeTrue();
-        key["partialFilterExpression"].ShouldBe(new BsonDocument("idempotency.key", new BsonDocument("$exists", true)));
+        key["partialFilterExpression"].ShouldBe(new BsonDocument("keys.key", new BsonDocument("$exists", true)));
     }
 
     [Fact]

@@ -2,32 +2,43 @@ using System.Net;
 using System.Net.Sockets;
 using MongoDB.Bson;
 using MongoDB.Driver;
+using OrderService.Testing.Servers;
 using Xunit;
 
 namespace OrderService.Integration.Tests.MongoDb;
 
 /// <summary>
-/// Where the MongoDB tests find a server: THE one place that decides it, so the shared server selector
-/// (Testcontainers when a Docker endpoint answers) can replace the body of <see cref="Uri"/> alone.
-/// Today: ORDERS_TEST_MONGODB, a replica-set URI (transactions, majority and retryable writes need one), e.g.
-/// <c>mongodb://127.0.0.1:27017/?directConnection=true</c> against <c>docker compose up -d --wait mongo</c>.
-/// Without it, every test that needs a server reports SKIPPED with <see cref="UnavailableReason"/>.
+/// Where the MongoDB tests find a server: <see cref="TestServers.MongoDbAsync"/> (tests/Shared/Servers), in its order:
+/// ORDERS_TEST_MONGODB, a replica-set URI (transactions, majority and retryable writes need one), e.g.
+/// <c>mongodb://127.0.0.1:27017/?directConnection=true</c> against <c>docker compose up -d --wait mongo</c>; else a
+/// Testcontainers.MongoDb single-member replica set when a Docker endpoint answers and the image is present or pulls;
+/// else none, and every test that needs a server reports SKIPPED with <see cref="UnavailableReason"/>, which names
+/// every choice tried and why it fell through. The selection runs once per test process.
 /// </summary>
 public static class MongoTestServer
 {
-    public const string ServerVariable = "ORDERS_TEST_MONGODB";
+    public const string ServerVariable = TestServers.MongoDbVariable;
 
-    /// <summary>The server's URI, or null when this machine has none (no mongod installs here).</summary>
-    public static string? Uri { get; } = Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } uri ? uri : null;
+    private static TestServer? _selected;
 
-    public static string? UnavailableReason => Uri is null
-        ? $"{ServerVariable} is not set, and no mongod runs on this machine (no package ships one; Docker cannot pull images here). " +
-          $"To run the MongoDB suites: docker compose up -d --wait mongo, then {ServerVariable}=\"mongodb://127.0.0.1:27017/?directConnection=true\" (README: MongoDB)."
+    /// <summary>Selects the server (once per process; later calls return at once). Fixtures await it in InitializeAsync.</summary>
+    public static async Task<TestServer> SelectAsync() => _selected = await TestServers.MongoDbAsync();
+
+    /// <summary>The server's URI, or null when this machine has none (no mongod installs here). Call <see cref="SelectAsync"/> first.</summary>
+    public static string? Uri => Selected.ConnectionString;
+
+    public static string? UnavailableReason => Selected.SkipReason is { } reason
+        ? $"{reason} To run the MongoDB suites: start Docker with the {TestServers.MongoDbImage} image present, or docker compose up -d --wait mongo, " +
+          $"then {ServerVariable}=\"mongodb://127.0.0.1:27017/?directConnection=true\" (README: MongoDB)."
         : null;
 
+    private static TestServer Selected => _selected
+        ?? throw new InvalidOperationException("The MongoDB test server is not selected yet: await MongoTestServer.SelectAsync() (or RequireServerAsync) first.");
+
     /// <summary>Skips the calling test, with the reason, when there is no server.</summary>
-    public static void RequireServer()
+    public static async Task RequireServerAsync()
     {
+        await SelectAsync();
         if (UnavailableReason is { } reason)
         {
             Assert.Skip(reason);
