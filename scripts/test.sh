@@ -3,8 +3,9 @@
 # and runs every test project in Release, prints how many tests ran per store, and ends with
 #   Tests: N passed, N failed, N skipped
 # It fails when any test fails, when a test assembly does not report, or when the PostgreSQL tests did
-# not run: a PostgreSQL suite that did not run is a failure, not a skip. SQL Server tests skip (with the
-# reason) unless ORDERS_TEST_SQLSERVER holds a connection string or a Docker engine can run their container.
+# not run: a PostgreSQL suite that did not run is a failure, not a skip. SQL Server and MongoDB tests that need a
+# server skip (with the reason) unless ORDERS_TEST_SQLSERVER / ORDERS_TEST_MONGODB name one or a Docker engine can
+# run their container.
 # It uses a Docker engine that already runs (Testcontainers, the image test) but never starts one.
 #
 # Environment: ORDERS_TEST_POSTGRES (use this server instead of a throwaway cluster), ORDERS_TEST_SQLSERVER,
@@ -116,7 +117,7 @@ done
 
 # One line per test, "<store group>\t<result>", from the <test ...> tags (attributes never span lines).
 # The group comes from the test class and its theory arguments: a store's test
-# classes carry its name (Postgres, Sqlite, SqlServer; Document for the document layout), and a test
+# classes carry its name (Postgres, Sqlite, SqlServer, Mongo; Document for the document layout), and a test
 # parameterized by engine names it in its arguments.
 summary="$results/summary.tsv"
 { cat "$results"/*.xml 2>/dev/null | grep -oP '<test [^>]*' || true; } | awk '
@@ -129,6 +130,8 @@ summary="$results/summary.tsv"
     group = "store-independent"
     if (where ~ /postgre/) group = "PostgreSQL"; else if (where ~ /sqlserver/) group = "SQL Server"; else if (where ~ /sqlite/) group = "SQLite"
     if (group != "store-independent") group = group (where ~ /document/ ? " document" : " relational")
+    # MongoDB has one layout; its tests say Mongo in their class (or, compared with other stores, in the method name).
+    if (where ~ /mongo/ || name ~ /mongo/) group = "MongoDB"
     printf "%s\t%s\n", group, result }' >"$summary"
 
 echo

@@ -8,7 +8,7 @@ public enum StoreProvider
     PostgreSql,
     SqlServer,
 
-    /// <summary>Reserved: MongoDB.Bson is absent from the package feed, so no MongoDB store can be built yet.</summary>
+    /// <summary>MongoDB.Driver: one document per order whatever Store:Layout says; its switches are <see cref="StoreOptions.MongoDb"/>.</summary>
     MongoDb,
 }
 
@@ -78,6 +78,8 @@ public sealed class StoreOptions
     public SqliteStoreOptions Sqlite { get; set; } = new();
 
     public PostgreSqlStoreOptions PostgreSql { get; set; } = new();
+
+    public MongoDb.MongoStoreOptions MongoDb { get; set; } = new();
 }
 
 public enum SqliteSynchronous

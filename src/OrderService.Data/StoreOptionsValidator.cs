@@ -9,11 +9,6 @@ public sealed class StoreOptionsValidator : IValidateOptions<StoreOptions>
     public ValidateOptionsResult Validate(string? name, StoreOptions options)
     {
         var failures = new List<string>();
-        if (options.Provider == StoreProvider.MongoDb)
-        {
-            failures.Add("Store:Provider=MongoDb is reserved: MongoDB.Driver cannot be built from this package feed (MongoDB.Bson is absent). Use Sqlite, PostgreSql or SqlServer.");
-        }
-
         if (options.Provider == StoreProvider.SqlServer && options.Layout == StoreLayout.Document)
         {
             failures.Add(SettingError.Invalid("Store:Layout", options.Layout,

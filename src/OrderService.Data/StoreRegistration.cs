@@ -20,6 +20,7 @@ public static class StoreRegistration
     {
         services.AddSettings<StoreOptions>(configuration, StoreOptions.SectionName);
         services.AddSingleton<IValidateOptions<StoreOptions>, StoreOptionsValidator>();
+        services.AddSingleton<IValidateOptions<StoreOptions>, MongoDb.MongoStoreOptionsValidator>();
         services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
         services.AddStoreResilience(configuration);
         services.TryAddSingleton(TimeProvider.System);
@@ -63,6 +64,7 @@ public static class StoreRegistration
             (StoreProvider.Sqlite, _) => Sqlite.SqliteStores.Create(context),
             (StoreProvider.PostgreSql, _) => PostgreSql.PostgreSqlStores.Create(context),
             (StoreProvider.SqlServer, _) => SqlServer.SqlServerStores.Create(context),
+            (StoreProvider.MongoDb, _) => MongoDb.MongoStores.Create(context),
             _ => throw new OptionsValidationException(StoreOptions.SectionName, typeof(StoreOptions),
                 [$"Store:Provider={options.Provider} has no store in this build."]),
         };

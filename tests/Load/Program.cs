@@ -4,8 +4,9 @@ using OrderService.Load.Shootout;
 
 // The shoot-out's command line. Example:
 //   dotnet run -c Release --project tests/Load -- --stores sqlite,postgres --variants all --workflows 1000 --concurrency 100
-var stores = new Option<string>("--stores") { Description = "Stores, comma-separated: sqlite, postgres, sqlserver.", DefaultValueFactory = _ => "sqlite,postgres" };
-var variants = new Option<string>("--variants") { Description = "Variants: all, or names (baseline, v1-shared-uow, v3-nolock, v4-journaled, v5-group-commit, durability-traded, straightforward), or layout/name.", DefaultValueFactory = _ => "all" };
+//   ... --stores mongodb --mongodb "mongodb://127.0.0.1:27017/?directConnection=true" --mongodb-group-commit "mongodb://127.0.0.1:27018/?directConnection=true"
+var stores = new Option<string>("--stores") { Description = "Stores, comma-separated: sqlite, postgres, sqlserver, mongodb.", DefaultValueFactory = _ => "sqlite,postgres" };
+var variants = new Option<string>("--variants") { Description = "Variants: all, or names (baseline, v1-shared-uow, v1-shared-session, v3-nolock, v4-journaled, v5-group-commit, durability-traded, majority, straightforward), or layout/name.", DefaultValueFactory = _ => "all" };
 var layouts = new Option<string>("--layouts") { Description = "Layouts: all, relational, document.", DefaultValueFactory = _ => "all" };
 var workflows = new Option<int>("--workflows", "-w") { Description = "Workflows per run (1000 and 10000 are the reference sizes).", DefaultValueFactory = _ => 1000 };
 var concurrency = new Option<int>("--concurrency", "-c") { Description = "Concurrent copies.", DefaultValueFactory = _ => 100 };
@@ -15,6 +16,8 @@ var crash = new Option<bool>("--crash") { Description = "Add crash runs: kill -9
 var crashVariants = new Option<string>("--crash-variants") { Description = "Variants that get a crash run.", DefaultValueFactory = _ => "relational/v1-shared-uow,relational/durability-traded" };
 var output = new Option<string>("--out") { Description = "Output folder for report.md, report.json, chart.svg, histograms/ and logs/.", DefaultValueFactory = _ => Path.Combine("artifacts", "shootout", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)) };
 var sqlServer = new Option<string?>("--sqlserver") { Description = "A SQL Server connection string: adds SQL Server to the run." };
+var mongodb = new Option<string?>("--mongodb") { Description = "A MongoDB replica-set URI (e.g. mongodb://127.0.0.1:27017/?directConnection=true): adds MongoDB to the run." };
+var mongodbGroupCommit = new Option<string?>("--mongodb-group-commit") { Description = "A mongod started with --journalCommitInterval 2, for MongoDB's variant 5 (docker compose: port 27018)." };
 var postgres = new Option<string?>("--postgres") { Description = "A PostgreSQL connection string (a role that may create databases) instead of a throwaway cluster." };
 var pgbench = new Option<bool>("--pgbench") { Description = "Run the pgbench reference when PostgreSQL is in the run.", DefaultValueFactory = _ => true };
 var raw = new Option<bool>("--raw") { Description = "Run the raw store-port baseline beside every variant.", DefaultValueFactory = _ => true };
@@ -26,7 +29,7 @@ var notes = new Option<string[]>("--note") { Description = "A note for the repor
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
 {
-    stores, variants, layouts, workflows, concurrency, warmup, abortRate, crash, crashVariants, output, sqlServer, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, notes, fromJson,
+    stores, variants, layouts, workflows, concurrency, warmup, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, notes, fromJson,
 };
 
 root.SetAction(async (parse, cancellationToken) =>
@@ -47,6 +50,12 @@ root.SetAction(async (parse, cancellationToken) =>
         storeList.Add(StoreKind.SqlServer);
     }
 
+    var mongoConnection = parse.GetValue(mongodb);
+    if (mongoConnection is not null && !storeList.Contains(StoreKind.MongoDb))
+    {
+        storeList.Add(StoreKind.MongoDb);
+    }
+
     var options = new ShootoutOptions
     {
         Stores = storeList,
@@ -61,6 +70,8 @@ root.SetAction(async (parse, cancellationToken) =>
         OutputDirectory = Path.GetFullPath(parse.GetValue(output)!),
         SqlServerConnectionString = sqlServerConnection,
         PostgresConnectionString = parse.GetValue(postgres),
+        MongoConnectionString = mongoConnection,
+        MongoGroupCommitConnectionString = parse.GetValue(mongodbGroupCommit),
         Pgbench = parse.GetValue(pgbench),
         Raw = parse.GetValue(raw),
         Otlp = parse.GetValue(otlp),

@@ -22,35 +22,10 @@ namespace OrderService.Data.Document;
 /// <see cref="TransitionResult.Rejected"/>.
 /// </para>
 /// <para>
-/// MongoDB would store the same document the same way, so a MongoDB store is one more folder:
-/// <list type="bullet">
-/// <item>Collection <c>orders</c>; <c>_id</c> = the order id (UUID, GuidRepresentation.Standard, subtype 4); the
-/// other fields exactly as above. Money as Decimal128 (it keeps the two decimals). Timestamps as the same
-/// fixed-width strings: a BSON date holds milliseconds only, and every store here keeps microseconds.
-/// Index <c>{ customerId: 1, createdAt: -1, _id: -1 }</c> for the customer listing's keyset pages (a covered
-/// lookahead projecting <c>createdAt</c> and <c>_id</c>, then the range; see <see cref="IOrderStore.ListByCustomerAsync"/>).</item>
-/// <item>Idempotency keys (creates and transitions share one namespace): inside the order, e.g.
-/// <c>keys: [{ key, requestHash, version }]</c> with a unique multikey index on <c>keys.key</c>, so one
-/// insertOne (or one findOneAndUpdate for a transition) stores order and key atomically without a
-/// multi-document transaction; see <see cref="IOrderStore.TransitionAsync"/> for the whole contract.
-/// E11000 on <c>_id</c> = a retried insert (Replayed); on the key = find it and compare hashes.
-/// Reads project the keys away. (The SQL engines use a table, order_document_keys, in the same write.)</item>
-/// <item>Transition: <c>findOneAndUpdate(filter { _id, status: { $in: AllowedFrom }, version: expected },
-/// update { $set: { status, updatedAt }, $inc: { version: 1 }, $push: { events: { sequence: expected + 1, … } } },
-/// returnDocument: After)</c>. The classic operators cannot compute the event's sequence from the stored
-/// version, so without If-Match use the pipeline form of the same single-document update (4.2+):
-/// <c>[{ $set: { status, updatedAt, version: { $add: ["$version", 1] }, events: { $concatArrays: ["$events",
-/// [{ sequence: { $add: ["$version", 1] }, type, at, data: { $literal: data } }]] } } }]</c> with the filter
-/// minus <c>version</c>. Either way one document, one atomic operation, one winner. A null result: find
-/// <c>{ _id }</c> projecting status and version, then NotFound or Rejected, as here.</item>
-/// <item>ConfirmBeforeCommit (the declined-payment probe) needs a session transaction: startTransaction,
-/// the same findOneAndUpdate in the session, await the confirmation, commit or abort (replica set needed).</item>
-/// <item>Write concern per the shoot-out variants: <c>w: 1, j: false</c> (acknowledged, baseline),
-/// <c>j: true</c> (journaled; the server's <c>journalCommitInterval</c> 1–500 ms is the group-commit window),
-/// <c>w: "majority"</c> with <c>wtimeout</c> so a missing secondary gives an error, not a hang.</item>
-/// <item>GetMany: <c>{ _id: { $in: ids } }</c> (Json mode; InList = the same query per chunk); streaming = the
-/// cursor's batches, yielded as they arrive.</item>
-/// </list>
+/// MongoDB stores the same shape natively (src/OrderService.Data/MongoDb: OrderBson for the BSON layout, with
+/// instants as Int64 microseconds; OrderDefinitions for the findOneAndUpdate of a transition and the keyset
+/// listing; the Idempotency-Keys of creates and transitions inside the order, under one unique multikey index).
+/// It reuses <see cref="Normalize(Order)"/>, <see cref="Existing(NewOrder, string?, Order)"/> and <see cref="DistinctIds"/>.
 /// </para>
 /// </summary>
 public static class OrderDocument
@@ -102,16 +77,20 @@ public static class OrderDocument
     /// A create that inserted nothing met an earlier write: the same idempotency key (compare the request
     /// hashes) or the same order id (a retried insert whose first attempt committed).
     /// </summary>
-    public static CreateResult Existing(NewOrder request, string? storedRequestHash, string storedDocument)
-    {
-        if (request.IdempotencyKey is not null && storedRequestHash is not null
-            && !string.Equals(storedRequestHash, request.RequestHash, StringComparison.Ordinal))
-        {
-            return new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null);
-        }
+    public static CreateResult Existing(NewOrder request, string? storedRequestHash, string storedDocument) =>
+        IsKeyReusedWithDifferentRequest(request, storedRequestHash)
+            ? new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null)
+            : new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(FromJson(storedDocument), 1));
 
-        return new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(FromJson(storedDocument), 1));
-    }
+    /// <summary>The same decision for a store that reads the earlier order as an <see cref="Order"/> (MongoDB).</summary>
+    public static CreateResult Existing(NewOrder request, string? storedRequestHash, Order stored) =>
+        IsKeyReusedWithDifferentRequest(request, storedRequestHash)
+            ? new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null)
+            : new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(stored, 1));
+
+    private static bool IsKeyReusedWithDifferentRequest(NewOrder request, string? storedRequestHash) =>
+        request.IdempotencyKey is not null && storedRequestHash is not null
+        && !string.Equals(storedRequestHash, request.RequestHash, StringComparison.Ordinal);
 
     /// <summary>
     /// A transition's Idempotency-Key that is already stored: a replay of its step when it is this request

@@ -2,6 +2,7 @@ using System.Text.Json;
 using OrderService.Contracts;
 using OrderService.Data;
 using OrderService.Data.Orders;
+using OrderService.Integration.Tests.MongoDb;
 using OrderService.Integration.Tests.Stores;
 using Shouldly;
 using Xunit;
@@ -51,6 +52,22 @@ public sealed class LayoutEquivalenceTests(DocumentDatabases databases)
         {
             ShouldMatch(transcripts[0].Steps, steps, transcripts[0].Store, name);
         }
+    }
+
+    /// <summary>MongoDB stores the same resource natively: the same script gives the same bytes as the SQL layouts (skipped, with the reason, without a server).</summary>
+    [Fact]
+    public async Task MongoDB_returns_the_same_api_json_as_the_document_and_relational_layouts()
+    {
+        await MongoTestServer.RequireServerAsync();
+        var script = Script.New();
+        await using var sqlite = await databases.OpenAsync(Engine.Sqlite);
+        await using var postgres = await databases.OpenAsync(Engine.PostgreSql, layout: StoreLayout.Relational);
+        await using var mongo = await MongoScratchStore.OpenAsync();
+
+        var reference = await script.RunAsync(sqlite.Store);
+
+        ShouldMatch(reference, await script.RunAsync(postgres.Store), "Sqlite Document", "PostgreSql Relational");
+        ShouldMatch(reference, await script.RunAsync(mongo.Store), "Sqlite Document", "MongoDB");
     }
 
     /// <summary>Byte-identical API JSON, step by step; the canonical form is compared first so a failure shows what differs in value, not only in spelling.</summary>

@@ -39,7 +39,15 @@ public static class Notes
             yield return "SQL Server is not in this run: no engine installs here. Pass --sqlserver \"<connection string>\" to add it.";
         }
 
-        yield return "MongoDB is not in this run: MongoDB.Bson is absent from the package feed. The document layout carries the seed's MongoDB side on PostgreSQL (jsonb) and SQLite (json).";
+        if (rows.Any(r => r.Store == "mongodb"))
+        {
+            yield return "MongoDB (WiredTiger): j:true makes the server sync the journal for that write at once, and concurrent j:true writes share one sync, so today's v4 already group-commits; --journalCommitInterval (v5: 2 ms instead of 100) mostly shortens how much acknowledged j:false work a crash can lose. The seed's 2013 engine (MMAPv1) made j:true wait for the interval, hence its large v4/v5 gap. The majority row on a single-node replica set waits for that node's journal, not for another machine.";
+            yield return "MongoDB rows: UnitOfWork=PerRequest (v1 and later) runs each request's commands in one causally consistent session; baseline uses the driver's implicit session per command. One MongoClient (one pool) serves every request in both.";
+        }
+        else
+        {
+            yield return "MongoDB is not in this run: pass --mongodb \"mongodb://127.0.0.1:27017/?directConnection=true\" (docker compose up -d --wait mongo mongo-group-commit; --mongodb-group-commit for variant 5). The document layout carries the seed's MongoDB side on PostgreSQL (jsonb) and SQLite (json).";
+        }
         if (options.AbortRate <= 0)
         {
             yield return "The dirty-read probe was off (--abort-rate 0): dirty reads show as –.";

@@ -30,6 +30,12 @@ public sealed record ShootoutOptions
 
     public string? PostgresConnectionString { get; init; }
 
+    /// <summary>A MongoDB replica-set URI (--mongodb): adds MongoDB to the run.</summary>
+    public string? MongoConnectionString { get; init; }
+
+    /// <summary>A mongod started with --journalCommitInterval 2 (--mongodb-group-commit), for variant 5.</summary>
+    public string? MongoGroupCommitConnectionString { get; init; }
+
     public bool Pgbench { get; init; } = true;
 
     /// <summary>Drive the same workflow through the store port too (the raw limit and the HTTP/raw ratio).</summary>

@@ -100,7 +100,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
         Directory.CreateDirectory(Path.GetDirectoryName(logPath)!);
         try
         {
-            var connectionString = await target.FreshDatabaseAsync(runName, cancellationToken).ConfigureAwait(false);
+            var connectionString = await target.FreshDatabaseAsync(runName, variant, cancellationToken).ConfigureAwait(false);
             var loadBefore = await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false);
             var ledger = new RunLedger(tag, options.Workflows);
             IReadOnlyList<ScenarioStats> stats;
@@ -218,7 +218,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
 
     private async Task<(double WorkflowsPerSecond, ScenarioStats Stats)?> RunRawAsync(StoreTarget target, Variant variant, string runName, string tag, CancellationToken cancellationToken)
     {
-        var connectionString = await target.FreshDatabaseAsync(runName + "-raw", cancellationToken).ConfigureAwait(false);
+        var connectionString = await target.FreshDatabaseAsync(runName + "-raw", variant, cancellationToken).ConfigureAwait(false);
         await using var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken).ConfigureAwait(false);
         if (options.Warmup > 0)
         {

@@ -19,6 +19,10 @@ public abstract class StoreTarget : IAsyncDisposable
     /// <summary>A connection string to an empty database for one run.</summary>
     public abstract Task<string> FreshDatabaseAsync(string name, CancellationToken cancellationToken);
 
+    /// <summary>The same for <paramref name="variant"/>, on the server that has the setting its <see cref="Variant.Server"/> names.</summary>
+    public virtual Task<string> FreshDatabaseAsync(string name, Variant variant, CancellationToken cancellationToken) =>
+        FreshDatabaseAsync(name, cancellationToken);
+
     public virtual ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
     public static async Task<StoreTarget> OpenAsync(StoreKind store, ShootoutOptions options)
@@ -37,6 +41,10 @@ public abstract class StoreTarget : IAsyncDisposable
                 return new PostgresTarget(cluster.AdminConnectionString, cluster);
             case StoreKind.SqlServer when options.SqlServerConnectionString is { } sqlServer:
                 return new SqlServerTarget(sqlServer);
+            case StoreKind.MongoDb when options.MongoConnectionString is { } mongo:
+                return new MongoTarget(mongo, options.MongoGroupCommitConnectionString);
+            case StoreKind.MongoDb:
+                throw new InvalidOperationException("MongoDB needs a server (--mongodb \"mongodb://127.0.0.1:27017/?directConnection=true\"; docker compose up -d --wait mongo).");
             default:
                 throw new InvalidOperationException($"{store} needs a connection string (--sqlserver \"<conn>\").");
         }

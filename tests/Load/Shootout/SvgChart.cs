@@ -137,6 +137,7 @@ public static class SvgChart
         "sqlite" => "SQLite (embedded in the service)",
         "postgres" => "PostgreSQL",
         "sqlserver" => "SQL Server",
+        "mongodb" => "MongoDB",
         _ => store,
     };
 

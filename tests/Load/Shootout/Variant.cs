@@ -5,12 +5,15 @@ public enum StoreKind
     Sqlite,
     PostgreSql,
     SqlServer,
+    MongoDb,
 }
 
 /// <summary>
 /// One column of the shoot-out: a store, a layout and the settings that make it a variant. A variant
 /// is configuration only: <see cref="Settings"/> become the service's environment variables (and
-/// the raw baseline's configuration); the harness has no code branch per variant.
+/// the raw baseline's configuration); the harness has no code branch per variant. <see cref="Server"/> names a
+/// server-side setting the variant needs (MongoDB's journalCommitInterval is a mongod setting, not a client one):
+/// the store target picks the server that has it, and checks it.
 /// </summary>
 public sealed record Variant(
     StoreKind Store,
@@ -20,7 +23,8 @@ public sealed record Variant(
     string Description,
     bool Durable,
     string Durability,
-    IReadOnlyDictionary<string, string> Settings)
+    IReadOnlyDictionary<string, string> Settings,
+    string? Server = null)
 {
     /// <summary>"sqlite/relational/v1-shared-uow": unique in a report.</summary>
     public string Key => $"{StoreName(Store)}/{Layout.ToLowerInvariant()}/{Name}";
@@ -36,6 +40,7 @@ public sealed record Variant(
         StoreKind.Sqlite => "sqlite",
         StoreKind.PostgreSql => "postgres",
         StoreKind.SqlServer => "sqlserver",
+        StoreKind.MongoDb => "mongodb",
         _ => throw new ArgumentOutOfRangeException(nameof(store), store, null),
     };
 
@@ -44,7 +49,8 @@ public sealed record Variant(
         "sqlite" => StoreKind.Sqlite,
         "postgres" or "postgresql" or "pg" => StoreKind.PostgreSql,
         "sqlserver" or "mssql" => StoreKind.SqlServer,
-        _ => throw new ArgumentException($"Unknown store '{name}': use sqlite, postgres or sqlserver."),
+        "mongodb" or "mongo" => StoreKind.MongoDb,
+        _ => throw new ArgumentException($"Unknown store '{name}': use sqlite, postgres, sqlserver or mongodb."),
     };
 
     /// <summary>The provider's value for Store:Provider.</summary>
@@ -52,6 +58,7 @@ public sealed record Variant(
     {
         StoreKind.Sqlite => "Sqlite",
         StoreKind.PostgreSql => "PostgreSql",
+        StoreKind.MongoDb => "MongoDb",
         _ => "SqlServer",
     };
 

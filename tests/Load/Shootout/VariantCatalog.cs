@@ -2,7 +2,7 @@ namespace OrderService.Load.Shootout;
 
 /// <summary>
 /// SHOOTOUT.md's matrix, per store. Names follow the seed (baseline, v1, v3, v4, v5) plus the new
-/// durability-traded column; SQLite also gets "straightforward" (no group commit, a connection per
+/// durability-traded column (majority on MongoDB); SQLite also gets "straightforward" (no group commit, a connection per
 /// call) so the report shows what the group-commit writer buys at synchronous=FULL.
 /// </summary>
 public static class VariantCatalog
@@ -15,6 +15,7 @@ public static class VariantCatalog
         StoreKind.Sqlite => Sqlite(),
         StoreKind.PostgreSql => PostgreSql(),
         StoreKind.SqlServer => SqlServer(),
+        StoreKind.MongoDb => MongoDb(),
         _ => [],
     };
 
@@ -92,6 +93,36 @@ public static class VariantCatalog
         new(StoreKind.SqlServer, Relational, "v3-nolock", "variant 3",
             "variant 1 + NOLOCK reads", true, "server default (full durability)",
             Settings(("Store:UnitOfWork", "PerRequest"), ("Store:ReadIsolation", "ReadUncommitted"))),
+    ];
+
+    /// <summary>
+    /// The seed's MongoDB side on the real thing. Every write concern is spelled out: left unset, a 5.0+ replica set
+    /// would apply its own default (w:majority) and the baseline would not be the seed's "acknowledged".
+    /// </summary>
+    private static Variant[] MongoDb() =>
+    [
+        new(StoreKind.MongoDb, Document, "baseline", "baseline",
+            "acknowledged writes (w:1, j:false), the driver's implicit session per command", false,
+            "w:1, j:false: acknowledged before the journal sync; a crash can lose up to journalCommitInterval (100 ms) of acknowledged writes",
+            Settings(("Store:UnitOfWork", "PerCall"), ("Store:MongoDb:W", "1"), ("Store:MongoDb:Journal", "false"))),
+        new(StoreKind.MongoDb, Document, "v1-shared-session", "variant 1",
+            "acknowledged writes, one causally consistent session per request", false,
+            "w:1, j:false: as baseline",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:MongoDb:W", "1"), ("Store:MongoDb:Journal", "false"))),
+        new(StoreKind.MongoDb, Document, "v4-journaled", "variant 4",
+            "journaled writes (j:true) at the server's default journalCommitInterval (100 ms)", true,
+            "w:1, j:true: acknowledged after the journal sync",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:MongoDb:W", "1"), ("Store:MongoDb:Journal", "true"))),
+        new(StoreKind.MongoDb, Document, "v5-group-commit", "variant 5",
+            "journaled writes on a mongod started with --journalCommitInterval 2 (ms)", true,
+            "w:1, j:true, server journalCommitInterval=2 ms",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:MongoDb:W", "1"), ("Store:MongoDb:Journal", "true")),
+            Server: MongoTarget.GroupCommitServer),
+        new(StoreKind.MongoDb, Document, "majority", "new",
+            "w:majority with wtimeout 1 s, majority reads (a single-node replica set: the majority is that node)", true,
+            "w:majority, j:true (writeConcernMajorityJournalDefault), read concern majority: never rolled back by a failover",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:MongoDb:W", "majority"), ("Store:MongoDb:Journal", "true"),
+                ("Store:MongoDb:WTimeoutMilliseconds", "1000"), ("Store:MongoDb:ReadConcern", "Majority"))),
     ];
 
     private static Dictionary<string, string> Settings(params (string Key, string Value)[] pairs) =>

@@ -1,0 +1,141 @@
+using MongoDB.Bson;
+using MongoDB.Driver;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// Transitions: one findOneAndUpdate each (<see cref="OrderDefinitions.Transitionable"/>, <see cref="OrderDefinitions.Transition"/>).
+/// With an Idempotency-Key (<see cref="IOrderStore.TransitionAsync"/>) the filter also says "this order does not hold
+/// the key yet" and the update pushes the key's entry, so the key is stored in the same atomic single-document write
+/// as the event, or not at all. Then, in the port's cheap order:
+/// <list type="bullet">
+/// <item>applied: done, no read;</item>
+/// <item>matched nothing: read the order holding the key, on the primary (it sees every acknowledged write, and the
+/// key and its event were acknowledged together): the same order and request hash is a replay, the order cut back to
+/// the key's version (<see cref="OrderHistory.AsOf"/>); anything else is a reuse (422). No order holds it: 404 or 409
+/// as without a key;</item>
+/// <item>E11000 on the key index: another order holds the key; the same read answers (a reuse, by construction).</item>
+/// </list>
+/// A retry racing its first attempt on the same order waits on the document (a write behind an open transaction
+/// waits for it to end; two plain writes are serialized by the document lock), then matches nothing and replays.
+/// </summary>
+public sealed partial class MongoOrderStore
+{
+    private const int DuplicateKey = 11000;
+
+    public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
+    {
+        if (command.ConfirmBeforeCommit is { } confirm)
+        {
+            return await TransitionWithConfirmationAsync(command, confirm, cancellationToken).ConfigureAwait(false);
+        }
+
+        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        Order? after;
+        try
+        {
+            after = await UpdateAsync(session, command, cancellationToken).ConfigureAwait(false);
+        }
+        catch (MongoException taken) when (command.IdempotencyKey is not null && IsDuplicateKey(taken))
+        {
+            return await KeyHolderAnswerAsync(session, command, cancellationToken).ConfigureAwait(false);
+        }
+
+        return after is not null
+            ? TransitionResult.Applied(after)
+            : await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// The declined-payment probe: the same findOneAndUpdate inside a transaction that stays open while the caller
+    /// decides. Other sessions never see the uncommitted write, whatever their read concern; a "no" rolls the key
+    /// back with the event, so a retry of a declined step is judged afresh.
+    /// </summary>
+    private async Task<TransitionResult> TransitionWithConfirmationAsync(
+        TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken)
+    {
+        using var session = await _client.StartSessionAsync(CausalSession, cancellationToken).ConfigureAwait(false);
+        session.StartTransaction(_transaction);
+        Order? after;
+        try
+        {
+            after = await UpdateAsync(session, command, cancellationToken).ConfigureAwait(false);
+        }
+        catch (MongoException taken) when (command.IdempotencyKey is not null && IsDuplicateKey(taken))
+        {
+            // The server aborted the transaction; end it on our side too before the session reads outside it.
+            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
+            return await KeyHolderAnswerAsync(session, command, cancellationToken).ConfigureAwait(false);
+        }
+
+        if (after is null)
+        {
+            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
+            return await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
+        }
+
+        if (!await confirm(cancellationToken).ConfigureAwait(false))
+        {
+            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
+            return TransitionResult.Declined;
+        }
+
+        await session.CommitTransactionAsync(cancellationToken).ConfigureAwait(false);
+        return TransitionResult.Applied(after);
+    }
+
+    private async Task<Order?> UpdateAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
+    {
+        var filter = OrderDefinitions.Transitionable(command);
+        var update = OrderDefinitions.Transition(command);
+        var options = new FindOneAndUpdateOptions<BsonDocument, Order> { ReturnDocument = ReturnDocument.After, Projection = OrderDefinitions.WithoutKeys };
+        return await (session is null
+            ? _orders.FindOneAndUpdateAsync(filter, update, options, cancellationToken)
+            : _orders.FindOneAndUpdateAsync(session, filter, update, options, cancellationToken)).ConfigureAwait(false);
+    }
+
+    /// <summary>The update matched nothing: the key (when given) decides first, then the order is missing, or its status or version says no. Asked of the primary.</summary>
+    private async Task<TransitionResult> ExplainNoMatchAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
+    {
+        if (command.IdempotencyKey is { } key && await AnswerFromKeyAsync(session, command, key, cancellationToken).ConfigureAwait(false) is { } keyed)
+        {
+            return keyed;
+        }
+
+        var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
+        using var cursor = await FindAsync(_explaining, session, OrderDefinitions.ById(command.OrderId), options, cancellationToken).ConfigureAwait(false);
+        var state = await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false);
+        return state is null
+            ? TransitionResult.NotFound
+            : TransitionResult.Rejected(Enum.Parse<OrderStatus>(state[OrderBson.Status].AsString), state[OrderBson.Version].AsInt32, command.Action, command.ExpectedVersion);
+    }
+
+    /// <summary>The write met the key on another order (E11000): that order's entry answers.</summary>
+    private async Task<TransitionResult> KeyHolderAnswerAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken) =>
+        await AnswerFromKeyAsync(session, command, command.IdempotencyKey!, cancellationToken).ConfigureAwait(false)
+        ?? throw new InvalidOperationException($"The Idempotency-Key of a transition of order {command.OrderId} was reported as stored but cannot be found.");
+
+    /// <summary>What a stored key answers (a replay of its step, or a reuse), or null when no order holds it.</summary>
+    private async Task<TransitionResult?> AnswerFromKeyAsync(IClientSessionHandle? session, TransitionCommand command, string key, CancellationToken cancellationToken)
+    {
+        var holder = await FindKeyedAsync(session, OrderDefinitions.ByKey(key), key, cancellationToken).ConfigureAwait(false);
+        if (holder?.Key is not { } stored)
+        {
+            return null;
+        }
+
+        // The entry and its event were written by one update, so the document read with the entry holds the step.
+        return command.IsSameRequestAs(stored.RequestHash, holder.Order.Id)
+            ? TransitionResult.Replayed(holder.Order, stored.Version)
+            : TransitionResult.KeyReused;
+    }
+
+    /// <summary>E11000, as findAndModify reports it (a command error) or as a write error.</summary>
+    private static bool IsDuplicateKey(MongoException exception) => exception switch
+    {
+        MongoCommandException command => command.Code == DuplicateKey,
+        MongoWriteException write => write.WriteError?.Category == ServerErrorCategory.DuplicateKey,
+        _ => false,
+    };
+}

@@ -1,0 +1,180 @@
+using System.Globalization;
+using Microsoft.Extensions.Options;
+using MongoDB.Driver;
+using OrderService.Data.Resilience;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// The one place where the MongoDB switches become driver settings. Per setting, a <c>Store:MongoDb</c> key wins over
+/// the connection string, which wins over the defaults; the timeouts are bounded by Resilience:AttemptTimeoutSeconds so
+/// that a server that is down fails an attempt in time (the driver waits 30 s to select a server by default, and
+/// forever on a socket). Pure: building it opens nothing, so every configuration is asserted offline.
+/// </summary>
+public sealed class MongoSettings
+{
+    public const string DefaultDatabase = "orders";
+    public const string CollectionName = "orders";
+    public const string ApplicationName = "OrderService";
+
+    private MongoSettings(MongoClientSettings client, string databaseName, IReadOnlyList<EffectiveSetting> effective)
+    {
+        Client = client;
+        DatabaseName = databaseName;
+        Effective = effective;
+
+        // The reads of orders (get, batch, listing) and the writes honour the switches explicitly, not by inheritance.
+        Orders = new MongoCollectionSettings
+        {
+            WriteConcern = client.WriteConcern,
+            ReadConcern = client.ReadConcern,
+            ReadPreference = client.ReadPreference,
+        };
+
+        // The read that explains a write that matched nothing (404 or 409), or finds the order an idempotency key
+        // already created, asks the primary for its newest state: that is the state the write was just judged
+        // against. A majority or secondary read could still miss a write that the primary has acknowledged.
+        Explaining = new MongoCollectionSettings
+        {
+            WriteConcern = client.WriteConcern,
+            ReadConcern = ReadConcern.Local,
+            ReadPreference = ReadPreference.Primary,
+        };
+    }
+
+    /// <summary>The client's settings (frozen by the MongoClient that takes them).</summary>
+    public MongoClientSettings Client { get; }
+
+    /// <summary>The URI's path, else <see cref="DefaultDatabase"/>.</summary>
+    public string DatabaseName { get; }
+
+    public MongoCollectionSettings Orders { get; }
+
+    public MongoCollectionSettings Explaining { get; }
+
+    /// <summary>
+    /// Whether UnitOfWork=PerRequest sessions are causally consistent: not with read concern "available", which
+    /// MongoDB does not allow together with afterClusterTime (the read's wait for the session's own writes).
+    /// </summary>
+    public bool CausalSessions => Client.ReadConcern.Level != ReadConcernLevel.Available;
+
+    /// <summary>Each switch's value in force and where it came from, for the start-up log.</summary>
+    public IReadOnlyList<EffectiveSetting> Effective { get; }
+
+    public static MongoSettings Build(string connectionString, MongoStoreOptions options, ResilienceOptions resilience)
+    {
+        MongoUrl url;
+        try
+        {
+            url = MongoUrl.Create(connectionString);
+        }
+        catch (Exception invalid) when (invalid is MongoConfigurationException or FormatException or ArgumentException)
+        {
+            throw new OptionsValidationException($"ConnectionStrings:{StoreRegistration.ConnectionStringName}", typeof(StoreOptions),
+                [$"ConnectionStrings:{StoreRegistration.ConnectionStringName} is not a MongoDB URI (mongodb://host/database?options): {invalid.Message}"]);
+        }
+
+        var client = MongoClientSettings.FromUrl(url);
+        var effective = new List<EffectiveSetting>();
+        var key = MongoStoreOptions.SectionName;
+
+        var w = Record(effective, "w", options.W is { } wKey ? ParseW(wKey) : null, $"{key}:W", url.W, "w", "unset: the server's default write concern");
+        var journal = Record(effective, "journal", options.Journal, $"{key}:Journal", url.Journal, "journal", "unset: the server's default");
+        var wtimeout = Record(effective, "wtimeout", options.WTimeoutMilliseconds is { } ms ? TimeSpan.FromMilliseconds(ms) : (TimeSpan?)null, $"{key}:WTimeoutMilliseconds", url.WTimeout, "wtimeoutMS", "unset: wait as long as it takes");
+        client.WriteConcern = new WriteConcern(w, wtimeout, fsync: null, journal: journal);
+
+        var readConcern = Record(effective, "readConcern", options.ReadConcern is { } level ? ToLevel(level) : null, $"{key}:ReadConcern", url.ReadConcernLevel, "readConcernLevel", "unset: the server's default (local)");
+        client.ReadConcern = readConcern is { } concernLevel ? new ReadConcern(concernLevel) : ReadConcern.Default;
+
+        var readPreference = Record(effective, "readPreference", options.ReadPreference is { } mode ? new ReadPreference(ToMode(mode)) : null, $"{key}:ReadPreference",
+            url.ReadPreference, "readPreference", "unset: primary");
+        client.ReadPreference = readPreference ?? ReadPreference.Primary;
+
+        var bound = TimeSpan.FromSeconds(resilience.AttemptTimeoutSeconds);
+        client.ServerSelectionTimeout = Bound(effective, "serverSelectionTimeout", url.ServerSelectionTimeout, bound);
+        client.ConnectTimeout = Bound(effective, "connectTimeout", url.ConnectTimeout, bound);
+        client.SocketTimeout = Bound(effective, "socketTimeout", url.SocketTimeout == TimeSpan.Zero ? Timeout.InfiniteTimeSpan : url.SocketTimeout, bound);
+        client.WaitQueueTimeout = Bound(effective, "waitQueueTimeout", url.WaitQueueTimeout, bound);
+
+        effective.Add(new("retryWrites", client.RetryWrites ? "true" : "false", url.RetryWrites is null ? "the driver's default" : "connection string (retryWrites)"));
+        client.ApplicationName = url.ApplicationName ?? ApplicationName;
+        return new MongoSettings(client, string.IsNullOrEmpty(url.DatabaseName) ? DefaultDatabase : url.DatabaseName, effective);
+    }
+
+    /// <summary>"majority" or 1–<see cref="MongoStoreOptionsValidator.MaxMembers"/>; false for anything else (w:0 included).</summary>
+    public static bool TryParseW(string value, out WriteConcern.WValue? w)
+    {
+        w = null;
+        if (string.Equals(value.Trim(), "majority", StringComparison.OrdinalIgnoreCase))
+        {
+            w = WriteConcern.WMode.Majority;
+            return true;
+        }
+
+        if (int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var count) && count is >= 1 and <= MongoStoreOptionsValidator.MaxMembers)
+        {
+            w = new WriteConcern.WCount(count);
+            return true;
+        }
+
+        return false;
+    }
+
+    /// <summary>One line for the start-up log.</summary>
+    public string Describe() =>
+        $"database {DatabaseName}; " + string.Join("; ", Effective.Select(s => $"{s.Name}={s.Value} ({s.Source})"));
+
+    private static WriteConcern.WValue ParseW(string value) =>
+        TryParseW(value, out var w) ? w! : throw new OptionsValidationException($"{MongoStoreOptions.SectionName}:W", typeof(StoreOptions), [$"{MongoStoreOptions.SectionName}:W '{value}' is invalid."]);
+
+    private static T Record<T>(List<EffectiveSetting> effective, string name, T fromKey, string keyName, T fromUri, string uriOption, string unset)
+    {
+        if (fromKey is not null)
+        {
+            effective.Add(new(name, Text(fromKey), keyName + (fromUri is null ? "" : $", over the connection string's {uriOption}={Text(fromUri)}")));
+            return fromKey;
+        }
+
+        effective.Add(fromUri is not null ? new(name, Text(fromUri), $"connection string ({uriOption})") : new(name, "-", unset));
+        return fromUri;
+    }
+
+    private static TimeSpan Bound(List<EffectiveSetting> effective, string name, TimeSpan configured, TimeSpan bound)
+    {
+        var bounded = configured == Timeout.InfiniteTimeSpan || configured > bound;
+        effective.Add(new(name, Text(bounded ? bound : configured), bounded
+            ? $"bounded by Resilience:AttemptTimeoutSeconds; the connection string or driver default was {Text(configured)}"
+            : "connection string"));
+        return bounded ? bound : configured;
+    }
+
+    private static string Text(object? value) => value switch
+    {
+        null => "-",
+        bool b => b ? "true" : "false",
+        TimeSpan t when t == Timeout.InfiniteTimeSpan => "infinite",
+        TimeSpan t => t.TotalMilliseconds.ToString("0", CultureInfo.InvariantCulture) + " ms",
+        ReadConcernLevel level => level.ToString().ToLowerInvariant(),
+        ReadPreference preference => char.ToLowerInvariant(preference.ReadPreferenceMode.ToString()[0]) + preference.ReadPreferenceMode.ToString()[1..],
+        _ => value.ToString() ?? "-",
+    };
+
+    private static ReadConcernLevel ToLevel(MongoReadConcern level) => level switch
+    {
+        MongoReadConcern.Majority => ReadConcernLevel.Majority,
+        MongoReadConcern.Available => ReadConcernLevel.Available,
+        _ => ReadConcernLevel.Local,
+    };
+
+    private static ReadPreferenceMode ToMode(MongoReadPreference preference) => preference switch
+    {
+        MongoReadPreference.PrimaryPreferred => ReadPreferenceMode.PrimaryPreferred,
+        MongoReadPreference.Secondary => ReadPreferenceMode.Secondary,
+        MongoReadPreference.SecondaryPreferred => ReadPreferenceMode.SecondaryPreferred,
+        MongoReadPreference.Nearest => ReadPreferenceMode.Nearest,
+        _ => ReadPreferenceMode.Primary,
+    };
+}
+
+/// <summary>A switch's value in force, and its source: a Store:MongoDb key, the connection string, or a default.</summary>
+public sealed record EffectiveSetting(string Name, string Value, string Source);

@@ -1,0 +1,56 @@
+using Microsoft.Extensions.Options;
+using OrderService.Data.Configuration;
+using OrderService.Data.Resilience;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// The <c>Store:MongoDb</c> keys, checked at start-up whatever the provider (a bad value is a bad value); each failure is
+/// one <see cref="SettingError"/> line naming its key. The wtimeout bound reads the Resilience section only when that
+/// section is valid: a bad Resilience value is reported once, by its own validator, not again from here.
+/// </summary>
+public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resilience) : IValidateOptions<StoreOptions>
+{
+    public const int MaxMembers = 50;
+
+    public ValidateOptionsResult Validate(string? name, StoreOptions options)
+    {
+        var mongo = options.MongoDb;
+        var failures = new List<string>();
+        if (mongo.W is { } w && !MongoSettings.TryParseW(w, out _))
+        {
+            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:W", w,
+                $"majority, or 1 to {MaxMembers} members (w:0, unacknowledged, cannot report a duplicate key or a conditional update's result)"));
+        }
+
+        if (mongo.WTimeoutMilliseconds is { } wtimeout && AttemptMilliseconds() is { } attemptMilliseconds && (wtimeout < 1 || wtimeout >= attemptMilliseconds))
+        {
+            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:WTimeoutMilliseconds", wtimeout,
+                $"1 to below Resilience:AttemptTimeoutSeconds ({attemptMilliseconds} ms), so the server's write-concern timeout arrives before the attempt is abandoned"));
+        }
+
+        if (mongo.ReadConcern is { } readConcern && !Enum.IsDefined(readConcern))
+        {
+            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:ReadConcern", readConcern, string.Join(", ", Enum.GetNames<MongoReadConcern>())));
+        }
+
+        if (mongo.ReadPreference is { } readPreference && !Enum.IsDefined(readPreference))
+        {
+            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:ReadPreference", readPreference, string.Join(", ", Enum.GetNames<MongoReadPreference>())));
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    private int? AttemptMilliseconds()
+    {
+        try
+        {
+            return resilience.Value.AttemptTimeoutSeconds * 1000;
+        }
+        catch (OptionsValidationException)
+        {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,99 @@
+using System.Net.Sockets;
+using MongoDB.Driver;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// Which MongoDB failures are worth a bounded retry and otherwise a 503, and what each left behind
+/// (<see cref="StoreFault"/>, which the rerun rule reads):
+/// <list type="bullet">
+/// <item><b>Rolled back</b>: a transaction's write conflict, or an error the server labels TransientTransactionError
+/// (the transaction was aborted, nothing of it committed).</item>
+/// <item><b>Unreachable</b>: nothing was sent or the server refused to start the command: no server could be selected in
+/// time, a connection could not be opened (refused, no route), the pool is paused or its wait queue full, the member is
+/// not (or no longer) the writable primary or is recovering, no member satisfies the read preference.</item>
+/// <item><b>Interrupted</b>: the command may have been applied: a connection lost or timed out mid-command, a shutdown
+/// or step-down that interrupted it, a time limit, a write concern that timed out (the primary applied the write; only
+/// its replication was not confirmed), or a retryable-write label the driver's own one retry did not clear.</item>
+/// </list>
+/// Everything else (a duplicate key the store did not expect, a bad command, failed authentication) is permanent.
+/// </summary>
+public sealed class MongoTransientFaults : ITransientFaults
+{
+    public static readonly MongoTransientFaults Instance = new();
+
+    /// <summary>Server codes that say the server refused the command before applying it.</summary>
+    private static readonly HashSet<int> RefusedCodes =
+    [
+        6, 7,                           // HostUnreachable, HostNotFound
+        10107, 13435, 13436,            // NotWritablePrimary, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary
+        133,                            // FailedToSatisfyReadPreference
+    ];
+
+    /// <summary>Server codes of a condition that clears on its own but may have caught the command mid-way.</summary>
+    private static readonly HashSet<int> InterruptedCodes =
+    [
+        89, 9001,                       // NetworkTimeout, SocketException
+        11600, 11602, 91, 189,          // InterruptedAtShutdown, InterruptedDueToReplStateChange, ShutdownInProgress, PrimarySteppedDown
+        50, 262,                        // MaxTimeMSExpired, ExceededTimeLimit
+        64,                             // WriteConcernFailed: wtimeout passed before w members acknowledged
+    ];
+
+    private const int WriteConflict = 112;
+
+    public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
+
+    public StoreFault Classify(Exception exception)
+    {
+        for (var current = exception; current is not null; current = current.InnerException)
+        {
+            if (ClassifyOne(current) is { } fault)
+            {
+                return fault;
+            }
+        }
+
+        return StoreFault.Permanent;
+    }
+
+    /// <summary>What this one exception says, or null to look at its cause.</summary>
+    private static StoreFault? ClassifyOne(Exception exception) => exception switch
+    {
+        MongoAuthenticationException => StoreFault.Permanent, // a MongoConnectionException, but a wrong password does not heal by itself
+        MongoException labelled when labelled.HasErrorLabel("TransientTransactionError") => StoreFault.RolledBack,
+        MongoNotPrimaryException or MongoNodeIsRecoveringException or MongoConnectionPoolPausedException or MongoWaitQueueFullException
+            => StoreFault.Unreachable,
+        MongoConnectionException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
+            => StoreFault.Unreachable,
+        MongoConnectionException or MongoExecutionTimeoutException => StoreFault.Interrupted,
+        MongoWriteConcernException concern => ByCode(WriteConcernErrorCode(concern.WriteConcernResult?.Response)) ?? ByCode(concern.Code) ?? Retryable(concern),
+        MongoCommandException command => ByCode(command.Code) ?? Retryable(command),
+        MongoWriteException write => ByCode(write.WriteConcernError?.Code) ?? Retryable(write),
+        MongoException other => Retryable(other),
+
+        // The driver throws a plain TimeoutException when no server could be selected in time: nothing was sent.
+        TimeoutException => StoreFault.Unreachable,
+        SocketException => StoreFault.Interrupted,
+        _ => null,
+    };
+
+    /// <summary>Labelled retryable by the server, and still failing after the driver's own one retry: it may have been applied.</summary>
+    private static StoreFault? Retryable(MongoException exception) =>
+        exception.HasErrorLabel("RetryableWriteError") ? StoreFault.Interrupted : null;
+
+    private static StoreFault? ByCode(int? code) =>
+        code is not { } known ? null
+        : RefusedCodes.Contains(known) ? StoreFault.Unreachable
+        : InterruptedCodes.Contains(known) ? StoreFault.Interrupted
+        : known == WriteConflict ? StoreFault.RolledBack
+        : null;
+
+    private static int? WriteConcernErrorCode(MongoDB.Bson.BsonDocument? response) =>
+        response is not null
+        && response.TryGetValue("writeConcernError", out var error)
+        && error.IsBsonDocument
+        && error.AsBsonDocument.TryGetValue("code", out var code)
+        && code.IsInt32
+            ? code.AsInt32
+            : null;
+}

@@ -1,0 +1,243 @@
+using MongoDB.Bson;
+using MongoDB.Bson.IO;
+using MongoDB.Bson.Serialization;
+using MongoDB.Bson.Serialization.Serializers;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// One order, one BSON document, in the API's shape and field names with its events embedded:
+/// <code>
+/// { _id: UUID("0199…"), customerId: "c-1", status: "Paid",
+///   lines: [ { sku: "A-1", quantity: 2, unitPrice: NumberDecimal("12.50") } ], total: NumberDecimal("25.00"),
+///   version: 2, createdAt: NumberLong("1735725600123456"), updatedAt: NumberLong("1735725601000001"),
+///   events: [ { sequence: 1, type: "Created", at: NumberLong("…"), data: { total: NumberDecimal("25.00") } },
+///             { sequence: 2, type: "Paid", at: NumberLong("…"), data: { paymentReference: "p-9" } } ],
+///   keys: [ { key: "order-42", requestHash: "…", version: 1 },        // only the steps that carried an
+///           { key: "pay-42", requestHash: "…", version: 2 } ] }      // Idempotency-Key (OrderKeys)
+/// </code>
+/// <list type="bullet">
+/// <item><c>_id</c> is the UUIDv7 as binary subtype 4 (GuidRepresentation.Standard): 16 bytes that sort by creation
+/// time, written explicitly, so no global GuidSerializer setting is needed.</item>
+/// <item>Money is Decimal128, which keeps the scale: 12.50 stays "12.50", no binary-double rounding.</item>
+/// <item>Instants are Int64 microseconds since the Unix epoch (UTC). A BSON date holds milliseconds only, and the API
+/// promises microseconds. One long per instant is exact, 8 bytes, and sorts, ranges and indexes natively (the
+/// listing's index is on it); a date plus a sub-millisecond field would need two keys in every index and sort, and the
+/// API's fixed-width text would cost 28 bytes and a parse per read. The price: a shell shows numbers
+/// (<c>new Date(createdAt / 1000)</c> reads one back at millisecond precision).</item>
+/// <item>Status is the enum's name, as in every other store.</item>
+/// </list>
+/// Reads skip fields they do not know, so fields can be added without breaking older readers; reads of an order
+/// project <c>keys</c> away (<see cref="OrderDefinitions.WithoutKeys"/>), and this reader skips it when it is there.
+/// </summary>
+public static class OrderBson
+{
+    public const string Id = "_id";
+    public const string CustomerId = "customerId";
+    public const string Status = "status";
+    public const string Lines = "lines";
+    public const string Total = "total";
+    public const string Version = "version";
+    public const string CreatedAt = "createdAt";
+    public const string UpdatedAt = "updatedAt";
+    public const string Events = "events";
+    public const string Keys = OrderKeys.Field;
+
+    private static readonly long EpochTicks = DateTimeOffset.UnixEpoch.UtcTicks;
+
+    public static BsonBinaryData IdValue(Guid id) => new(id, GuidRepresentation.Standard);
+
+    public static long ToMicroseconds(DateTimeOffset instant) => (instant.UtcTicks - EpochTicks) / TimeSpan.TicksPerMicrosecond;
+
+    public static DateTimeOffset FromMicroseconds(long microseconds) => new(EpochTicks + (microseconds * TimeSpan.TicksPerMicrosecond), TimeSpan.Zero);
+
+    /// <summary>The document an insert stores (the order normalized as every store keeps it, plus the create's key entry).</summary>
+    public static BsonDocument ToDocument(Order order, string? idempotencyKey = null, string? requestHash = null)
+    {
+        var document = new BsonDocument();
+        using (var writer = new BsonDocumentWriter(document))
+        {
+            Write(writer, order, idempotencyKey, requestHash);
+        }
+
+        return document;
+    }
+
+    /// <summary>One event as embedded in <see cref="Events"/>; an insert and a transition's <c>$push</c> both use this shape.</summary>
+    public static BsonDocument EventDocument(int sequence, string type, DateTimeOffset at, OrderEventData data) => new()
+    {
+        { "sequence", sequence },
+        { "type", type },
+        { "at", ToMicroseconds(at) },
+        { "data", DataDocument(data) },
+    };
+
+    public static void Write(IBsonWriter writer, Order order, string? idempotencyKey, string? requestHash)
+    {
+        writer.WriteStartDocument();
+        writer.WriteName(Id);
+        writer.WriteBinaryData(IdValue(order.Id));
+        writer.WriteString(CustomerId, order.CustomerId);
+        writer.WriteString(Status, order.Status.ToString());
+        writer.WriteStartArray(Lines);
+        foreach (var line in order.Lines)
+        {
+            writer.WriteStartDocument();
+            writer.WriteString("sku", line.Sku);
+            writer.WriteInt32("quantity", line.Quantity);
+            writer.WriteDecimal128("unitPrice", new Decimal128(Money.TwoDecimals(line.UnitPrice)));
+            writer.WriteEndDocument();
+        }
+
+        writer.WriteEndArray();
+        writer.WriteDecimal128(Total, new Decimal128(Money.TwoDecimals(order.Total)));
+        writer.WriteInt32(Version, order.Version);
+        writer.WriteInt64(CreatedAt, ToMicroseconds(order.CreatedAt));
+        writer.WriteInt64(UpdatedAt, ToMicroseconds(order.UpdatedAt));
+        writer.WriteStartArray(Events);
+        foreach (var e in order.Events)
+        {
+            BsonDocumentSerializer.Instance.Serialize(
+                BsonSerializationContext.CreateRoot(writer), EventDocument(e.Sequence, e.Type, e.At, e.Data));
+        }
+
+        writer.WriteEndArray();
+        if (idempotencyKey is not null)
+        {
+            // A create's key is the first entry of the one key list its order's transitions add to: one unique index.
+            writer.WriteStartArray(Keys);
+            BsonDocumentSerializer.Instance.Serialize(
+                BsonSerializationContext.CreateRoot(writer), OrderKeys.Entry(idempotencyKey, requestHash ?? "", 1));
+            writer.WriteEndArray();
+        }
+
+        writer.WriteEndDocument();
+    }
+
+    /// <summary>Reads one stored order; <paramref name="stored"/> is its entry for <paramref name="wantedKey"/> in <see cref="Keys"/>, if any.</summary>
+    public static Order Read(IBsonReader reader, string? wantedKey, out StoredKey? stored)
+    {
+        stored = null;
+        Guid id = default;
+        string customerId = "";
+        var status = OrderStatus.Created;
+        var lines = new List<OrderLine>(4);
+        decimal total = 0;
+        var version = 0;
+        long createdAt = 0, updatedAt = 0;
+        var events = new List<OrderEvent>(4);
+
+        reader.ReadStartDocument();
+        while (reader.ReadBsonType() != BsonType.EndOfDocument)
+        {
+            switch (reader.ReadName())
+            {
+                case Id: id = reader.ReadBinaryData().ToGuid(GuidRepresentation.Standard); break;
+                case CustomerId: customerId = reader.ReadString(); break;
+                case Status: status = Enum.Parse<OrderStatus>(reader.ReadString()); break;
+                case Lines: ReadArray(reader, lines, ReadLine); break;
+                case Total: total = ReadMoney(reader); break;
+                case Version: version = reader.ReadInt32(); break;
+                case CreatedAt: createdAt = reader.ReadInt64(); break;
+                case UpdatedAt: updatedAt = reader.ReadInt64(); break;
+                case Events: ReadArray(reader, events, ReadEvent); break;
+                case Keys when wantedKey is not null: stored = OrderKeys.Find(reader, wantedKey); break;
+                default: reader.SkipValue(); break;
+            }
+        }
+
+        reader.ReadEndDocument();
+        return new Order(id, customerId, status, lines, total, version, FromMicroseconds(createdAt), FromMicroseconds(updatedAt), events);
+    }
+
+    private static BsonDocument DataDocument(OrderEventData data)
+    {
+        var document = new BsonDocument();
+        if (data.PaymentReference is { } reference) document.Add("paymentReference", reference);
+        if (data.Carrier is { } carrier) document.Add("carrier", carrier);
+        if (data.TrackingNumber is { } tracking) document.Add("trackingNumber", tracking);
+        if (data.Reason is { } reason) document.Add("reason", reason);
+        if (data.Total is { } total) document.Add("total", new BsonDecimal128(new Decimal128(Money.TwoDecimals(total))));
+        return document;
+    }
+
+    private static void ReadArray<T>(IBsonReader reader, List<T> items, Func<IBsonReader, T> readItem)
+    {
+        reader.ReadStartArray();
+        while (reader.ReadBsonType() != BsonType.EndOfDocument)
+        {
+            items.Add(readItem(reader));
+        }
+
+        reader.ReadEndArray();
+    }
+
+    private static OrderLine ReadLine(IBsonReader reader)
+    {
+        string sku = "";
+        int quantity = 0;
+        decimal unitPrice = 0;
+        reader.ReadStartDocument();
+        while (reader.ReadBsonType() != BsonType.EndOfDocument)
+        {
+            switch (reader.ReadName())
+            {
+                case "sku": sku = reader.ReadString(); break;
+                case "quantity": quantity = reader.ReadInt32(); break;
+                case "unitPrice": unitPrice = ReadMoney(reader); break;
+                default: reader.SkipValue(); break;
+            }
+        }
+
+        reader.ReadEndDocument();
+        return new OrderLine(sku, quantity, unitPrice);
+    }
+
+    private static OrderEvent ReadEvent(IBsonReader reader)
+    {
+        int sequence = 0;
+        string type = "";
+        long at = 0;
+        var data = new OrderEventData();
+        reader.ReadStartDocument();
+        while (reader.ReadBsonType() != BsonType.EndOfDocument)
+        {
+            switch (reader.ReadName())
+            {
+                case "sequence": sequence = reader.ReadInt32(); break;
+                case "type": type = reader.ReadString(); break;
+                case "at": at = reader.ReadInt64(); break;
+                case "data": data = ReadData(reader); break;
+                default: reader.SkipValue(); break;
+            }
+        }
+
+        reader.ReadEndDocument();
+        return new OrderEvent(sequence, type, FromMicroseconds(at), data);
+    }
+
+    private static OrderEventData ReadData(IBsonReader reader)
+    {
+        string? paymentReference = null, carrier = null, trackingNumber = null, reason = null;
+        decimal? total = null;
+        reader.ReadStartDocument();
+        while (reader.ReadBsonType() != BsonType.EndOfDocument)
+        {
+            switch (reader.ReadName())
+            {
+                case "paymentReference": paymentReference = reader.ReadString(); break;
+                case "carrier": carrier = reader.ReadString(); break;
+                case "trackingNumber": trackingNumber = reader.ReadString(); break;
+                case "reason": reason = reader.ReadString(); break;
+                case "total": total = ReadMoney(reader); break;
+                default: reader.SkipValue(); break;
+            }
+        }
+
+        reader.ReadEndDocument();
+        return new OrderEventData(paymentReference, carrier, trackingNumber, reason, total);
+    }
+
+    private static decimal ReadMoney(IBsonReader reader) => Money.TwoDecimals(Decimal128.ToDecimal(reader.ReadDecimal128()));
+}

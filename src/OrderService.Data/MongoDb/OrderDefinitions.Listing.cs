@@ -1,0 +1,65 @@
+using MongoDB.Bson;
+using MongoDB.Driver;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// The customer listing's keyset pages (<see cref="IOrderStore.ListByCustomerAsync"/>) on <see cref="CustomerIndex"/>.
+/// Listing order: createdAt descending, then <c>_id</c> descending. <c>_id</c> is the UUID as binary subtype 4, and
+/// MongoDB orders binaries of one length and subtype byte by byte: the id's bytes descending, i.e. its canonical text,
+/// the same tie-break as PostgreSQL and SQLite. So "after (t, id)" is <c>createdAt &lt; t, or createdAt = t and _id &lt; id</c>.
+/// Each range is written with a plain bound on createdAt beside the <c>$or</c>, so the planner gets tight index
+/// bounds from the bound and leaves only the tie-break to the <c>$or</c>.
+/// </summary>
+public static partial class OrderDefinitions
+{
+    /// <summary>
+    /// What the lookahead reads: the position only (createdAt and <c>_id</c>, both in the customer index), so without a
+    /// status filter the lookahead is an index-only (covered) scan.
+    /// </summary>
+    public static readonly ProjectionDefinition<BsonDocument, BsonDocument> PositionOnly =
+        new BsonDocumentProjectionDefinition<BsonDocument, BsonDocument>(new BsonDocument { { OrderBson.Id, 1 }, { OrderBson.CreatedAt, 1 } });
+
+    /// <summary>Newest first; the id breaks ties between orders created in the same microsecond (see above).</summary>
+    public static readonly SortDefinition<BsonDocument> NewestFirst = Builders<BsonDocument>.Sort.Descending(OrderBson.CreatedAt).Descending(OrderBson.Id);
+
+    public static FilterDefinition<BsonDocument> ByCustomer(string customerId, OrderStatus? status)
+    {
+        var customer = Filter.Eq(OrderBson.CustomerId, customerId);
+        return status is { } wanted ? Filter.And(customer, Filter.Eq(OrderBson.Status, wanted.ToString())) : customer;
+    }
+
+    /// <summary>The lookahead's filter: the customer's orders (in the status, when given) strictly after <see cref="CustomerOrdersQuery.After"/>.</summary>
+    public static FilterDefinition<BsonDocument> PagePositions(CustomerOrdersQuery query)
+    {
+        var customer = ByCustomer(query.CustomerId, query.Status);
+        if (query.After is not { } after)
+        {
+            return customer;
+        }
+
+        var at = OrderBson.ToMicroseconds(after.CreatedAt);
+        return Filter.And(
+            customer,
+            Filter.Lte(OrderBson.CreatedAt, at),
+            Filter.Or(Filter.Lt(OrderBson.CreatedAt, at), Filter.Lt(OrderBson.Id, (BsonValue)OrderBson.IdValue(after.Id))));
+    }
+
+    /// <summary>The page's rows: the customer's orders (in the status, when given) whose position lies in [Top, Last], both inclusive.</summary>
+    public static FilterDefinition<BsonDocument> PageRows(CustomerOrdersQuery query, PageRange range)
+    {
+        var top = OrderBson.ToMicroseconds(range.Top.CreatedAt);
+        var last = OrderBson.ToMicroseconds(range.Last.CreatedAt);
+        return Filter.And(
+            ByCustomer(query.CustomerId, query.Status),
+            Filter.Lte(OrderBson.CreatedAt, top),
+            Filter.Gte(OrderBson.CreatedAt, last),
+            Filter.Or(Filter.Lt(OrderBson.CreatedAt, top), Filter.Lte(OrderBson.Id, (BsonValue)OrderBson.IdValue(range.Top.Id))),
+            Filter.Or(Filter.Gt(OrderBson.CreatedAt, last), Filter.Gte(OrderBson.Id, (BsonValue)OrderBson.IdValue(range.Last.Id))));
+    }
+
+    /// <summary>A position as the lookahead reads it (<see cref="PositionOnly"/>).</summary>
+    public static OrderPosition Position(BsonDocument document) =>
+        new(OrderBson.FromMicroseconds(document[OrderBson.CreatedAt].AsInt64), document[OrderBson.Id].AsBsonBinaryData.ToGuid(GuidRepresentation.Standard));
+}

@@ -1,0 +1,148 @@
+using MongoDB.Bson;
+using MongoDB.Driver;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// Every filter, update, projection, sort and index the MongoDB store sends, in one place, so each is rendered to BSON
+/// and asserted offline (tests/Unit/MongoDb). Values go in as BsonValues of the stored types (UUID subtype 4,
+/// Int64 microseconds), never through a serializer a global setting could change.
+/// </summary>
+public static partial class OrderDefinitions
+{
+    public const string CustomerIndexName = "customer_newest_first";
+    public const string KeyIndexName = "idempotency_keys";
+
+    private static readonly FilterDefinitionBuilder<BsonDocument> Filter = Builders<BsonDocument>.Filter;
+
+    /// <summary>Reads leave the Idempotency-Keys out (they are not part of the order) and read the rest with <see cref="OrderBsonSerializer"/>.</summary>
+    public static readonly ProjectionDefinition<BsonDocument, Order> WithoutKeys =
+        new ReadAs<Order>(new BsonDocument(OrderKeys.Field, 0), OrderBsonSerializer.Instance);
+
+    /// <summary>
+    /// The whole stored document with its entry for <paramref name="key"/> (<see cref="KeyedOrderBsonSerializer"/>): a create
+    /// or transition that met a known key compares request hashes, and a replay cuts the order back to the entry's version.
+    /// </summary>
+    public static ProjectionDefinition<BsonDocument, KeyedOrder> WithKey(string? key) =>
+        new ReadAs<KeyedOrder>(null, new KeyedOrderBsonSerializer(key));
+
+    /// <summary>What the read that explains a write that matched nothing needs: status and version.</summary>
+    public static readonly ProjectionDefinition<BsonDocument, BsonDocument> StateOnly =
+        new BsonDocumentProjectionDefinition<BsonDocument, BsonDocument>(new BsonDocument { { OrderBson.Status, 1 }, { OrderBson.Version, 1 }, { OrderBson.Id, 0 } });
+
+    /// <summary>
+    /// The customer listing's index, <c>{customerId: 1, createdAt: -1, _id: -1}</c>: equality on the customer, then the
+    /// listing's order, so the listing walks the index with no in-memory sort. The trailing <c>_id</c> makes the order
+    /// total (ties between equal timestamps): <c>(createdAt, _id)</c> is an <see cref="OrderPosition"/>, the keyset
+    /// cursor, and the lookahead of a page reads positions from this index alone (OrderDefinitions.Listing.cs).
+    /// </summary>
+    public static readonly CreateIndexModel<BsonDocument> CustomerIndex = new(
+        Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.CustomerId).Descending(OrderBson.CreatedAt).Descending(OrderBson.Id),
+        new CreateIndexOptions { Name = CustomerIndexName });
+
+    /// <summary>
+    /// One request per Idempotency-Key, creates and transitions alike (<see cref="OrderKeys"/>): unique across orders,
+    /// multikey over each order's <c>keys</c>, and partial (an order without any key is not in it), so an insert with
+    /// its key, or a transition with its key, is one atomic single-document write that a second holder of the key fails.
+    /// </summary>
+    public static readonly CreateIndexModel<BsonDocument> KeyIndex = new(
+        Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.KeyPath),
+        new CreateIndexOptions<BsonDocument>
+        {
+            Name = KeyIndexName,
+            Unique = true,
+            PartialFilterExpression = Filter.Exists(OrderKeys.KeyPath),
+        });
+
+    public static IReadOnlyList<CreateIndexModel<BsonDocument>> Indexes { get; } = [CustomerIndex, KeyIndex];
+
+    public static FilterDefinition<BsonDocument> ById(Guid id) => Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
+
+    /// <summary>One <c>$in</c> with every id as one array (the batch filter's "one parameter carries all ids").</summary>
+    public static FilterDefinition<BsonDocument> ByIds(IEnumerable<Guid> ids) => Filter.In(OrderBson.Id, ids.Select(id => (BsonValue)OrderBson.IdValue(id)));
+
+    /// <summary>The order that holds an Idempotency-Key, whichever step stored it.</summary>
+    public static FilterDefinition<BsonDocument> ByKey(string key) => Filter.Eq(OrderKeys.KeyPath, key);
+
+    public static FilterDefinition<BsonDocument> KeyedById(Guid id) => Builders<BsonDocument>.Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
+
+    /// <summary>
+    /// The transition's condition: this order, in a status the action is allowed from (<see cref="Transitions.AllowedFrom"/>:
+    /// the pure rules decide, the filter only carries them), with If-Match at the expected version, and with an
+    /// Idempotency-Key not holding that key yet: a retry of a step this order already took matches nothing and is then
+    /// answered from the key. (Another order holding the key fails the write on <see cref="KeyIndex"/> instead.)
+    /// </summary>
+    public static FilterDefinition<BsonDocument> Transitionable(TransitionCommand command)
+    {
+        var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString());
+        var condition = Filter.And(ById(command.OrderId), Filter.In(OrderBson.Status, allowed));
+        condition = command.ExpectedVersion is { } expected ? Filter.And(condition, Filter.Eq(OrderBson.Version, expected)) : condition;
+        return command.IdempotencyKey is { } key ? Filter.And(condition, Filter.Ne(OrderKeys.KeyPath, key)) : condition;
+    }
+
+    /// <summary>
+    /// The transition's change, applied atomically to the one document the filter matched. With If-Match the new version
+    /// is known (expected + 1), so the classic operators say it all: <c>$set</c> status and updatedAt, <c>$inc</c>
+    /// version, <c>$push</c> the event with sequence = the new version. Without If-Match no operator can copy the stored
+    /// version into the pushed event, so the same change is one pipeline stage (MongoDB 4.2+), still one atomic
+    /// single-document update: every field of a <c>$set</c> stage reads the document as it entered the stage, so
+    /// <c>$version + 1</c> is the new version for both the version and the event's sequence. Values a client supplied are
+    /// wrapped in <c>$literal</c>, so a payment reference like "$total" stays a string. With an Idempotency-Key the same
+    /// write also appends the key's entry (<see cref="OrderKeys"/>) with the new version: key and event land together.
+    /// </summary>
+    public static UpdateDefinition<BsonDocument> Transition(TransitionCommand command)
+    {
+        var status = Transitions.Target(command.Action).ToString();
+        var type = Transitions.EventType(command.Action);
+        var at = OrderBson.ToMicroseconds(command.At);
+        if (command.ExpectedVersion is { } expected)
+        {
+            var update = Builders<BsonDocument>.Update
+                .Set(OrderBson.Status, status)
+                .Set(OrderBson.UpdatedAt, at)
+                .Inc(OrderBson.Version, 1)
+                .Push(OrderBson.Events, OrderBson.EventDocument(expected + 1, type, command.At, command.Data));
+            return command.IdempotencyKey is { } key
+                ? update.Push(OrderKeys.Field, OrderKeys.Entry(key, command.RequestHash, expected + 1))
+                : update;
+        }
+
+        var next = new BsonDocument("$add", new BsonArray { "$" + OrderBson.Version, 1 });
+        var pushed = OrderBson.EventDocument(0, type, command.At, command.Data);
+        pushed["sequence"] = next;
+        pushed["type"] = Literal(type);
+        pushed["data"] = Literal(pushed["data"]);
+        var set = new BsonDocument
+        {
+            { OrderBson.Status, Literal(status) },
+            { OrderBson.UpdatedAt, at },
+            { OrderBson.Version, next },
+            { OrderBson.Events, new BsonDocument("$concatArrays", new BsonArray { "$" + OrderBson.Events, new BsonArray { pushed } }) },
+        };
+        if (command.IdempotencyKey is { } keyed)
+        {
+            // An order without keys has no "keys" field ($concatArrays of a missing field is null, so start from []).
+            var entry = OrderKeys.Entry(keyed, command.RequestHash, next);
+            entry["key"] = Literal(keyed);
+            entry["requestHash"] = Literal(command.RequestHash);
+            var stored = new BsonDocument("$ifNull", new BsonArray { "$" + OrderKeys.Field, new BsonArray() });
+            set.Add(OrderKeys.Field, new BsonDocument("$concatArrays", new BsonArray { stored, new BsonArray { entry } }));
+        }
+
+        var stage = new BsonDocument("$set", set);
+        return new PipelineUpdateDefinition<BsonDocument>(PipelineDefinition<BsonDocument, BsonDocument>.Create([stage]));
+    }
+
+    private static BsonDocument Literal(BsonValue value) => new("$literal", value);
+
+    /// <summary>
+    /// A projection that names the serializer its results are read with, so the collection stays a plain
+    /// BsonDocument collection and no serializer is registered globally for the order types.
+    /// </summary>
+    private sealed class ReadAs<TResult>(BsonDocument? projection, MongoDB.Bson.Serialization.IBsonSerializer<TResult> serializer)
+        : ProjectionDefinition<BsonDocument, TResult>
+    {
+        public override RenderedProjectionDefinition<TResult> Render(RenderArgs<BsonDocument> args) => new(projection, serializer);
+    }
+}
