@@ -83,7 +83,7 @@ public sealed class ContentionRetryTests(ApiHost host, PostgresServer postgres) 
             ["Store:Provider"] = "PostgreSql",
             ["Store:WriteIsolation"] = "Serializable",
             ["ConnectionStrings:Orders"] = await server.CreateDatabaseAsync("serializable", ApiHost.Ct),
-            ["Resilience:MaxRetries"] = "8",
+            ["Resilience:MaxConflictRetries"] = "8",
             ["Resilience:TotalTimeoutSeconds"] = "20",
         });
         using var client = service.CreateClient();

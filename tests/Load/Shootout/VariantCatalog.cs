@@ -68,7 +68,7 @@ public static class VariantCatalog
         new(StoreKind.PostgreSql, Relational, "baseline", "baseline",
             "new connection per repository call, serializable writes (40001 retried up to 8 times)", true, "synchronous_commit=on",
             Settings(("Store:UnitOfWork", "PerCall"), ("Store:WriteIsolation", "Serializable"), ("Store:PostgreSql:SynchronousCommit", "On"),
-                ("Resilience:MaxRetries", "8"), ("Resilience:TotalTimeoutSeconds", "15"))),
+                ("Resilience:MaxConflictRetries", "8"), ("Resilience:TotalTimeoutSeconds", "15"))),
         new(StoreKind.PostgreSql, Relational, "v1-shared-uow", "variant 1",
             "one connection + transaction per request", true, "synchronous_commit=on",
             Settings(("Store:UnitOfWork", "PerRequest"), ("Store:PostgreSql:SynchronousCommit", "On"))),
