@@ -16,6 +16,12 @@ public interface IRelationalConnections
     /// <summary>The isolation an explicit write transaction at <paramref name="requested"/> really runs at.</summary>
     string WriteIsolationInForce(IsolationLevel requested);
 
+    /// <summary>
+    /// True when the engine runs every write one at a time whatever isolation is asked (SQLite's single
+    /// writer): a stricter Store:WriteIsolation then adds no conflicts, and the flows need not avoid them.
+    /// </summary>
+    bool SerializesWrites => false;
+
     /// <summary>Opens a connection for reads; the caller disposes it. Counts as one connection opened.</summary>
     ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken);
 

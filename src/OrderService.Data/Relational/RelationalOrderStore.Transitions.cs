@@ -9,6 +9,10 @@ namespace OrderService.Data.Relational;
 /// the order back, on one connection: one round trip where the engine allows it. PerCall: read on one
 /// connection, decide with the pure rules, then a conditional write (expected version = the version
 /// read) on another, and the answer is built in memory with <see cref="Transitions.Apply"/>.
+/// Under RepeatableRead or Serializable (where the engine runs writes concurrently) PerRequest takes the
+/// PerCall flow too: the read-back inside a strict transaction would read the index pages that every
+/// concurrent transition writes its event into, and abort them (serialization failures), while the
+/// version-guarded write alone reads only the row it changes.
 /// <para>
 /// With an Idempotency-Key the write carries the key insert (see <see cref="SqlDialect.TransitionWrite"/>),
 /// so an applied step costs nothing more than that insert. Only a write that did not apply looks the key
@@ -21,7 +25,7 @@ namespace OrderService.Data.Relational;
 public sealed partial class RelationalOrderStore
 {
     public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken) =>
-        _perCall ? TransitionPerCallAsync(command, cancellationToken) : TransitionPerRequestAsync(command, cancellationToken);
+        _perCall || _strictTransitionsReadFirst ? TransitionPerCallAsync(command, cancellationToken) : TransitionPerRequestAsync(command, cancellationToken);
 
     private async Task<TransitionResult> TransitionPerRequestAsync(TransitionCommand command, CancellationToken cancellationToken)
     {

@@ -21,9 +21,18 @@ public sealed class ResilienceOptions
     [Range(1, 300)]
     public int AttemptTimeoutSeconds { get; set; } = 2;
 
-    /// <summary>Retries after the first attempt, for transient faults only (0 disables retrying).</summary>
+    /// <summary>Retries after the first attempt, for transient faults other than conflicts (0 disables them).</summary>
     [Range(0, 10)]
     public int MaxRetries { get; set; } = 2;
+
+    /// <summary>
+    /// Retries after the first attempt for a conflict the store rolled back whole (serialization failure,
+    /// deadlock victim, SQLite BUSY): nothing committed, so a rerun is always safe and cheap. RepeatableRead
+    /// and Serializable produce them by design under concurrency, so they get a budget of their own, larger
+    /// than <see cref="MaxRetries"/>; still inside <see cref="TotalTimeoutSeconds"/> (0 disables them).
+    /// </summary>
+    [Range(0, 20)]
+    public int MaxConflictRetries { get; set; } = 6;
 
     /// <summary>
     /// The base of the backoff: retry n waits a random time from 0 to base × 2^n (full jitter, so clients that

@@ -71,13 +71,14 @@ public static class StorePipeline
         var total = TimeSpan.FromSeconds(options.TotalTimeoutSeconds);
         var timeProvider = pipeline.TimeProvider ?? TimeProvider.System;
         pipeline.AddTimeout(total);
-        if (options.MaxRetries > 0)
+        var mostRetries = Math.Max(options.MaxRetries, options.MaxConflictRetries);
+        if (mostRetries > 0)
         {
             var baseDelay = TimeSpan.FromMilliseconds(options.RetryDelayMilliseconds);
             pipeline.AddRetry(new RetryStrategyOptions
             {
-                MaxRetryAttempts = options.MaxRetries,
-                ShouldHandle = static args => ValueTask.FromResult(ShouldRerun(args.Outcome.Exception, args.Context)),
+                MaxRetryAttempts = mostRetries,
+                ShouldHandle = args => ValueTask.FromResult(ShouldRerun(args.Outcome.Exception, args.Context, args.AttemptNumber, options)),
                 DelayGenerator = args => ValueTask.FromResult<TimeSpan?>(FullJitter(args.AttemptNumber, baseDelay, Remaining(args.Context, total, timeProvider))),
                 OnRetry = args =>
                 {
@@ -100,8 +101,13 @@ public static class StorePipeline
         pipeline.AddTimeout(TimeSpan.FromSeconds(options.AttemptTimeoutSeconds));
     }
 
-    /// <summary>The retry rule: the fault says what the attempt left behind, the call says what a rerun may do.</summary>
-    internal static bool ShouldRerun(Exception? exception, ResilienceContext context)
+    /// <summary>
+    /// The retry rule: the fault says what the attempt left behind, the call says what a rerun may do, and
+    /// the fault's budget says how often: a conflict the store rolled back has <see cref="ResilienceOptions.MaxConflictRetries"/>,
+    /// every other transient fault <see cref="ResilienceOptions.MaxRetries"/>. <paramref name="attempt"/> is the
+    /// zero-based number of the attempt that just failed, so attempt n may be followed by a rerun while n &lt; budget.
+    /// </summary>
+    internal static bool ShouldRerun(Exception? exception, ResilienceContext context, int attempt, ResilienceOptions options)
     {
         var fault = exception switch
         {
@@ -111,7 +117,8 @@ public static class StorePipeline
             TimeoutRejectedException => StoreFault.Interrupted,
             _ => StoreFault.Permanent,
         };
-        return RerunRule.Allows(context.Properties.GetValue(Facts, default).Rerun, fault);
+        var budget = fault == StoreFault.RolledBack ? options.MaxConflictRetries : options.MaxRetries;
+        return attempt < budget && RerunRule.Allows(context.Properties.GetValue(Facts, default).Rerun, fault);
     }
 
     /// <summary>What opens the circuit: the store out of reach or not answering. Contention and bugs never do.</summary>

@@ -20,6 +20,8 @@ public sealed class SqliteConnections(SqliteDatabase database) : IRelationalConn
 
     public string WriteIsolationInForce(IsolationLevel requested) => nameof(IsolationLevel.Serializable);
 
+    public bool SerializesWrites => true;
+
     public ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) => ValueTask.FromResult<DbConnection>(database.OpenReader());
 
     /// <remarks>

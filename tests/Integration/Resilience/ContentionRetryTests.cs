@@ -33,6 +33,9 @@ public sealed class ContentionRetryTests(ApiHost host, PostgresServer postgres) 
             // Microsoft.Data.Sqlite itself retries BUSY until the command timeout: that is what surfaces as BUSY.
             ("Store:CommandTimeoutSeconds", "1"),
             ("Resilience:MaxRetries", maxRetries.ToString(System.Globalization.CultureInfo.InvariantCulture)),
+
+            // BUSY is a conflict the store rolled back: its budget is MaxConflictRetries.
+            ("Resilience:MaxConflictRetries", maxRetries.ToString(System.Globalization.CultureInfo.InvariantCulture)),
             ("Resilience:RetryDelayMilliseconds", "100"),
             ("Resilience:TotalTimeoutSeconds", "20"),
             ("Resilience:AttemptTimeoutSeconds", "5"));
@@ -80,7 +83,7 @@ public sealed class ContentionRetryTests(ApiHost host, PostgresServer postgres) 
             ["Store:Provider"] = "PostgreSql",
             ["Store:WriteIsolation"] = "Serializable",
             ["ConnectionStrings:Orders"] = await server.CreateDatabaseAsync("serializable", ApiHost.Ct),
-            ["Resilience:MaxRetries"] = "8",
+            ["Resilience:MaxConflictRetries"] = "8",
             ["Resilience:TotalTimeoutSeconds"] = "20",
         });
         using var client = service.CreateClient();
