@@ -58,34 +58,57 @@ public static class CommandGenerators
         (1, Gen.Const((int?)null)),
         (1, Gen.Int[0, Keys - 1].Select(k => (int?)k)));
 
+    // Creates carry a key more often than steps: a keyed create replayed after its order moved on is the
+    // case that shows whether a replay answers the order as its creation left it.
     private static readonly Gen<Command> Create =
-        from key in Key
+        from key in Gen.Frequency((1, Gen.Const((int?)null)), (2, Gen.Int[0, Keys - 1].Select(k => (int?)k)))
         from body in Gen.Int[0, 1]
         select (Command)new CreateCommand(key, body);
 
+    // Three steps in four ask for an action that is legal for the order at that point (see Materialize), so
+    // orders get deep into the workflow and keyed steps apply; the rest ask for any action.
     private static readonly Gen<Command> Step =
         from slot in Gen.Int[0, Slots - 1]
         from action in Gen.Int[0, 3].Select(a => (OrderAction)a)
         from ifMatch in Gen.Int[0, 3].Select(i => (IfMatchKind)i)
         from key in Key
         from data in Gen.Int[0, 2]
-        select (Command)new StepCommand(slot, action, ifMatch, key, action == OrderAction.Complete ? 0 : data);
+        from legal in Gen.Frequency((3, Gen.Const(true)), (1, Gen.Const(false)))
+        select legal ? new LegalStep(new StepCommand(slot, action, ifMatch, key, data)) : Normalized(new StepCommand(slot, action, ifMatch, key, data));
+
+    /// <summary>A marker turned into a step whose action is legal for the slot's order when the sequence gets there.</summary>
+    private sealed record LegalStep(StepCommand Step) : Command
+    {
+        public override string ToString() => $"legal {Step}";
+    }
+
+    private static Command Normalized(StepCommand step) => step.Action == OrderAction.Complete ? step with { Data = 0 } : step;
 
     private static readonly Gen<Command> Get = Gen.Int[0, Slots - 1].Select(slot => (Command)new GetCommand(slot));
 
-    /// <summary>A marker turned into an exact copy of an earlier command of the sequence: a client's retry.</summary>
-    private sealed record Repeat(int Back) : Command
+    /// <summary>
+    /// A marker turned into an exact copy of an earlier command of the sequence: a client's retry. Most retries
+    /// repeat a request that carried a key (a replay, answered as of the step it repeats), the rest any request.
+    /// </summary>
+    private sealed record Repeat(int Back, Func<Command, bool> Eligible) : Command
     {
         public override string ToString() => $"repeat {Back}";
     }
 
-    private static readonly Gen<Command> RepeatEarlier = Gen.Int[0, MaxLength].Select(back => (Command)new Repeat(back));
+    private static readonly Gen<Command> RepeatEarlier =
+        from back in Gen.Int[0, MaxLength]
+        from eligible in Gen.OneOf<Func<Command, bool>>(IsKeyedStep, IsKeyedStep, IsKeyedCreate, _ => true)
+        select (Command)new Repeat(back, eligible);
+
+    private static bool IsKeyedStep(Command command) => command is StepCommand { Key: not null };
+
+    private static bool IsKeyedCreate(Command command) => command is CreateCommand { Key: not null };
 
     private static readonly Gen<Command> AnyCommand = Gen.Frequency(
         (3, Create),
         (8, Step),
         (1, Get),
-        (2, RepeatEarlier));
+        (3, RepeatEarlier));
 
     /// <summary>1..<see cref="MaxLength"/> commands; repeats become copies of an earlier command (dropped at the start).</summary>
     public static readonly Gen<IReadOnlyList<Command>> Sequence = AnyCommand.List[1, MaxLength].Select(Materialize);
@@ -93,18 +116,34 @@ public static class CommandGenerators
     private static IReadOnlyList<Command> Materialize(List<Command> commands)
     {
         var result = new List<Command>(commands.Count);
+        var model = new OrderModel();
+        var applied = 0;
         foreach (var command in commands)
         {
-            if (command is Repeat repeat)
+            if (command is LegalStep { Step: var step })
             {
-                if (result.Count > 0)
+                var legal = model.StatusOf(step.Slot) is { } status
+                    ? Enum.GetValues<OrderAction>().Where(a => Transitions.IsAllowed(status, a)).ToArray()
+                    : [];
+                result.Add(Normalized(legal.Length == 0 ? step : step with { Action = legal[(int)step.Action % legal.Length] }));
+            }
+            else if (command is Repeat repeat)
+            {
+                var earlier = result.Any(repeat.Eligible) ? result.Where(repeat.Eligible).ToList() : result;
+                if (earlier.Count > 0)
                 {
-                    result.Add(result[result.Count - 1 - (repeat.Back % result.Count)]);
+                    result.Add(earlier[earlier.Count - 1 - (repeat.Back % earlier.Count)]);
                 }
             }
             else
             {
                 result.Add(command);
+            }
+
+            // The model follows the sequence as it is built, so the next legal step knows each order's status.
+            while (applied < result.Count)
+            {
+                model.Apply(result[applied++]);
             }
         }
 

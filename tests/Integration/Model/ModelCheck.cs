@@ -34,6 +34,7 @@ public sealed class ModelCheck(string storeName, Func<ICommandRunner> http, Func
     {
         var clock = Stopwatch.StartNew();
         var commands = 0;
+        var outcomes = new SortedDictionary<string, int>(StringComparer.Ordinal);
         for (var i = 0; i < iterations; i++)
         {
             var sequence = CommandGenerators.Sequence.Generate(new PCG(0, seed + (ulong)i), null, out _);
@@ -44,10 +45,15 @@ public sealed class ModelCheck(string storeName, Func<ICommandRunner> http, Func
                 var (shrunk, runs) = await ShrinkAsync(sequence, report);
                 return new ModelFailure(storeName, seed, i, sequence.Count, shrunk, runs);
             }
+
+            foreach (var step in report.Steps.Where(s => !s.FinalCheck))
+            {
+                outcomes[step.Model.Outcome] = outcomes.GetValueOrDefault(step.Model.Outcome) + 1;
+            }
         }
 
         TestContext.Current.TestOutputHelper?.WriteLine(
-            $"{storeName}: {iterations} sequences, {commands} commands, each through HTTP and the port, agreed with the model in {clock.Elapsed.TotalSeconds:F1} s ({SeedVariable}={seed}, {IterationsVariable}={iterations})");
+            $"{storeName}: {iterations} sequences, {commands} commands, each through HTTP and the port, agreed with the model in {clock.Elapsed.TotalSeconds:F1} s ({SeedVariable}={seed}, {IterationsVariable}={iterations}); outcomes: {string.Join(", ", outcomes.Select(o => $"{o.Key} x{o.Value}"))}");
         return null;
     }
 
@@ -111,6 +117,15 @@ public sealed class ModelCheck(string storeName, Func<ICommandRunner> http, Func
                 }
             }
 
+            // Renumber orders downwards (swap #s and #s-1 everywhere), so the creates of lower slots become deletable.
+            for (var slot = 1; slot < CommandGenerators.Slots; slot++)
+            {
+                if (current.Any(c => SlotOf(c) == slot) && await TryAsync(current.Select(c => SwapSlots(c, slot, slot - 1)).ToList()))
+                {
+                    progress = true;
+                }
+            }
+
             for (var i = 0; i < current.Count; i++)
             {
                 foreach (var simpler in Simplify(current[i]))
@@ -125,6 +140,24 @@ public sealed class ModelCheck(string storeName, Func<ICommandRunner> http, Func
         }
 
         return (report, runs);
+    }
+
+    private static int? SlotOf(Command command) => command switch
+    {
+        StepCommand step => step.Slot,
+        GetCommand get => get.Slot,
+        _ => null,
+    };
+
+    private static Command SwapSlots(Command command, int a, int b)
+    {
+        int Swap(int slot) => slot == a ? b : slot == b ? a : slot;
+        return command switch
+        {
+            StepCommand step => step with { Slot = Swap(step.Slot) },
+            GetCommand get => get with { Slot = Swap(get.Slot) },
+            _ => command,
+        };
     }
 
     private static IEnumerable<Command> Simplify(Command command) => command switch

@@ -20,6 +20,9 @@ public sealed class OrderModel
     /// <summary>The slots created so far: the runners check each one's final state.</summary>
     public int OrderCount => _orders.Count;
 
+    /// <summary>The status of the slot's order, or null when the slot has no order yet.</summary>
+    public OrderStatus? StatusOf(int slot) => slot < _orders.Count ? _orders[slot].Status : null;
+
     public Observation Apply(Command command) => command switch
     {
         CreateCommand create => Create(create),
