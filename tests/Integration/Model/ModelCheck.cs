@@ -25,7 +25,7 @@ public sealed class ModelCheck(string storeName, Func<ICommandRunner> http, Func
     public const string SeedVariable = "ORDERS_TEST_MODEL_SEED";
     private const int MaxShrinkRuns = 400;
 
-    public static int Iterations => int.TryParse(Environment.GetEnvironmentVariable(IterationsVariable), CultureInfo.InvariantCulture, out var n) && n > 0 ? n : 40;
+    public static int Iterations => int.TryParse(Environment.GetEnvironmentVariable(IterationsVariable), CultureInfo.InvariantCulture, out var n) && n > 0 ? n : 30;
 
     public static ulong Seed => ulong.TryParse(Environment.GetEnvironmentVariable(SeedVariable), CultureInfo.InvariantCulture, out var s) ? s : 20261124;
 
