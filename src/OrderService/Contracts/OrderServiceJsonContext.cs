@@ -14,6 +14,7 @@ namespace OrderService.Contracts;
     JsonSerializerDefaults.Web,
     UseStringEnumConverter = true,
     NumberHandling = JsonNumberHandling.Strict,
+    AllowDuplicateProperties = false,
     DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
     Converters = [typeof(UtcTimestampJsonConverter), typeof(MoneyJsonConverter)])]
 [JsonSerializable(typeof(Order))]
@@ -42,6 +43,11 @@ public sealed partial class OrderServiceJsonContext : JsonSerializerContext
         options.TypeInfoResolverChain.Insert(0, Default);
         options.PropertyNamingPolicy = JsonNamingPolicy.CamelCase;
         options.NumberHandling = JsonNumberHandling.Strict;
+
+        // A key given twice ({"customerId":"a","customerId":"b"}, also differing only in case) is a 400:
+        // the default keeps the last value silently, so a body could mean one thing to a proxy or a log
+        // and another to us (found by the model-based malformed-body tests).
+        options.AllowDuplicateProperties = false;
         options.DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull;
         options.Converters.Add(new UtcTimestampJsonConverter());
         options.Converters.Add(new MoneyJsonConverter());
