@@ -13,5 +13,8 @@ public sealed class PostgresRelationalModelTests(PostgresRelationalStore store) 
 
 public sealed class PostgresDocumentModelTests(PostgresDocumentStore store) : ModelBasedSuite<PostgresDocumentStore>(store);
 
-/// <summary>Skipped, with the reason, unless ORDERS_TEST_SQLSERVER names a server.</summary>
+/// <summary>Skipped, with the reason, unless ORDERS_TEST_SQLSERVER names a server or Docker can start one.</summary>
 public sealed class SqlServerRelationalModelTests(SqlServerRelationalStore store) : ModelBasedSuite<SqlServerRelationalStore>(store);
+
+/// <summary>Skipped, with the reason, unless ORDERS_TEST_MONGODB names a server or Docker can start one.</summary>
+public sealed class MongoModelTests(OrderService.Integration.Tests.MongoDb.MongoStore store) : ModelBasedSuite<OrderService.Integration.Tests.MongoDb.MongoStore>(store);
