@@ -48,8 +48,9 @@ for run in $(seq 1 "$runs"); do
     --note "scripts/perf-report.sh run $run of $runs" \
     --out "$out/run-$run" > "$out/run-$run.log" 2>&1 || echo "run $run: the shoot-out exited non-zero (see $out/run-$run.log)"
   grep -E '^(Service CPU|PostgreSQL|SQLite|postgres HTTP|sqlite HTTP)' "$out/run-$run.log" || true
-  reports+=(--median-of "$out/run-$run/report.json")
+  if [[ -f "$out/run-$run/report.json" ]]; then reports+=(--median-of "$out/run-$run/report.json"); fi
 done
 
+if [[ ${#reports[@]} -eq 0 ]]; then echo "no run wrote a report" >&2; exit 1; fi
 dotnet "$load_dll" "${reports[@]}" | tee "$out/summary.md"
 echo "Summary: $out/summary.md; each run's report: $out/run-N/report.md"
