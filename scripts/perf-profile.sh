@@ -79,4 +79,6 @@ if [[ -f "$out/perf.data" ]]; then
   } > "$out/perf-top.txt"
   echo "$out/perf-top.txt"
 fi
+# The runtime's perf maps (symbol names for perf report) are large; the reports above are what is kept.
+rm -f "/tmp/perf-$service_pid.map" "/tmp/perf-$load_pid.map"
 echo "$out/top-frames.txt"
