@@ -24,16 +24,25 @@ var raw = new Option<bool>("--raw") { Description = "Run the raw store-port base
 var otlp = new Option<bool>("--otlp") { Description = "Run every variant twice: as configured, then exporting OpenTelemetry to a local OTLP sink (the ratio is telemetry's cost)." };
 var serviceDll = new Option<string?>("--service-dll") { Description = "Use this published OrderService.dll instead of publishing src/OrderService." };
 var serviceArtifacts = new Option<string?>("--service-artifacts-path") { Description = "--artifacts-path for publishing the service (build isolation)." };
+var baselineCommit = new Option<string?>("--baseline-commit") { Description = "Also run every variant against the service built from this commit (git archive + publish), right after its twin: CPU per workflow before/now from one run." };
+var baselineDll = new Option<string?>("--baseline-service-dll") { Description = "An already published OrderService.dll of --baseline-commit, instead of publishing it." };
+var medianOf = new Option<string[]>("--median-of") { Description = "Only summarize these report.json files (repeatable, 3 or more runs of the same command): median and spread of each figure, as README table rows.", AllowMultipleArgumentsPerToken = true };
 var fromJson = new Option<string?>("--from-json") { Description = "Only re-render report.md and chart.svg from an existing report.json (into --out, or beside it)." };
 var notes = new Option<string[]>("--note") { Description = "A note for the report header (repeatable), e.g. what else ran on the machine.", AllowMultipleArgumentsPerToken = false };
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
 {
-    stores, variants, layouts, workflows, concurrency, warmup, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, notes, fromJson,
+    stores, variants, layouts, workflows, concurrency, warmup, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, notes, fromJson, medianOf,
 };
 
 root.SetAction(async (parse, cancellationToken) =>
 {
+    if (parse.GetValue(medianOf) is { Length: > 0 } reports)
+    {
+        Console.Write(ReportSummary.Markdown([.. reports.Select(ReportWriter.Read)]));
+        return 0;
+    }
+
     if (parse.GetValue(fromJson) is { } existing)
     {
         var directory = parse.GetResult(output) is null or { Implicit: true } ? Path.GetDirectoryName(Path.GetFullPath(existing))! : Path.GetFullPath(parse.GetValue(output)!);
@@ -77,6 +86,8 @@ root.SetAction(async (parse, cancellationToken) =>
         Otlp = parse.GetValue(otlp),
         ServiceDll = parse.GetValue(serviceDll) is { } dll ? Path.GetFullPath(dll) : null,
         ServiceArtifactsPath = parse.GetValue(serviceArtifacts),
+        BaselineCommit = parse.GetValue(baselineCommit) ?? (parse.GetValue(baselineDll) is null ? null : "baseline"),
+        BaselineServiceDll = parse.GetValue(baselineDll) is { } before ? Path.GetFullPath(before) : null,
         Command = "dotnet run -c Release --project tests/Load -- " + string.Join(' ', args.Select(a => a.Contains(' ', StringComparison.Ordinal) ? $"\"{a}\"" : a)),
         Notes = parse.GetValue(notes) ?? [],
     };

@@ -29,6 +29,11 @@ public static class Notes
             yield return "Crash runs: PostgreSQL gets kill -9 on the postmaster and every backend a third of the way in, then pg_ctl start (crash recovery); SQLite gets kill -9 on the service process (the database lives in it), then a restart on the same port. Clients retry connection failures and 503s with the same Idempotency-Key / If-Match. A process crash keeps what reached the operating system, so SQLite synchronous=OFF/NORMAL loses nothing here; only power loss shows that trade. PostgreSQL synchronous_commit=off can lose WAL still in shared memory.";
         }
 
+        if (options.BaselineCommit is { } commit)
+        {
+            yield return $"Rows named @{commit} ran the service built from commit {commit} (git archive, published like the working tree), right after their twin, on a fresh database with the same settings; no raw baseline is run for them. Service CPU per workflow: the service process's user + system CPU (/proc/<pid>/stat) over the measured window ÷ workflows.";
+        }
+
         if (rows.Any(r => r.Variant.EndsWith(Variant.OtlpSuffix, StringComparison.Ordinal)))
         {
             yield return "Rows named +otlp ran right after their twin with OTEL_EXPORTER_OTLP_ENDPOINT set to a local sink that accepts OTLP/HTTP and drops it (every span sampled, metrics every 10 s, logs at Warning); their twin ran with no endpoint, where the service registers no OpenTelemetry provider at all.";

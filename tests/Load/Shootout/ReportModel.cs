@@ -57,6 +57,19 @@ public sealed record VariantResult(
 
     /// <summary>The run's length and the machine's load around it (null in reports from before it was recorded).</summary>
     public RunConditions? Conditions { get; init; }
+
+    /// <summary>
+    /// The service process's CPU time (user + system, /proc/&lt;pid&gt;/stat) over the measured window ÷ acknowledged
+    /// workflows, in ms. The service runs as its own process, so the driver's and the database's CPU are not in it.
+    /// Null for crash runs (the process restarts) and in older reports.
+    /// </summary>
+    public double? ServiceCpuMsPerWorkflow { get; init; }
+
+    /// <summary>The load driver's (this harness process's) CPU over the same window ÷ workflows, in ms: what the client side costs.</summary>
+    public double? DriverCpuMsPerWorkflow { get; init; }
+
+    /// <summary>Null: the service built from the working tree; a commit: the --baseline-commit build run as this row's service.</summary>
+    public string? ServiceBuild { get; init; }
 }
 
 /// <summary>One step's latency (ms) and outcome counts.</summary>

@@ -64,22 +64,24 @@ public static class ReportWriter
 
         md.AppendLine().AppendLine("## Results").AppendLine();
         md.AppendLine("Latency columns are p50 / p95 / p99 in ms. Lost, duplicates and dirty reads come from the audit after each run.").AppendLine();
-        md.AppendLine("| store | layout | variant | durable | wall s | wf/s | create | pay | ship | complete | errors | lost | dup | dirty reads | raw wf/s | HTTP/raw |");
-        md.AppendLine("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|");
+        md.AppendLine("| store | layout | variant | durable | wall s | wf/s | create | pay | ship | complete | errors | lost | dup | dirty reads | raw wf/s | HTTP/raw | service CPU ms/wf |");
+        md.AppendLine("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|");
         foreach (var row in report.Rows)
         {
             var name = row.Crash ? $"{row.Variant} **(crash)**" : row.Variant;
             if (row.Failure is not null && row.Steps.Count == 0)
             {
-                md.AppendLine($"| {row.Store} | {row.Layout} | {name} | {Yes(row.Durable)} | – | – | | | | | failed: {Escape(row.Failure)} | | | | | |");
+                md.AppendLine($"| {row.Store} | {row.Layout} | {name} | {Yes(row.Durable)} | – | – | | | | | failed: {Escape(row.Failure)} | | | | | | |");
                 continue;
             }
 
             md.AppendLine(Invariant($"| {row.Store} | {row.Layout} | {name} | {Yes(row.Durable)} | {row.WallSeconds:F1} | **{row.WorkflowsPerSecond:F0}** | ")
                 + $"{Latency(row, "create")} | {Latency(row, "pay")} | {Latency(row, "ship")} | {Latency(row, "complete")} | {Errors(row)} | "
                 + $"{row.Audit?.Lost.ToString(CultureInfo.InvariantCulture) ?? "?"} | {row.Audit?.Duplicates.ToString(CultureInfo.InvariantCulture) ?? "?"} | {DirtyReads(row)} | "
-                + Invariant($"{(row.RawWorkflowsPerSecond is { } raw ? raw.ToString("F0", CultureInfo.InvariantCulture) : "–")} | {(row.HttpToRawRatio is { } ratio ? ratio.ToString("F2", CultureInfo.InvariantCulture) : "–")} |"));
+                + Invariant($"{(row.RawWorkflowsPerSecond is { } raw ? raw.ToString("F0", CultureInfo.InvariantCulture) : "–")} | {(row.HttpToRawRatio is { } ratio ? ratio.ToString("F2", CultureInfo.InvariantCulture) : "–")} | {SideBySide.N(row.ServiceCpuMsPerWorkflow, "F3")} |"));
         }
+
+        SideBySide.Append(md, report);
 
         RunConditionsSection(md, report);
 

@@ -25,6 +25,9 @@ public sealed class ServiceProcess : IAsyncDisposable
 
     public Uri BaseAddress { get; }
 
+    /// <summary>The service's CPU time so far (user + system, from /proc), or null when it is not running or /proc cannot tell.</summary>
+    public TimeSpan? CpuTime => _process is { } process ? ProcessCpu.Of(process.Id) : null;
+
     /// <summary>dotnet publish once per harness run; every variant starts the same binary.</summary>
     public static async Task<string> PublishAsync(string repositoryRoot, string outputDirectory, string? artifactsPath)
     {

@@ -50,6 +50,15 @@ public sealed record ShootoutOptions
     /// <summary>A published OrderService.dll to use instead of publishing the repository's source.</summary>
     public string? ServiceDll { get; init; }
 
+    /// <summary>
+    /// A commit of this repository to run beside every selected variant as the "before" service (git archive, published
+    /// like the working tree), so that a CPU-per-workflow ratio against it comes from one run.
+    /// </summary>
+    public string? BaselineCommit { get; init; }
+
+    /// <summary>An already published OrderService.dll of <see cref="BaselineCommit"/> (repeated runs publish it once).</summary>
+    public string? BaselineServiceDll { get; init; }
+
     /// <summary>--artifacts-path for the service's dotnet publish (build isolation when several builds share a tree).</summary>
     public string? ServiceArtifactsPath { get; init; }
 

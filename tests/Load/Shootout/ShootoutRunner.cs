@@ -19,6 +19,8 @@ public sealed class ShootoutRunner(ShootoutOptions options)
         var startedAt = DateTimeOffset.UtcNow;
         Directory.CreateDirectory(options.OutputDirectory);
         var serviceDll = options.ServiceDll ?? await PublishAsync().ConfigureAwait(false);
+        var baselineDll = options.BaselineServiceDll
+            ?? (options.BaselineCommit is { } commit ? await PublishBaselineAsync(commit).ConfigureAwait(false) : null);
         var rows = new List<VariantResult>();
         var references = new List<ReferenceResult>();
         var storeDescriptions = new Dictionary<string, string>();
@@ -50,6 +52,11 @@ public sealed class ShootoutRunner(ShootoutOptions options)
                 foreach (var variant in options.SelectedVariants(store).SelectMany(v => otlpSink is null ? [v] : new[] { v, v.WithOtlpExport(otlpSink.Endpoint) }))
                 {
                     rows.Add(await RunVariantAsync(target, variant, crash: false, serviceDll, cancellationToken).ConfigureAwait(false));
+                    if (baselineDll is not null)
+                    {
+                        // Right after its twin, same store and settings: CPU per workflow "before" vs "now" from one run.
+                        rows.Add(await RunVariantAsync(target, variant, crash: false, baselineDll, cancellationToken, options.BaselineCommit).ConfigureAwait(false));
+                    }
                 }
 
                 foreach (var variant in options.SelectedCrashVariants(store).Where(_ => target.OwnsProcess))
@@ -89,12 +96,33 @@ public sealed class ShootoutRunner(ShootoutOptions options)
         return dll;
     }
 
-    private async Task<VariantResult> RunVariantAsync(StoreTarget target, Variant variant, bool crash, string serviceDll, CancellationToken cancellationToken)
+    /// <summary>
+    /// The service as it was at <paramref name="commit"/> (git archive of this repository, published like the current
+    /// source), so that one run measures "before" and "now" under the same machine load.
+    /// </summary>
+    private async Task<string> PublishBaselineAsync(string commit)
+    {
+        var directory = Path.Combine(options.OutputDirectory, $"baseline-{commit}");
+        var source = Path.Combine(directory, "src");
+        Directory.CreateDirectory(source);
+        var archive = Path.Combine(directory, "source.tar");
+        Console.WriteLine($"Publishing src/OrderService at {commit} (the baseline) to {directory} ...");
+        var clock = Stopwatch.StartNew();
+        (await Shell.RunAsync("git", ["-C", options.RepositoryRoot, "archive", "--format=tar", "-o", archive, commit], TimeSpan.FromMinutes(2)).ConfigureAwait(false))
+            .EnsureSuccess($"git archive {commit}");
+        (await Shell.RunAsync("tar", ["-xf", archive, "-C", source], TimeSpan.FromMinutes(2)).ConfigureAwait(false)).EnsureSuccess("tar -x");
+        var dll = await ServiceProcess.PublishAsync(source, Path.Combine(directory, "service"), Path.Combine(directory, "artifacts")).ConfigureAwait(false);
+        Console.WriteLine($"Published the baseline in {clock.Elapsed.TotalSeconds:F0} s.");
+        return dll;
+    }
+
+    private async Task<VariantResult> RunVariantAsync(StoreTarget target, Variant variant, bool crash, string serviceDll, CancellationToken cancellationToken, string? baselineCommit = null)
     {
         var number = Interlocked.Increment(ref _runNumber);
-        var runName = $"{number:D2}-{Variant.StoreName(variant.Store)}-{variant.Layout.ToLowerInvariant()}-{variant.Name}{(crash ? "-crash" : "")}";
+        var build = baselineCommit is null ? "" : $"@{baselineCommit}";
+        var runName = $"{number:D2}-{Variant.StoreName(variant.Store)}-{variant.Layout.ToLowerInvariant()}-{variant.Name}{(crash ? "-crash" : "")}{(baselineCommit is null ? "" : "-at-" + baselineCommit)}";
         var tag = $"ld{_runId}n{number}";
-        var label = crash ? $"{variant.Key} (crash)" : variant.Key;
+        var label = (crash ? $"{variant.Key} (crash)" : variant.Key) + build;
         Console.WriteLine($"== {label}");
         var logPath = Path.Combine(options.OutputDirectory, "logs", $"{runName}.service.log");
         Directory.CreateDirectory(Path.GetDirectoryName(logPath)!);
@@ -105,6 +133,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
             var ledger = new RunLedger(tag, options.Workflows);
             IReadOnlyList<ScenarioStats> stats;
             string? crashNote = null;
+            (TimeSpan? Service, TimeSpan? Driver) cpuBefore, cpuAfter;
             await using (var service = await ServiceProcess.StartAsync(serviceDll, ServiceEnvironment(variant, connectionString), logPath, cancellationToken).ConfigureAwait(false))
             {
                 using var http = OrderApiClient.CreateHttpClient(service.BaseAddress, options.Concurrency + options.ReaderCopies + 4);
@@ -124,9 +153,11 @@ public sealed class ShootoutRunner(ShootoutOptions options)
                 }
 
                 var load = new LoadRun(scenarios);
+                cpuBefore = (service.CpuTime, ProcessCpu.OfSelf());
                 var running = load.RunAsync(cancellationToken);
                 var crashing = crash ? CrashMidRunAsync(load, running, target, service, cancellationToken) : Task.FromResult<string?>(null);
                 stats = await LiveProgress.TrackAsync(label, load, running).ConfigureAwait(false);
+                cpuAfter = (service.CpuTime, ProcessCpu.OfSelf());
                 crashNote = await crashing.ConfigureAwait(false);
                 await service.StopAsync().ConfigureAwait(false);
             }
@@ -139,14 +170,30 @@ public sealed class ShootoutRunner(ShootoutOptions options)
                 audit = await Auditor.AuditAsync(client.Store, ledger, cancellationToken).ConfigureAwait(false);
             }
 
-            var raw = options.Raw && !crash ? await RunRawAsync(target, variant, runName, tag, cancellationToken).ConfigureAwait(false) : null;
-            var histogramFile = await WriteHistogramsAsync(runName, variant.Key + (crash ? "+crash" : ""), stats, raw?.Stats).ConfigureAwait(false);
-            return Row(variant, crash, stats[0], audit, raw?.WorkflowsPerSecond, crashNote, null, histogramFile) with { Conditions = conditions };
+            var raw = options.Raw && !crash && baselineCommit is null ? await RunRawAsync(target, variant, runName, tag, cancellationToken).ConfigureAwait(false) : null;
+            var histogramFile = await WriteHistogramsAsync(runName, variant.Key + build, stats, raw?.Stats).ConfigureAwait(false);
+
+            // A crash restarts the service mid-run: its CPU before the kill is gone, so no figure rather than a wrong one.
+            var ok = stats[0].OkIterations;
+            return Row(variant, crash, stats[0], audit, raw?.WorkflowsPerSecond, crashNote, null, histogramFile) with
+            {
+                Conditions = conditions,
+                Key = variant.Key + build + (crash ? "+crash" : ""),
+                Variant = variant.Name + build,
+                ServiceBuild = baselineCommit,
+                ServiceCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Service, cpuAfter.Service, ok),
+                DriverCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Driver, cpuAfter.Driver, ok),
+            };
         }
         catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
         {
             Console.WriteLine($"   {label} failed: {exception.GetType().Name}: {exception.Message}");
-            return Row(variant, crash, null, null, null, null, $"{exception.GetType().Name}: {FirstLine(exception.Message)}", null);
+            return Row(variant, crash, null, null, null, null, $"{exception.GetType().Name}: {FirstLine(exception.Message)}", null) with
+            {
+                Key = variant.Key + build + (crash ? "+crash" : ""),
+                Variant = variant.Name + build,
+                ServiceBuild = baselineCommit,
+            };
         }
     }
 

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Issue 12's figures in one command, for a QUIET machine (nothing else running; ~15-20 min on 2 cores):
+#
+#   scripts/perf-report.sh [OUT_DIR] [RUNS] [BASELINE_COMMIT]      (defaults: artifacts/perf-report/<time>, 3, de2015c)
+#
+# 1. Publishes the service from the working tree, and from BASELINE_COMMIT (git archive), once each.
+# 2. RUNS times, the same shoot-out: PostgreSQL and SQLite, default relational settings (v1-shared-uow), plus
+#    SQLite's "straightforward" service; 10,000 workflows at 100 copies after a 5,000-workflow warm-up; each
+#    variant over HTTP, through the store port (raw), and against the BASELINE_COMMIT service right after it;
+#    pgbench with the same four transactions. Every run is a full report (report.md, report.json).
+# 3. Prints the median (min-max) of every figure over the runs as README table rows (--median-of), and
+#    saves them in OUT_DIR/summary.md.
+#
+# The figures: wf/s, raw wf/s, HTTP/raw, × pgbench, service CPU ms per workflow (the service process's
+# /proc CPU over the measured window ÷ workflows), the driver's, the baseline's, and CPU vs baseline.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$root/artifacts/perf-report/$(date -u +%Y%m%d-%H%M%S)}"
+runs="${2:-3}"
+baseline="${3:-de2015c}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+cd "$root"
+
+echo "Building the shoot-out ..."
+dotnet build tests/Load/Load.csproj -c Release --artifacts-path "$out/build/load" -v quiet -nologo
+load_dll="$out/build/load/bin/Load/release/OrderService.Load.dll"
+
+publish() { # source_root output_dir artifacts_dir
+  dotnet publish "$1/src/OrderService/OrderService.csproj" -c Release -o "$2" -r linux-x64 --self-contained false \
+    -p:PublishReadyToRun=true --artifacts-path "$3" -v quiet -nologo
+}
+
+echo "Publishing the service (working tree) ..."
+publish "$root" "$out/service" "$out/build/service"
+echo "Publishing the service at $baseline ..."
+mkdir -p "$out/baseline-src"
+git -C "$root" archive --format=tar "$baseline" | tar -x -C "$out/baseline-src"
+publish "$out/baseline-src" "$out/baseline-service" "$out/build/baseline"
+
+reports=()
+for run in $(seq 1 "$runs"); do
+  echo "== run $run of $runs"
+  dotnet "$load_dll" --stores postgres,sqlite --variants relational/v1-shared-uow,straightforward \
+    --workflows 10000 --concurrency 100 --warmup 5000 \
+    --service-dll "$out/service/OrderService.dll" \
+    --baseline-commit "$baseline" --baseline-service-dll "$out/baseline-service/OrderService.dll" \
+    --note "scripts/perf-report.sh run $run of $runs" \
+    --out "$out/run-$run" > "$out/run-$run.log" 2>&1 || echo "run $run: the shoot-out exited non-zero (see $out/run-$run.log)"
+  grep -E '^(Service CPU|PostgreSQL|SQLite|postgres HTTP|sqlite HTTP)' "$out/run-$run.log" || true
+  if [[ -f "$out/run-$run/report.json" ]]; then reports+=(--median-of "$out/run-$run/report.json"); fi
+done
+
+if [[ ${#reports[@]} -eq 0 ]]; then echo "no run wrote a report" >&2; exit 1; fi
+dotnet "$load_dll" "${reports[@]}" | tee "$out/summary.md"
+echo "Summary: $out/summary.md; each run's report: $out/run-N/report.md"

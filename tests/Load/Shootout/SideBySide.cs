@@ -1,0 +1,68 @@
+using System.Globalization;
+using System.Text;
+
+namespace OrderService.Load.Shootout;
+
+/// <summary>
+/// Issue 12's report: every store and variant that ran, side by side, with the ratios the targets are stated in
+/// (HTTP/raw, × pgbench, service CPU per workflow and its ratio to the --baseline-commit build of the same variant).
+/// </summary>
+public static class SideBySide
+{
+    /// <summary>The figures of one variant in one report (null: not measured in that run).</summary>
+    public sealed record Figures(
+        string Store, string Layout, string Variant, double WorkflowsPerSecond, double? RawWorkflowsPerSecond, double? HttpToRaw,
+        double? TimesPgbench, double? RawTimesPgbench, double? ServiceCpuMs, double? DriverCpuMs, string? BaselineCommit, double? BaselineCpuMs,
+        double? CpuToBaseline, double? BaselineWorkflowsPerSecond);
+
+    public static IEnumerable<Figures> For(ShootoutReport report)
+    {
+        var pgbench = report.References.FirstOrDefault(r => r.Name.StartsWith("pgbench", StringComparison.Ordinal) && r.WorkflowsPerSecond > 0)?.WorkflowsPerSecond;
+        var rows = report.Rows.Where(r => !r.Crash && r.Failure is null && r.WorkflowsPerSecond > 0).ToList();
+        foreach (var row in rows.Where(r => r.ServiceBuild is null))
+        {
+            var baseline = rows.FirstOrDefault(r => r.ServiceBuild is { } commit && r.Store == row.Store && r.Layout == row.Layout && r.Variant == $"{row.Variant}@{commit}");
+            var isPostgres = row.Store == "postgres";
+            yield return new Figures(
+                row.Store, row.Layout, row.Variant, row.WorkflowsPerSecond, row.RawWorkflowsPerSecond, row.HttpToRawRatio,
+                isPostgres && pgbench is { } p ? row.WorkflowsPerSecond / p : null,
+                isPostgres && pgbench is { } q && row.RawWorkflowsPerSecond is { } raw ? raw / q : null,
+                row.ServiceCpuMsPerWorkflow, row.DriverCpuMsPerWorkflow, baseline?.ServiceBuild, baseline?.ServiceCpuMsPerWorkflow,
+                row.ServiceCpuMsPerWorkflow is { } now && baseline?.ServiceCpuMsPerWorkflow is { } before && before > 0 ? now / before : null,
+                baseline?.WorkflowsPerSecond);
+        }
+    }
+
+    public const string Header =
+        "| store | layout | variant | wf/s | raw wf/s | HTTP/raw | × pgbench | raw × pgbench | service CPU ms/wf | driver CPU ms/wf | baseline CPU ms/wf | CPU vs baseline | baseline wf/s |";
+
+    public const string Separator = "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
+
+    public static void Append(StringBuilder md, ShootoutReport report)
+    {
+        var figures = For(report).ToList();
+        if (figures.Count == 0)
+        {
+            return;
+        }
+
+        var commit = figures.Select(f => f.BaselineCommit).FirstOrDefault(c => c is not null);
+        md.AppendLine().AppendLine("## Side by side").AppendLine();
+        md.AppendLine("Every store that ran, with the ratios issue 12 states its targets in. × pgbench: the row's wf/s ÷ pgbench's in this run "
+            + "(PostgreSQL only). Service CPU: the service process's user + system CPU time (/proc/<pid>/stat) over the measured window ÷ workflows; "
+            + "the service runs as its own process, so neither the load driver (its own column) nor the database is in it. "
+            + (commit is null
+                ? "No --baseline-commit was given, so the baseline columns are empty."
+                : $"Baseline: the service built from commit {commit}, run right after its twin with the same store settings; CPU vs baseline = service CPU ÷ baseline CPU (target ≤ 0.50).")).AppendLine();
+        md.AppendLine(Header).AppendLine(Separator);
+        foreach (var f in figures)
+        {
+            md.AppendLine(Invariant($"| {f.Store} | {f.Layout} | {f.Variant} | {f.WorkflowsPerSecond:F0} | {N(f.RawWorkflowsPerSecond, "F0")} | {N(f.HttpToRaw, "F2")} | {N(f.TimesPgbench, "F2")} | {N(f.RawTimesPgbench, "F2")} | ")
+                + Invariant($"{N(f.ServiceCpuMs, "F3")} | {N(f.DriverCpuMs, "F3")} | {N(f.BaselineCpuMs, "F3")} | {N(f.CpuToBaseline, "F2")} | {N(f.BaselineWorkflowsPerSecond, "F0")} |"));
+        }
+    }
+
+    internal static string N(double? value, string format) => value is { } v ? v.ToString(format, CultureInfo.InvariantCulture) : "–";
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}
