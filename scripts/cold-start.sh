@@ -42,8 +42,9 @@ variants=(
   "service R2R, TieredCompilation=0|service-r2r|OrderService.dll|DOTNET_TieredCompilation=0"
 )
 body='{"customerId":"cold-start","lines":[{"sku":"SKU-1","quantity":1,"unitPrice":9.99}]}'
-results="$(mktemp -d)"
-trap 'rm -rf "$results"' EXIT
+# The raw milliseconds stay beside the builds, one file per variant (the variant's index), for a second look.
+results="$out/results"
+rm -rf "$results"; mkdir -p "$results"
 
 now_ns() { date +%s%N; }
 
@@ -84,7 +85,7 @@ echo
 stats() { # file -> "median min max p25 p75"
   sort -n "$1" | awk '{ v[NR] = $1 } END {
     m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-    printf "%d %d %d %d %d", m, v[1], v[NR], v[int((NR + 3) / 4)], v[int((3 * NR + 3) / 4)] }'
+    printf "%d %d %d %d %d\n", m, v[1], v[NR], v[int((NR + 3) / 4)], v[int((3 * NR + 3) / 4)] }'
 }
 
 read -r bare_median _ < <(stats "$results/0")

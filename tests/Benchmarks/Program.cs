@@ -5,14 +5,14 @@ using OrderService.Benchmarks.BatchFilter;
 
 // dotnet run -c Release --project tests/Benchmarks -- --filter '*'
 // ... -- batch-filter-statements   (PostgreSQL: prepared statements and plans of the batch query, no timing)
-// ... -- allocations [N]           (allocated bytes per request, service against plain Dapper + reflection JSON)
+// ... -- allocations [N] [--types]         (allocated bytes per request, service against plain Dapper + reflection JSON)
 switch (args)
 {
     case ["batch-filter-statements", ..]:
         await BatchFilterStatements.RunAloneAsync();
         break;
     case ["allocations", ..]:
-        await AllocationTable.RunAsync(args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 200);
+        await AllocationTable.RunAsync(args.Length > 1 && int.TryParse(args[1], CultureInfo.InvariantCulture, out var n) ? n : 200, args.Contains("--types"));
         break;
     default:
         BenchmarkSwitcher.FromAssembly(typeof(OrderService.Benchmarks.SampleOrders).Assembly).Run(args);

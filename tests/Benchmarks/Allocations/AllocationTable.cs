@@ -24,10 +24,13 @@ public static class AllocationTable
 {
     private const int BatchIds = 10;
     private const int ListingLimit = 10;
+    private static AllocationSampler? _sampler;
     private static readonly string[] Endpoints = ["create", "pay", "ship", "complete", "get", "batch (10 ids)", "customer listing (10)"];
 
-    public static async Task RunAsync(int requests)
+    public static async Task RunAsync(int requests, bool types = false)
     {
+        using var sampler = types ? new AllocationSampler() : null;
+        _sampler = sampler;
         var directory = Directory.CreateTempSubdirectory("orders-alloc-");
         try
         {
@@ -44,6 +47,12 @@ public static class AllocationTable
 
             Console.WriteLine();
             Console.WriteLine($"{requests} sequential requests per endpoint after a warm-up workflow; SQLite; each order has 2 lines; batch, get and listing read completed orders (4 events).");
+            if (sampler is not null)
+            {
+                Console.WriteLine();
+                Console.WriteLine("Sampled allocations by type (GCAllocationTick, about one per 100 KB), per app and endpoint:");
+                sampler.Print(8);
+            }
         }
         finally
         {
@@ -55,7 +64,7 @@ public static class AllocationTable
     {
         await using var factory = new ServiceFactory($"Data Source={file}");
         using var client = factory.CreateClient();
-        return await MeasureAsync(client, requests);
+        return await MeasureAsync(client, requests, "service");
     }
 
     private static async Task<Dictionary<string, long>> MeasureReferenceAsync(string file, int requests)
@@ -68,20 +77,20 @@ public static class AllocationTable
 
         await using var app = await ReferenceApi.StartAsync($"Data Source={file}");
         using var client = app.GetTestClient();
-        return await MeasureAsync(client, requests);
+        return await MeasureAsync(client, requests, "reference");
     }
 
-    private static async Task<Dictionary<string, long>> MeasureAsync(HttpClient client, int requests)
+    private static async Task<Dictionary<string, long>> MeasureAsync(HttpClient client, int requests, string app)
     {
         // Warm-up: one whole workflow per endpoint's worth of requests, so JIT, pools and caches are settled.
-        await WorkflowAsync(client, Math.Max(20, requests / 4), "warm", null);
+        await WorkflowAsync(client, Math.Max(20, requests / 4), "warm", null, app);
         var results = new Dictionary<string, long>();
-        await WorkflowAsync(client, requests, "measured", results);
+        await WorkflowAsync(client, requests, "measured", results, app);
         return results;
     }
 
     /// <summary>Creates <paramref name="count"/> orders, pays, ships, completes, reads, batches and lists them, one endpoint at a time.</summary>
-    private static async Task WorkflowAsync(HttpClient client, int count, string customerPrefix, Dictionary<string, long>? results)
+    private static async Task WorkflowAsync(HttpClient client, int count, string customerPrefix, Dictionary<string, long>? results, string app)
     {
         var customer = $"alloc-{customerPrefix}";
         var ids = new string[count];
@@ -109,11 +118,13 @@ public static class AllocationTable
             GC.Collect();
             GC.WaitForPendingFinalizers();
             var before = GC.GetTotalAllocatedBytes(precise: true);
+            _sampler?.Phase = results is null ? null : $"{app} {endpoint}";
             for (var i = 0; i < count; i++)
             {
                 await request(i);
             }
 
+            _sampler?.Phase = null;
             var allocated = GC.GetTotalAllocatedBytes(precise: true) - before;
             results?.Add(endpoint, allocated / count);
         }

@@ -31,15 +31,21 @@ public static class BatchFilterData
     private static ThrowawayPostgres? _postgres;
     private static string? _postgresDatabase;
 
-    /// <summary>Stores the benchmark can run here: SQLite always, PostgreSQL when its binaries (or ORDERS_TEST_POSTGRES) are there.</summary>
+    /// <summary>
+    /// Stores the benchmark can run here: SQLite always, PostgreSQL when its binaries (or ORDERS_TEST_POSTGRES) are
+    /// there; ORDERS_BENCH_STORES=PostgreSql (comma-separated) keeps only those, for a shorter rerun.
+    /// </summary>
     public static IEnumerable<string> AvailableStores()
     {
-        yield return "Sqlite";
+        var only = Environment.GetEnvironmentVariable("ORDERS_BENCH_STORES")?.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
+        var stores = new List<string> { "Sqlite" };
         if (ThrowawayPostgres.FindBinDirectory() is not null
             || !string.IsNullOrWhiteSpace(Environment.GetEnvironmentVariable(ThrowawayPostgres.ExternalServerVariable)))
         {
-            yield return "PostgreSql";
+            stores.Add("PostgreSql");
         }
+
+        return only is { Length: > 0 } ? stores.Where(s => only.Contains(s, StringComparer.OrdinalIgnoreCase)) : stores;
     }
 
     /// <summary>The connection string of the seeded PostgreSQL database, once a PostgreSQL case has run.</summary>
