@@ -61,8 +61,11 @@ measure() { # directory dll extra-env
     code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$port/orders" || true)
     [[ "$code" == "201" ]] && break
     if (( ($(now_ns) - start) > 60000000000 )) || ! kill -0 "$pid" 2>/dev/null; then
-      echo "start of $1/$2 failed (last HTTP code $code):" >&2; tail -5 "$data/log" >&2
-      kill "$pid" 2>/dev/null || true; rm -rf "$data"; return 1
+      kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+      # A random port someone else holds is not a failed start: the caller tries another port.
+      if grep -q "address already in use" "$data/log"; then rm -rf "$data"; return 2; fi
+      echo "start of $1/$2 failed (last HTTP code $code):" >&2; grep -v '^   at ' "$data/log" | tail -5 >&2
+      rm -rf "$data"; return 1
     fi
     sleep 0.005
   done
@@ -76,7 +79,11 @@ echo "==> $starts starts per variant, interleaved"
 for ((round = 1; round <= starts; round++)); do
   for i in "${!variants[@]}"; do
     IFS='|' read -r name dir dll extra <<<"${variants[$i]}"
-    measure "$dir" "$dll" "$extra" >>"$results/$i"
+    for attempt in 1 2 3; do
+      status=0; measure "$dir" "$dll" "$extra" >>"$results/$i" || status=$?
+      (( status == 2 )) || break
+    done
+    (( status == 0 )) || exit 1
   done
   printf '.'
 done
