@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Cold start: process start -> first 201 on POST /orders, each variant started N times (default 10), and the
+# median and spread per variant, with the ratio of medians against a bare minimal API (tests/ColdStart/Bare).
+# SQLite (the default store) with a fresh data directory for every start. Starts are interleaved (variant
+# after variant, round after round) so machine noise spreads over all variants alike.
+#
+#   scripts/cold-start.sh                 # publish (Release, linux-x64, framework-dependent) and measure
+#   scripts/cold-start.sh --no-publish    # measure what artifacts/coldstart holds
+#   COLD_STARTS=20 scripts/cold-start.sh  # more starts per variant
+#
+# Variants: the service published with ReadyToRun (the default publish since it measured best) and without;
+# the ReadyToRun build with TieredPGO back on and with tiered compilation off (runtime knobs, via DOTNET_ env);
+# the bare API, published with the same flags as the default. Needs curl. About 3-5 minutes on 2 busy cores.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+out="$repo/artifacts/coldstart"
+starts="${COLD_STARTS:-10}"
+rid="${COLD_START_RID:-linux-x64}"
+export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
+
+publish() { # name project readytorun
+  echo "==> publish $1 (ReadyToRun=$3)"
+  rm -rf "${out:?}/$1"
+  dotnet publish "$2" -c Release -r "$rid" --self-contained false -p:UseAppHost=false \
+    -p:PublishReadyToRun="$3" --artifacts-path "$out/build" -o "$out/$1" -v quiet -nologo >/dev/null
+}
+
+if [[ "${1:-}" != "--no-publish" ]]; then
+  publish service-r2r src/OrderService/OrderService.csproj true
+  publish service-jit src/OrderService/OrderService.csproj false
+  publish bare tests/ColdStart/Bare/Bare.csproj true
+fi
+
+# name | directory | dll | extra environment
+variants=(
+  "bare|bare|Bare.dll|"
+  "service R2R (default)|service-r2r|OrderService.dll|"
+  "service no R2R|service-jit|OrderService.dll|"
+  "service R2R, TieredPGO=1|service-r2r|OrderService.dll|DOTNET_TieredPGO=1"
+  "service R2R, TieredCompilation=0|service-r2r|OrderService.dll|DOTNET_TieredCompilation=0"
+)
+body='{"customerId":"cold-start","lines":[{"sku":"SKU-1","quantity":1,"unitPrice":9.99}]}'
+# The raw milliseconds stay beside the builds, one file per variant (the variant's index), for a second look.
+results="$out/results"
+rm -rf "$results"; mkdir -p "$results"
+
+now_ns() { date +%s%N; }
+
+# One start: prints milliseconds from exec to the first 201 (or fails after 60 s).
+measure() { # directory dll extra-env
+  local data port pid start code elapsed
+  data="$(mktemp -d)"
+  port=$((20000 + RANDOM % 20000))
+  start=$(now_ns)
+  env ${3:+$3} ASPNETCORE_URLS="http://127.0.0.1:$port" ConnectionStrings__Orders="Data Source=$data/orders.db" \
+    dotnet "$out/$1/$2" >"$data/log" 2>&1 &
+  pid=$!
+  while :; do
+    code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$port/orders" || true)
+    [[ "$code" == "201" ]] && break
+    if (( ($(now_ns) - start) > 60000000000 )) || ! kill -0 "$pid" 2>/dev/null; then
+      kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+      # A random port someone else holds is not a failed start: the caller tries another port.
+      if grep -q "address already in use" "$data/log"; then rm -rf "$data"; return 2; fi
+      echo "start of $1/$2 failed (last HTTP code $code):" >&2; grep -v '^   at ' "$data/log" | tail -5 >&2
+      rm -rf "$data"; return 1
+    fi
+    sleep 0.005
+  done
+  elapsed=$(( ($(now_ns) - start) / 1000000 ))
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+  rm -rf "$data"
+  echo "$elapsed"
+}
+
+echo "==> $starts starts per variant, interleaved"
+for ((round = 1; round <= starts; round++)); do
+  for i in "${!variants[@]}"; do
+    IFS='|' read -r name dir dll extra <<<"${variants[$i]}"
+    for attempt in 1 2 3; do
+      status=0; measure "$dir" "$dll" "$extra" >>"$results/$i" || status=$?
+      (( status == 2 )) || break
+    done
+    (( status == 0 )) || exit 1
+  done
+  printf '.'
+done
+echo
+
+stats() { # file -> "median min max p25 p75"
+  sort -n "$1" | awk '{ v[NR] = $1 } END {
+    m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    printf "%d %d %d %d %d\n", m, v[1], v[NR], v[int((NR + 3) / 4)], v[int((3 * NR + 3) / 4)] }'
+}
+
+read -r bare_median _ < <(stats "$results/0")
+echo
+echo "| variant | median ms | min-max ms | p25-p75 ms | x bare (median) |"
+echo "|---|---|---|---|---|"
+for i in "${!variants[@]}"; do
+  IFS='|' read -r name _ <<<"${variants[$i]}"
+  read -r median min max p25 p75 < <(stats "$results/$i")
+  ratio=$(awk -v a="$median" -v b="$bare_median" 'BEGIN { printf "%.2f", a / b }')
+  echo "| $name | $median | $min-$max | $p25-$p75 | ${ratio}x |"
+done
+echo
+echo "$starts starts per variant, process start to the first 201 on POST /orders (SQLite, fresh data directory), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)."
