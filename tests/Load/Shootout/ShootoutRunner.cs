@@ -18,9 +18,9 @@ public sealed class ShootoutRunner(ShootoutOptions options)
     {
         var startedAt = DateTimeOffset.UtcNow;
         Directory.CreateDirectory(options.OutputDirectory);
-        var serviceDll = options.ServiceDll ?? await PublishAsync().ConfigureAwait(false);
+        var serviceDll = options.ServiceDll ?? await ServicePublisher.CurrentAsync(options).ConfigureAwait(false);
         var baselineDll = options.BaselineServiceDll
-            ?? (options.BaselineCommit is { } commit ? await PublishBaselineAsync(commit).ConfigureAwait(false) : null);
+            ?? (options.BaselineCommit is { } commit ? await ServicePublisher.BaselineAsync(options, commit).ConfigureAwait(false) : null);
         var rows = new List<VariantResult>();
         var references = new List<ReferenceResult>();
         var storeDescriptions = new Dictionary<string, string>();
@@ -84,36 +84,6 @@ public sealed class ShootoutRunner(ShootoutOptions options)
 
         var header = new ReportHeader(startedAt, options.Command, machine, options.Workflows, options.Concurrency, options.Warmup, options.AbortRate, storeDescriptions);
         return new ShootoutReport(header, rows, references, [.. Notes.For(options, rows)]);
-    }
-
-    private async Task<string> PublishAsync()
-    {
-        var output = Path.Combine(options.OutputDirectory, "service");
-        Console.WriteLine($"Publishing src/OrderService (Release) to {output} ...");
-        var clock = Stopwatch.StartNew();
-        var dll = await ServiceProcess.PublishAsync(options.RepositoryRoot, output, options.ServiceArtifactsPath).ConfigureAwait(false);
-        Console.WriteLine($"Published in {clock.Elapsed.TotalSeconds:F0} s.");
-        return dll;
-    }
-
-    /// <summary>
-    /// The service as it was at <paramref name="commit"/> (git archive of this repository, published like the current
-    /// source), so that one run measures "before" and "now" under the same machine load.
-    /// </summary>
-    private async Task<string> PublishBaselineAsync(string commit)
-    {
-        var directory = Path.Combine(options.OutputDirectory, $"baseline-{commit}");
-        var source = Path.Combine(directory, "src");
-        Directory.CreateDirectory(source);
-        var archive = Path.Combine(directory, "source.tar");
-        Console.WriteLine($"Publishing src/OrderService at {commit} (the baseline) to {directory} ...");
-        var clock = Stopwatch.StartNew();
-        (await Shell.RunAsync("git", ["-C", options.RepositoryRoot, "archive", "--format=tar", "-o", archive, commit], TimeSpan.FromMinutes(2)).ConfigureAwait(false))
-            .EnsureSuccess($"git archive {commit}");
-        (await Shell.RunAsync("tar", ["-xf", archive, "-C", source], TimeSpan.FromMinutes(2)).ConfigureAwait(false)).EnsureSuccess("tar -x");
-        var dll = await ServiceProcess.PublishAsync(source, Path.Combine(directory, "service"), Path.Combine(directory, "artifacts")).ConfigureAwait(false);
-        Console.WriteLine($"Published the baseline in {clock.Elapsed.TotalSeconds:F0} s.");
-        return dll;
     }
 
     private async Task<VariantResult> RunVariantAsync(StoreTarget target, Variant variant, bool crash, string serviceDll, CancellationToken cancellationToken, string? baselineCommit = null)
