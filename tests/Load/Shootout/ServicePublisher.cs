@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using OrderService.Load.Driver;
 
 namespace OrderService.Load.Shootout;
 
