@@ -15,9 +15,12 @@ public sealed class MongoStoreOptions
     /// The write concern's <c>w</c>: <c>majority</c>, or how many members must acknowledge (1–50). Unset: the URI's
     /// <c>w</c>, else the server's default write concern (w:majority on a replica set since MongoDB 5.0, which is why
     /// the seed's "acknowledged" baseline must say w:1 explicitly). w:0 is refused: an unacknowledged write cannot
-    /// report a duplicate key or whether a conditional update matched.
+    /// report a duplicate key or whether a conditional update matched. Empty counts as unset, so an environment
+    /// (a ConfigMap) can list the key without choosing a value.
     /// </summary>
-    public string? W { get; set; }
+    public string? W { get => _w; set => _w = string.IsNullOrWhiteSpace(value) ? null : value; }
+
+    private string? _w;
 
     /// <summary>The write concern's <c>j</c>: true waits until the write is in the on-disk journal. Unset: the URI's <c>journal</c>, else the server's default.</summary>
     public bool? Journal { get; set; }

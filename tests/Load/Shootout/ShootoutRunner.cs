@@ -141,7 +141,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
             }
 
             var raw = options.Raw && !crash && baselineCommit is null ? await RunRawAsync(target, variant, runName, tag, cancellationToken).ConfigureAwait(false) : null;
-            var histogramFile = await WriteHistogramsAsync(runName, variant.Key + build, stats, raw?.Stats).ConfigureAwait(false);
+            var histogramFile = await WriteHistogramsAsync(runName, variant.Key + build + (crash ? "+crash" : ""), stats, raw?.Stats).ConfigureAwait(false);
 
             // A crash restarts the service mid-run: its CPU before the kill is gone, so no figure rather than a wrong one.
             var ok = stats[0].OkIterations;
