@@ -102,21 +102,29 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     /// is absent: on SQL Server the UPDLOCK, HOLDLOCK of that check makes racing creates queue, so it never
     /// happens; Babelfish ignores those hints (it is multi-version), so two first orders of one customer (or
     /// two creates with one Idempotency-Key) both pass the check and the second INSERT fails. XACT_ABORT has
-    /// rolled the whole create back, and a rerun finds the row the winner committed.
+    /// rolled the whole create back, and a rerun finds the row the winner committed. (The event key is
+    /// among them for transitions: see <see cref="RacedKeys"/>.)
     /// </summary>
     public static StoreFault ClassifyError(int number, string message) => number switch
     {
         BabelfishUnmappedError when BabelfishTransientMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.RolledBack,
         BabelfishUnmappedError => StoreFault.Permanent,
-        DuplicateKey or DuplicateIndexKey when RacedCreateKeys.Any(k => message.Contains(k, StringComparison.Ordinal)) => StoreFault.RolledBack,
+        DuplicateKey or DuplicateIndexKey when RacedKeys.Any(k => message.Contains(k, StringComparison.Ordinal)) => StoreFault.RolledBack,
         _ => ClassifyNumber(number),
     };
 
     /// <summary>SQL Server's (and Babelfish's) duplicate key errors: a PRIMARY KEY or UNIQUE constraint, a unique index.</summary>
     private const int DuplicateKey = 2627, DuplicateIndexKey = 2601;
 
-    /// <summary>The keys the create checks for (with UPDLOCK, HOLDLOCK) before it inserts them: the customer, the Idempotency-Key, the order id.</summary>
-    private static readonly string[] RacedCreateKeys = ["pk_customers", "pk_idempotency_keys", "uq_orders_id"];
+    /// <summary>
+    /// The keys the create checks for (with UPDLOCK, HOLDLOCK) before it inserts them: the customer, the Idempotency-Key,
+    /// the order id. And the event key: a transition's event takes its sequence from the version its own guarded UPDATE
+    /// wrote (OUTPUT INTO), so on SQL Server two events of one sequence cannot meet; on Babelfish two concurrent
+    /// transitions of one order once did (a writer that waited for the row and re-checked it). Either way XACT_ABORT has
+    /// rolled the whole transition back and the key kept the history intact, so a rerun, which reads the order anew,
+    /// answers it (applied, or 409), where a 500 would leave the client guessing.
+    /// </summary>
+    private static readonly string[] RacedKeys = ["pk_customers", "pk_idempotency_keys", "uq_orders_id", "pk_order_events"];
 
     private static StoreFault Classify(SqlException exception)
     {
