@@ -49,7 +49,13 @@ public sealed class ContainerImageTests
             .WithDockerfileDirectory(Repository.Root)
             .WithDockerfile("Dockerfile")
             .WithName($"orderservice-image-test:{Guid.NewGuid():N}")
-            .WithCreateParameterModifier(build => build.NetworkMode = "host")
+            .WithCreateParameterModifier(build =>
+            {
+                build.NetworkMode = "host";
+
+                // The legacy builder keeps a failed step's container (Exited (1)) unless told to remove it always.
+                build.ForceRemove = true;
+            })
             .WithCleanUp(false)
             .WithLogger(buildOutput)
             .Build();
