@@ -1,9 +1,10 @@
-# syntax=docker/dockerfile:1
 # OrderService image: multi-stage (SDK builds, ASP.NET runtime runs), non-root, SQLite data on a volume.
 #   docker build -t orderservice .
 #   docker run -p 8080:8080 -v orderservice-data:/app/data orderservice          # SQLite (default)
 #   docker run -p 8080:8080 -e Store__Provider=PostgreSql \
 #     -e ConnectionStrings__Orders="Host=db;Username=postgres;Password=...;Database=orders" orderservice
+# No syntax directive on purpose: under BuildKit it makes every build fetch the docker/dockerfile frontend from
+# Docker Hub first, which fails offline or where Docker Hub is blocked; the built-in frontend covers all used here.
 
 FROM mcr.microsoft.com/dotnet/sdk:10.0 AS build
 WORKDIR /source

@@ -3,8 +3,10 @@ using System.Net.Http.Json;
 using System.Text.Json.Nodes;
 using Docker.DotNet;
 using Docker.DotNet.Models;
+using DotNet.Testcontainers;
 using DotNet.Testcontainers.Builders;
 using DotNet.Testcontainers.Configurations;
+using DotNet.Testcontainers.Images;
 using Shouldly;
 using Xunit;
 
@@ -41,15 +43,31 @@ public sealed class ContainerImageTests
         await SkipUnlessBaseImagesArePresentAsync(docker);
 
         // WithCleanUp(false): no Ryuk helper container (itself an image to pull); this test removes what it made.
+        var buildOutput = new BuildOutput(ConsoleLogger.Instance);
         var image = new ImageFromDockerfileBuilder()
             .WithContextDirectory(Repository.Root)
             .WithDockerfileDirectory(Repository.Root)
             .WithDockerfile("Dockerfile")
             .WithName($"orderservice-image-test:{Guid.NewGuid():N}")
-            .WithCreateParameterModifier(build => build.NetworkMode = "host")
+            .WithCreateParameterModifier(build =>
+            {
+                build.NetworkMode = "host";
+
+                // The legacy builder keeps a failed step's container (Exited (1)) unless told to remove it always.
+                build.ForceRemove = true;
+            })
             .WithCleanUp(false)
+            .WithLogger(buildOutput)
             .Build();
-        await image.CreateAsync(Ct);
+        try
+        {
+            await image.CreateAsync(Ct);
+        }
+        catch (ImageBuildFailedException exception)
+        {
+            Assert.Fail($"{exception.Message}\nThe build's last lines:\n{buildOutput.Tail}");
+        }
+
         var container = new ContainerBuilder(image)
             .WithPortBinding(HttpPort, assignRandomHostPort: true)
             .WithWaitStrategy(Wait.ForUnixContainer().UntilHttpRequestIsSucceeded(r => r.ForPort(HttpPort).ForPath(Probes.ReadinessPath)))
