@@ -31,10 +31,40 @@ public sealed class MoneyJsonConverter : JsonConverter<decimal>
 {
     private static readonly StandardFormat TwoDecimals = new('F', 2);
 
-    public override decimal Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
-        reader.TokenType == JsonTokenType.Number && reader.TryGetDecimal(out var value)
-            ? value
-            : throw new JsonException("The JSON value could not be converted to a decimal number.");
+    public override decimal Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+    {
+        if (reader.TokenType != JsonTokenType.Number || !reader.TryGetDecimal(out var value))
+        {
+            throw new JsonException("The JSON value could not be converted to a decimal number.");
+        }
+
+        // decimal parsing rounds a non-zero number below its range (1e-400) to 0 without a word: a price the client
+        // did not send. Only a literal whose digits are all zero may read as 0.
+        if (value == 0 && HasNonZeroMantissaDigit(reader.HasValueSequence ? reader.ValueSequence.ToArray() : reader.ValueSpan))
+        {
+            throw new JsonException("The JSON number is too small for a decimal amount (it would round to 0).");
+        }
+
+        return value;
+    }
+
+    private static bool HasNonZeroMantissaDigit(ReadOnlySpan<byte> number)
+    {
+        foreach (var b in number)
+        {
+            if (b is (byte)'e' or (byte)'E')
+            {
+                return false;
+            }
+
+            if (b is >= (byte)'1' and <= (byte)'9')
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
 
     public override void Write(Utf8JsonWriter writer, decimal value, JsonSerializerOptions options)
     {

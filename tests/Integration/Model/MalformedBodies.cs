@@ -140,6 +140,8 @@ public static class MalformedBodies
                 yield return Case("quantity is 1.5", (c, id) => $$"""{"customerId":"{{c}}","lines":[{"sku":"S","quantity":1.5,"unitPrice":1}]}""");
                 yield return Case("quantity is \"3\"", (c, id) => $$"""{"customerId":"{{c}}","lines":[{"sku":"S","quantity":"3","unitPrice":1}]}""");
                 yield return Case("unitPrice is 1e400", (c, id) => $$"""{"customerId":"{{c}}","lines":[{"sku":"S","quantity":1,"unitPrice":1e400}]}""");
+                // A non-zero price too small for decimal: it used to round to 0.00 and be accepted.
+                yield return Case("unitPrice is 1e-400", (c, id) => $$"""{"customerId":"{{c}}","lines":[{"sku":"S","quantity":1,"unitPrice":1e-400}]}""");
                 yield return Case("unitPrice has 40 digits", (c, id) => $$"""{"customerId":"{{c}}","lines":[{"sku":"S","quantity":1,"unitPrice":{{new string('1', 40)}}.5}]}""");
                 yield return Case("lines is an object", (c, id) => $$$"""{"customerId":"{{{c}}}","lines":{"sku":"S","quantity":1,"unitPrice":1}}""");
                 yield return Case("a line twice keyed quantity", (c, id) => $$"""{"customerId":"{{c}}","lines":[{"sku":"S","quantity":1,"quantity":2,"unitPrice":1}]}""");
