@@ -126,20 +126,6 @@ public interface IOrderStore
     Task CheckReadyAsync(CancellationToken cancellationToken);
 }
 
-/// <summary>Creates or upgrades the schema, idempotently; run once at start-up.</summary>
-public interface IStoreSchema
-{
-    Task EnsureCreatedAsync(CancellationToken cancellationToken);
-
-    /// <summary>
-    /// The other layout's tables in this database that hold rows (<see cref="LayoutTables"/>): the service does
-    /// not read them, so after a switch of Store:Layout the store looks empty. Start-up warns, naming them.
-    /// Empty for a store with one layout only.
-    /// </summary>
-    Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
-        Task.FromResult<IReadOnlyList<TableRows>>([]);
-}
-
 /// <summary>
 /// An order to insert. <see cref="RequestHash"/> fingerprints the request body so that a repeated
 /// Idempotency-Key with a different body can be told apart (422) from a true retry. Its canonical form
@@ -285,18 +271,4 @@ public sealed record OrderPage(IAsyncEnumerable<Order> Orders, OrderPosition? Ne
         var last = positions[Math.Min(positions.Count, limit) - 1];
         return new OrderPage(rows(new PageRange(positions[0], last)), positions.Count > limit ? last : null);
     }
-}
-
-/// <summary>The store could not be reached, or timed out after the bounded retries. The API answers 503 with Retry-After.</summary>
-/// <param name="retryAfter">When the store is worth asking again, if known (what is left of an open circuit's break).</param>
-public sealed class StoreUnavailableException(string message, Exception? innerException = null, TimeSpan? retryAfter = null)
-    : Exception(message, innerException)
-{
-    public TimeSpan? RetryAfter { get; } = retryAfter;
-
-    /// <summary>
-    /// The store is reachable but not set up (a database that does not exist and may not be created): only an
-    /// operator can fix it, so the 503 carries this message, which /health/ready shows anyway.
-    /// </summary>
-    public bool NeedsOperator { get; init; }
 }

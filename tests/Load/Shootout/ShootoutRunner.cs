@@ -141,7 +141,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
             }
 
             var raw = options.Raw && !crash && baselineCommit is null ? await RunRawAsync(target, variant, runName, tag, cancellationToken).ConfigureAwait(false) : null;
-            var histogramFile = await WriteHistogramsAsync(runName, variant.Key + build + (crash ? "+crash" : ""), stats, raw?.Stats).ConfigureAwait(false);
+            var histogramFile = await RunHistograms.WriteAsync(options.OutputDirectory, runName, variant.Key + build + (crash ? "+crash" : ""), stats, raw?.Stats).ConfigureAwait(false);
 
             // A crash restarts the service mid-run: its CPU before the kill is gone, so no figure rather than a wrong one.
             var ok = stats[0].OkIterations;
@@ -287,38 +287,6 @@ public sealed class ShootoutRunner(ShootoutOptions options)
         }
 
         return environment;
-    }
-
-    /// <summary>
-    /// The run's per-step latency histograms (successful and failed calls, HTTP and raw) as one HdrHistogram log
-    /// beside the report, tagged key/scenario/step/ok|failed, so other HdrHistogram tools can read and merge them.
-    /// </summary>
-    private async Task<string> WriteHistogramsAsync(string runName, string key, IReadOnlyList<ScenarioStats> http, ScenarioStats? raw)
-    {
-        var directory = Path.Combine(options.OutputDirectory, "histograms");
-        Directory.CreateDirectory(directory);
-        var scenarios = raw is null ? http : [.. http, raw];
-        var histograms = new List<HdrHistogram.HistogramBase>();
-        foreach (var scenario in scenarios)
-        {
-            var start = scenario.StartedAt.ToUnixTimeMilliseconds();
-            var end = (scenario.StartedAt + scenario.Elapsed).ToUnixTimeMilliseconds();
-            foreach (var step in scenario.Steps)
-            {
-                foreach (var (outcome, histogram) in new[] { ("ok", step.Latency), ("failed", step.FailedLatency) })
-                {
-                    var copy = histogram.Copy();
-                    copy.Tag = HistogramLog.Tag(key, scenario.Name, step.Name, outcome);
-                    copy.StartTimeStamp = start;
-                    copy.EndTimeStamp = end;
-                    histograms.Add(copy);
-                }
-            }
-        }
-
-        var file = Path.Combine(directory, $"{runName}.hlog");
-        await HistogramLog.WriteAsync(file, scenarios.Min(s => s.StartedAt), histograms).ConfigureAwait(false);
-        return Path.GetRelativePath(options.OutputDirectory, file);
     }
 
     private static string FirstLine(string text) => text.Split('\n', 2)[0].Trim();
