@@ -1,101 +1,11 @@
-using System.Diagnostics;
-using System.Net;
 using OrderService.Data;
-using OrderService.Integration.Tests.Conformance;
-using OrderService.Integration.Tests.Conformance.Infrastructure;
-using Shouldly;
-using Xunit;
+using OrderService.Integration.Tests.Resilience;
 
 namespace OrderService.Integration.Tests.SqlServer;
 
-/// <summary>
-/// The SQL Server store's client side, for real, with no server: Store:Provider=SqlServer pointed at a
-/// closed loopback port. SqlClient fails to connect with a SqlException (error 0, a refused socket), the
-/// store calls it transient, the resilience pipeline retries within its budget, and the API answers 503
-/// with Retry-After; the process itself stays healthy. These run everywhere, unlike the conformance suite.
-/// </summary>
-public sealed class SqlServerClientFaultTests : IAsyncLifetime
+/// <summary>SqlClient against a closed port: a SqlException (error 0, a refused socket), which the store calls transient.</summary>
+public sealed class SqlServerClientFaultTests() : ClientFaultSuite(new Dictionary<string, string?>
 {
-    private static readonly TimeSpan Bound = ConformanceSuite<SqlServerRelationalStore>.StoreDownBound;
-
-    private readonly OrderServiceFactory _factory = new(new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase)
-    {
-        ["Store:Provider"] = nameof(StoreProvider.SqlServer),
-        [$"ConnectionStrings:{StoreRegistration.ConnectionStringName}"] = SqlServerDown.ConnectionString(),
-    });
-
-    private HttpClient _client = null!;
-
-    private static CancellationToken Ct => TestContext.Current.CancellationToken;
-
-    public ValueTask InitializeAsync()
-    {
-        _client = _factory.CreateClient(); // the host must start although its store is down
-        _client.Timeout = TimeSpan.FromSeconds(60);
-        return ValueTask.CompletedTask;
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        _client.Dispose();
-        await _factory.DisposeAsync();
-    }
-
-    [Fact]
-    public async Task Creating_an_order_gives_503_with_Retry_After_within_the_bound()
-    {
-        var api = new OrderApi(_client);
-
-        var clock = Stopwatch.StartNew();
-        using var response = await api.CreateAsync(Ids.NewCustomer(), idempotencyKey: Ids.NewKey());
-        clock.Elapsed.ShouldBeLessThan(Bound);
-
-        await OrderApi.ReadProblemAsync(response, HttpStatusCode.ServiceUnavailable);
-        response.Headers.RetryAfter.ShouldNotBeNull("a 503 must say when to retry");
-    }
-
-    [Fact]
-    public async Task Reads_transitions_batches_and_listings_give_503_within_the_bound()
-    {
-        var api = new OrderApi(_client);
-        var id = Guid.CreateVersion7();
-        var calls = new (string Name, Func<Task<HttpResponseMessage>> Send)[]
-        {
-            ("GET /orders/{id}", () => api.GetAsync($"/orders/{id}")),
-            ("POST /orders/{id}/pay", () => api.TransitionAsync(id, "pay")),
-            ("POST /orders/batch", () => api.PostAsync("/orders/batch", new { ids = new[] { id } })),
-            ("GET /customers/{id}/orders", () => api.GetAsync($"/customers/{Ids.NewCustomer()}/orders")),
-        };
-
-        foreach (var (name, send) in calls)
-        {
-            var clock = Stopwatch.StartNew();
-            using var response = await send();
-            clock.Elapsed.ShouldBeLessThan(Bound, name);
-            await OrderApi.ReadProblemAsync(response, HttpStatusCode.ServiceUnavailable);
-            response.Headers.RetryAfter.ShouldNotBeNull(name);
-        }
-    }
-
-    [Fact]
-    public async Task Readiness_is_503_and_the_service_stays_up()
-    {
-        var clock = Stopwatch.StartNew();
-        using (var ready = await _client.GetAsync("/health/ready", Ct))
-        {
-            clock.Elapsed.ShouldBeLessThan(Bound);
-            ready.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable);
-        }
-
-        // Still serving after the failures: liveness is up, and the next request fails just as cleanly.
-        using (var live = await _client.GetAsync("/health/live", Ct))
-        {
-            live.StatusCode.ShouldBe(HttpStatusCode.OK);
-        }
-
-        using var again = await new OrderApi(_client).CreateAsync(Ids.NewCustomer());
-        again.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable);
-        using var liveAfter = await _client.GetAsync("/health/live", Ct);
-        liveAfter.StatusCode.ShouldBe(HttpStatusCode.OK);
-    }
-}
+    ["Store:Provider"] = nameof(StoreProvider.SqlServer),
+    [$"ConnectionStrings:{StoreRegistration.ConnectionStringName}"] = SqlServerDown.ConnectionString(),
+});
