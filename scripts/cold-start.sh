@@ -9,6 +9,7 @@
 #   COLD_STARTS=20 scripts/cold-start.sh  # more starts per variant
 #
 # Variants: the service published with ReadyToRun (the default publish since it measured best) and without;
+# ReadyToRun without the request delegate generator (handlers bound by expression trees at start-up);
 # the ReadyToRun build with TieredPGO back on and with tiered compilation off (runtime knobs, via DOTNET_ env);
 # the bare API, published with the same flags as the default. Needs curl. About 3-5 minutes on 2 busy cores.
 set -euo pipefail
@@ -20,16 +21,17 @@ starts="${COLD_STARTS:-10}"
 rid="${COLD_START_RID:-linux-x64}"
 export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
 
-publish() { # name project readytorun
+publish() { # name project readytorun [extra msbuild property: built apart, since it changes the compilation]
   echo "==> publish $1 (ReadyToRun=$3)"
   rm -rf "${out:?}/$1"
   dotnet publish "$2" -c Release -r "$rid" --self-contained false -p:UseAppHost=false \
-    -p:PublishReadyToRun="$3" --artifacts-path "$out/build" -o "$out/$1" -v quiet -nologo >/dev/null
+    -p:PublishReadyToRun="$3" ${4:+"$4"} --artifacts-path "$out/build${4:+-$1}" -o "$out/$1" -v quiet -nologo >/dev/null
 }
 
 if [[ "${1:-}" != "--no-publish" ]]; then
   publish service-r2r src/OrderService/OrderService.csproj true
   publish service-jit src/OrderService/OrderService.csproj false
+  publish service-r2r-no-rdg src/OrderService/OrderService.csproj true -p:EnableRequestDelegateGenerator=false
   publish bare tests/ColdStart/Bare/Bare.csproj true
 fi
 
@@ -38,6 +40,7 @@ variants=(
   "bare|bare|Bare.dll|"
   "service R2R (default)|service-r2r|OrderService.dll|"
   "service no R2R|service-jit|OrderService.dll|"
+  "service R2R, handlers bound at run time (no RDG)|service-r2r-no-rdg|OrderService.dll|"
   "service R2R, TieredPGO=1|service-r2r|OrderService.dll|DOTNET_TieredPGO=1"
   "service R2R, TieredCompilation=0|service-r2r|OrderService.dll|DOTNET_TieredCompilation=0"
 )

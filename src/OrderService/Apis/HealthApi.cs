@@ -24,7 +24,7 @@ public static class HealthApi
         return health;
     }
 
-    internal static async Task<Results<Ok<HealthResponse>, ServiceUnavailableProblem>> ReadyAsync(HealthCheckService health, CancellationToken cancellationToken)
+    internal static async Task<Results<Ok<HealthResponse>, ServiceUnavailableProblem>> ReadyAsync([FromServices] HealthCheckService health, CancellationToken cancellationToken)
     {
         var report = await health.CheckHealthAsync(static registration => registration.Tags.Contains(ReadyTag), cancellationToken).ConfigureAwait(false);
         if (report.Status != HealthStatus.Unhealthy)

@@ -1,10 +1,11 @@
+using Microsoft.AspNetCore.Mvc;
 using OrderService.Data;
 using OrderService.Data.Orders;
 
 namespace OrderService.Apis;
 
 /// <summary>What the order handlers take from the container, bound with [AsParameters] (a struct: no allocation).</summary>
-public readonly record struct OrderServices(IOrderStore Store, TimeProvider Clock)
+public readonly record struct OrderServices([FromServices] IOrderStore Store, [FromServices] TimeProvider Clock)
 {
     /// <summary>One atomic call on the store: the event is stamped here, so every store records the same instant.</summary>
     /// <remarks>With an Idempotency-Key the request hash covers the order id, the action and the event data (see <see cref="Validation.RequestFingerprint.OfTransition"/>).</remarks>

@@ -24,6 +24,7 @@ public static class OrdersApi
         // Rules for every endpoint: a bad id or body is a 400 problem; any store call may answer 503 with Retry-After.
         var orders = app.MapGroup("/orders")
             .RequireOrderAccess()
+            .WithoutUntypedBody()
             .WithTags("Orders")
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
@@ -100,7 +101,7 @@ public static class OrdersApi
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
         [AsParameters] OrderServices services,
-        PaymentAuthorizer payments,
+        [FromServices] PaymentAuthorizer payments,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
@@ -194,7 +195,7 @@ public static class OrdersApi
 
     internal static async Task<Results<OrderStream, ValidationProblem>> GetOrdersBatchAsync(
         OrderBatchRequest request,
-        IOrderStore store,
+        [FromServices] IOrderStore store,
         CancellationToken cancellationToken)
     {
         var errors = default(ValidationErrors);

@@ -1,0 +1,40 @@
+using Microsoft.AspNetCore.Http.Metadata;
+
+namespace OrderService.Apis;
+
+/// <summary>
+/// The request delegate generator (RDG, <c>EnableRequestDelegateGenerator</c>) writes each handler's binding code
+/// at build time instead of compiling expression trees at start-up: the service reaches its first 201 about 100 ms
+/// sooner (README, Performance: cold start). Two places where its output differs from the runtime factory's are
+/// set right here, so the contract stays as API.md states it.
+/// </summary>
+public static class GeneratedHandlers
+{
+    /// <summary>
+    /// RDG marks a handler that takes [AsParameters] but no body as accepting JSON of no type. OpenAPI would then
+    /// describe a request body of type void (and fail to), and a POST without a body that names another media type
+    /// would be a 415. The runtime factory adds no such metadata; removing it restores that behaviour.
+    /// </summary>
+    public static TBuilder WithoutUntypedBody<TBuilder>(this TBuilder builder)
+        where TBuilder : IEndpointConventionBuilder
+    {
+        builder.Finally(static endpoint =>
+        {
+            for (var i = endpoint.Metadata.Count - 1; i >= 0; i--)
+            {
+                if (endpoint.Metadata[i] is IAcceptsMetadata { RequestType: null })
+                {
+                    endpoint.Metadata.RemoveAt(i);
+                }
+            }
+        });
+        return builder;
+    }
+
+    /// <summary>
+    /// A handler passed as a plain <see cref="Delegate"/> is left to the runtime factory: RDG answers an unparsable
+    /// optional query value (<c>?limit=abc</c>) with a bare 400 instead of throwing, so the problem could not name
+    /// the field. The factory throws (RouteHandlerOptions.ThrowOnBadRequest), and the problem names it.
+    /// </summary>
+    public static Delegate ByRuntimeFactory(Delegate handler) => handler;
+}
