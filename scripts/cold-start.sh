@@ -57,8 +57,11 @@ measure() { # directory dll extra-env
   data="$(mktemp -d)"
   port=$((20000 + RANDOM % 20000))
   start=$(now_ns)
-  env ${3:+$3} ASPNETCORE_URLS="http://127.0.0.1:$port" ConnectionStrings__Orders="Data Source=$data/orders.db" \
-    dotnet "$out/$1/$2" >"$data/log" 2>&1 &
+  # Started from its own folder, as the image (WORKDIR /app) and the shoot-out start it: the content root is the
+  # working directory, and the configuration file watcher walks all of it (from the repository root, every
+  # artifact and node_modules folder: 40-150 ms more per start, measured).
+  (cd "$out/$1" && exec env ${3:+$3} ASPNETCORE_URLS="http://127.0.0.1:$port" ConnectionStrings__Orders="Data Source=$data/orders.db" \
+    dotnet "$2") >"$data/log" 2>&1 &
   pid=$!
   while :; do
     code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$port/orders" || true)
