@@ -34,6 +34,12 @@ public static class Notes
             yield return $"Rows named @{commit} ran the service built from commit {commit} (git archive, published like the working tree), right after their twin, on a fresh database with the same settings; no raw baseline is run for them. Service CPU per workflow: the service process's user + system CPU (/proc/<pid>/stat) over the measured window ÷ workflows.";
         }
 
+        if (options.ServiceEnvironment.Count > 0)
+        {
+            var set = string.Join(", ", options.ServiceEnvironment.Select(pair => $"{pair.Key}={pair.Value}"));
+            yield return $"The service under test ran with {set} (--service-env); rows named @{options.BaselineCommit ?? "baseline"} ran without it.";
+        }
+
         if (rows.Any(r => r.Variant.EndsWith(Variant.OtlpSuffix, StringComparison.Ordinal)))
         {
             yield return "Rows named +otlp ran right after their twin with OTEL_EXPORTER_OTLP_ENDPOINT set to a local sink that accepts OTLP/HTTP and drops it (every span sampled, metrics every 10 s, logs at Warning); their twin ran with no endpoint, where the service registers no OpenTelemetry provider at all.";

@@ -68,6 +68,13 @@ public sealed record VariantResult(
     /// <summary>The load driver's (this harness process's) CPU over the same window ÷ workflows, in ms: what the client side costs.</summary>
     public double? DriverCpuMsPerWorkflow { get; init; }
 
+    /// <summary>
+    /// The raw run's CPU per workflow, in ms: this harness process's CPU over the raw run's measured window (the store
+    /// port in process, with its resilience pipeline, plus the in-process driver loop). Service CPU minus this is
+    /// roughly what the HTTP path costs per workflow. Null when no raw run ran.
+    /// </summary>
+    public double? RawCpuMsPerWorkflow { get; init; }
+
     /// <summary>Null: the service built from the working tree; a commit: the --baseline-commit build run as this row's service.</summary>
     public string? ServiceBuild { get; init; }
 }

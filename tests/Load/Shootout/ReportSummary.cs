@@ -21,7 +21,7 @@ public static class ReportSummary
             var same = runs.Select(run => run.FirstOrDefault(f => f.Store == first.Store && f.Layout == first.Layout && f.Variant == first.Variant)).OfType<SideBySide.Figures>().ToList();
             md.AppendLine($"| {first.Store} | {first.Layout} | {first.Variant} | {Spread(same, f => f.WorkflowsPerSecond, "F0")} | {Spread(same, f => f.RawWorkflowsPerSecond, "F0")} | "
                 + $"{Spread(same, f => f.HttpToRaw, "F2")} | {Spread(same, f => f.TimesPgbench, "F2")} | {Spread(same, f => f.RawTimesPgbench, "F2")} | "
-                + $"{Spread(same, f => f.ServiceCpuMs, "F3")} | {Spread(same, f => f.DriverCpuMs, "F3")} | {Spread(same, f => f.BaselineCpuMs, "F3")} | "
+                + $"{Spread(same, f => f.ServiceCpuMs, "F3")} | {Spread(same, f => f.DriverCpuMs, "F3")} | {Spread(same, f => f.RawCpuMs, "F3")} | {Spread(same, f => f.BaselineCpuMs, "F3")} | "
                 + $"{Spread(same, f => f.CpuToBaseline, "F2")} | {Spread(same, f => f.BaselineWorkflowsPerSecond, "F0")} |");
         }
 

@@ -59,6 +59,12 @@ public sealed record ShootoutOptions
     /// <summary>An already published OrderService.dll of <see cref="BaselineCommit"/> (repeated runs publish it once).</summary>
     public string? BaselineServiceDll { get; init; }
 
+    /// <summary>
+    /// Extra environment for the service under test only, never for the baseline build (--service-env KEY=VALUE): an
+    /// A/B of a runtime knob (DOTNET_*) in one run, with the same build as the baseline.
+    /// </summary>
+    public IReadOnlyDictionary<string, string> ServiceEnvironment { get; init; } = new Dictionary<string, string>();
+
     /// <summary>--artifacts-path for the service's dotnet publish (build isolation when several builds share a tree).</summary>
     public string? ServiceArtifactsPath { get; init; }
 

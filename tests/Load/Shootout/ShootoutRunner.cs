@@ -104,7 +104,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
             IReadOnlyList<ScenarioStats> stats;
             string? crashNote = null;
             (TimeSpan? Service, TimeSpan? Driver) cpuBefore, cpuAfter;
-            await using (var service = await ServiceProcess.StartAsync(serviceDll, ServiceEnvironment(variant, connectionString), logPath, cancellationToken).ConfigureAwait(false))
+            await using (var service = await ServiceProcess.StartAsync(serviceDll, ServiceEnvironment(variant, connectionString, underTest: baselineCommit is null), logPath, cancellationToken).ConfigureAwait(false))
             {
                 using var http = OrderApiClient.CreateHttpClient(service.BaseAddress, options.Concurrency + options.ReaderCopies + 4);
                 var api = new OrderApiClient(http);
@@ -153,6 +153,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
                 ServiceBuild = baselineCommit,
                 ServiceCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Service, cpuAfter.Service, ok),
                 DriverCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Driver, cpuAfter.Driver, ok),
+                RawCpuMsPerWorkflow = raw?.CpuMsPerWorkflow,
             };
         }
         catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
@@ -233,7 +234,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
         return Invariant($"kill -9 of the service process (SQLite lives in it) after {done} workflows; ready again after {clock.Elapsed.TotalSeconds:F1} s");
     }
 
-    private async Task<(double WorkflowsPerSecond, ScenarioStats Stats)?> RunRawAsync(StoreTarget target, Variant variant, string runName, string tag, CancellationToken cancellationToken)
+    private async Task<(double WorkflowsPerSecond, ScenarioStats Stats, double? CpuMsPerWorkflow)?> RunRawAsync(StoreTarget target, Variant variant, string runName, string tag, CancellationToken cancellationToken)
     {
         var connectionString = await target.FreshDatabaseAsync(runName + "-raw", variant, cancellationToken).ConfigureAwait(false);
         await using var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken).ConfigureAwait(false);
@@ -245,7 +246,9 @@ public sealed class ShootoutRunner(ShootoutOptions options)
 
         var raw = new RawWorkflow(client.Store, new RunLedger(tag + "r", options.Workflows));
         var load = new LoadRun([raw.Workflow(options.Concurrency)]);
+        var cpuBefore = ProcessCpu.OfSelf();
         var stats = (await LiveProgress.TrackAsync("raw store port", load, load.RunAsync(cancellationToken)).ConfigureAwait(false))[0];
+        var cpu = ProcessCpu.MillisecondsPerWorkflow(cpuBefore, ProcessCpu.OfSelf(), stats.OkIterations);
         if (stats.FailedIterations > 0)
         {
             Console.WriteLine($"   raw baseline: {stats.FailedIterations} workflows failed ({string.Join(", ", stats.IterationErrors.Select(e => $"{e.Key}×{e.Value}"))})");
@@ -255,7 +258,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
             }
         }
 
-        return (stats.OkIterations / stats.Elapsed.TotalSeconds, stats);
+        return (stats.OkIterations / stats.Elapsed.TotalSeconds, stats, cpu);
     }
 
     private async Task<ReferenceResult> RunPgbenchAsync(PostgresTarget target, CancellationToken cancellationToken)
@@ -274,9 +277,17 @@ public sealed class ShootoutRunner(ShootoutOptions options)
         }
     }
 
-    private Dictionary<string, string> ServiceEnvironment(Variant variant, string connectionString)
+    private Dictionary<string, string> ServiceEnvironment(Variant variant, string connectionString, bool underTest)
     {
         var environment = variant.EnvironmentVariables(connectionString);
+        if (underTest)
+        {
+            foreach (var (key, value) in options.ServiceEnvironment)
+            {
+                environment[key] = value;
+            }
+        }
+
         environment["ASPNETCORE_ENVIRONMENT"] = "Production";
         environment["Logging__LogLevel__Default"] = "Warning";
         environment["Logging__LogLevel__Microsoft.AspNetCore"] = "Warning";

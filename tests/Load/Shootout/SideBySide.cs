@@ -13,7 +13,11 @@ public static class SideBySide
     public sealed record Figures(
         string Store, string Layout, string Variant, double WorkflowsPerSecond, double? RawWorkflowsPerSecond, double? HttpToRaw,
         double? TimesPgbench, double? RawTimesPgbench, double? ServiceCpuMs, double? DriverCpuMs, string? BaselineCommit, double? BaselineCpuMs,
-        double? CpuToBaseline, double? BaselineWorkflowsPerSecond);
+        double? CpuToBaseline, double? BaselineWorkflowsPerSecond)
+    {
+        /// <summary>The raw run's CPU per workflow (the store port in process, with the driver loop): see <see cref="VariantResult.RawCpuMsPerWorkflow"/>.</summary>
+        public double? RawCpuMs { get; init; }
+    }
 
     public static IEnumerable<Figures> For(ShootoutReport report)
     {
@@ -29,14 +33,14 @@ public static class SideBySide
                 isPostgres && pgbench is { } q && row.RawWorkflowsPerSecond is { } raw ? raw / q : null,
                 row.ServiceCpuMsPerWorkflow, row.DriverCpuMsPerWorkflow, baseline?.ServiceBuild, baseline?.ServiceCpuMsPerWorkflow,
                 row.ServiceCpuMsPerWorkflow is { } now && baseline?.ServiceCpuMsPerWorkflow is { } before && before > 0 ? now / before : null,
-                baseline?.WorkflowsPerSecond);
+                baseline?.WorkflowsPerSecond) { RawCpuMs = row.RawCpuMsPerWorkflow };
         }
     }
 
     public const string Header =
-        "| store | layout | variant | wf/s | raw wf/s | HTTP/raw | × pgbench | raw × pgbench | service CPU ms/wf | driver CPU ms/wf | baseline CPU ms/wf | CPU vs baseline | baseline wf/s |";
+        "| store | layout | variant | wf/s | raw wf/s | HTTP/raw | × pgbench | raw × pgbench | service CPU ms/wf | driver CPU ms/wf | raw CPU ms/wf | baseline CPU ms/wf | CPU vs baseline | baseline wf/s |";
 
-    public const string Separator = "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
+    public const string Separator = "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
 
     public static void Append(StringBuilder md, ShootoutReport report)
     {
@@ -51,6 +55,7 @@ public static class SideBySide
         md.AppendLine("Every store that ran, with the ratios issue 12 states its targets in. × pgbench: the row's wf/s ÷ pgbench's in this run "
             + "(PostgreSQL only). Service CPU: the service process's user + system CPU time (/proc/<pid>/stat) over the measured window ÷ workflows; "
             + "the service runs as its own process, so neither the load driver (its own column) nor the database is in it. "
+            + "Raw CPU: the harness's CPU over the raw run ÷ workflows (the store port in process plus the driver loop; service − raw ≈ the HTTP path). "
             + (commit is null
                 ? "No --baseline-commit was given, so the baseline columns are empty."
                 : $"Baseline: the service built from commit {commit}, run right after its twin with the same store settings; CPU vs baseline = service CPU ÷ baseline CPU (target ≤ 0.50).")).AppendLine();
@@ -58,7 +63,7 @@ public static class SideBySide
         foreach (var f in figures)
         {
             md.AppendLine(Invariant($"| {f.Store} | {f.Layout} | {f.Variant} | {f.WorkflowsPerSecond:F0} | {N(f.RawWorkflowsPerSecond, "F0")} | {N(f.HttpToRaw, "F2")} | {N(f.TimesPgbench, "F2")} | {N(f.RawTimesPgbench, "F2")} | ")
-                + Invariant($"{N(f.ServiceCpuMs, "F3")} | {N(f.DriverCpuMs, "F3")} | {N(f.BaselineCpuMs, "F3")} | {N(f.CpuToBaseline, "F2")} | {N(f.BaselineWorkflowsPerSecond, "F0")} |"));
+                + Invariant($"{N(f.ServiceCpuMs, "F3")} | {N(f.DriverCpuMs, "F3")} | {N(f.RawCpuMs, "F3")} | {N(f.BaselineCpuMs, "F3")} | {N(f.CpuToBaseline, "F2")} | {N(f.BaselineWorkflowsPerSecond, "F0")} |"));
         }
     }
 
