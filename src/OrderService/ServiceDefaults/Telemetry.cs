@@ -5,13 +5,12 @@ using OpenTelemetry.Logs;
 using OpenTelemetry.Resources;
 using OpenTelemetry.Trace;
 using OrderService.Data;
-using OrderService.Data.Resilience;
 
 namespace OrderService.ServiceDefaults;
 
 /// <summary>
 /// OpenTelemetry. What the service emits is described once, whatever happens to it: ASP.NET Core, HttpClient,
-/// Npgsql and SqlClient spans and metrics, the runtime's metrics, Polly's metrics and our stores' spans and
+/// Npgsql and SqlClient spans and metrics, the runtime's metrics and our stores' spans and
 /// meter (<see cref="StoreTelemetry"/>). Providers exist, and so listen, only when something exports:
 /// the OTLP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set. Without it nothing listens: no Activity is
 /// sampled and recorded on the hot path, no instrument aggregates, and no log record is built.
@@ -64,5 +63,5 @@ public static class Telemetry
         .AddRuntimeInstrumentation()
         .AddSqlClientInstrumentation()
         .AddNpgsqlInstrumentation()
-        .AddMeter(StoreTelemetry.Name, StorePipeline.PollyMeterName);
+        .AddMeter(StoreTelemetry.Name);
 }

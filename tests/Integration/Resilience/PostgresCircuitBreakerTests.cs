@@ -50,7 +50,7 @@ public sealed class PostgresCircuitBreakerTests
             ["Resilience:CircuitBreakSeconds"] = BreakSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture),
             ["Resilience:CircuitMinimumThroughput"] = "5",
         });
-        await using var host = factory.WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(events).AddFilter<ResilienceEvents>("Polly", LogLevel.Information)));
+        await using var host = factory.WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(events).AddFilter<ResilienceEvents>(ResilienceEvents.Category, LogLevel.Information)));
         using var client = host.CreateClient();
         var api = new OrderApi(client);
         await api.CreateOrderAsync(Ids.NewCustomer());
@@ -62,7 +62,7 @@ public sealed class PostgresCircuitBreakerTests
 
         // The circuit opens: answers say so, and say how long the break has left.
         var firstOpen = await stream.WaitForAsync(static a => a.CircuitOpen, 1, Bound);
-        events.Saw("OnCircuitOpened").ShouldBeTrue("Polly reports the circuit opening");
+        events.Saw("OnCircuitOpened").ShouldBeTrue("the circuit opening is logged");
         var accepted = proxy.Accepted;
         await Task.Delay(TimeSpan.FromSeconds(1.5), Ct);
         proxy.Accepted.ShouldBe(accepted, "an open circuit answers without touching the store");
@@ -172,14 +172,16 @@ public sealed class PostgresCircuitBreakerTests
         }
     }
 
-    /// <summary>Polly's resilience events as this host logs them (per host, unlike the process-wide meters).</summary>
+    /// <summary>The store pipeline's resilience events as this host logs them (per host, unlike the process-wide meters).</summary>
     private sealed class ResilienceEvents : ILoggerProvider
     {
+        public const string Category = "OrderService.Store.Resilience";
+
         private readonly ConcurrentQueue<string> _events = new();
 
         public bool Saw(string eventName) => _events.Contains(eventName);
 
-        public ILogger CreateLogger(string categoryName) => new Logger(categoryName.StartsWith("Polly", StringComparison.Ordinal) ? _events : null);
+        public ILogger CreateLogger(string categoryName) => new Logger(categoryName == Category ? _events : null);
 
         public void Dispose()
         {
@@ -194,8 +196,7 @@ public sealed class PostgresCircuitBreakerTests
 
             public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
             {
-                if (events is not null && state is IReadOnlyList<KeyValuePair<string, object?>> fields
-                    && fields.FirstOrDefault(static f => f.Key == "EventName").Value is string name)
+                if (events is not null && eventId.Name is { } name)
                 {
                     events.Enqueue(name);
                 }

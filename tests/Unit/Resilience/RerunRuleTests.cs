@@ -39,6 +39,14 @@ public sealed class RerunRuleTests
         RerunRule.Of(Command(expectedVersion: null) with { IdempotencyKey = "pay-1", RequestHash = "h" }).ShouldBe(RerunSafety.Always);
 
     [Theory]
+    [InlineData(2_000, 5_000, 2_000)] // the attempt bound while the total leaves more
+    [InlineData(2_000, 700, 700)] // what is left of the total when that is shorter: the total bound holds without a strategy of its own
+    [InlineData(2_000, 0, 1)] // never zero, which Polly reads as "no timeout"
+    [InlineData(2_000, -50, 1)]
+    public void An_attempt_is_bounded_by_the_attempt_timeout_or_what_is_left_of_the_total(int attemptMs, int remainingMs, int boundMs) =>
+        StorePipeline.AttemptBound(TimeSpan.FromMilliseconds(attemptMs), TimeSpan.FromMilliseconds(remainingMs)).ShouldBe(TimeSpan.FromMilliseconds(boundMs));
+
+    [Theory]
     [InlineData(0, 100, 5_000, 100)]
     [InlineData(3, 100, 5_000, 800)]
     [InlineData(6, 100, 1_000, 1_000)] // the ceiling never passes what is left of the total timeout
