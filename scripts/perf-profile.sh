@@ -74,6 +74,8 @@ if [[ -f "$out/perf.data" ]]; then
     perf report -i "$out/perf.data" --children --sort symbol --stdio -g none --percent-limit 2 2>/dev/null | grep -v '^$'
     echo "## by module and JIT tier"
     perf report -i "$out/perf.data" --no-children --sort dso,symbol --stdio -g none 2>/dev/null | python3 "$root/scripts/perf-modules.py" 30
+    echo "## by layer (a sample counts for the first layer on its stack: scripts/perf-layers.py)"
+    perf script -i "$out/perf.data" -F comm,ip,sym,dso 2>/dev/null | python3 "$root/scripts/perf-layers.py"
     echo "## by shared object"
     perf report -i "$out/perf.data" --no-children --sort dso --stdio -g none --percent-limit 0.5 2>/dev/null | grep -v '^$'
   } > "$out/perf-top.txt"

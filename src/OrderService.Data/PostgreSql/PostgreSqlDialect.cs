@@ -76,11 +76,28 @@ public sealed class PostgreSqlDialect(ReadIsolation readIsolation) : SqlDialect(
     /// statement, update and event included. No read of the key is added to the write.
     /// </summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
-        $"WITH u AS (UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)} RETURNING id, version), " +
+        WriteCtes(action, checksVersion, withKey, orderColumns: "id, version", eventColumns: "") + " SELECT version FROM u;";
+
+    /// <summary>
+    /// The write and the read-back as ONE statement (<see cref="SqlDialect.TransitionReturnsWrittenOrder"/>): the order
+    /// row comes from the UPDATE's RETURNING and its events are the stored ones plus the one just inserted (UNION
+    /// ALL), so no second statement, snapshot or orders lookup. A row only when the write happened.
+    /// </summary>
+    protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
+        WriteCtes(action, checksVersion, withKey, orderColumns: "id, customer_id, status, total, version, created_at, updated_at", eventColumns: " RETURNING sequence, type, at, data") +
+        " SELECT u.id, u.customer_id, u.status, u.total, u.version, u.created_at, u.updated_at, " + LinesJson("u") + " AS lines, " +
+        "(SELECT json_agg(json_build_object('sequence', x.sequence, 'type', x.type, 'at', x.at, 'data', x.data) ORDER BY x.sequence) " +
+        "FROM (SELECT v.sequence, v.type, v.at, v.data FROM order_events v WHERE v.order_id = u.id UNION ALL SELECT sequence, type, at, data FROM e) x) AS events " +
+        "FROM u;";
+
+    /// <inheritdoc />
+    public override bool TransitionReturnsWrittenOrder => true;
+
+    private static string WriteCtes(OrderAction action, bool checksVersion, bool withKey, string orderColumns, string eventColumns) =>
+        $"WITH u AS (UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)} RETURNING {orderColumns}), " +
         "e AS (INSERT INTO order_events (order_id, sequence, type, at, data) " +
-        $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data::jsonb FROM u)" +
-        (withKey ? ", k AS (INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) SELECT @Key, @RequestHash, id, version, @At FROM u)" : "") +
-        " SELECT version FROM u;";
+        $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data::jsonb FROM u{eventColumns})" +
+        (withKey ? ", k AS (INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) SELECT @Key, @RequestHash, id, version, @At FROM u)" : "");
 
     /// <summary>unique_violation (23505) on idempotency_keys: the transition's key was stored meanwhile.</summary>
     public override bool IsIdempotencyKeyTaken(Exception exception) =>

@@ -42,10 +42,19 @@ public sealed partial class RelationalOrderStore
                 {
                     await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters, cancellationToken);
                     applied = await reader.ReadAsync(cancellationToken);
-                    if (await reader.NextResultAsync(cancellationToken) && await reader.ReadAsync(cancellationToken))
+                    if (_dialect.TransitionReturnsWrittenOrder)
+                    {
+                        order = applied ? OrderRowReader.Read(reader) : null;
+                    }
+                    else if (await reader.NextResultAsync(cancellationToken) && await reader.ReadAsync(cancellationToken))
                     {
                         order = OrderRowReader.Read(reader);
                     }
+                }
+
+                if (_dialect.TransitionReturnsWrittenOrder && (order is null || !HasEveryEvent(order)))
+                {
+                    order = await RereadAfterWriteAsync(connection, transaction, command.OrderId, applied ? order?.Version : null, cancellationToken);
                 }
 
                 if (applied && order is not null)
@@ -131,6 +140,22 @@ public sealed partial class RelationalOrderStore
 
         var (status, version) = await ReadStatusAndVersionAsync(command.OrderId, cancellationToken) ?? (current.Status, current.Version);
         return TransitionResult.Rejected(status, version, command.Action, command.ExpectedVersion ?? current.Version);
+    }
+
+    /// <summary>The order's events are 1..version: the one-statement read-back missed no step (see <see cref="SqlDialect.TransitionReturnsWrittenOrder"/>).</summary>
+    private static bool HasEveryEvent(Order order) =>
+        order.Events.Count == order.Version && (order.Version == 0 || order.Events[^1].Sequence == order.Version);
+
+    /// <summary>
+    /// The order read in a statement of its own after a one-statement transition: when it wrote nothing (404 or 409 needs
+    /// the order as it is now, a fresh snapshot), or when its read-back missed a step another request committed between
+    /// the statement's snapshot and its write. In the second case the answer is the order as this write left it, however
+    /// far it has moved on since (<paramref name="writtenVersion"/>).
+    /// </summary>
+    private async Task<Order?> RereadAfterWriteAsync(DbConnection connection, DbTransaction? transaction, Guid id, int? writtenVersion, CancellationToken cancellationToken)
+    {
+        var order = await ReadOrderAsync(connection, transaction, "transition.reread", id, _writeIsolationInForce, cancellationToken);
+        return order is not null && writtenVersion is { } version ? OrderHistory.AsOf(order, version) : order;
     }
 
     /// <summary>

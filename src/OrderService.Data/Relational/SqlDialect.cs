@@ -133,8 +133,19 @@ public abstract partial class SqlDialect
     /// </summary>
     public string TransitionWrite(OrderAction action, bool checksVersion, bool withKey = false) => Built.TransitionWrites[Slot(action, checksVersion, withKey)];
 
-    /// <summary><see cref="TransitionWrite"/> and the read-back in one command: result sets (1) version as there, (2) the order row as in <see cref="SelectOrderById"/>.</summary>
+    /// <summary>
+    /// <see cref="TransitionWrite"/> and the read-back in one command: result sets (1) version as there, (2) the order
+    /// row as in <see cref="SelectOrderById"/>; or, where <see cref="TransitionReturnsWrittenOrder"/>, one result set.
+    /// </summary>
     public string Transition(OrderAction action, bool checksVersion, bool withKey = false) => Built.Transitions[Slot(action, checksVersion, withKey)];
+
+    /// <summary>
+    /// True when <see cref="Transition"/> is ONE statement whose one result set is the order row after the write (the
+    /// columns of <see cref="SelectOrderById"/>), only when the write happened. Its events come from the statement's
+    /// snapshot plus the inserted one, so the store reads the order afresh when no row came back (to tell 404 from
+    /// 409) and when the row's events are not 1..version (a step committed between the snapshot and the write).
+    /// </summary>
+    public virtual bool TransitionReturnsWrittenOrder => false;
 
     /// <summary>Order rows whose id is one of <c>@Id0 .. @Id{count-1}</c>, ordered by id (the InList batch filter; not cached: one text per count).</summary>
     public virtual string SelectOrdersByIdList(int count)

@@ -47,6 +47,44 @@ public sealed class ConcurrencyTests(RelationalStores stores)
         stored.ShouldBe([1L, 2L]);
     }
 
+    /// <summary>
+    /// PostgreSQL's transition is one statement whose read-back is the statement's snapshot plus its own event: a step
+    /// another transaction commits while this statement waits on the row lock is not in that snapshot, yet the UPDATE
+    /// re-checks its WHERE on the committed row and applies (cancel is legal from Created and from Paid). The answer must
+    /// still carry every event, 1..3, so the store reads the order again; without that re-read event 2 is missing.
+    /// </summary>
+    [Fact]
+    public async Task A_step_committed_while_a_transition_waits_on_the_row_is_in_its_answer()
+    {
+        await using var store = await stores.OpenAsync(Engine.PostgreSql);
+        var order = await store.CreateOrderAsync();
+        await using var other = await store.OpenDirectAsync();
+        await using var payment = await other.BeginTransactionAsync(Ct);
+        await using (var pay = other.CreateCommand())
+        {
+            pay.Transaction = payment;
+            pay.CommandText = "UPDATE orders SET status = 'Paid', version = 2, updated_at = now() WHERE id = @id; "
+                + "INSERT INTO order_events (order_id, sequence, type, at, data) VALUES (@id, 2, 'Paid', now(), '{}'::jsonb)";
+            var id = pay.CreateParameter();
+            id.ParameterName = "id";
+            id.Value = order.Id;
+            pay.Parameters.Add(id);
+            await pay.ExecuteNonQueryAsync(Ct);
+        }
+
+        var cancel = store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Cancel), Ct);
+        await Task.Delay(TimeSpan.FromMilliseconds(300), Ct);
+        cancel.IsCompleted.ShouldBeFalse("the cancel waits on the row the uncommitted pay holds");
+        await payment.CommitAsync(Ct);
+
+        var answer = await cancel;
+        answer.Outcome.ShouldBe(TransitionOutcome.Applied);
+        answer.Order!.Version.ShouldBe(3);
+        answer.Order.Status.ShouldBe(OrderStatus.Cancelled);
+        answer.Order.Events.Select(e => e.Sequence).ShouldBe([1, 2, 3], "the step committed meanwhile is in the answer");
+        answer.Order.Events.Select(e => e.Type).ShouldBe(["Created", "Paid", "Cancelled"]);
+    }
+
     [Theory]
     [InlineData(Engine.Sqlite, true)]
     [InlineData(Engine.Sqlite, false)]
