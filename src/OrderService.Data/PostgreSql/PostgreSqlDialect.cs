@@ -40,8 +40,7 @@ public sealed class PostgreSqlDialect(ReadIsolation readIsolation) : SqlDialect(
     /// The whole create as ONE statement (data-modifying CTEs): the lines and the event are inserted
     /// FROM the order's RETURNING, so they follow only an order this call inserted; with a key, the order
     /// follows only a key this call inserted. Foreign keys are checked at the end of the statement, when
-    /// the customer and the order rows exist. The key's row comes back in a second statement, whose
-    /// fresh snapshot sees a key a concurrent create committed while this one waited on it.
+    /// the customer and the order rows exist.
     /// </summary>
     protected override string BuildCreateOrder(bool withIdempotencyKey)
     {
@@ -59,14 +58,16 @@ public sealed class PostgreSqlDialect(ReadIsolation readIsolation) : SqlDialect(
             .Append(CultureInfo.InvariantCulture, $"SELECT o.id, l.line_no, l.sku, l.quantity, l.unit_price FROM o CROSS JOIN {LinesFromJson("@Lines")}), ")
             .Append("e AS (INSERT INTO order_events (order_id, sequence, type, at, data) ")
             .Append(CultureInfo.InvariantCulture, $"SELECT o.id, 1, '{Transitions.CreatedEventType}', @At, @Data::jsonb FROM o) ")
-            .AppendLine("SELECT id FROM o;");
-        if (withIdempotencyKey)
-        {
-            sql.Append("SELECT k.request_hash, k.order_id FROM idempotency_keys k WHERE k.key = @Key;");
-        }
-
+            .Append("SELECT id FROM o;");
         return sql.ToString();
     }
+
+    /// <summary>
+    /// The create with a key is the one statement above: an order row back means this call inserted the key and the
+    /// order. Only when nothing came back is the key looked up, in a statement of its own after it (a fresh snapshot:
+    /// it sees a key a concurrent create committed while this one waited on it), so a create costs one statement.
+    /// </summary>
+    public override bool CreateLooksUpKeySeparately => true;
 
     /// <summary>
     /// The UPDATE and the event INSERT in one statement: they succeed or fail together, and a concurrent

@@ -99,6 +99,11 @@ public sealed partial class RelationalOrderStore : IOrderStore
                 }
             }
 
+            if (withKey && !inserted && _dialect.CreateLooksUpKeySeparately)
+            {
+                (knownHash, knownOrderId) = await ReadCreateKeyAsync(connection, transaction, order.IdempotencyKey!, knownOrderId, cancellationToken);
+            }
+
             if (inserted)
             {
                 return new CreateResult(CreateOutcome.Created, created);
@@ -114,6 +119,17 @@ public sealed partial class RelationalOrderStore : IOrderStore
                 ?? throw new InvalidOperationException($"Order {knownOrderId} is referenced by an idempotency key but does not exist.");
             return new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(first, 1));
         }, cancellationToken);
+    }
+
+    /// <summary>The stored key's request hash and order (null and <paramref name="orderId"/> when the key is not stored).</summary>
+    private async Task<(string? Hash, Guid OrderId)> ReadCreateKeyAsync(DbConnection connection, DbTransaction? transaction, string key, Guid orderId, CancellationToken cancellationToken)
+    {
+        var sql = _dialect.SelectIdempotencyKey;
+        using (StoreTelemetry.Command(_dialect.ProviderName, "create.key", sql, _createIsolationInForce))
+        {
+            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new { Key = key }, cancellationToken);
+            return await reader.ReadAsync(cancellationToken) ? (reader.GetString(0), reader.GetGuid(1)) : (null, orderId);
+        }
     }
 
     public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)

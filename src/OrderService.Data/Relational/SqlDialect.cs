@@ -114,7 +114,7 @@ public abstract partial class SqlDialect
     /// Creates an order atomically and idempotently. Parameters: @Id, @CustomerId, @Total, @At, @Lines
     /// (JSON, see <see cref="LinesFromJson"/>), @Data (the Created event's JSON); with a key also @Key,
     /// @RequestHash. Result sets: (1) the column id, one row only when this call inserted the order;
-    /// (2, with a key only) request_hash, order_id of the key's row. Inserting nothing is not an error:
+    /// (2, with a key only, unless <see cref="CreateLooksUpKeySeparately"/>) request_hash, order_id of the key's row. Inserting nothing is not an error:
     /// a known key (or a known id, on a retried insert) leaves everything as it was.
     /// </summary>
     public string CreateOrder(bool withIdempotencyKey) => withIdempotencyKey ? Built.CreateOrderWithKey : Built.CreateOrder;
@@ -138,6 +138,12 @@ public abstract partial class SqlDialect
     /// row as in <see cref="SelectOrderById"/>; or, where <see cref="TransitionReturnsWrittenOrder"/>, one result set.
     /// </summary>
     public string Transition(OrderAction action, bool checksVersion, bool withKey = false) => Built.Transitions[Slot(action, checksVersion, withKey)];
+
+    /// <summary>
+    /// True when <see cref="CreateOrder"/> with a key has only result set (1): the store then looks the key up with
+    /// <see cref="SelectIdempotencyKey"/> in a command of its own, and only when the create inserted nothing.
+    /// </summary>
+    public virtual bool CreateLooksUpKeySeparately => false;
 
     /// <summary>
     /// True when <see cref="Transition"/> is ONE statement whose one result set is the order row after the write (the
