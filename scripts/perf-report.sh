@@ -6,7 +6,9 @@
 # 1. Publishes the service from the working tree, and from BASELINE_COMMIT (git archive), once each.
 # 2. RUNS times, the same shoot-out: PostgreSQL and SQLite, default relational settings (v1-shared-uow), plus
 #    SQLite's "straightforward" service; 10,000 workflows at 100 copies after a 5,000-workflow warm-up; each
-#    variant over HTTP, through the store port (raw), and against the BASELINE_COMMIT service right after it;
+#    variant over HTTP, through the store port (raw), and against the BASELINE_COMMIT service beside it (after it
+#    in odd runs, before it in even runs: the second of a pair ran measurably worse, whichever build it was);
+#    PostgreSQL checkpoints before every measured window;
 #    pgbench with the same four transactions. Every run is a full report (report.md, report.json).
 # 3. Prints the median (min-max) of every figure over the runs as README table rows (--median-of), and
 #    saves them in OUT_DIR/summary.md.
@@ -45,7 +47,8 @@ for run in $(seq 1 "$runs"); do
     --workflows 10000 --concurrency 100 --warmup 5000 \
     --service-dll "$out/service/OrderService.dll" \
     --baseline-commit "$baseline" --baseline-service-dll "$out/baseline-service/OrderService.dll" \
-    --note "scripts/perf-report.sh run $run of $runs" \
+    $( (( run % 2 == 0 )) && echo --baseline-first ) \
+    --note "scripts/perf-report.sh run $run of $runs$( (( run % 2 == 0 )) && echo ', baseline rows first' )" \
     --out "$out/run-$run" > "$out/run-$run.log" 2>&1 || echo "run $run: the shoot-out exited non-zero (see $out/run-$run.log)"
   grep -E '^(Service CPU|PostgreSQL|SQLite|postgres HTTP|sqlite HTTP)' "$out/run-$run.log" || true
   if [[ -f "$out/run-$run/report.json" ]]; then reports+=(--median-of "$out/run-$run/report.json"); fi

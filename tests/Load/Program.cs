@@ -26,6 +26,7 @@ var serviceDll = new Option<string?>("--service-dll") { Description = "Use this 
 var serviceArtifacts = new Option<string?>("--service-artifacts-path") { Description = "--artifacts-path for publishing the service (build isolation)." };
 var baselineCommit = new Option<string?>("--baseline-commit") { Description = "Also run every variant against the service built from this commit (git archive + publish), right after its twin: CPU per workflow before/now from one run." };
 var baselineDll = new Option<string?>("--baseline-service-dll") { Description = "An already published OrderService.dll of --baseline-commit, instead of publishing it." };
+var baselineFirst = new Option<bool>("--baseline-first") { Description = "Run each variant's baseline service before its twin, not after (alternate it over repeated runs: the second of a pair runs on a warmer, busier machine)." };
 var serviceEnv = new Option<string[]>("--service-env") { Description = "KEY=VALUE (repeatable): environment for the service under test only, not the baseline (A/B a runtime knob against the same build).", AllowMultipleArgumentsPerToken = false };
 var medianOf = new Option<string[]>("--median-of") { Description = "Only summarize these report.json files (repeatable, 3 or more runs of the same command): median and spread of each figure, as README table rows.", AllowMultipleArgumentsPerToken = true };
 var fromJson = new Option<string?>("--from-json") { Description = "Only re-render report.md and chart.svg from an existing report.json (into --out, or beside it)." };
@@ -33,7 +34,7 @@ var notes = new Option<string[]>("--note") { Description = "A note for the repor
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
 {
-    stores, variants, layouts, workflows, concurrency, warmup, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, serviceEnv, notes, fromJson, medianOf,
+    stores, variants, layouts, workflows, concurrency, warmup, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf,
 };
 
 root.SetAction(async (parse, cancellationToken) =>
@@ -91,6 +92,7 @@ root.SetAction(async (parse, cancellationToken) =>
         BaselineServiceDll = parse.GetValue(baselineDll) is { } before ? Path.GetFullPath(before) : null,
         Command = "dotnet run -c Release --project tests/Load -- " + string.Join(' ', args.Select(a => a.Contains(' ', StringComparison.Ordinal) ? $"\"{a}\"" : a)),
         Notes = parse.GetValue(notes) ?? [],
+        BaselineFirst = parse.GetValue(baselineFirst),
         ServiceEnvironment = (parse.GetValue(serviceEnv) ?? []).Select(pair => pair.Split('=', 2)).ToDictionary(
             pair => pair[0], pair => pair.Length == 2 ? pair[1] : throw new ArgumentException($"--service-env {pair[0]}: expected KEY=VALUE.")),
     };

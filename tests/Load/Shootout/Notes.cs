@@ -34,6 +34,16 @@ public static class Notes
             yield return $"Rows named @{commit} ran the service built from commit {commit} (git archive, published like the working tree), right after their twin, on a fresh database with the same settings; no raw baseline is run for them. Service CPU per workflow: the service process's user + system CPU (/proc/<pid>/stat) over the measured window ÷ workflows.";
         }
 
+        if (options.BaselineFirst)
+        {
+            yield return "--baseline-first: each variant's baseline row ran right BEFORE its twin in this run.";
+        }
+
+        if (rows.Any(r => r.Store == "postgres"))
+        {
+            yield return "Before every measured window (after the warm-up) PostgreSQL ran a CHECKPOINT, so that no row inherits the checkpoint the previous run's WAL set off.";
+        }
+
         if (options.ServiceEnvironment.Count > 0)
         {
             var set = string.Join(", ", options.ServiceEnvironment.Select(pair => $"{pair.Key}={pair.Value}"));

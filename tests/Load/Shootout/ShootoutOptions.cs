@@ -65,6 +65,9 @@ public sealed record ShootoutOptions
     /// </summary>
     public IReadOnlyDictionary<string, string> ServiceEnvironment { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>Run each variant's baseline row before its twin instead of after it (--baseline-first): repeated A/B runs alternate the order.</summary>
+    public bool BaselineFirst { get; init; }
+
     /// <summary>--artifacts-path for the service's dotnet publish (build isolation when several builds share a tree).</summary>
     public string? ServiceArtifactsPath { get; init; }
 

@@ -51,10 +51,17 @@ public sealed class ShootoutRunner(ShootoutOptions options)
 
                 foreach (var variant in options.SelectedVariants(store).SelectMany(v => otlpSink is null ? [v] : new[] { v, v.WithOtlpExport(otlpSink.Endpoint) }))
                 {
-                    rows.Add(await RunVariantAsync(target, variant, crash: false, serviceDll, cancellationToken).ConfigureAwait(false));
-                    if (baselineDll is not null)
+                    // The baseline runs right beside its twin, same store and settings: CPU per workflow "before" vs "now"
+                    // from one run. --baseline-first swaps the two, so that repeated runs can alternate the order.
+                    var baselineFirst = baselineDll is not null && options.BaselineFirst;
+                    if (baselineFirst)
                     {
-                        // Right after its twin, same store and settings: CPU per workflow "before" vs "now" from one run.
+                        rows.Add(await RunVariantAsync(target, variant, crash: false, baselineDll!, cancellationToken, options.BaselineCommit).ConfigureAwait(false));
+                    }
+
+                    rows.Add(await RunVariantAsync(target, variant, crash: false, serviceDll, cancellationToken).ConfigureAwait(false));
+                    if (baselineDll is not null && !baselineFirst)
+                    {
                         rows.Add(await RunVariantAsync(target, variant, crash: false, baselineDll, cancellationToken, options.BaselineCommit).ConfigureAwait(false));
                     }
                 }
@@ -123,6 +130,7 @@ public sealed class ShootoutRunner(ShootoutOptions options)
                 }
 
                 var load = new LoadRun(scenarios);
+                await target.SettleAsync(cancellationToken).ConfigureAwait(false);
                 cpuBefore = (service.CpuTime, ProcessCpu.OfSelf());
                 var running = load.RunAsync(cancellationToken);
                 var crashing = crash ? CrashMidRunAsync(load, running, target, service, cancellationToken) : Task.FromResult<string?>(null);

@@ -25,6 +25,13 @@ public abstract class StoreTarget : IAsyncDisposable
 
     public virtual ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
+    /// <summary>
+    /// Brings the store to the same state before every measured window (after the warm-up): PostgreSQL runs a
+    /// CHECKPOINT, so no run inherits the checkpoint that the previous run's WAL set off. Without it the row measured
+    /// second in a pair (the baseline, right after its twin and the raw run) met that checkpoint's I/O and CPU.
+    /// </summary>
+    public virtual Task SettleAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
     public static async Task<StoreTarget> OpenAsync(StoreKind store, ShootoutOptions options)
     {
         switch (store)
@@ -132,6 +139,14 @@ public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgr
 
         // The service's pool must cover the copies; Npgsql's default maximum is 100.
         return new NpgsqlConnectionStringBuilder(adminConnectionString) { Database = database, Pooling = true, MaxPoolSize = 200 }.ConnectionString;
+    }
+
+    public override async Task SettleAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(adminConnectionString) { Pooling = false }.ConnectionString);
+        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+        await using var command = new NpgsqlCommand("CHECKPOINT", connection) { CommandTimeout = 300 };
+        await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
     }
 
     public override async ValueTask DisposeAsync()
