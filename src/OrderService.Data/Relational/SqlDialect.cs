@@ -21,7 +21,8 @@ namespace OrderService.Data.Relational;
 /// commits) and embedded schema scripts; the provider's factory joins the three into a store.</item>
 /// </list>
 /// Statements are built once per dialect instance and cached: a dialect is immutable after construction.
-/// The customer listing's keyset paging and the idempotency-key lookup are in SqlDialect.Keyset.cs.
+/// The customer listing's keyset paging and the idempotency-key lookup are in SqlDialect.Keyset.cs; where a dialect's
+/// statements return another shape than this contract (and the store reads them differently), SqlDialect.Shapes.cs.
 /// </summary>
 public abstract partial class SqlDialect
 {
@@ -138,20 +139,6 @@ public abstract partial class SqlDialect
     /// row as in <see cref="SelectOrderById"/>; or, where <see cref="TransitionReturnsWrittenOrder"/>, one result set.
     /// </summary>
     public string Transition(OrderAction action, bool checksVersion, bool withKey = false) => Built.Transitions[Slot(action, checksVersion, withKey)];
-
-    /// <summary>
-    /// True when <see cref="CreateOrder"/> with a key has only result set (1): the store then looks the key up with
-    /// <see cref="SelectIdempotencyKey"/> in a command of its own, and only when the create inserted nothing.
-    /// </summary>
-    public virtual bool CreateLooksUpKeySeparately => false;
-
-    /// <summary>
-    /// True when <see cref="Transition"/> is ONE statement whose one result set is the order row after the write (the
-    /// columns of <see cref="SelectOrderById"/>), only when the write happened. Its events come from the statement's
-    /// snapshot plus the inserted one, so the store reads the order afresh when no row came back (to tell 404 from
-    /// 409) and when the row's events are not 1..version (a step committed between the snapshot and the write).
-    /// </summary>
-    public virtual bool TransitionReturnsWrittenOrder => false;
 
     /// <summary>Order rows whose id is one of <c>@Id0 .. @Id{count-1}</c>, ordered by id (the InList batch filter; not cached: one text per count).</summary>
     public virtual string SelectOrdersByIdList(int count)

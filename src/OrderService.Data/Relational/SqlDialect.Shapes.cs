@@ -1,0 +1,22 @@
+namespace OrderService.Data.Relational;
+
+/// <summary>
+/// Where a dialect's statements take another shape than the base contract, and the store must read their
+/// results differently: each flag names one such difference, and the statement's own doc says what it changes.
+/// </summary>
+public abstract partial class SqlDialect
+{
+    /// <summary>
+    /// True when <see cref="CreateOrder"/> with a key has only result set (1): the store then looks the key up with
+    /// <see cref="SelectIdempotencyKey"/> in a command of its own, and only when the create inserted nothing.
+    /// </summary>
+    public virtual bool CreateLooksUpKeySeparately => false;
+
+    /// <summary>
+    /// True when <see cref="Transition"/> is ONE statement whose one result set is the order row after the write (the
+    /// columns of <see cref="SelectOrderById"/>), only when the write happened. Its events come from the statement's
+    /// snapshot plus the inserted one, so the store reads the order afresh when no row came back (to tell 404 from
+    /// 409) and when the row's events are not 1..version (a step committed between the snapshot and the write).
+    /// </summary>
+    public virtual bool TransitionReturnsWrittenOrder => false;
+}
