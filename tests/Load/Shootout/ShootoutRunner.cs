@@ -9,7 +9,7 @@ namespace OrderService.Load.Shootout;
 /// warm up, drive W workflows at C copies, audit, and add one row; then the crash runs, the raw
 /// baseline and pgbench; then the report.
 /// </summary>
-public sealed class ShootoutRunner(ShootoutOptions options)
+public sealed partial class ShootoutRunner(ShootoutOptions options)
 {
     private readonly string _runId = DateTime.UtcNow.ToString("HHmmss", CultureInfo.InvariantCulture);
     private int _runNumber;
@@ -240,49 +240,6 @@ public sealed class ShootoutRunner(ShootoutOptions options)
 
         await service.CrashAndRestartAsync(TimeSpan.FromMilliseconds(500), cancellationToken).ConfigureAwait(false);
         return Invariant($"kill -9 of the service process (SQLite lives in it) after {done} workflows; ready again after {clock.Elapsed.TotalSeconds:F1} s");
-    }
-
-    private async Task<(double WorkflowsPerSecond, ScenarioStats Stats, double? CpuMsPerWorkflow)?> RunRawAsync(StoreTarget target, Variant variant, string runName, string tag, CancellationToken cancellationToken)
-    {
-        var connectionString = await target.FreshDatabaseAsync(runName + "-raw", variant, cancellationToken).ConfigureAwait(false);
-        await using var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken).ConfigureAwait(false);
-        if (options.Warmup > 0)
-        {
-            var warm = new RawWorkflow(client.Store, new RunLedger(tag + "rw", options.Warmup));
-            await new LoadRun([warm.Workflow(options.Concurrency)]).RunAsync(cancellationToken).ConfigureAwait(false);
-        }
-
-        var raw = new RawWorkflow(client.Store, new RunLedger(tag + "r", options.Workflows));
-        var load = new LoadRun([raw.Workflow(options.Concurrency)]);
-        var cpuBefore = ProcessCpu.OfSelf();
-        var stats = (await LiveProgress.TrackAsync("raw store port", load, load.RunAsync(cancellationToken)).ConfigureAwait(false))[0];
-        var cpu = ProcessCpu.MillisecondsPerWorkflow(cpuBefore, ProcessCpu.OfSelf(), stats.OkIterations);
-        if (stats.FailedIterations > 0)
-        {
-            Console.WriteLine($"   raw baseline: {stats.FailedIterations} workflows failed ({string.Join(", ", stats.IterationErrors.Select(e => $"{e.Key}×{e.Value}"))})");
-            foreach (var (key, message) in stats.Steps.SelectMany(s => s.ErrorSamples).DistinctBy(p => p.Key))
-            {
-                Console.WriteLine($"     {key}: {message}");
-            }
-        }
-
-        return (stats.OkIterations / stats.Elapsed.TotalSeconds, stats, cpu);
-    }
-
-    private async Task<ReferenceResult> RunPgbenchAsync(PostgresTarget target, CancellationToken cancellationToken)
-    {
-        Console.WriteLine("== postgres pgbench reference");
-        try
-        {
-            var result = await PgbenchReference.RunAsync(target, options.Workflows, options.Concurrency, cancellationToken).ConfigureAwait(false);
-            Console.WriteLine(Invariant($"   pgbench: {result.WorkflowsPerSecond:F0} wf/s"));
-            return result;
-        }
-        catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
-        {
-            Console.WriteLine($"   pgbench failed: {exception.Message}");
-            return new ReferenceResult("postgres", "pgbench (failed)", 0, FirstLine(exception.Message));
-        }
     }
 
     private Dictionary<string, string> ServiceEnvironment(Variant variant, string connectionString, bool underTest)
