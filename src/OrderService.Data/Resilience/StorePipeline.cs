@@ -19,8 +19,9 @@ namespace OrderService.Data.Resilience;
 /// once (a broken circuit is never retried); the attempt timeout sits inside the breaker so that a store
 /// that hangs counts as failing. The total bound (<see cref="ResilienceOptions.TotalTimeoutSeconds"/>) needs no
 /// strategy of its own: each attempt's timeout is the attempt bound or what is left of the total, whichever is
-/// shorter, each backoff is capped by what is left, and no retry starts once nothing is left. What a call may rerun is the call's own business (<see cref="RerunSafety"/>),
-/// carried in its context, so one pipeline serves reads, writes and the readiness probe.
+/// shorter, each backoff is capped by what is left, and no retry starts once nothing is left. What a call may
+/// rerun is the call's own business (<see cref="RerunSafety"/>), carried in its context, so one pipeline serves
+/// reads, writes and the readiness probe.
 /// </summary>
 public static class StorePipeline
 {
@@ -58,9 +59,10 @@ public static class StorePipeline
     internal static void Configure(ResiliencePipelineBuilder pipeline, ResilienceOptions options, string system, CircuitBreakerStateProvider circuit, ILogger logger)
     {
         // Polly's telemetry listener (which AddResiliencePipeline sets) times and reports every execution and every
-        // attempt: on the hot path that cost the service about a tenth of its CPU per workflow (shoot-out A/B,
-        // PostgreSQL, 2 cores), for figures the store's own meter already keeps (call duration by outcome, retries,
-        // circuit state). The events an operator needs are logged from the strategies' callbacks (ResilienceLog).
+        // attempt, on the hot path, for figures the store's own meter already keeps (call duration by outcome,
+        // retries, circuit state). Without it and the second timer each write request allocates ~470 B less; its CPU
+        // share is below this machine's noise (docs/performance.md, "Second pass"). The events an operator needs are
+        // logged from the strategies' callbacks (ResilienceLog).
         pipeline.TelemetryListener = null;
         var total = TimeSpan.FromSeconds(options.TotalTimeoutSeconds);
         var attempt = TimeSpan.FromSeconds(options.AttemptTimeoutSeconds);
