@@ -166,20 +166,13 @@ public sealed partial class RelationalOrderStore
     private async Task<TransitionResult?> AnswerFromKeyAsync(
         DbConnection connection, DbTransaction? transaction, TransitionCommand command, Order? current, CancellationToken cancellationToken)
     {
-        var sql = _dialect.SelectIdempotencyKey;
-        string storedHash;
-        Guid storedOrderId;
-        int storedVersion;
-        using (StoreTelemetry.Command(_dialect.ProviderName, "transition.key", sql, _writeIsolationInForce))
+        if (await ReadStoredKeyAsync(connection, transaction, command.IdempotencyKey!, "transition.key", _writeIsolationInForce, cancellationToken)
+            is not { } stored)
         {
-            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new { Key = command.IdempotencyKey }, cancellationToken);
-            if (!await reader.ReadAsync(cancellationToken))
-            {
-                return null;
-            }
-
-            (storedHash, storedOrderId, storedVersion) = (reader.GetString(0), reader.GetGuid(1), reader.GetInt32(2));
+            return null;
         }
+
+        var (storedHash, storedOrderId, storedVersion) = stored;
 
         if (!command.IsSameRequestAs(storedHash, storedOrderId))
         {

@@ -101,7 +101,10 @@ public sealed partial class RelationalOrderStore : IOrderStore
 
             if (withKey && !inserted && _dialect.CreateLooksUpKeySeparately)
             {
-                (knownHash, knownOrderId) = await ReadCreateKeyAsync(connection, transaction, order.IdempotencyKey!, knownOrderId, cancellationToken);
+                if (await ReadStoredKeyAsync(connection, transaction, order.IdempotencyKey!, "create.key", _createIsolationInForce, cancellationToken) is { } stored)
+                {
+                    (knownHash, knownOrderId) = (stored.Hash, stored.OrderId);
+                }
             }
 
             if (inserted)
@@ -121,14 +124,20 @@ public sealed partial class RelationalOrderStore : IOrderStore
         }, cancellationToken);
     }
 
-    /// <summary>The stored key's request hash and order (null and <paramref name="orderId"/> when the key is not stored).</summary>
-    private async Task<(string? Hash, Guid OrderId)> ReadCreateKeyAsync(DbConnection connection, DbTransaction? transaction, string key, Guid orderId, CancellationToken cancellationToken)
+    /// <summary>
+    /// An Idempotency-Key's row (<see cref="SqlDialect.SelectIdempotencyKey"/>): the request hash, the order, and the version
+    /// its step produced (1 for a create's key); null when the key is not stored.
+    /// </summary>
+    private async Task<(string Hash, Guid OrderId, int Version)?> ReadStoredKeyAsync(
+        DbConnection connection, DbTransaction? transaction, string key, string operation, string isolation, CancellationToken cancellationToken)
     {
         var sql = _dialect.SelectIdempotencyKey;
-        using (StoreTelemetry.Command(_dialect.ProviderName, "create.key", sql, _createIsolationInForce))
+        using (StoreTelemetry.Command(_dialect.ProviderName, operation, sql, isolation))
         {
             await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new { Key = key }, cancellationToken);
-            return await reader.ReadAsync(cancellationToken) ? (reader.GetString(0), reader.GetGuid(1)) : (null, orderId);
+            return await reader.ReadAsync(cancellationToken)
+                ? (reader.GetString(0), reader.GetGuid(1), reader.GetInt32(2))
+                : null;
         }
     }
 

@@ -53,16 +53,9 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 {
                     // The baseline runs right beside its twin, same store and settings: CPU per workflow "before" vs "now"
                     // from one run. --baseline-first swaps the two, so that repeated runs can alternate the order.
-                    var baselineFirst = baselineDll is not null && options.BaselineFirst;
-                    if (baselineFirst)
+                    foreach (var (dll, build) in BuildsInOrder(serviceDll, baselineDll))
                     {
-                        rows.Add(await RunVariantAsync(target, variant, crash: false, baselineDll!, cancellationToken, options.BaselineCommit).ConfigureAwait(false));
-                    }
-
-                    rows.Add(await RunVariantAsync(target, variant, crash: false, serviceDll, cancellationToken).ConfigureAwait(false));
-                    if (baselineDll is not null && !baselineFirst)
-                    {
-                        rows.Add(await RunVariantAsync(target, variant, crash: false, baselineDll, cancellationToken, options.BaselineCommit).ConfigureAwait(false));
+                        rows.Add(await RunVariantAsync(target, variant, crash: false, dll, cancellationToken, build).ConfigureAwait(false));
                     }
                 }
 
@@ -240,6 +233,19 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
 
         await service.CrashAndRestartAsync(TimeSpan.FromMilliseconds(500), cancellationToken).ConfigureAwait(false);
         return Invariant($"kill -9 of the service process (SQLite lives in it) after {done} workflows; ready again after {clock.Elapsed.TotalSeconds:F1} s");
+    }
+
+    /// <summary>The service builds to run for each variant, in order: the working tree's, and the baseline's before or after it.</summary>
+    private IEnumerable<(string Dll, string? Commit)> BuildsInOrder(string serviceDll, string? baselineDll)
+    {
+        (string, string?) twin = (serviceDll, null);
+        if (baselineDll is null)
+        {
+            return [twin];
+        }
+
+        (string, string?) baseline = (baselineDll, options.BaselineCommit);
+        return options.BaselineFirst ? [baseline, twin] : [twin, baseline];
     }
 
     private Dictionary<string, string> ServiceEnvironment(Variant variant, string connectionString, bool underTest)
