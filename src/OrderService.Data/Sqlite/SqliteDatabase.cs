@@ -1,4 +1,6 @@
+using System.Runtime.CompilerServices;
 using Microsoft.Data.Sqlite;
+using SQLitePCL;
 
 namespace OrderService.Data.Sqlite;
 
@@ -16,6 +18,10 @@ public sealed class SqliteDatabase : IAsyncDisposable
     private readonly bool _readUncommitted;
     private readonly string _connectionPragmas;
     private readonly SqliteGroupCommitWriter? _groupWriter;
+
+    // The native connections (pooled) that already ran the pragmas: they are per connection and outlive a
+    // pooled Close, so only a new native connection needs them. Pooled: a command per open otherwise.
+    private readonly ConditionalWeakTable<sqlite3, object> _configured = [];
 
     public SqliteDatabase(string connectionString, StoreOptions options)
     {
@@ -151,10 +157,18 @@ public sealed class SqliteDatabase : IAsyncDisposable
     {
         var connection = new SqliteConnection(_connectionString);
         connection.Open();
-        using (var command = connection.CreateCommand())
+        if (connection.Handle is not { } handle || !_configured.TryGetValue(handle, out _))
         {
-            command.CommandText = _connectionPragmas;
-            command.ExecuteNonQuery();
+            using (var command = connection.CreateCommand())
+            {
+                command.CommandText = _connectionPragmas;
+                command.ExecuteNonQuery();
+            }
+
+            if (connection.Handle is { } opened)
+            {
+                _configured.AddOrUpdate(opened, this);
+            }
         }
 
         StoreTelemetry.ConnectionOpened(ProviderName, purpose);
