@@ -14,6 +14,9 @@ public static class OrderJson
 {
     private static readonly JsonWriterOptions WriterOptions = new() { SkipValidation = true };
 
+    // Records are immutable, so every event without data can share one instance: one per event otherwise.
+    private static readonly OrderEventData NoData = new();
+
     /// <summary><c>[{"line_no":1,"sku":..,"quantity":..,"unit_price":..}, ..]</c>, the shape <see cref="SqlDialect"/> reads with LinesFromJson.</summary>
     public static string LinesParameter(IReadOnlyList<OrderLine> lines)
     {
@@ -109,11 +112,11 @@ public static class OrderJson
             int sequence = 0;
             string type = "";
             DateTimeOffset at = default;
-            var data = new OrderEventData();
+            var data = NoData;
             while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
             {
                 if (reader.ValueTextEquals("sequence"u8)) { reader.Read(); sequence = reader.GetInt32(); }
-                else if (reader.ValueTextEquals("type"u8)) { reader.Read(); type = reader.GetString()!; }
+                else if (reader.ValueTextEquals("type"u8)) { reader.Read(); type = EventType(ref reader); }
                 else if (reader.ValueTextEquals("at"u8)) { reader.Read(); at = reader.GetDateTimeOffset().ToUniversalTime(); }
                 else if (reader.ValueTextEquals("data"u8)) { reader.Read(); data = ReadEventData(ref reader); }
                 else { reader.Read(); reader.Skip(); }
@@ -140,7 +143,7 @@ public static class OrderJson
         if (reader.TokenType != JsonTokenType.StartObject)
         {
             reader.Skip();
-            return new OrderEventData();
+            return NoData;
         }
 
         string? paymentReference = null, carrier = null, trackingNumber = null, reason = null;
@@ -155,8 +158,19 @@ public static class OrderJson
             else { reader.Read(); reader.Skip(); }
         }
 
-        return new OrderEventData(paymentReference, carrier, trackingNumber, reason, total);
+        return paymentReference is null && carrier is null && trackingNumber is null && reason is null && total is null
+            ? NoData
+            : new OrderEventData(paymentReference, carrier, trackingNumber, reason, total);
     }
+
+    /// <summary>An event's type is one of the five status names: the literal, not a new string per event.</summary>
+    private static string EventType(ref Utf8JsonReader reader) =>
+        reader.ValueTextEquals("Created"u8) ? nameof(OrderStatus.Created)
+        : reader.ValueTextEquals("Paid"u8) ? nameof(OrderStatus.Paid)
+        : reader.ValueTextEquals("Shipped"u8) ? nameof(OrderStatus.Shipped)
+        : reader.ValueTextEquals("Completed"u8) ? nameof(OrderStatus.Completed)
+        : reader.ValueTextEquals("Cancelled"u8) ? nameof(OrderStatus.Cancelled)
+        : reader.GetString()!;
 
     private delegate T Utf8Parser<T>(ref Utf8JsonReader reader);
 
