@@ -151,7 +151,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
     {
         // A repeated id is returned once; sorting by the canonical text keeps chunks in the order the
         // engines sort uuid/text ids, so Json and InList stream the same sequence.
-        var distinct = ids.Distinct().OrderBy(id => id.ToString(), StringComparer.Ordinal).ToArray();
+        var distinct = OrderIds.DistinctInTextOrder(ids);
         if (distinct.Length == 0)
         {
             yield break;

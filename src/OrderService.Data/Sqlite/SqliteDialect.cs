@@ -1,4 +1,3 @@
-using System.Text;
 using Microsoft.Data.Sqlite;
 using OrderService.Data.Orders;
 using OrderService.Data.Relational;
@@ -22,16 +21,22 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
     public override object Timestamp(DateTimeOffset at) => Timestamps.ToText(at);
 
     /// <summary>A JSON array of the canonical id texts, read with json_each.</summary>
-    public override object IdSet(IReadOnlyList<Guid> ids)
+    public override object IdSet(IReadOnlyList<Guid> ids) => ids.Count == 0 ? "[]" : string.Create((ids.Count * IdSetItemLength) + 1, ids, static (json, ids) =>
     {
-        var json = new StringBuilder((ids.Count * 39) + 2).Append('[');
+        // ["…","…"]: written in place, one string (a StringBuilder and a string per id otherwise).
+        json[0] = '[';
         for (var i = 0; i < ids.Count; i++)
         {
-            json.Append(i == 0 ? "\"" : ",\"").Append(ids[i].ToString("D")).Append('"');
+            var item = json.Slice(1 + (i * IdSetItemLength), IdSetItemLength);
+            item[0] = '"';
+            ids[i].TryFormat(item[1..], out _, "D");
+            item[37] = '"';
+            item[38] = i == ids.Count - 1 ? ']' : ',';
         }
+    });
 
-        return json.Append(']').ToString();
-    }
+    /// <summary>"id" and the comma (or the closing bracket) after it.</summary>
+    private const int IdSetItemLength = 39;
 
     protected override string LinesJson(string orderAlias) =>
         "(SELECT json_group_array(json_object('sku', l.sku, 'quantity', l.quantity, 'unitPrice', l.unit_price) ORDER BY l.line_no) " +
