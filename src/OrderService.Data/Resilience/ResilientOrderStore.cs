@@ -110,7 +110,11 @@ public sealed partial class ResilientOrderStore : IOrderStore, IDisposable
         context.Properties.Set(StorePipeline.Facts, new StoreCallFacts(operation, rerun, _clock.GetTimestamp()));
         try
         {
-            return await _pipeline.ExecuteAsync(
+            // Run as object: the retry and the breaker are strategies of object (one pipeline serves every
+            // result type), and Polly bridges any other result type through two more async state machines
+            // per strategy on every call that completes asynchronously (every write on SQLite's group commit).
+            // The results are classes (a bool only for the probes), so nothing is boxed on the request path.
+            return (TResult)(await _pipeline.ExecuteAsync<object?, (ResilientOrderStore Self, Func<IOrderStore, TArgument, CancellationToken, Task<TResult>> Call, TArgument Argument, bool Abandonable)>(
                 static async (context, state) =>
                 {
                     var self = state.Self;
@@ -136,7 +140,7 @@ public sealed partial class ResilientOrderStore : IOrderStore, IDisposable
                     }
                 },
                 context,
-                (Self: this, Call: call, Argument: argument, Abandonable: abandonable)).ConfigureAwait(false);
+                (this, call, argument, abandonable)).ConfigureAwait(false))!;
         }
         catch (Exception fault) when (fault is TimeoutRejectedException or TransientStoreFault or BrokenCircuitException)
         {
