@@ -54,7 +54,7 @@ public static class ServiceDefaultsExtensions
     public static WebApplication UseProblems(this WebApplication app)
     {
         app.UseExceptionHandler();
-        app.UseStatusCodePages(static context => ProblemWriter.WriteAsync(context.HttpContext, StatusProblem(context.HttpContext.Response.StatusCode)));
+        app.UseMiddleware<StatusCodeProblems>();
         app.UseRequestBodyLimit();
         return app;
     }
@@ -75,22 +75,5 @@ public static class ServiceDefaultsExtensions
                 ui.DocumentTitle = "OrderService";
             }));
         return app;
-    }
-
-    private static Microsoft.AspNetCore.Mvc.ProblemDetails StatusProblem(int status) => status switch
-    {
-        StatusCodes.Status415UnsupportedMediaType => BadRequestProblems.UnsupportedMediaType(),
-        StatusCodes.Status413PayloadTooLarge => BadRequestProblems.TooLarge(),
-        _ => new Microsoft.AspNetCore.Mvc.ProblemDetails
-        {
-            Status = status,
-            Title = ReasonPhrase(status),
-        },
-    };
-
-    private static string ReasonPhrase(int status)
-    {
-        var phrase = Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase(status);
-        return string.IsNullOrEmpty(phrase) ? "Error" : phrase;
     }
 }
