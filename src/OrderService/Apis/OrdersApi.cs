@@ -82,7 +82,7 @@ public static class OrdersApi
         }
 
         response.Headers.ETag = ETags.For(stored.Version);
-        return TypedResults.Created(string.Concat("/orders/", stored.Id.ToString()), stored);
+        return TypedResults.Created(Location(stored.Id), stored);
     }
 
     internal static async Task<Results<Ok<Order>, NotFoundProblem>> GetOrderAsync(
@@ -207,6 +207,15 @@ public static class OrdersApi
 
         return await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken).ConfigureAwait(false);
     }
+
+    /// <summary>/orders/{id}, formatted in place: one string (the id's text and the concatenation otherwise).</summary>
+    private static string Location(Guid id) => string.Create(OrdersPath.Length + 36, id, static (text, id) =>
+    {
+        OrdersPath.CopyTo(text);
+        id.TryFormat(text[OrdersPath.Length..], out _);
+    });
+
+    private const string OrdersPath = "/orders/";
 
     /// <summary>A header sent with an empty value binds as null, yet it is a malformed value, not an absent one.</summary>
     private static string? Present(string? bound, HttpResponse response, string header) =>
