@@ -191,7 +191,12 @@ public sealed partial class RelationalOrderStore : IOrderStore
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
         using (StoreTelemetry.Command(_dialect.ProviderName, "ping", _dialect.Ping, _connections.ReadIsolationInForce))
         {
-            await connection.ExecuteScalarAsync(new CommandDefinition(_dialect.Ping, null, null, _commandTimeout, cancellationToken: cancellationToken));
+            // A plain command: the warm-up sends 32 of these while the service starts, and through Dapper the first
+            // would pay its one-time set-up there, competing with the first requests for the CPU.
+            await using var ping = connection.CreateCommand();
+            ping.CommandText = _dialect.Ping;
+            ping.CommandTimeout = _commandTimeout;
+            await ping.ExecuteScalarAsync(cancellationToken);
         }
     }
 

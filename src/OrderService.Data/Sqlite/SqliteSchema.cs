@@ -1,4 +1,3 @@
-using Dapper;
 using Microsoft.Data.Sqlite;
 using OrderService.Data.Relational;
 
@@ -10,6 +9,8 @@ namespace OrderService.Data.Sqlite;
 /// Applies the embedded SQLite scripts not yet recorded in the versions table. BEGIN IMMEDIATE takes the
 /// database's write lock first, so processes starting at once apply each script exactly once (the others
 /// wait out busy_timeout, then find it recorded). SQLite DDL is transactional: a failing script leaves nothing.
+/// Plain commands, not Dapper: this runs while the service starts, and Dapper's first call (its static set-up, a
+/// parameter regex, IL emitted for the argument object) was the larger part of it (README, cold start).
 /// </summary>
 public sealed class SqliteSchema(SqliteDatabase database, string folder = "Sqlite/Schema", string versionsTable = "schema_versions") : IStoreSchema
 {
@@ -19,21 +20,20 @@ public sealed class SqliteSchema(SqliteDatabase database, string folder = "Sqlit
     {
         database.PrepareFile();
         using var connection = database.OpenReader();
-        connection.Execute("BEGIN IMMEDIATE;");
+        Execute(connection, "BEGIN IMMEDIATE;");
         try
         {
-            connection.Execute($"CREATE TABLE IF NOT EXISTS {versionsTable} (version INTEGER NOT NULL PRIMARY KEY, applied_at TEXT NOT NULL);");
-            var applied = connection.Query<long>($"SELECT version FROM {versionsTable};").ToHashSet();
+            Execute(connection, $"CREATE TABLE IF NOT EXISTS {versionsTable} (version INTEGER NOT NULL PRIMARY KEY, applied_at TEXT NOT NULL);");
+            var applied = AppliedVersions(connection);
             foreach (var script in _scripts.Where(s => !applied.Contains(s.Version)))
             {
                 cancellationToken.ThrowIfCancellationRequested();
-                connection.Execute(script.Sql);
-                connection.Execute(
-                    $"INSERT INTO {versionsTable} (version, applied_at) VALUES (@Version, @At);",
-                    new { script.Version, At = Timestamps.ToText(DateTimeOffset.UtcNow) });
+                Execute(connection, script.Sql);
+                Execute(connection, $"INSERT INTO {versionsTable} (version, applied_at) VALUES ($version, $at);",
+                    ("$version", script.Version), ("$at", Timestamps.ToText(DateTimeOffset.UtcNow)));
             }
 
-            connection.Execute("COMMIT;");
+            Execute(connection, "COMMIT;");
         }
         catch
         {
@@ -47,11 +47,37 @@ public sealed class SqliteSchema(SqliteDatabase database, string folder = "Sqlit
     public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
         database.CountRowsAsync(LayoutTables.Of(StoreLayout.Document), cancellationToken);
 
+    private HashSet<long> AppliedVersions(SqliteConnection connection)
+    {
+        using var command = connection.CreateCommand();
+        command.CommandText = $"SELECT version FROM {versionsTable};";
+        using var reader = command.ExecuteReader();
+        var applied = new HashSet<long>();
+        while (reader.Read())
+        {
+            applied.Add(reader.GetInt64(0));
+        }
+
+        return applied;
+    }
+
+    private static void Execute(SqliteConnection connection, string sql, params (string Name, object Value)[] parameters)
+    {
+        using var command = connection.CreateCommand();
+        command.CommandText = sql;
+        foreach (var (name, value) in parameters)
+        {
+            command.Parameters.AddWithValue(name, value);
+        }
+
+        command.ExecuteNonQuery();
+    }
+
     private static void TryRollback(SqliteConnection connection)
     {
         try
         {
-            connection.Execute("ROLLBACK;");
+            Execute(connection, "ROLLBACK;");
         }
         catch (SqliteException)
         {

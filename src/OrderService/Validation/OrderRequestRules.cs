@@ -175,19 +175,26 @@ public static class OrderRequestRules
         return null;
     }
 
-    public static int Limit(int? value, ref ValidationErrors errors)
+    /// <summary>The listing's limit: absent or empty is the default; otherwise an integer as the binder reads one (invariant culture).</summary>
+    public static int Limit(string? value, ref ValidationErrors errors)
     {
-        if (value is null)
+        if (string.IsNullOrEmpty(value))
         {
             return RequestLimits.DefaultListLimit;
         }
 
-        if (value is < RequestLimits.MinListLimit or > RequestLimits.MaxListLimit)
+        if (!int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out var limit))
+        {
+            errors.Add("limit", $"'{value}' is not a valid value.");
+            return RequestLimits.DefaultListLimit;
+        }
+
+        if (limit is < RequestLimits.MinListLimit or > RequestLimits.MaxListLimit)
         {
             errors.Add("limit", "Must be from 1 to 1,000.");
         }
 
-        return value.Value;
+        return limit;
     }
 
     /// <summary>The listing's cursor: absent (or empty, like status) is the first page; present, exactly what a Link header of the listing carried.</summary>
