@@ -19,9 +19,11 @@ public sealed class SqliteDatabase : IAsyncDisposable
     private readonly string _connectionPragmas;
     private readonly SqliteGroupCommitWriter? _groupWriter;
 
-    // The native connections (pooled) that already ran the pragmas: they are per connection and outlive a
-    // pooled Close, so only a new native connection needs them. Pooled: a command per open otherwise.
-    private readonly ConditionalWeakTable<sqlite3, object> _configured = [];
+    // The pragmas each native (pooled) connection last ran: they are per connection and outlive a pooled Close,
+    // so only a new native connection needs them (a command per open otherwise). Shared by every instance and
+    // keyed by the text, because the driver's pool is keyed by the connection string alone: two databases on one
+    // string with other settings (synchronous, busy_timeout) must not inherit each other's.
+    private static readonly ConditionalWeakTable<sqlite3, string> Configured = [];
 
     public SqliteDatabase(string connectionString, StoreOptions options)
     {
@@ -157,7 +159,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
     {
         var connection = new SqliteConnection(_connectionString);
         connection.Open();
-        if (connection.Handle is not { } handle || !_configured.TryGetValue(handle, out _))
+        if (connection.Handle is not { } handle || !Configured.TryGetValue(handle, out var ran) || !string.Equals(ran, _connectionPragmas, StringComparison.Ordinal))
         {
             using (var command = connection.CreateCommand())
             {
@@ -167,7 +169,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
 
             if (connection.Handle is { } opened)
             {
-                _configured.AddOrUpdate(opened, this);
+                Configured.AddOrUpdate(opened, _connectionPragmas);
             }
         }
 

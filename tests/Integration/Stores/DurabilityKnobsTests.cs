@@ -61,6 +61,34 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
         (await ShowAsync(connection, "PRAGMA journal_mode")).ShouldBe("wal");
     }
 
+    [Fact]
+    public async Task Sqlite_databases_sharing_a_connection_string_keep_their_own_level_on_pooled_connections()
+    {
+        // The driver pools native connections by connection string alone, and a pooled open skips the pragmas its
+        // native connection already ran: it must not skip them after another database ran other ones.
+        var file = await stores.NewDatabaseAsync(Engine.Sqlite);
+        var full = new StoreOptions();
+        full.Sqlite.Synchronous = SqliteSynchronous.Full;
+        var off = new StoreOptions();
+        off.Sqlite.Synchronous = SqliteSynchronous.Off;
+        await using var durable = new SqliteDatabase(file, full);
+        await using var fast = new SqliteDatabase(file, off);
+        durable.PrepareFile();
+
+        for (var round = 0; round < 3; round++)
+        {
+            await using (var connection = durable.OpenReader())
+            {
+                (await ShowAsync(connection, "PRAGMA synchronous")).ShouldBe("2");
+            }
+
+            await using (var connection = fast.OpenReader())
+            {
+                (await ShowAsync(connection, "PRAGMA synchronous")).ShouldBe("0");
+            }
+        }
+    }
+
     private static async Task<string?> ShowAsync(DbConnection connection, string sql)
     {
         await using var command = connection.CreateCommand();
