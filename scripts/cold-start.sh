@@ -7,11 +7,14 @@
 #   scripts/cold-start.sh                 # publish (Release, linux-x64, framework-dependent) and measure
 #   scripts/cold-start.sh --no-publish    # measure what artifacts/coldstart holds
 #   COLD_STARTS=20 scripts/cold-start.sh  # more starts per variant
+#   COLD_START_COMPOSITE=1 scripts/cold-start.sh  # also the self-contained composite builds (~5 min more per publish)
 #
 # Variants: the service published with ReadyToRun (the default publish since it measured best) and without;
 # ReadyToRun without the request delegate generator (handlers bound by expression trees at start-up);
 # the ReadyToRun build with TieredPGO back on and with tiered compilation off (runtime knobs, via DOTNET_ env);
 # the bare API, published with the same flags as the default. Needs curl. About 3-5 minutes on 2 busy cores.
+# With COLD_START_COMPOSITE=1, the service and the bare API also self-contained, with the framework and the app
+# compiled as one ReadyToRun composite image (generic code across assemblies precompiled too; started by apphost).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,11 +31,23 @@ publish() { # name project readytorun [extra msbuild property: built apart, sinc
     -p:PublishReadyToRun="$3" ${4:+"$4"} --artifacts-path "$out/build${4:+-$1}" -o "$out/$1" -v quiet -nologo >/dev/null
 }
 
+publish_composite() { # name project: self-contained, framework and app in one composite ReadyToRun image
+  echo "==> publish $1 (self-contained, ReadyToRun composite)"
+  rm -rf "${out:?}/$1"
+  dotnet publish "$2" -c Release -r "$rid" --self-contained true -p:UseAppHost=true -p:PublishReadyToRun=true \
+    -p:PublishReadyToRunComposite=true --artifacts-path "$out/build-$1" -o "$out/$1" -v quiet -nologo >/dev/null
+}
+composite="${COLD_START_COMPOSITE:-0}"
+
 if [[ "${1:-}" != "--no-publish" ]]; then
   publish service-r2r src/OrderService/OrderService.csproj true
   publish service-jit src/OrderService/OrderService.csproj false
   publish service-r2r-no-rdg src/OrderService/OrderService.csproj true -p:EnableRequestDelegateGenerator=false
   publish bare tests/ColdStart/Bare/Bare.csproj true
+  if [[ "$composite" == 1 ]]; then
+    publish_composite service-composite src/OrderService/OrderService.csproj
+    publish_composite bare-composite tests/ColdStart/Bare/Bare.csproj
+  fi
 fi
 
 # name | directory | dll | extra environment
@@ -44,6 +59,10 @@ variants=(
   "service R2R, TieredPGO=1|service-r2r|OrderService.dll|DOTNET_TieredPGO=1"
   "service R2R, TieredCompilation=0|service-r2r|OrderService.dll|DOTNET_TieredCompilation=0"
 )
+if [[ "$composite" == 1 ]]; then
+  # A dll of "./Name" is started as that apphost, not through dotnet.
+  variants+=("bare, self-contained composite|bare-composite|./Bare|" "service, self-contained composite|service-composite|./OrderService|")
+fi
 body='{"customerId":"cold-start","lines":[{"sku":"SKU-1","quantity":1,"unitPrice":9.99}]}'
 # The raw milliseconds stay beside the builds, one file per variant (the variant's index), for a second look.
 results="$out/results"
@@ -61,7 +80,7 @@ measure() { # directory dll extra-env
   # working directory, and the configuration file watcher walks all of it (from the repository root, every
   # artifact and node_modules folder: 40-150 ms more per start, measured).
   (cd "$out/$1" && exec env ${3:+$3} ASPNETCORE_URLS="http://127.0.0.1:$port" ConnectionStrings__Orders="Data Source=$data/orders.db" \
-    dotnet "$2") >"$data/log" 2>&1 &
+    $([[ "$2" == ./* ]] || echo dotnet) "$2") >"$data/log" 2>&1 &
   pid=$!
   while :; do
     code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$port/orders" || true)
