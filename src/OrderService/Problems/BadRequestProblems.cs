@@ -44,7 +44,7 @@ public static partial class BadRequestProblems
         var binding = FailedBinding().Match(exception.Message);
         if (binding.Success)
         {
-            return Invalid(binding.Groups["name"].Value, $"'{binding.Groups["value"].Value}' is not a valid value.");
+            return Invalid(binding.Groups["name"].Value, NotAValidValue(binding.Groups["value"].Value));
         }
 
         // "Required parameter ... was not provided from body" and its implicit-body twin: no usable body at all.
@@ -52,6 +52,9 @@ public static partial class BadRequestProblems
             ? Invalid("body", "A JSON request body is required.")
             : new ProblemDetails { Status = StatusCodes.Status400BadRequest, Title = "The request is invalid.", Detail = exception.Message };
     }
+
+    /// <summary>What a value that does not parse gets, from the binder or from our own rules (the listing's limit).</summary>
+    public static string NotAValidValue(string value) => $"'{value}' is not a valid value.";
 
     private static HttpValidationProblemDetails Invalid(string field, string message) => new(new Dictionary<string, string[]> { [field] = [message] })
     {

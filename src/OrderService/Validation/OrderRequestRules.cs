@@ -185,7 +185,7 @@ public static class OrderRequestRules
 
         if (!int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out var limit))
         {
-            errors.Add("limit", $"'{value}' is not a valid value.");
+            errors.Add("limit", Problems.BadRequestProblems.NotAValidValue(value));
             return RequestLimits.DefaultListLimit;
         }
 
