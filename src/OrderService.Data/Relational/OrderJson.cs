@@ -20,7 +20,7 @@ public static class OrderJson
     /// <summary><c>[{"line_no":1,"sku":..,"quantity":..,"unit_price":..}, ..]</c>, the shape <see cref="SqlDialect"/> reads with LinesFromJson.</summary>
     public static string LinesParameter(IReadOnlyList<OrderLine> lines)
     {
-        var (buffer, writer) = Scratch.Rent();
+        var writer = Scratch.Rent();
         writer.WriteStartArray();
         for (var i = 0; i < lines.Count; i++)
         {
@@ -33,15 +33,13 @@ public static class OrderJson
         }
 
         writer.WriteEndArray();
-        writer.Flush();
-
-        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+        return Scratch.Text();
     }
 
     /// <summary>An event's data as stored: camelCase, null fields left out.</summary>
     public static string EventData(OrderEventData data)
     {
-        var (buffer, writer) = Scratch.Rent();
+        var writer = Scratch.Rent();
         writer.WriteStartObject();
         if (data.PaymentReference is not null) writer.WriteString("paymentReference"u8, data.PaymentReference);
         if (data.Carrier is not null) writer.WriteString("carrier"u8, data.Carrier);
@@ -49,9 +47,7 @@ public static class OrderJson
         if (data.Reason is not null) writer.WriteString("reason"u8, data.Reason);
         if (data.Total is { } total) writer.WriteNumber("total"u8, total);
         writer.WriteEndObject();
-        writer.Flush();
-
-        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+        return Scratch.Text();
     }
 
     /// <summary>Reads <c>[{"sku","quantity","unitPrice"}, ..]</c>; null reads as no lines.</summary>
@@ -204,12 +200,20 @@ public static class OrderJson
 
         private Scratch() => _writer = new Utf8JsonWriter(_buffer, WriterOptions);
 
-        public static (ArrayBufferWriter<byte> Buffer, Utf8JsonWriter Writer) Rent()
+        public static Utf8JsonWriter Rent()
         {
             var scratch = _current ??= new Scratch();
             scratch._buffer.ResetWrittenCount();
             scratch._writer.Reset(scratch._buffer);
-            return (scratch._buffer, scratch._writer);
+            return scratch._writer;
+        }
+
+        /// <summary>What the writer of this thread wrote since <see cref="Rent"/>, as text.</summary>
+        public static string Text()
+        {
+            var scratch = _current!;
+            scratch._writer.Flush();
+            return Encoding.UTF8.GetString(scratch._buffer.WrittenSpan);
         }
     }
 

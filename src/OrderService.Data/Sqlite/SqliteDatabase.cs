@@ -159,7 +159,8 @@ public sealed class SqliteDatabase : IAsyncDisposable
     {
         var connection = new SqliteConnection(_connectionString);
         connection.Open();
-        if (connection.Handle is not { } handle || !Configured.TryGetValue(handle, out var ran) || !string.Equals(ran, _connectionPragmas, StringComparison.Ordinal))
+        var handle = connection.Handle;
+        if (handle is null || !Configured.TryGetValue(handle, out var ran) || !string.Equals(ran, _connectionPragmas, StringComparison.Ordinal))
         {
             using (var command = connection.CreateCommand())
             {
@@ -167,9 +168,9 @@ public sealed class SqliteDatabase : IAsyncDisposable
                 command.ExecuteNonQuery();
             }
 
-            if (connection.Handle is { } opened)
+            if (handle is not null)
             {
-                Configured.AddOrUpdate(opened, _connectionPragmas);
+                Configured.AddOrUpdate(handle, _connectionPragmas);
             }
         }
 
