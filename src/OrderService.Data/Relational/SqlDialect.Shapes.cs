@@ -13,10 +13,11 @@ public abstract partial class SqlDialect
     public virtual bool CreateLooksUpKeySeparately => false;
 
     /// <summary>
-    /// True when <see cref="Transition"/> is ONE statement whose one result set is the order row after the write (the
-    /// columns of <see cref="SelectOrderById"/>), only when the write happened. Its events come from the statement's
-    /// snapshot plus the inserted one, so the store reads the order afresh when no row came back (to tell 404 from
-    /// 409) and when the row's events are not 1..version (a step committed between the snapshot and the write).
+    /// True when <see cref="Transition"/> has ONE result set: the order row after the write (the columns of
+    /// <see cref="SelectOrderById"/>), only when the write happened. The store reads the order afresh when no row came
+    /// back (to tell 404 from 409) and when the row's events are not 1..version. On PostgreSQL it is one statement
+    /// whose events come from its snapshot plus the inserted one, so a step committed between the snapshot and the
+    /// write can be missing; on SQLite the read is a statement after the write on the one writer, and holds every event.
     /// </summary>
     public virtual bool TransitionReturnsWrittenOrder => false;
 }

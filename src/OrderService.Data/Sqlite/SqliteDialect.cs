@@ -60,6 +60,21 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
     /// (committed, or earlier in the same group commit) and the INSERT can never collide.
     /// </summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
+        WriteStatements(action, checksVersion, withKey) + "SELECT version FROM orders WHERE id = @Id AND changes() = 1;";
+
+    /// <summary>
+    /// The write, then the order row itself only if the write happened (<see cref="SqlDialect.TransitionReturnsWrittenOrder"/>):
+    /// one result set and one statement fewer than a version row followed by the read-back, on the writer thread
+    /// that every write of the service queues for. The read runs inside the write's transaction on the one writer,
+    /// so it holds every event up to the one just written.
+    /// </summary>
+    protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
+        WriteStatements(action, checksVersion, withKey) + BuildSelectOrderById() + " AND changes() = 1;";
+
+    /// <inheritdoc />
+    public override bool TransitionReturnsWrittenOrder => true;
+
+    private string WriteStatements(OrderAction action, bool checksVersion, bool withKey) =>
         $"UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)}" +
         (withKey ? " AND NOT EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.key = @Key)" : "") + ";\n" +
         "INSERT INTO order_events (order_id, sequence, type, at, data) " +
@@ -67,8 +82,7 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
         (withKey
             ? "INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) " +
               "SELECT @Key, @RequestHash, id, version, @At FROM orders WHERE id = @Id AND changes() = 1;\n"
-            : "") +
-        "SELECT version FROM orders WHERE id = @Id AND changes() = 1;";
+            : "");
 
     /// <summary>
     /// The guard above makes a collision impossible; should one happen anyway (SQLITE_CONSTRAINT on the

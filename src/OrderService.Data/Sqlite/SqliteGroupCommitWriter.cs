@@ -21,6 +21,7 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
     private readonly int _maxBatch;
     private readonly Thread _thread;
     private SqliteConnection? _connection;
+    private ControlStatements? _control;
 
     public SqliteGroupCommitWriter(Func<SqliteConnection> openConnection, int maxBatch)
     {
@@ -42,6 +43,7 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
     {
         _queue.Writer.TryComplete();
         _thread.Join(TimeSpan.FromSeconds(10));
+        _control?.Dispose();
         _connection?.Dispose();
         return ValueTask.CompletedTask;
     }
@@ -74,14 +76,15 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
         try
         {
             var connection = _connection ??= _openConnection();
-            Execute(connection, "BEGIN IMMEDIATE;");
+            var control = _control ??= new ControlStatements(connection);
+            control.Begin.ExecuteNonQuery();
             foreach (var write in batch)
             {
-                Execute(connection, "SAVEPOINT w;");
+                control.Savepoint.ExecuteNonQuery();
                 try
                 {
                     write.Run(connection);
-                    Execute(connection, "RELEASE w;");
+                    control.Release.ExecuteNonQuery();
                 }
                 catch (Exception ex)
                 {
@@ -90,7 +93,7 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
                 }
             }
 
-            Execute(connection, "COMMIT;");
+            control.Commit.ExecuteNonQuery();
             StoreTelemetry.GroupCommitted(batch.Count);
             foreach (var write in batch)
             {
@@ -123,6 +126,8 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
             // Already rolled back by SQLite itself (for example after a failed COMMIT).
         }
 
+        _control?.Dispose();
+        _control = null;
         _connection?.Dispose();
         _connection = null;
     }
@@ -132,6 +137,38 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
         using var command = connection.CreateCommand();
         command.CommandText = sql;
         command.ExecuteNonQuery();
+    }
+
+    /// <summary>
+    /// The statements around every write, prepared once on the writer's connection: a fresh command compiles its
+    /// SQL again each time, and the writer ran two of them (SAVEPOINT, RELEASE) per write, serially, on the one
+    /// thread every write of the service waits for. They live and die with the connection.
+    /// </summary>
+    private sealed class ControlStatements(SqliteConnection connection) : IDisposable
+    {
+        public SqliteCommand Begin { get; } = Prepared(connection, "BEGIN IMMEDIATE;");
+
+        public SqliteCommand Savepoint { get; } = Prepared(connection, "SAVEPOINT w;");
+
+        public SqliteCommand Release { get; } = Prepared(connection, "RELEASE w;");
+
+        public SqliteCommand Commit { get; } = Prepared(connection, "COMMIT;");
+
+        public void Dispose()
+        {
+            Begin.Dispose();
+            Savepoint.Dispose();
+            Release.Dispose();
+            Commit.Dispose();
+        }
+
+        private static SqliteCommand Prepared(SqliteConnection connection, string sql)
+        {
+            var command = connection.CreateCommand();
+            command.CommandText = sql;
+            command.Prepare();
+            return command;
+        }
     }
 
     private abstract class PendingWrite
