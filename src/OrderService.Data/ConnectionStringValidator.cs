@@ -1,4 +1,5 @@
 using System.Data.Common;
+using System.Runtime.CompilerServices;
 using Microsoft.Data.SqlClient;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Configuration;
@@ -44,12 +45,26 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
         }
     }
 
-    /// <summary>The provider's own parser; null for a provider whose strings are not key=value pairs.</summary>
+    /// <summary>
+    /// The provider's own parser; null for a provider whose strings are not key=value pairs. One method per
+    /// provider: a ReadyToRun method resolves every type it names before it first runs, so one switch naming
+    /// all three builders loaded Npgsql and Microsoft.Data.SqlClient into every process at start-up, SQLite's too
+    /// (and not inlined, for the same reason).
+    /// </summary>
     private static DbConnectionStringBuilder? Builder(StoreProvider provider) => provider switch
     {
-        StoreProvider.Sqlite => new SqliteConnectionStringBuilder(),
-        StoreProvider.PostgreSql => new NpgsqlConnectionStringBuilder(),
-        StoreProvider.SqlServer => new SqlConnectionStringBuilder(),
+        StoreProvider.Sqlite => SqliteBuilder(),
+        StoreProvider.PostgreSql => PostgreSqlBuilder(),
+        StoreProvider.SqlServer => SqlServerBuilder(),
         _ => null,
     };
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static DbConnectionStringBuilder SqliteBuilder() => new SqliteConnectionStringBuilder();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static DbConnectionStringBuilder PostgreSqlBuilder() => new NpgsqlConnectionStringBuilder();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static DbConnectionStringBuilder SqlServerBuilder() => new SqlConnectionStringBuilder();
 }

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Npgsql;
 using OpenTelemetry;
 using OpenTelemetry.Metrics;
@@ -9,12 +10,14 @@ using OrderService.Data;
 namespace OrderService.ServiceDefaults;
 
 /// <summary>
-/// OpenTelemetry. What the service emits is described once, whatever happens to it: ASP.NET Core, HttpClient,
-/// Npgsql and SqlClient spans and metrics, the runtime's metrics and our stores' spans and
-/// meter (<see cref="StoreTelemetry"/>). Providers exist, and so listen, only when something exports:
-/// the OTLP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set. Without it nothing listens: no Activity is
-/// sampled and recorded on the hot path, no instrument aggregates, and no log record is built.
-/// (A test adds its own in-memory exporter through AddOpenTelemetry() and gets the same description.)
+/// OpenTelemetry. What the service emits is described once (<see cref="Describe"/>), whatever happens to it:
+/// ASP.NET Core, HttpClient, Npgsql and SqlClient spans and metrics, the runtime's metrics and our stores' spans
+/// and meter (<see cref="StoreTelemetry"/>). It is described, and providers exist and listen, only when something
+/// exports: the OTLP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set. Without it nothing listens (no Activity is
+/// sampled and recorded on the hot path, no instrument aggregates, no log record is built) and nothing of
+/// OpenTelemetry is even loaded: describing runs the instrumentation packages' registrations and static set-up,
+/// and loads Npgsql and Microsoft.Data.SqlClient, all on the start-up path (README, Cold start).
+/// (A test describes the same way and adds its own in-memory exporter.)
 /// </summary>
 public static class Telemetry
 {
@@ -24,27 +27,38 @@ public static class Telemetry
 
     public static WebApplicationBuilder AddTelemetry(this WebApplicationBuilder builder)
     {
-        var services = builder.Services;
-        var serviceName = builder.Configuration[ServiceNameKey] ?? DefaultServiceName;
-
-        // Registrations of configuration only: none of these creates a provider, so none of them listens.
-        services.ConfigureOpenTelemetryTracerProvider(tracing => DescribeTraces(tracing.ConfigureResource(resource => resource.AddService(serviceName))));
-        services.ConfigureOpenTelemetryMeterProvider(metrics => DescribeMetrics(metrics.ConfigureResource(resource => resource.AddService(serviceName))));
-        services.ConfigureOpenTelemetryLoggerProvider(logs => logs.ConfigureResource(resource => resource.AddService(serviceName)));
-
         if (!string.IsNullOrWhiteSpace(builder.Configuration[EndpointKey]))
         {
-            // UseOtlpExporter reads OTEL_EXPORTER_OTLP_ENDPOINT, _PROTOCOL and _HEADERS from configuration (so the
-            // keys also work from appsettings or the command line) and exports every signal. Log records carry
-            // the trace and span id of the request that wrote them.
-            services.AddOpenTelemetry()
-                .WithTracing()
-                .WithMetrics()
-                .WithLogging()
-                .UseOtlpExporter();
+            ExportOverOtlp(builder.Services, builder.Configuration[ServiceNameKey] ?? DefaultServiceName);
         }
 
         return builder;
+    }
+
+    /// <summary>Apart, and not inlined: a ReadyToRun method resolves the types it names before it first runs.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ExportOverOtlp(IServiceCollection services, string serviceName) =>
+
+        // UseOtlpExporter reads OTEL_EXPORTER_OTLP_ENDPOINT, _PROTOCOL and _HEADERS from configuration (so the
+        // keys also work from appsettings or the command line) and exports every signal. Log records carry
+        // the trace and span id of the request that wrote them.
+        Describe(services, serviceName)
+            .AddOpenTelemetry()
+            .WithTracing()
+            .WithMetrics()
+            .WithLogging()
+            .UseOtlpExporter();
+
+    /// <summary>
+    /// What every signal holds, as configuration only: none of these registrations creates a provider, so none
+    /// of them listens until an exporter adds one (AddOpenTelemetry().WithTracing() and so on).
+    /// </summary>
+    public static IServiceCollection Describe(IServiceCollection services, string serviceName = DefaultServiceName)
+    {
+        services.ConfigureOpenTelemetryTracerProvider(tracing => DescribeTraces(tracing.ConfigureResource(resource => resource.AddService(serviceName))));
+        services.ConfigureOpenTelemetryMeterProvider(metrics => DescribeMetrics(metrics.ConfigureResource(resource => resource.AddService(serviceName))));
+        services.ConfigureOpenTelemetryLoggerProvider(logs => logs.ConfigureResource(resource => resource.AddService(serviceName)));
+        return services;
     }
 
     private static void DescribeTraces(TracerProviderBuilder tracing) => tracing

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
+using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
 using OpenTelemetry.Logs;
 using OpenTelemetry.Metrics;
@@ -15,9 +16,9 @@ using Xunit;
 namespace OrderService.Integration.Tests.Telemetry;
 
 /// <summary>
-/// What the service emits, seen through OpenTelemetry's in-memory exporter added beside the service's own
+/// What the service emits, seen through OpenTelemetry's in-memory exporter added to the service's own
 /// description (the same sources, instrumentation and meters the OTLP exporter gets), and what it does
-/// not register when nothing exports.
+/// not register, or even load, when nothing exports.
 /// </summary>
 public sealed class TelemetryTests(ApiHost host) : IClassFixture<ApiHost>
 {
@@ -30,7 +31,7 @@ public sealed class TelemetryTests(ApiHost host) : IClassFixture<ApiHost>
         var metrics = new LockedList<MetricSnapshot>();
         var logs = new LockedList<LogRecord>();
         await using var service = host.Create(("Logging:LogLevel:Microsoft.AspNetCore.Hosting.Diagnostics", "Information"));
-        await using var traced = service.WithWebHostBuilder(web => web.ConfigureServices(services => services.AddOpenTelemetry()
+        await using var traced = service.WithWebHostBuilder(web => web.ConfigureServices(services => ServiceTelemetry.Describe(services).AddOpenTelemetry()
             .WithTracing(tracing => tracing.AddInMemoryExporter(spans))
             .WithMetrics(meters => meters.AddInMemoryExporter(metrics))
             .WithLogging(logging => logging.AddInMemoryExporter(logs))));
@@ -79,8 +80,14 @@ public sealed class TelemetryTests(ApiHost host) : IClassFixture<ApiHost>
     [Fact]
     public async Task Without_an_OTLP_endpoint_no_provider_exists_so_nothing_listens()
     {
-        await using var service = host.Create();
+        var registered = new List<ServiceDescriptor>();
+        await using var plain = host.Create();
+        await using var service = plain.WithWebHostBuilder(web => web.ConfigureTestServices(registered.AddRange));
         using var client = service.CreateClient();
+
+        registered.ShouldNotBeEmpty();
+        registered.Where(FromOpenTelemetry).ShouldBeEmpty(
+            "nothing of OpenTelemetry is registered, so none of it is loaded or set up at start-up (the service's description included)");
 
         service.Services.GetService<TracerProvider>().ShouldBeNull("no tracer provider: no ActivityListener samples and records a span per request");
         service.Services.GetService<MeterProvider>().ShouldBeNull("no meter provider: no instrument is enabled");
@@ -101,6 +108,10 @@ public sealed class TelemetryTests(ApiHost host) : IClassFixture<ApiHost>
         service.Services.GetService<LoggerProvider>().ShouldNotBeNull();
         await ApiHost.CreateOrderAsync(client, ApiHost.NewCustomer());
     }
+
+    private static bool FromOpenTelemetry(ServiceDescriptor service) =>
+        new[] { service.ServiceType, service.ImplementationType, service.ImplementationInstance?.GetType() }
+            .Any(type => type?.Assembly.GetName().Name?.StartsWith("OpenTelemetry", StringComparison.Ordinal) == true);
 
     private static StringContent EmptyBody() => new("{}", System.Text.Encoding.UTF8, "application/json");
 
