@@ -134,4 +134,20 @@ public sealed class PostgreSqlStoreOptions
     /// <summary>commit_siblings: how many other open transactions make the delay worth it; 0 leaves the server's setting alone.</summary>
     [Range(0, 1000)]
     public int CommitSiblings { get; set; }
+
+    /// <summary>
+    /// When true (and Store:UnitOfWork=PerRequest, Store:WriteIsolation=ReadCommitted), the one-statement writes of
+    /// concurrent requests (creates, transitions) travel together: one round trip, one transaction, one commit and WAL
+    /// flush for the group, each request acknowledged only after that commit. When false, every request commits on its
+    /// own connection.
+    /// </summary>
+    public bool GroupCommit { get; set; } = true;
+
+    /// <summary>The most writes one group may carry.</summary>
+    [Range(1, 10_000)]
+    public int GroupCommitMaxBatch { get; set; } = 128;
+
+    /// <summary>How many groups may be in flight at once (each on a connection of its own).</summary>
+    [Range(1, 64)]
+    public int GroupCommitWriters { get; set; } = 2;
 }

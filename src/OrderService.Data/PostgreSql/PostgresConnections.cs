@@ -18,6 +18,8 @@ public sealed class PostgresConnections(PostgresDatabase database) : IRelational
     public string WriteIsolationInForce(IsolationLevel requested) =>
         requested == IsolationLevel.ReadUncommitted ? nameof(IsolationLevel.ReadCommitted) : requested.ToString();
 
+    public IGroupCommit? GroupCommit => database.GroupCommit;
+
     public async ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) =>
         await database.OpenAsync("read", cancellationToken).ConfigureAwait(false);
 

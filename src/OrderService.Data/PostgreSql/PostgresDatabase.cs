@@ -17,6 +17,8 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     private const int MinimumPoolSize = 128;
 
     private readonly MissingDatabase _missing;
+    private readonly StoreOptions _options;
+    private PostgresGroupCommit? _groupCommit;
 
     public PostgresDatabase(string connectionString, StoreOptions options, ILogger? logger = null)
     {
@@ -46,6 +48,26 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         DataSource = dataSourceBuilder.Build();
         ConnectionString = builder.ConnectionString;
         _missing = new MissingDatabase(ConnectionString, logger ?? NullLogger.Instance);
+        _options = options;
+    }
+
+    /// <summary>
+    /// The group commit of this pool's writes (<see cref="PostgresGroupCommit"/>), started on first use; null when
+    /// Store:PostgreSql:GroupCommit is off.
+    /// </summary>
+    public PostgresGroupCommit? GroupCommit
+    {
+        get
+        {
+            var postgres = _options.PostgreSql;
+            if (!postgres.GroupCommit)
+            {
+                return null;
+            }
+
+            return LazyInitializer.EnsureInitialized(ref _groupCommit, () =>
+                new PostgresGroupCommit(this, postgres.GroupCommitWriters, postgres.GroupCommitMaxBatch, _options.CommandTimeoutSeconds));
+        }
     }
 
     public NpgsqlDataSource DataSource { get; }
@@ -85,7 +107,15 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
             "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = @name", cancellationToken).ConfigureAwait(false);
     }
 
-    public ValueTask DisposeAsync() => DataSource.DisposeAsync();
+    public async ValueTask DisposeAsync()
+    {
+        if (_groupCommit is not null)
+        {
+            await _groupCommit.DisposeAsync().ConfigureAwait(false);
+        }
+
+        await DataSource.DisposeAsync().ConfigureAwait(false);
+    }
 
     /// <summary>Closes the idle connections now; busy ones close when they come back.</summary>
     public void DropIdleConnections() => DataSource.Clear();

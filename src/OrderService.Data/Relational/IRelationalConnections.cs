@@ -22,6 +22,12 @@ public interface IRelationalConnections
     /// </summary>
     bool SerializesWrites => false;
 
+    /// <summary>
+    /// The engine's group commit (<see cref="IGroupCommit"/>), or null when it has none or it is switched off: then every
+    /// write unit commits on its own connection.
+    /// </summary>
+    IGroupCommit? GroupCommit => null;
+
     /// <summary>Opens a connection for reads; the caller disposes it. Counts as one connection opened.</summary>
     ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken);
 

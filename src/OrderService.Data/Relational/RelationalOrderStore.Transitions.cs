@@ -32,9 +32,27 @@ public sealed partial class RelationalOrderStore
         var withKey = command.IdempotencyKey is not null;
         var sql = _dialect.Transition(command.Action, command.ExpectedVersion.HasValue, withKey);
         var parameters = TransitionParameters(command, command.ExpectedVersion);
+        var isolation = TransactionFor(command);
         try
         {
-            return await _connections.WriteAsync(TransactionFor(command), async (connection, transaction) =>
+            if (_groupCommit is not null && isolation is null)
+            {
+                GroupedResult<Order> grouped;
+                using (StoreTelemetry.Command(_dialect.ProviderName, "transition", sql, _writeIsolationInForce))
+                {
+                    grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(sql, command.OrderId, parameters), OrderRowReader.Read, cancellationToken);
+                }
+
+                if (grouped.RanInGroup)
+                {
+                    return grouped is { HasRow: true, Row: { } written } && HasEveryEvent(written)
+                        ? TransitionResult.Applied(written)
+                        : await _connections.WriteAsync(null, (connection, transaction) =>
+                            AnswerAfterWriteAsync(connection, transaction, command, grouped.HasRow, grouped.Row, cancellationToken), cancellationToken);
+                }
+            }
+
+            return await _connections.WriteAsync(isolation, async (connection, transaction) =>
             {
                 bool applied;
                 Order? order = null;
@@ -52,25 +70,7 @@ public sealed partial class RelationalOrderStore
                     }
                 }
 
-                if (_dialect.TransitionReturnsWrittenOrder && (order is null || !HasEveryEvent(order)))
-                {
-                    order = await RereadAfterWriteAsync(connection, transaction, command.OrderId, applied ? order?.Version : null, cancellationToken);
-                }
-
-                if (applied && order is not null)
-                {
-                    await ConfirmOrRollBackAsync(command, cancellationToken);
-                    return TransitionResult.Applied(order);
-                }
-
-                if (withKey && await AnswerFromKeyAsync(connection, transaction, command, order, cancellationToken) is { } keyed)
-                {
-                    return keyed;
-                }
-
-                return order is null
-                    ? TransitionResult.NotFound
-                    : TransitionResult.Rejected(order.Status, order.Version, command.Action, command.ExpectedVersion);
+                return await AnswerAfterWriteAsync(connection, transaction, command, applied, order, cancellationToken);
             }, cancellationToken);
         }
         catch (DeclinedWrite)
@@ -81,6 +81,34 @@ public sealed partial class RelationalOrderStore
         {
             return await AnswerFromTakenKeyAsync(command, cancellationToken);
         }
+    }
+
+    /// <summary>
+    /// The answer once the transition's write ran (<paramref name="applied"/>: it wrote; <paramref name="order"/>: what its
+    /// command read back, if anything). On the write's connection and transaction, after the write.
+    /// </summary>
+    private async Task<TransitionResult> AnswerAfterWriteAsync(
+        DbConnection connection, DbTransaction? transaction, TransitionCommand command, bool applied, Order? order, CancellationToken cancellationToken)
+    {
+        if (_dialect.TransitionReturnsWrittenOrder && (order is null || !HasEveryEvent(order)))
+        {
+            order = await RereadAfterWriteAsync(connection, transaction, command.OrderId, applied ? order?.Version : null, cancellationToken);
+        }
+
+        if (applied && order is not null)
+        {
+            await ConfirmOrRollBackAsync(command, cancellationToken);
+            return TransitionResult.Applied(order);
+        }
+
+        if (command.IdempotencyKey is not null && await AnswerFromKeyAsync(connection, transaction, command, order, cancellationToken) is { } keyed)
+        {
+            return keyed;
+        }
+
+        return order is null
+            ? TransitionResult.NotFound
+            : TransitionResult.Rejected(order.Status, order.Version, command.Action, command.ExpectedVersion);
     }
 
     private async Task<TransitionResult> TransitionPerCallAsync(TransitionCommand command, CancellationToken cancellationToken)
@@ -200,14 +228,14 @@ public sealed partial class RelationalOrderStore
     private IsolationLevel? TransactionFor(TransitionCommand command) =>
         command.ConfirmBeforeCommit is null ? _writeTransaction : _writeTransaction ?? IsolationLevel.ReadCommitted;
 
-    private object TransitionParameters(TransitionCommand command, int? expected) => new
+    private TransitionParameters TransitionParameters(TransitionCommand command, int? expected) => new()
     {
         Id = _dialect.Id(command.OrderId),
         At = _dialect.Timestamp(command.At),
         Data = OrderJson.EventData(command.Data),
         Expected = expected,
         Key = command.IdempotencyKey,
-        command.RequestHash,
+        RequestHash = command.RequestHash,
     };
 
     private static async Task ConfirmOrRollBackAsync(TransitionCommand command, CancellationToken cancellationToken)

@@ -33,6 +33,11 @@ public sealed partial class RelationalOrderStore : IOrderStore
     private readonly bool _strictTransitionsReadFirst;
     private readonly string _createIsolationInForce;
 
+    // Group commit (IGroupCommit) carries the default flow's one-statement writes: PerRequest at ReadCommitted, on a
+    // dialect whose create and transition are each one statement with one result set. The other switches keep their
+    // own units: what they measure is how a request commits on its own.
+    private readonly IGroupCommit? _groupCommit;
+
     public RelationalOrderStore(SqlDialect dialect, IRelationalConnections connections, StoreOptions options)
     {
         _dialect = dialect;
@@ -50,24 +55,44 @@ public sealed partial class RelationalOrderStore : IOrderStore
         _writeIsolationInForce = connections.WriteIsolationInForce(_writeTransaction ?? IsolationLevel.ReadCommitted);
         _strictTransitionsReadFirst = _writeTransaction is not null && !connections.SerializesWrites;
         _createIsolationInForce = connections.WriteIsolationInForce(IsolationLevel.ReadCommitted);
+        _groupCommit = !_perCall && _writeTransaction is null && dialect.CreateLooksUpKeySeparately && dialect.TransitionReturnsWrittenOrder
+            ? connections.GroupCommit
+            : null;
     }
 
-    public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
+    public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
     {
         var withKey = order.IdempotencyKey is not null;
         var sql = _dialect.CreateOrder(withKey);
         var created = order.Order;
-        var parameters = new
+        var parameters = new CreateParameters
         {
             Id = _dialect.Id(created.Id),
-            created.CustomerId,
-            created.Total,
+            CustomerId = created.CustomerId,
+            Total = created.Total,
             At = _dialect.Timestamp(created.CreatedAt),
             Lines = OrderJson.LinesParameter(created.Lines),
             Data = OrderJson.EventData(created.Events[0].Data),
             Key = order.IdempotencyKey,
-            order.RequestHash,
+            RequestHash = order.RequestHash,
         };
+
+        if (_groupCommit is not null)
+        {
+            GroupedResult<bool> grouped;
+            using (StoreTelemetry.Command(_dialect.ProviderName, "create", sql, _createIsolationInForce))
+            {
+                grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(sql, created.Id, parameters), static _ => true, cancellationToken);
+            }
+
+            if (grouped.RanInGroup)
+            {
+                return grouped.HasRow
+                    ? new CreateResult(CreateOutcome.Created, created)
+                    : await _connections.WriteAsync(null, (connection, transaction) =>
+                        AnswerNotInsertedAsync(connection, transaction, order, knownHash: null, knownOrderId: created.Id, cancellationToken), cancellationToken);
+            }
+        }
 
         // A create is ONE command of inserts whose every decision is a unique key (the key, the id, the
         // customer) or a foreign key, and those hold alike at every isolation level: it reads nothing that a
@@ -75,7 +100,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
         // PostgreSQL the level would only add false conflicts: the foreign-key checks and the ON CONFLICT probes
         // read the same append-only index pages (UUIDv7 ids) that every concurrent create writes, and 74% of
         // creates aborted on their first attempt at 100 concurrency (README, "The isolation switch").
-        return _connections.WriteAsync(null, async (connection, transaction) =>
+        return await _connections.WriteAsync(null, async (connection, transaction) =>
         {
             bool inserted;
             string? knownHash = null;
@@ -99,29 +124,35 @@ public sealed partial class RelationalOrderStore : IOrderStore
                 }
             }
 
-            if (withKey && !inserted && _dialect.CreateLooksUpKeySeparately)
-            {
-                if (await ReadStoredKeyAsync(connection, transaction, order.IdempotencyKey!, "create.key", _createIsolationInForce, cancellationToken) is { } stored)
-                {
-                    (knownHash, knownOrderId) = (stored.Hash, stored.OrderId);
-                }
-            }
-
-            if (inserted)
-            {
-                return new CreateResult(CreateOutcome.Created, created);
-            }
-
-            if (withKey && knownHash != order.RequestHash)
-            {
-                return new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null);
-            }
-
-            // The key (or, on a retried insert, the id) is known: answer with the order it made, as its creation left it.
-            var first = await ReadOrderAsync(connection, transaction, "create.replay", knownOrderId, _createIsolationInForce, cancellationToken)
-                ?? throw new InvalidOperationException($"Order {knownOrderId} is referenced by an idempotency key but does not exist.");
-            return new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(first, 1));
+            return inserted
+                ? new CreateResult(CreateOutcome.Created, created)
+                : await AnswerNotInsertedAsync(connection, transaction, order, knownHash, knownOrderId, cancellationToken);
         }, cancellationToken);
+    }
+
+    /// <summary>
+    /// A create that inserted nothing: its key (or, on a retried insert, its id) is known. The answer is the order it made,
+    /// as its creation left it, or a reused key. <paramref name="knownHash"/> is the key's hash where the create's own
+    /// command returned it; otherwise the key is looked up here, in a statement of its own.
+    /// </summary>
+    private async Task<CreateResult> AnswerNotInsertedAsync(
+        DbConnection connection, DbTransaction? transaction, NewOrder order, string? knownHash, Guid knownOrderId, CancellationToken cancellationToken)
+    {
+        var withKey = order.IdempotencyKey is not null;
+        if (withKey && _dialect.CreateLooksUpKeySeparately
+            && await ReadStoredKeyAsync(connection, transaction, order.IdempotencyKey!, "create.key", _createIsolationInForce, cancellationToken) is { } stored)
+        {
+            (knownHash, knownOrderId) = (stored.Hash, stored.OrderId);
+        }
+
+        if (withKey && knownHash != order.RequestHash)
+        {
+            return new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null);
+        }
+
+        var first = await ReadOrderAsync(connection, transaction, "create.replay", knownOrderId, _createIsolationInForce, cancellationToken)
+            ?? throw new InvalidOperationException($"Order {knownOrderId} is referenced by an idempotency key but does not exist.");
+        return new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(first, 1));
     }
 
     /// <summary>

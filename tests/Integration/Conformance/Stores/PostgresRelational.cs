@@ -10,3 +10,13 @@ public sealed class PostgresRelationalStore(PostgresServer server) : PostgresSto
 public sealed class PostgresRelationalConformance(PostgresRelationalStore store) : ConformanceSuite<PostgresRelationalStore>(store);
 
 public sealed class PostgresRelationalSwitchMatrix(PostgresRelationalStore store) : SwitchMatrixSuite<PostgresRelationalStore>(store);
+
+/// <summary>The same suite with Store:PostgreSql:GroupCommit off: every request's write commits on its own connection.</summary>
+public sealed class PostgresRelationalUngroupedStore(PostgresServer server) : PostgresStoreFixture(server)
+{
+    public override string StoreName => "PostgreSQL relational, each request committed alone";
+
+    protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() => [new("Store:PostgreSql:GroupCommit", "false")];
+}
+
+public sealed class PostgresRelationalUngroupedConformance(PostgresRelationalUngroupedStore store) : ConformanceSuite<PostgresRelationalUngroupedStore>(store);

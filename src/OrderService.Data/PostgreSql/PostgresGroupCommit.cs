@@ -1,0 +1,232 @@
+using System.Data.Common;
+using System.Threading.Channels;
+using Npgsql;
+using OrderService.Data.Relational;
+
+namespace OrderService.Data.PostgreSql;
+
+/// <summary>
+/// Group commit for PostgreSQL (<see cref="IGroupCommit"/>). A few writer loops each take every statement queued while
+/// their last group was in flight, sort them by order id, and send them as ONE NpgsqlBatch without an explicit
+/// transaction: one round trip, and one implicit transaction (the batch ends in a single Sync), so one commit and one
+/// WAL flush for the group instead of one per request, and a handful of busy backends instead of one per request.
+/// A statement is answered only after its group committed, so durability is exactly what synchronous_commit says.
+/// <para>
+/// Errors: an error the server reported aborted the whole group (nothing of it committed), so every statement in it is
+/// handed back to be run on its own (the caller's ordinary path, where a unique violation or a deadlock is handled as
+/// before). Anything else (a connection lost, a time-out) may have hit the commit, so it is thrown to every statement
+/// of the group, whose caller then applies its own rerun rule, as for a statement that failed on its own.
+/// </para>
+/// <para>
+/// Deadlocks between two groups in flight: each group takes its row locks in order id order (a transition locks its
+/// order's row; a create inserts rows no other statement can see), so two groups never wait on each other in a cycle.
+/// </para>
+/// </summary>
+public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
+{
+    private readonly Channel<PendingStatement> _queue = Channel.CreateUnbounded<PendingStatement>(
+        new UnboundedChannelOptions { SingleReader = false, SingleWriter = false });
+
+    private readonly PostgresDatabase _database;
+    private readonly PostgresTransientFaults _faults = new();
+    private readonly int _maxBatch;
+    private readonly int _commandTimeoutSeconds;
+    private readonly Task[] _writers;
+    private long _arrivals;
+
+    public PostgresGroupCommit(PostgresDatabase database, int writers, int maxBatch, int commandTimeoutSeconds)
+    {
+        _database = database;
+        _maxBatch = maxBatch;
+        _commandTimeoutSeconds = commandTimeoutSeconds;
+
+        // The loops live as long as the store: they must not carry the span or the scope of whatever request built it.
+        using (ExecutionContext.SuppressFlow())
+        {
+            _writers = new Task[writers];
+            for (var i = 0; i < writers; i++)
+            {
+                _writers[i] = Task.Run(RunAsync);
+            }
+        }
+    }
+
+    public Task<GroupedResult<T>> ExecuteAsync<T>(GroupedStatement statement, Func<DbDataReader, T> readRow, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        var pending = new PendingStatement<T>(statement, Interlocked.Increment(ref _arrivals), readRow, cancellationToken);
+        ObjectDisposedException.ThrowIf(!_queue.Writer.TryWrite(pending), this);
+
+        // A caller whose attempt times out stops waiting; its statement still runs with its group (as a statement already
+        // sent would), and the caller's rerun rule treats it as interrupted.
+        return cancellationToken.CanBeCanceled ? pending.Task.WaitAsync(cancellationToken) : pending.Task;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        _queue.Writer.TryComplete();
+        await Task.WhenAll(_writers).WaitAsync(TimeSpan.FromSeconds(10)).ConfigureAwait(false);
+    }
+
+    private async Task RunAsync()
+    {
+        var group = new List<PendingStatement>(_maxBatch);
+        while (await _queue.Reader.WaitToReadAsync().ConfigureAwait(false))
+        {
+            group.Clear();
+            while (group.Count < _maxBatch && _queue.Reader.TryRead(out var next))
+            {
+                if (!next.IsCancelled)
+                {
+                    group.Add(next);
+                }
+            }
+
+            if (group.Count > 0)
+            {
+                group.Sort(PendingStatement.LockOrder);
+                await CommitGroupAsync(group).ConfigureAwait(false);
+            }
+        }
+    }
+
+    private async Task CommitGroupAsync(List<PendingStatement> group)
+    {
+        try
+        {
+            await using (var connection = await _database.OpenAsync("group-write", CancellationToken.None).ConfigureAwait(false))
+            await using (var batch = connection.CreateBatch())
+            {
+                batch.Timeout = _commandTimeoutSeconds;
+                foreach (var statement in group)
+                {
+                    var command = batch.CreateBatchCommand();
+                    command.CommandText = statement.Sql;
+                    statement.Parameters.AddTo(command);
+                    batch.BatchCommands.Add(command);
+                }
+
+                await using var reader = await batch.ExecuteReaderAsync().ConfigureAwait(false);
+                for (var i = 0; i < group.Count; i++)
+                {
+                    if (i > 0 && !await reader.NextResultAsync().ConfigureAwait(false))
+                    {
+                        throw new InvalidOperationException($"A grouped statement returned no result set ({group[i].Sql}).");
+                    }
+
+                    if (await reader.ReadAsync().ConfigureAwait(false))
+                    {
+                        group[i].ReadRow(reader);
+                    }
+                }
+
+                // The commit is the batch's Sync: only past it (ReadyForQuery, read here) is the group durable.
+                while (await reader.NextResultAsync().ConfigureAwait(false))
+                {
+                }
+            }
+        }
+        catch (PostgresException rolledBack) when (_faults.Classify(rolledBack) is StoreFault.RolledBack or StoreFault.Permanent)
+        {
+            foreach (var statement in group)
+            {
+                statement.RunAlone();
+            }
+
+            return;
+        }
+        catch (Exception fault)
+        {
+            foreach (var statement in group)
+            {
+                statement.Fail(fault);
+            }
+
+            return;
+        }
+
+        StoreTelemetry.GroupCommitted(group.Count);
+        foreach (var statement in group)
+        {
+            statement.Complete();
+        }
+    }
+
+    private abstract class PendingStatement(GroupedStatement statement, long arrival)
+    {
+        /// <summary>By order id, then by arrival: the statements of one order keep the order they came in.</summary>
+        public static readonly Comparison<PendingStatement> LockOrder = static (a, b) =>
+            a.OrderId.CompareTo(b.OrderId) is var byOrder and not 0 ? byOrder : a._arrival.CompareTo(b._arrival);
+
+        private readonly long _arrival = arrival;
+
+        public string Sql => statement.Sql;
+
+        public Guid OrderId => statement.OrderId;
+
+        public IStatementParameters Parameters => statement.Parameters;
+
+        public abstract bool IsCancelled { get; }
+
+        public abstract void ReadRow(DbDataReader reader);
+
+        public abstract void Complete();
+
+        public abstract void RunAlone();
+
+        public abstract void Fail(Exception exception);
+    }
+
+    private sealed class PendingStatement<T>(GroupedStatement statement, long arrival, Func<DbDataReader, T> readRow, CancellationToken cancellationToken)
+        : PendingStatement(statement, arrival)
+    {
+        private readonly TaskCompletionSource<GroupedResult<T>> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private GroupedResult<T> _result = new(RanInGroup: true, HasRow: false, Row: default);
+        private Exception? _readFailure;
+
+        public Task<GroupedResult<T>> Task => _completion.Task;
+
+        public override bool IsCancelled
+        {
+            get
+            {
+                if (!cancellationToken.IsCancellationRequested)
+                {
+                    return false;
+                }
+
+                _completion.TrySetCanceled(cancellationToken);
+                return true;
+            }
+        }
+
+        public override void ReadRow(DbDataReader reader)
+        {
+            try
+            {
+                _result = new GroupedResult<T>(RanInGroup: true, HasRow: true, readRow(reader));
+            }
+            catch (Exception failure)
+            {
+                // One unreadable row must not stop the group's other statements from being read and answered.
+                _readFailure = failure;
+            }
+        }
+
+        public override void Complete()
+        {
+            if (_readFailure is not null)
+            {
+                _completion.TrySetException(_readFailure);
+            }
+            else
+            {
+                _completion.TrySetResult(_result);
+            }
+        }
+
+        public override void RunAlone() => _completion.TrySetResult(default);
+
+        public override void Fail(Exception exception) => _completion.TrySetException(exception);
+    }
+}

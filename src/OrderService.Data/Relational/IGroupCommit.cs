@@ -1,0 +1,66 @@
+using System.Data;
+using System.Data.Common;
+
+namespace OrderService.Data.Relational;
+
+/// <summary>
+/// Group commit for an engine behind a network: the one statement of many concurrent write units is sent
+/// together (one round trip) and runs in ONE transaction (one commit, one WAL flush), and each unit is answered
+/// only once that transaction committed. The engine (<see cref="RelationalOrderStore"/>) uses it for the
+/// PerRequest writes whose unit is a single statement that returns one result set of at most one row
+/// (<see cref="SqlDialect.CreateLooksUpKeySeparately"/>, <see cref="SqlDialect.TransitionReturnsWrittenOrder"/>).
+/// What runs after that statement (a re-read, a key lookup) runs as before, on a connection of its own:
+/// without group commit it ran after the statement's own implicit commit too.
+/// </summary>
+public interface IGroupCommit
+{
+    /// <summary>
+    /// Sends <paramref name="statement"/> with the others queued meanwhile. <paramref name="readRow"/> maps its row, when
+    /// there is one; its value is handed back only after the group committed. When the group failed on an error the server
+    /// reported (so it rolled back whole: a constraint, a deadlock), the answer is <see cref="GroupedResult{T}.RanInGroup"/>
+    /// false and the caller runs the unit on its own, exactly as without group commit. A fault that may have left the group
+    /// committed (a connection lost, a time-out) is thrown, for the caller's own rerun rule.
+    /// </summary>
+    Task<GroupedResult<T>> ExecuteAsync<T>(GroupedStatement statement, Func<DbDataReader, T> readRow, CancellationToken cancellationToken);
+}
+
+/// <summary>
+/// One write unit's statement. <paramref name="OrderId"/> orders the statements of a group: every group takes its row locks
+/// in order id order, so two groups in flight at once cannot deadlock on each other's orders.
+/// </summary>
+public readonly record struct GroupedStatement(string Sql, Guid OrderId, IStatementParameters Parameters);
+
+/// <summary>
+/// What a grouped statement returned: whether it ran in a committed group, and its row if it had one. The default value
+/// (not run in a group) tells the caller to run its unit on its own.
+/// </summary>
+public readonly record struct GroupedResult<T>(bool RanInGroup, bool HasRow, T? Row);
+
+/// <summary>
+/// A write's parameters as one object: Dapper binds its properties by name (the ordinary path), and a group commit
+/// binds the same values to a batch command of its own.
+/// </summary>
+public interface IStatementParameters
+{
+    void AddTo(DbBatchCommand command);
+}
+
+internal static class StatementParameter
+{
+    /// <summary>
+    /// Binds <paramref name="value"/> as Dapper would: a declared <paramref name="type"/> for strings and numbers, and the
+    /// provider's own mapping of the value for ids and timestamps (whose storage differs per engine).
+    /// </summary>
+    public static void Add(DbBatchCommand command, string name, object? value, DbType? type = null)
+    {
+        var parameter = command.CreateParameter();
+        parameter.ParameterName = name;
+        parameter.Value = value ?? DBNull.Value;
+        if (type is { } declared)
+        {
+            parameter.DbType = declared;
+        }
+
+        command.Parameters.Add(parameter);
+    }
+}
