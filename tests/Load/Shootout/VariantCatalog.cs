@@ -3,7 +3,8 @@ namespace OrderService.Load.Shootout;
 /// <summary>
 /// SHOOTOUT.md's matrix, per store. Names follow the seed (baseline, v1, v3, v4, v5) plus the new
 /// durability-traded column (majority on MongoDB); SQLite also gets "straightforward" (no group commit, a connection per
-/// call) so the report shows what the group-commit writer buys at synchronous=FULL.
+/// call) so the report shows what the group-commit writer buys at synchronous=FULL, and PostgreSQL's relational layout
+/// one (variant 1 without group commit: what Store:PostgreSql:GroupCommit buys at synchronous_commit=on).
 /// </summary>
 public static class VariantCatalog
 {
@@ -70,8 +71,11 @@ public static class VariantCatalog
             "new connection per repository call, serializable writes (40001 retried up to 8 times)", true, "synchronous_commit=on",
             Settings(("Store:UnitOfWork", "PerCall"), ("Store:WriteIsolation", "Serializable"), ("Store:PostgreSql:SynchronousCommit", "On"),
                 ("Resilience:MaxConflictRetries", "8"), ("Resilience:TotalTimeoutSeconds", "15"))),
+        new(StoreKind.PostgreSql, Relational, "straightforward", "reference",
+            "variant 1 with every request committed on its own connection, no group commit", true, "synchronous_commit=on, a WAL flush per commit",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:PostgreSql:GroupCommit", "false"), ("Store:PostgreSql:SynchronousCommit", "On"))),
         new(StoreKind.PostgreSql, Relational, "v1-shared-uow", "variant 1",
-            "one connection + transaction per request", true, "synchronous_commit=on",
+            "one connection + transaction per request, group commit", true, "synchronous_commit=on, group commit",
             Settings(("Store:UnitOfWork", "PerRequest"), ("Store:PostgreSql:SynchronousCommit", "On"))),
         new(StoreKind.PostgreSql, Relational, "v3-nolock", "variant 3",
             "variant 1 + READ UNCOMMITTED reads (PostgreSQL runs them as READ COMMITTED)", true, "synchronous_commit=on",
