@@ -108,10 +108,11 @@ public static class StoreTelemetry
         return handle;
     }
 
-    public static void GroupCommitted(int size)
+    public static void GroupCommitted(string provider, int size)
     {
-        GroupCommits.Add(1);
-        GroupCommitSize.Record(size);
+        var system = new KeyValuePair<string, object?>("db.system", provider);
+        GroupCommits.Add(1, system);
+        GroupCommitSize.Record(size, system);
     }
 
     private static IEnumerable<Measurement<int>> ObserveCircuits() =>

@@ -19,7 +19,8 @@ namespace OrderService.Data.PostgreSql;
 /// </para>
 /// <para>
 /// Deadlocks between two groups in flight: each group takes its row locks in order id order (a transition locks its
-/// order's row; a create inserts rows no other statement can see), so two groups never wait on each other in a cycle.
+/// order's row), so two groups do not wait on each other in a cycle over orders. Two groups that insert the same two new
+/// customers in opposite order still can; the server then rolls one back (40P01) and its statements run one by one.
 /// </para>
 /// </summary>
 public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
@@ -62,10 +63,18 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
         return cancellationToken.CanBeCanceled ? pending.Task.WaitAsync(cancellationToken) : pending.Task;
     }
 
+    /// <summary>Takes no more writes; the loops answer what is queued, then end (waited for up to the command time-out and a bit).</summary>
     public async ValueTask DisposeAsync()
     {
         _queue.Writer.TryComplete();
-        await Task.WhenAll(_writers).WaitAsync(TimeSpan.FromSeconds(10)).ConfigureAwait(false);
+        try
+        {
+            await Task.WhenAll(_writers).WaitAsync(TimeSpan.FromSeconds(_commandTimeoutSeconds + 5)).ConfigureAwait(false);
+        }
+        catch (TimeoutException)
+        {
+            // A group still in flight past its own time-out: its callers get the driver's fault when the pool closes under it.
+        }
     }
 
     private async Task RunAsync()
@@ -145,7 +154,7 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
             return;
         }
 
-        StoreTelemetry.GroupCommitted(group.Count);
+        StoreTelemetry.GroupCommitted(PostgresDatabase.ProviderName, group.Count);
         foreach (var statement in group)
         {
             statement.Complete();

@@ -94,7 +94,7 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
             }
 
             control.Commit.ExecuteNonQuery();
-            StoreTelemetry.GroupCommitted(batch.Count);
+            StoreTelemetry.GroupCommitted(SqliteDatabase.ProviderName, batch.Count);
             foreach (var write in batch)
             {
                 write.Complete();
