@@ -195,19 +195,7 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
 
         public Task<GroupedResult<T>> Task => _completion.Task;
 
-        public override bool IsCancelled
-        {
-            get
-            {
-                if (!cancellationToken.IsCancellationRequested)
-                {
-                    return false;
-                }
-
-                _completion.TrySetCanceled(cancellationToken);
-                return true;
-            }
-        }
+        public override bool IsCancelled => QueuedWrites.Abandoned(_completion, cancellationToken);
 
         public override void ReadRow(DbDataReader reader)
         {

@@ -193,19 +193,7 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
 
         public Task<T> Task => _completion.Task;
 
-        public override bool IsCancelled
-        {
-            get
-            {
-                if (!cancellationToken.IsCancellationRequested)
-                {
-                    return false;
-                }
-
-                _completion.TrySetCanceled(cancellationToken);
-                return true;
-            }
-        }
+        public override bool IsCancelled => QueuedWrites.Abandoned(_completion, cancellationToken);
 
         public override void Run(SqliteConnection connection)
         {
