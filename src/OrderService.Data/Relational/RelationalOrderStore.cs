@@ -60,10 +60,9 @@ public sealed partial class RelationalOrderStore : IOrderStore
             : null;
     }
 
-    public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
+    public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
     {
-        var withKey = order.IdempotencyKey is not null;
-        var sql = _dialect.CreateOrder(withKey);
+        var sql = _dialect.CreateOrder(order.IdempotencyKey is not null);
         var created = order.Order;
         var parameters = new CreateParameters
         {
@@ -77,22 +76,35 @@ public sealed partial class RelationalOrderStore : IOrderStore
             RequestHash = order.RequestHash,
         };
 
-        if (_groupCommit is not null)
-        {
-            GroupedResult<bool> grouped;
-            using (StoreTelemetry.Command(_dialect.ProviderName, "create", sql, _createIsolationInForce))
-            {
-                grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(sql, created.Id, parameters), static _ => true, cancellationToken);
-            }
+        return _groupCommit is null
+            ? CreateAloneAsync(order, sql, parameters, cancellationToken)
+            : CreateInGroupAsync(_groupCommit, order, sql, parameters, cancellationToken);
+    }
 
-            if (grouped.RanInGroup)
-            {
-                return grouped.HasRow
-                    ? new CreateResult(CreateOutcome.Created, created)
-                    : await _connections.WriteAsync(null, (connection, transaction) =>
-                        AnswerNotInsertedAsync(connection, transaction, order, knownHash: null, knownOrderId: created.Id, cancellationToken), cancellationToken);
-            }
+    /// <summary>The create's statement in a group commit; on its own (<see cref="CreateAloneAsync"/>) when its group was rejected.</summary>
+    private async Task<CreateResult> CreateInGroupAsync(IGroupCommit group, NewOrder order, string sql, CreateParameters parameters, CancellationToken cancellationToken)
+    {
+        GroupedResult<bool> grouped;
+        using (StoreTelemetry.Command(_dialect.ProviderName, "create", sql, _createIsolationInForce))
+        {
+            grouped = await group.ExecuteAsync(new GroupedStatement(sql, order.Order.Id, parameters), static _ => true, cancellationToken);
         }
+
+        if (!grouped.RanInGroup)
+        {
+            return await CreateAloneAsync(order, sql, parameters, cancellationToken);
+        }
+
+        return grouped.HasRow
+            ? new CreateResult(CreateOutcome.Created, order.Order)
+            : await _connections.WriteAsync(null, (connection, transaction) =>
+                AnswerNotInsertedAsync(connection, transaction, order, knownHash: null, knownOrderId: order.Order.Id, cancellationToken), cancellationToken);
+    }
+
+    private Task<CreateResult> CreateAloneAsync(NewOrder order, string sql, CreateParameters parameters, CancellationToken cancellationToken)
+    {
+        var withKey = order.IdempotencyKey is not null;
+        var created = order.Order;
 
         // A create is ONE command of inserts whose every decision is a unique key (the key, the id, the
         // customer) or a foreign key, and those hold alike at every isolation level: it reads nothing that a
@@ -100,7 +112,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
         // PostgreSQL the level would only add false conflicts: the foreign-key checks and the ON CONFLICT probes
         // read the same append-only index pages (UUIDv7 ids) that every concurrent create writes, and 74% of
         // creates aborted on their first attempt at 100 concurrency (README, "The isolation switch").
-        return await _connections.WriteAsync(null, async (connection, transaction) =>
+        return _connections.WriteAsync(null, async (connection, transaction) =>
         {
             bool inserted;
             string? knownHash = null;
