@@ -115,4 +115,60 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
         (await store.ScalarAsync<long>("SELECT count(*) FROM order_events WHERE sequence = 2 AND order_id = ANY(@ids)", new { ids })).ShouldBe(1);
         (await store.ScalarAsync<long>("SELECT count(*) FROM orders WHERE status = 'Paid' AND id = ANY(@ids)", new { ids })).ShouldBe(1);
     }
+
+    /// <summary>
+    /// A write whose caller gave up while it still waited in the queue (both writers busy with groups that wait on a row
+    /// lock) is answered as cancelled at once, and is never sent: its order does not exist after the queue drained.
+    /// </summary>
+    [Fact]
+    public async Task A_write_abandoned_while_queued_is_never_sent()
+    {
+        await using var store = await stores.OpenAsync(Engine.PostgreSql, o => o.PostgreSql.GroupCommitWriters = 2);
+        var locked = await store.CreateOrderAsync();
+        await using var holder = await store.OpenDirectAsync();
+        await using var lockTransaction = await holder.BeginTransactionAsync(Ct);
+        await using (var lockRow = holder.CreateCommand())
+        {
+            lockRow.Transaction = lockTransaction;
+            lockRow.CommandText = $"SELECT 1 FROM orders WHERE id = '{locked.Id}' FOR UPDATE";
+            await lockRow.ExecuteScalarAsync(Ct);
+        }
+
+        // One group per writer, each waiting on the locked row.
+        var first = store.Store.TransitionAsync(TestOrders.Command(locked.Id, OrderAction.Pay), Ct);
+        await WaitForLockWaitersAsync(store, 1);
+        var second = store.Store.TransitionAsync(TestOrders.Command(locked.Id, OrderAction.Cancel), Ct);
+        await WaitForLockWaitersAsync(store, 2);
+
+        var abandoned = TestOrders.New();
+        using var giveUp = new CancellationTokenSource();
+        var create = store.Store.CreateAsync(new NewOrder(abandoned, null, TestOrders.Hash(abandoned.Id.ToString())), giveUp.Token);
+        await giveUp.CancelAsync();
+        await Should.ThrowAsync<OperationCanceledException>(() => create);
+
+        await lockTransaction.RollbackAsync(Ct);
+        var waited = await Task.WhenAll(first, second);
+        waited.ShouldContain(r => r.Outcome == TransitionOutcome.Applied);
+        var after = await store.CreateOrderAsync();
+        (await store.ScalarAsync<long>("SELECT count(*) FROM orders WHERE id = @Id", new { abandoned.Id })).ShouldBe(0);
+        (await store.ScalarAsync<long>("SELECT count(*) FROM orders WHERE id = @Id", new { after.Id })).ShouldBe(1);
+    }
+
+    private static async Task WaitForLockWaitersAsync(OpenStore store, int waiters)
+    {
+        var database = new NpgsqlConnectionStringBuilder(store.ConnectionString).Database;
+        for (var attempt = 0; attempt < 200; attempt++)
+        {
+            var waiting = await store.ScalarAsync<long>(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = @database AND wait_event_type = 'Lock'", new { database });
+            if (waiting >= waiters)
+            {
+                return;
+            }
+
+            await Task.Delay(25, Ct);
+        }
+
+        throw new TimeoutException($"Fewer than {waiters} statements waited on the row lock.");
+    }
 }
