@@ -4,6 +4,7 @@ using Npgsql;
 using NpgsqlTypes;
 using OrderService.Data.Document;
 using OrderService.Data.Orders;
+using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
@@ -11,7 +12,8 @@ namespace OrderService.Data.PostgreSql;
 /// The document layout on PostgreSQL: one jsonb document per order, events embedded. A transition is one
 /// conditional UPDATE in autocommit (one round trip, one statement); a create is one INSERT (a CTE with the
 /// idempotency key). Durability comes from the session settings <see cref="PostgresDatabase"/> applies
-/// (synchronous_commit ~ MongoDB j, commit_delay ~ its journal commit interval).
+/// (synchronous_commit ~ MongoDB j, commit_delay ~ its journal commit interval). With Store:PostgreSql:GroupCommit both
+/// writes of concurrent requests travel in one batch and one transaction (<see cref="PostgresGroupCommit"/>).
 /// </summary>
 public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreOptions options) : IOrderStore
 {
@@ -23,28 +25,42 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
 
     private const int InListChunkSize = 1_000;
 
+    // Group commit (Store:PostgreSql:GroupCommit) carries the one-statement writes under the same settings as on the
+    // relational layout: PerRequest at ReadCommitted. The declined-payment probe's explicit transaction never groups.
+    private readonly IGroupCommit? _groupCommit =
+        options is { UnitOfWork: UnitOfWork.PerRequest, WriteIsolation: WriteIsolation.ReadCommitted } ? database.GroupCommit : null;
+
     public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
     {
         var stored = OrderDocument.Normalize(order.Order);
-        var keyed = order.IdempotencyKey is not null;
-        var sql = keyed ? DocumentSql.InsertOrderWithKey : DocumentSql.InsertOrder;
+        var sql = order.IdempotencyKey is not null ? DocumentSql.InsertOrderWithKey : DocumentSql.InsertOrder;
+        var parameters = new DocumentCreateParameters(stored, OrderDocument.ToJson(stored), order);
+        if (_groupCommit is not null)
+        {
+            GroupedResult<bool> grouped;
+            using (StoreTelemetry.Command(Provider, "document.create", sql, AutocommitIsolation))
+            {
+                grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(sql, stored.Id, parameters), static _ => true, cancellationToken).ConfigureAwait(false);
+            }
+
+            if (grouped.RanInGroup)
+            {
+                if (grouped.HasRow)
+                {
+                    return new CreateResult(CreateOutcome.Created, stored);
+                }
+
+                await using var reader = await database.OpenAsync("document-create", cancellationToken).ConfigureAwait(false);
+                return await ReadExistingAsync(reader, order, cancellationToken).ConfigureAwait(false);
+            }
+        }
+
         await using var connection = await database.OpenAsync("document-create", cancellationToken).ConfigureAwait(false);
         object? inserted;
         using (StoreTelemetry.Command(Provider, "document.create", sql, AutocommitIsolation))
         await using (var command = new NpgsqlCommand(sql, connection))
         {
-            command.Parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = stored.Id });
-            command.Parameters.Add(new NpgsqlParameter<string>("customer_id", NpgsqlDbType.Varchar) { TypedValue = stored.CustomerId });
-            command.Parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = stored.Status.ToString() });
-            command.Parameters.Add(new NpgsqlParameter<int>("version", NpgsqlDbType.Integer) { TypedValue = stored.Version });
-            command.Parameters.Add(new NpgsqlParameter<DateTimeOffset>("created_at", NpgsqlDbType.TimestampTz) { TypedValue = stored.CreatedAt });
-            command.Parameters.Add(new NpgsqlParameter<string>("document", NpgsqlDbType.Jsonb) { TypedValue = OrderDocument.ToJson(stored) });
-            if (keyed)
-            {
-                command.Parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = order.IdempotencyKey });
-                command.Parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue = order.RequestHash });
-            }
-
+            parameters.AddTo(command.Parameters);
             inserted = await command.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false);
         }
 
@@ -70,6 +86,28 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
     /// </summary>
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
+        if (_groupCommit is not null && command.ConfirmBeforeCommit is null)
+        {
+            var sql = TransitionSql(command);
+            GroupedResult<string> grouped;
+            using (StoreTelemetry.Command(Provider, "document.transition", sql, AutocommitIsolation))
+            {
+                grouped = await _groupCommit.ExecuteAsync(
+                    new GroupedStatement(sql, command.OrderId, new DocumentTransitionParameters(command)), static row => row.GetString(0), cancellationToken).ConfigureAwait(false);
+            }
+
+            if (grouped is { RanInGroup: true, HasRow: true, Row: { } document })
+            {
+                return TransitionResult.Applied(OrderDocument.FromJson(document));
+            }
+
+            if (grouped.RanInGroup)
+            {
+                await using var reader = await database.OpenAsync("document-transition", cancellationToken).ConfigureAwait(false);
+                return await ExplainNoMatchAsync(reader, command, cancellationToken).ConfigureAwait(false);
+            }
+        }
+
         await using var connection = await database.OpenAsync("document-transition", cancellationToken).ConfigureAwait(false);
         try
         {
@@ -170,27 +208,15 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
     private static async Task<string?> UpdateAsync(
         NpgsqlConnection connection, NpgsqlTransaction? transaction, TransitionCommand command, string isolation, CancellationToken cancellationToken)
     {
-        var keyed = command.IdempotencyKey is not null;
-        var sql = keyed ? DocumentSql.TransitionWithKey : DocumentSql.Transition;
+        var sql = TransitionSql(command);
         using var activity = StoreTelemetry.Command(Provider, "document.transition", sql, isolation);
         await using var update = new NpgsqlCommand(sql, connection, transaction);
-        var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString()).ToArray();
-        update.Parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = command.OrderId });
-        update.Parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = Transitions.Target(command.Action).ToString() });
-        update.Parameters.Add(new NpgsqlParameter<string>("type", NpgsqlDbType.Text) { TypedValue = Transitions.EventType(command.Action) });
-        update.Parameters.Add(new NpgsqlParameter<string>("at", NpgsqlDbType.Text) { TypedValue = Timestamps.ToText(command.At) });
-        update.Parameters.Add(new NpgsqlParameter<string>("data", NpgsqlDbType.Jsonb) { TypedValue = OrderDocument.EventDataJson(command.Data) });
-        update.Parameters.Add(new NpgsqlParameter<string[]>("allowed", NpgsqlDbType.Array | NpgsqlDbType.Varchar) { TypedValue = allowed });
-        update.Parameters.Add(new NpgsqlParameter("expected", NpgsqlDbType.Integer) { Value = command.ExpectedVersion is { } v ? v : DBNull.Value });
-        if (keyed)
-        {
-            update.Parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = command.IdempotencyKey });
-            update.Parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue = command.RequestHash });
-            update.Parameters.Add(new NpgsqlParameter<DateTimeOffset>("key_at", NpgsqlDbType.TimestampTz) { TypedValue = command.At });
-        }
-
+        new DocumentTransitionParameters(command).AddTo(update.Parameters);
         return await update.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false) as string;
     }
+
+    private static string TransitionSql(TransitionCommand command) =>
+        command.IdempotencyKey is not null ? DocumentSql.TransitionWithKey : DocumentSql.Transition;
 
     /// <summary>The update matched nothing: the key (when given) decides first, then the order is missing, or its status or version says no.</summary>
     private static async Task<TransitionResult> ExplainNoMatchAsync(NpgsqlConnection connection, TransitionCommand command, CancellationToken cancellationToken)

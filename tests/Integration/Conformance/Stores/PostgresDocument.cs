@@ -17,3 +17,15 @@ public sealed class PostgresDocumentSwitchMatrix(PostgresDocumentStore store) : 
 {
     public static new TheoryData<string> Switches => new(DocumentSwitches.Keys);
 }
+
+/// <summary>The same suite with Store:PostgreSql:GroupCommit off: every request's write commits on its own connection.</summary>
+public sealed class PostgresDocumentUngroupedStore(PostgresServer server) : PostgresStoreFixture(server)
+{
+    public override string StoreName => "PostgreSQL document, each request committed alone";
+
+    protected override string Layout => "Document";
+
+    protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() => [new("Store:PostgreSql:GroupCommit", "false")];
+}
+
+public sealed class PostgresDocumentUngroupedConformance(PostgresDocumentUngroupedStore store) : ConformanceSuite<PostgresDocumentUngroupedStore>(store);
