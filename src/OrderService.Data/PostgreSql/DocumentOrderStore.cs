@@ -50,8 +50,8 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
                     return new CreateResult(CreateOutcome.Created, stored);
                 }
 
-                await using var reader = await database.OpenAsync("document-create", cancellationToken).ConfigureAwait(false);
-                return await ReadExistingAsync(reader, order, cancellationToken).ConfigureAwait(false);
+                await using var afterGroup = await database.OpenAsync("document-create", cancellationToken).ConfigureAwait(false);
+                return await ReadExistingAsync(afterGroup, order, cancellationToken).ConfigureAwait(false);
             }
         }
 
@@ -103,8 +103,8 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
 
             if (grouped.RanInGroup)
             {
-                await using var reader = await database.OpenAsync("document-transition", cancellationToken).ConfigureAwait(false);
-                return await ExplainNoMatchAsync(reader, command, cancellationToken).ConfigureAwait(false);
+                await using var afterGroup = await database.OpenAsync("document-transition", cancellationToken).ConfigureAwait(false);
+                return await ExplainNoMatchAsync(afterGroup, command, cancellationToken).ConfigureAwait(false);
             }
         }
 
