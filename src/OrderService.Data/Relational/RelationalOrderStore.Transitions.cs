@@ -85,9 +85,9 @@ public sealed partial class RelationalOrderStore
 
     /// <summary>
     /// The answer once the transition's write ran (<paramref name="applied"/>: it wrote; <paramref name="order"/>: what its
-    /// command read back, if anything). On the write's connection and transaction, after the write.
+    /// command read back, if anything). On the write's connection and transaction, after the write. A ValueTask because on
+    /// SQLite the whole unit runs synchronously on the writer, where a Task would be one more allocation per transition.
     /// </summary>
-    // A ValueTask: on SQLite the whole unit runs synchronously on the writer, and a Task would be one more allocation per transition.
     private async ValueTask<TransitionResult> AnswerAfterWriteAsync(
         DbConnection connection, DbTransaction? transaction, TransitionCommand command, bool applied, Order? order, CancellationToken cancellationToken)
     {

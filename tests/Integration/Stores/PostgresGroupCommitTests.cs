@@ -1,3 +1,4 @@
+using System.Data.Common;
 using Npgsql;
 using OrderService.Data;
 using OrderService.Data.Orders;
@@ -68,12 +69,14 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
 
     /// <summary>
     /// One create that the server rejects (a trigger raises) aborts its whole group; the others of that group must still be
-    /// created, each once, and the rejected one must fail alone with the server's error.
+    /// created, each once, and the rejected one must fail alone with the server's error. The one writer is held on a locked
+    /// row while all 64 creates queue, so they form ONE group: after its rejection every create commits on its own (64 - 1
+    /// transactions), which is the fallback itself, not a lucky grouping.
     /// </summary>
     [Fact]
     public async Task A_statement_the_server_rejects_fails_alone_and_the_rest_of_its_group_commits()
     {
-        await using var store = await stores.OpenAsync(Engine.PostgreSql);
+        await using var store = await stores.OpenAsync(Engine.PostgreSql, o => o.PostgreSql.GroupCommitWriters = 1);
         await store.ExecuteAsync("""
             CREATE FUNCTION reject_customer() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
@@ -82,9 +85,19 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
             END $$;
             CREATE TRIGGER reject_customer BEFORE INSERT ON orders FOR EACH ROW EXECUTE FUNCTION reject_customer();
             """);
+        var locked = await store.CreateOrderAsync();
         var orders = Enumerable.Range(0, Writes).Select(i => TestOrders.New(i == Writes / 2 ? "rejected" : null)).ToArray();
 
-        var attempts = orders.Select(o => store.Store.CreateAsync(new NewOrder(o, null, TestOrders.Hash(o.Id.ToString())), Ct)).ToArray();
+        Task<CreateResult>[] attempts;
+        await using (var holder = await LockRowAsync(store, locked.Id))
+        {
+            var held = store.Store.TransitionAsync(TestOrders.Command(locked.Id, OrderAction.Pay), Ct);
+            await WaitForLockWaitersAsync(store, 1);
+            attempts = orders.Select(o => store.Store.CreateAsync(new NewOrder(o, null, TestOrders.Hash(o.Id.ToString())), Ct)).ToArray();
+            await holder.DisposeAsync();
+            (await held).Outcome.ShouldBe(TransitionOutcome.Applied);
+        }
+
         await Should.ThrowAsync<PostgresException>(() => attempts[Writes / 2]);
         var created = await Task.WhenAll(attempts.Where((_, i) => i != Writes / 2));
 
@@ -93,6 +106,20 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
         (await store.ScalarAsync<long>("SELECT count(*) FROM orders WHERE id = ANY(@ids)", new { ids })).ShouldBe(Writes - 1);
         (await store.ScalarAsync<long>("SELECT count(*) FROM order_events WHERE order_id = ANY(@ids)", new { ids })).ShouldBe(Writes - 1);
         (await store.ScalarAsync<long>("SELECT count(*) FROM orders WHERE customer_id = 'rejected'")).ShouldBe(0);
+        (await TransactionsThatWroteAsync(store, StoreLayout.Relational, ids, version: 1)).ShouldBe(Writes - 1);
+    }
+
+    /// <summary>Store:PostgreSql:GroupCommitMaxBatch=1 leaves one write per group: concurrent creates commit one by one.</summary>
+    [Fact]
+    public async Task A_group_carries_at_most_the_configured_number_of_writes()
+    {
+        await using var store = await stores.OpenAsync(Engine.PostgreSql, o => o.PostgreSql.GroupCommitMaxBatch = 1);
+        var orders = Enumerable.Range(0, Writes).Select(_ => TestOrders.New()).ToArray();
+
+        var creates = await Task.WhenAll(orders.Select(o => store.Store.CreateAsync(new NewOrder(o, null, TestOrders.Hash(o.Id.ToString())), Ct)));
+
+        creates.ShouldAllBe(c => c.Outcome == CreateOutcome.Created);
+        (await TransactionsThatWroteAsync(store, StoreLayout.Relational, orders.Select(o => o.Id).ToArray(), version: 1)).ShouldBe(Writes);
     }
 
     /// <summary>
@@ -137,14 +164,7 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
     {
         await using var store = await stores.OpenAsync(Engine.PostgreSql, o => o.PostgreSql.GroupCommitWriters = 2);
         var locked = await store.CreateOrderAsync();
-        await using var holder = await store.OpenDirectAsync();
-        await using var lockTransaction = await holder.BeginTransactionAsync(Ct);
-        await using (var lockRow = holder.CreateCommand())
-        {
-            lockRow.Transaction = lockTransaction;
-            lockRow.CommandText = $"SELECT 1 FROM orders WHERE id = '{locked.Id}' FOR UPDATE";
-            await lockRow.ExecuteScalarAsync(Ct);
-        }
+        await using var holder = await LockRowAsync(store, locked.Id);
 
         // One group per writer, each waiting on the locked row.
         var first = store.Store.TransitionAsync(TestOrders.Command(locked.Id, OrderAction.Pay), Ct);
@@ -158,12 +178,24 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
         await giveUp.CancelAsync();
         await Should.ThrowAsync<OperationCanceledException>(() => create);
 
-        await lockTransaction.RollbackAsync(Ct);
+        await holder.DisposeAsync();
         var waited = await Task.WhenAll(first, second);
         waited.ShouldContain(r => r.Outcome == TransitionOutcome.Applied);
         var after = await store.CreateOrderAsync();
         (await store.ScalarAsync<long>("SELECT count(*) FROM orders WHERE id = @Id", new { abandoned.Id })).ShouldBe(0);
         (await store.ScalarAsync<long>("SELECT count(*) FROM orders WHERE id = @Id", new { after.Id })).ShouldBe(1);
+    }
+
+    /// <summary>Holds order <paramref name="id"/>'s row lock (SELECT ... FOR UPDATE in an open transaction) until disposed.</summary>
+    private static async Task<DbConnection> LockRowAsync(OpenStore store, Guid id)
+    {
+        var holder = await store.OpenDirectAsync();
+        var transaction = await holder.BeginTransactionAsync(Ct);
+        await using var lockRow = holder.CreateCommand();
+        lockRow.Transaction = transaction;
+        lockRow.CommandText = $"SELECT 1 FROM orders WHERE id = '{id}' FOR UPDATE";
+        await lockRow.ExecuteScalarAsync(Ct);
+        return holder;
     }
 
     private static async Task WaitForLockWaitersAsync(OpenStore store, int waiters)
