@@ -25,7 +25,7 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
         {
             return options.Provider == StoreProvider.Sqlite
                 ? ValidateOptionsResult.Success
-                : ValidateOptionsResult.Fail(SettingError.Missing(Key, $"a {options.Provider} connection string, required when Store:Provider={options.Provider} (README, Configuration)"));
+                : ValidateOptionsResult.Fail(SettingError.Missing(Key, $"a {options.Provider} connection string, required when Store:Provider={options.Provider} (docs/getting-started.md)"));
         }
 
         var builder = Builder(options.Provider);

@@ -29,7 +29,7 @@ public static class MongoTestServer
 
     public static string? UnavailableReason => Selected.SkipReason is { } reason
         ? $"{reason} To run the MongoDB suites: start Docker with the {TestServers.MongoDbImage} image present, or docker compose up -d --wait mongo, " +
-          $"then {ServerVariable}=\"mongodb://127.0.0.1:27017/?directConnection=true\" (README: MongoDB)."
+          $"then {ServerVariable}=\"mongodb://127.0.0.1:27017/?directConnection=true\" (docs/stores/mongodb.md)."
         : null;
 
     private static TestServer Selected => _selected

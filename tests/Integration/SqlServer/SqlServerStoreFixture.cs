@@ -29,7 +29,7 @@ public abstract class SqlServerStoreFixture : StoreFixture
 
     public override string? UnavailableReason => _selection?.SkipReason is { } reason
         ? $"{reason} To run this store's suite: start Docker, or docker compose up -d --wait mssql, then " +
-          $"{ServerVariable}=\"Server=127.0.0.1,1433;User Id=sa;Password=...;TrustServerCertificate=true\" (README)."
+          $"{ServerVariable}=\"Server=127.0.0.1,1433;User Id=sa;Password=...;TrustServerCertificate=true\" (docs/stores/sqlserver.md)."
         : null;
 
     public override async ValueTask InitializeAsync()
