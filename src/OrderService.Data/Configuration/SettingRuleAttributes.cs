@@ -32,7 +32,8 @@ public sealed class AtMostSettingAttribute(string otherProperty) : ValidationAtt
             return $"at most {key}";
         }
 
-        var range = options.GetType().GetProperties().Where(p => p.GetCustomAttribute<AtMostSettingAttribute>() == this)
+        // Attributes are created anew on every lookup, so this one is found by value (Attribute.Equals), not by reference.
+        var range = options.GetType().GetProperties().Where(p => Equals(p.GetCustomAttribute<AtMostSettingAttribute>()))
             .Select(p => p.GetCustomAttribute<RangeAttribute>()).FirstOrDefault(r => r is not null);
         var lowest = range is null ? "" : string.Create(CultureInfo.InvariantCulture, $"{range.Minimum} to ");
         return string.Create(CultureInfo.InvariantCulture, $"{lowest}{limit} (at most {key})");
