@@ -16,6 +16,9 @@ namespace OrderService.Data;
 /// </summary>
 public sealed class ConnectionStringValidator(IConfiguration configuration) : IValidateOptions<StoreOptions>
 {
+    /// <summary>The rule in words, for the start-up error and the configuration reference alike.</summary>
+    public const string Rule = "required unless Store:Provider=Sqlite; parsed by the provider's own driver, so a misspelt keyword stops start-up";
+
     private const string Key = $"ConnectionStrings:{StoreRegistration.ConnectionStringName}";
 
     public ValidateOptionsResult Validate(string? name, StoreOptions options)
@@ -25,7 +28,7 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
         {
             return options.Provider == StoreProvider.Sqlite
                 ? ValidateOptionsResult.Success
-                : ValidateOptionsResult.Fail(SettingError.Missing(Key, $"a {options.Provider} connection string, required when Store:Provider={options.Provider} (docs/getting-started.md)"));
+                : ValidateOptionsResult.Fail(SettingError.Missing(Key, $"a {options.Provider} connection string ({Rule}; docs/getting-started.md)"));
         }
 
         var builder = Builder(options.Provider);

@@ -1,4 +1,6 @@
+using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
+using OrderService.Data.Configuration;
 
 namespace OrderService.Data;
 
@@ -55,23 +57,31 @@ public enum BatchFilter
 }
 
 /// <summary>The <c>Store</c> section: which store, which layout, and the seed's switches. Validated at start-up.</summary>
+[Description("Which store, which layout, and the reference study's switches.")]
 public sealed class StoreOptions
 {
     public const string SectionName = "Store";
 
+    [Description("The database engine that stores the orders.")]
     public StoreProvider Provider { get; set; } = StoreProvider.Sqlite;
 
+    [Description("Relational: tables for orders, lines and events; Document: one JSON document per order with its events embedded (MongoDB is always Document).")]
+    [NotWithSetting(StoreLayout.Document, nameof(Provider), StoreProvider.SqlServer, "the document layout needs PostgreSql or Sqlite")]
     public StoreLayout Layout { get; set; } = StoreLayout.Relational;
 
+    [Description("PerRequest: one connection and transaction span the read, the status update and the event insert; PerCall: every repository call opens its own connection and commits on its own.")]
     public UnitOfWork UnitOfWork { get; set; } = UnitOfWork.PerRequest;
 
+    [Description("The isolation level of the transactions that write.")]
     public WriteIsolation WriteIsolation { get; set; } = WriteIsolation.ReadCommitted;
 
+    [Description("The isolation of the reads: ReadUncommitted is NOLOCK on SQL Server, a shared cache with read_uncommitted on SQLite, and ReadCommitted on PostgreSQL.")]
     public ReadIsolation ReadIsolation { get; set; } = ReadIsolation.ReadCommitted;
 
+    [Description("How a batch read passes its ids: Json, one parameter carrying all ids (OPENJSON / uuid[] / json_each); InList, one parameter per id, chunked below the driver's limit.")]
     public BatchFilter BatchFilter { get; set; } = BatchFilter.Json;
 
-    /// <summary>Seconds a single database command may run before the driver cancels it.</summary>
+    [Description("Seconds a single database command may run before the driver cancels it.")]
     [Range(1, 600)]
     public int CommandTimeoutSeconds { get; set; } = 5;
 
@@ -89,24 +99,21 @@ public enum SqliteSynchronous
     Full,
 }
 
-/// <summary><c>Store:Sqlite</c>: the SQLite durability and write-path knobs.</summary>
+/// <summary><c>Store:Sqlite</c>.</summary>
+[Description("The SQLite durability and write-path knobs (with Store:Provider=Sqlite).")]
 public sealed class SqliteStoreOptions
 {
-    /// <summary>PRAGMA synchronous. FULL syncs the WAL at every commit: durable across power loss.</summary>
+    [Description("PRAGMA synchronous: Full syncs the WAL at every commit (durable across power loss); Normal and Off trade that for speed.")]
     public SqliteSynchronous Synchronous { get; set; } = SqliteSynchronous.Full;
 
-    /// <summary>
-    /// When true, one writer connection commits the writes of many concurrent requests in one
-    /// transaction (one WAL sync for the group), each request in its own savepoint, and acknowledges
-    /// each only after the group's commit. When false, every request commits on its own connection.
-    /// </summary>
+    [Description("true: one writer connection commits the writes of many concurrent requests in one transaction (one WAL sync), each in its own savepoint, acknowledged after the commit; false: every request commits on its own connection.")]
     public bool GroupCommit { get; set; } = true;
 
-    /// <summary>The most writes one group commit may carry.</summary>
+    [Description("The most writes one group commit may carry.")]
     [Range(1, 10_000)]
     public int GroupCommitMaxBatch { get; set; } = 256;
 
-    /// <summary>PRAGMA busy_timeout for connections that write outside the group writer.</summary>
+    [Description("PRAGMA busy_timeout for the connections that write outside the group writer.")]
     [Range(0, 600_000)]
     public int BusyTimeoutMilliseconds { get; set; } = 5_000;
 }
@@ -118,36 +125,29 @@ public enum PostgreSqlSynchronousCommit
     Local,
 }
 
-/// <summary><c>Store:PostgreSql</c>: the PostgreSQL durability knobs, set per session at connect time.</summary>
+/// <summary><c>Store:PostgreSql</c>.</summary>
+[Description("The PostgreSQL durability and group-commit knobs, set per session at connect time (with Store:Provider=PostgreSql).")]
 public sealed class PostgreSqlStoreOptions
 {
-    /// <summary>synchronous_commit: On waits for the WAL flush (MongoDB j:true); Off does not (j:false).</summary>
+    [Description("synchronous_commit, per session: On waits for the WAL flush (like MongoDB j:true); Off does not (j:false).")]
     public PostgreSqlSynchronousCommit SynchronousCommit { get; set; } = PostgreSqlSynchronousCommit.On;
 
-    /// <summary>
-    /// commit_delay in microseconds (group commit, the analogue of MongoDB's journal commit interval);
-    /// 0 leaves the server's setting alone. Setting it needs a superuser role.
-    /// </summary>
+    [Description("commit_delay in microseconds (the server's group commit, the analogue of MongoDB's journal commit interval); 0 leaves the server's setting alone; setting it needs a superuser role.")]
     [Range(0, 100_000)]
     public int CommitDelayMicroseconds { get; set; }
 
-    /// <summary>commit_siblings: how many other open transactions make the delay worth it; 0 leaves the server's setting alone.</summary>
+    [Description("commit_siblings: how many other open transactions make the delay worth it; 0 leaves the server's setting alone.")]
     [Range(0, 1000)]
     public int CommitSiblings { get; set; }
 
-    /// <summary>
-    /// When true (and Store:UnitOfWork=PerRequest, Store:WriteIsolation=ReadCommitted), the one-statement writes of
-    /// concurrent requests (creates, transitions) travel together: one round trip, one transaction, one commit and WAL
-    /// flush for the group, each request acknowledged only after that commit. When false, every request commits on its
-    /// own connection.
-    /// </summary>
+    [Description("true (with Store:UnitOfWork=PerRequest and Store:WriteIsolation=ReadCommitted): the one-statement writes of concurrent requests travel together, one round trip, transaction and WAL flush per group, each acknowledged after that commit; false: every request commits on its own connection.")]
     public bool GroupCommit { get; set; } = true;
 
-    /// <summary>The most writes one group may carry.</summary>
+    [Description("The most writes one group may carry.")]
     [Range(1, 10_000)]
     public int GroupCommitMaxBatch { get; set; } = 128;
 
-    /// <summary>How many groups may be in flight at once (each on a connection of its own).</summary>
+    [Description("How many groups may be in flight at once, each on a connection of its own.")]
     [Range(1, 64)]
     public int GroupCommitWriters { get; set; } = 2;
 }

@@ -3,6 +3,11 @@ using OrderService.Data.Configuration;
 using OrderService.Authorization;
 using OrderService.ServiceDefaults;
 
+if (ConfigurationReference.WriteIfAsked(args) is { } written)
+{
+    return written; // docs/configuration.md, rendered from the options classes (no host is built)
+}
+
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
 builder.AddOrderStore();

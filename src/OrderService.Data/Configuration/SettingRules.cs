@@ -45,7 +45,7 @@ internal sealed class SettingRules<TOptions>(string sectionName) : IValidateOpti
             {
                 if (rule.GetValidationResult(value, context) != ValidationResult.Success)
                 {
-                    failures.Add(SettingError.Invalid(key, value, SettingShape.Describe(rule)));
+                    failures.Add(SettingError.Invalid(key, value, SettingShape.Describe(rule, path, options)));
                 }
             }
         }

@@ -47,21 +47,31 @@ internal static class SettingShape
     public static string Allowed(PropertyInfo property) =>
         Allowed(property.PropertyType, property.GetCustomAttributes<ValidationAttribute>());
 
+    /// <summary>
+    /// Everything a setting of this property accepts, as the reference shows it: its type and annotations, the rules
+    /// across settings (<see cref="ISettingRule"/>, keys in full under <paramref name="sectionPath"/>) and the words
+    /// of a rule its own validator enforces (<see cref="SettingRuleAttribute"/>).
+    /// </summary>
+    public static string Allowed(PropertyInfo property, string sectionPath)
+    {
+        var allowed = Allowed(property.PropertyType, property.GetCustomAttributes<ValidationAttribute>(), sectionPath);
+        return property.GetCustomAttribute<SettingRuleAttribute>() is { } rule
+            ? (allowed is "any text" ? rule.Text : $"{allowed}, {rule.Text}")
+            : allowed;
+    }
+
     /// <summary>What a value of this type accepts, narrowed by <paramref name="annotations"/>.</summary>
-    public static string Allowed(Type valueType, IEnumerable<ValidationAttribute>? annotations = null)
+    public static string Allowed(Type valueType, IEnumerable<ValidationAttribute>? annotations = null, string? sectionPath = null)
     {
         var type = Nullable.GetUnderlyingType(valueType) ?? valueType;
-        if (type.IsEnum)
+        var rules = (annotations ?? []).Select(rule => Describe(rule, sectionPath)).ToList();
+        if (type.IsEnum || type == typeof(bool))
         {
-            return string.Join(", ", Enum.GetNames(type));
+            // The names are the allowed values; a rule across settings narrows them further.
+            var names = type.IsEnum ? string.Join(", ", Enum.GetNames(type)) : "true, false";
+            return rules.Count == 0 ? names : $"{names}; {string.Join(", ", rules)}";
         }
 
-        if (type == typeof(bool))
-        {
-            return "true, false";
-        }
-
-        var rules = (annotations ?? []).Select(Describe).ToList();
         var kind = Kind(type);
         if (rules.Count == 0)
         {
@@ -71,9 +81,13 @@ internal static class SettingShape
         return kind is null ? string.Join(", ", rules) : $"{kind}, {string.Join(", ", rules)}";
     }
 
-    /// <summary>A data annotation as the range or limit it sets, in words.</summary>
-    public static string Describe(ValidationAttribute rule) => rule switch
+    /// <summary>
+    /// A data annotation as the range or limit it sets, in words. A rule across settings names the other key under
+    /// <paramref name="sectionPath"/>, and its value when <paramref name="options"/> is the object being checked.
+    /// </summary>
+    public static string Describe(ValidationAttribute rule, string? sectionPath = null, object? options = null) => rule switch
     {
+        ISettingRule across => across.Describe(sectionPath ?? "", options),
         RangeAttribute range => Invariant($"{range.Minimum} to {range.Maximum}"),
         MaxLengthAttribute max => Invariant($"at most {max.Length} characters"),
         MinLengthAttribute min => Invariant($"at least {min.Length} characters"),

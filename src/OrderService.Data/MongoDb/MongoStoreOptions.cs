@@ -1,3 +1,6 @@
+using System.ComponentModel;
+using OrderService.Data.Configuration;
+
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
@@ -7,35 +10,34 @@ namespace OrderService.Data.MongoDb;
 /// keep one URI and let a variant change only what it names. Validated at start-up
 /// (<see cref="MongoStoreOptionsValidator"/>) and logged at start-up with where each value came from.
 /// </summary>
+[Description("The MongoDB write and read concerns (with Store:Provider=MongoDb). Every key is optional; a key set here wins over the same option in the mongodb:// connection string, which wins over the driver's and the server's defaults.")]
 public sealed class MongoStoreOptions
 {
     public const string SectionName = "Store:MongoDb";
 
     /// <summary>
-    /// The write concern's <c>w</c>: <c>majority</c>, or how many members must acknowledge (1–50). Unset: the URI's
-    /// <c>w</c>, else the server's default write concern (w:majority on a replica set since MongoDB 5.0, which is why
-    /// the seed's "acknowledged" baseline must say w:1 explicitly). w:0 is refused: an unacknowledged write cannot
-    /// report a duplicate key or whether a conditional update matched. Empty counts as unset, so an environment
-    /// (a ConfigMap) can list the key without choosing a value.
+    /// The server's default is w:majority on a replica set since MongoDB 5.0, which is why the seed's "acknowledged"
+    /// baseline must say w:1 explicitly. Empty counts as unset, so an environment (a ConfigMap) can list the key
+    /// without choosing a value.
     /// </summary>
+    [Description("The write concern's w: majority, or how many members must acknowledge. Unset: the connection string's w, else the server's default write concern.")]
+    [SettingRule("majority, or 1 to {0} members (w:0, unacknowledged, cannot report a duplicate key or a conditional update's result)", MongoStoreOptionsValidator.MaxMembers)]
     public string? W { get => _w; set => _w = string.IsNullOrWhiteSpace(value) ? null : value; }
 
     private string? _w;
 
-    /// <summary>The write concern's <c>j</c>: true waits until the write is in the on-disk journal. Unset: the URI's <c>journal</c>, else the server's default.</summary>
+    [Description("The write concern's j: true acknowledges a write once it is in the on-disk journal. Unset: the connection string's journal, else the server's default.")]
     public bool? Journal { get; set; }
 
-    /// <summary>
-    /// The write concern's <c>wtimeout</c> in ms: how long the server waits for <see cref="W"/> members before it answers
-    /// with a write-concern error (the write itself stays applied on the primary). Unset: the URI's <c>wtimeoutMS</c>, else none.
-    /// Must be below Resilience:AttemptTimeoutSeconds, or the attempt is abandoned before the server could say so.
-    /// </summary>
+    /// <summary>Below the attempt timeout, or the attempt is abandoned before the server could say so.</summary>
+    [Description("The write concern's wtimeout: how long the server waits for W members before it answers with a write-concern error (the write stays applied on the primary). Unset: the connection string's wtimeoutMS, else no limit.")]
+    [SettingRule("1 to below Resilience:AttemptTimeoutSeconds in milliseconds, so the server's write-concern timeout arrives before the attempt is abandoned")]
     public int? WTimeoutMilliseconds { get; set; }
 
-    /// <summary>The read concern of the reads (get, batch, listing). Unset: the URI's <c>readConcernLevel</c>, else the server's default (local).</summary>
+    [Description("The read concern of the reads (get, batch, listing): Majority returns only what no failover can roll back. Unset: the connection string's readConcernLevel, else the server's (local).")]
     public MongoReadConcern? ReadConcern { get; set; }
 
-    /// <summary>Which members the reads may go to. Unset: the URI's <c>readPreference</c>, else primary.</summary>
+    [Description("Which members the reads may go to (a secondary may lag). Unset: the connection string's readPreference, else the primary.")]
     public MongoReadPreference? ReadPreference { get; set; }
 }
 

@@ -19,14 +19,13 @@ public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resil
         var failures = new List<string>();
         if (mongo.W is { } w && !MongoSettings.TryParseW(w, out _))
         {
-            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:W", w,
-                $"majority, or 1 to {MaxMembers} members (w:0, unacknowledged, cannot report a duplicate key or a conditional update's result)"));
+            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:W", w, SettingRuleAttribute.Of<MongoStoreOptions>(nameof(MongoStoreOptions.W))));
         }
 
         if (mongo.WTimeoutMilliseconds is { } wtimeout && AttemptMilliseconds() is { } attemptMilliseconds && (wtimeout < 1 || wtimeout >= attemptMilliseconds))
         {
             failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:WTimeoutMilliseconds", wtimeout,
-                $"1 to below Resilience:AttemptTimeoutSeconds ({attemptMilliseconds} ms), so the server's write-concern timeout arrives before the attempt is abandoned"));
+                $"{SettingRuleAttribute.Of<MongoStoreOptions>(nameof(MongoStoreOptions.WTimeoutMilliseconds))} (now below {attemptMilliseconds})"));
         }
 
         if (mongo.ReadConcern is { } readConcern && !Enum.IsDefined(readConcern))

@@ -34,7 +34,6 @@ public static class StorePipeline
     public static IServiceCollection AddStoreResilience(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddSettings<ResilienceOptions>(configuration, ResilienceOptions.SectionName);
-        services.AddSingleton<IValidateOptions<ResilienceOptions>, ResilienceOptionsValidator>();
 
         foreach (var provider in Enum.GetValues<StoreProvider>())
         {

@@ -1,4 +1,6 @@
+using System.ComponentModel;
 using Microsoft.Extensions.Options;
+using OrderService.Data.Configuration;
 
 namespace OrderService.Authorization;
 
@@ -8,36 +10,56 @@ namespace OrderService.Authorization;
 /// accepts a section that lets every token through (no audience: any audience passes) or none (no key for the
 /// issuer), and a key that is not base64 would throw on the first request instead of at start-up.
 /// </summary>
+[Description("JWT bearer authorization, the section dotnet user-jwts writes and ASP.NET Core's JwtBearer reads. Absent: authorization is off. Its other keys (MapInboundClaims, RequireHttpsMetadata, ...) work as in any ASP.NET Core service.")]
 public sealed class BearerTokenOptions
 {
     public const string SectionName = "Authentication:Schemes:Bearer";
 
+    [Description("The iss every token must carry. Setting any key of this section turns authorization on.")]
+    [SettingRule(IssuerRule)]
     public string? ValidIssuer { get; set; }
 
+    [Description("More accepted iss values, besides ValidIssuer.")]
+    [SettingRule(IssuerRule)]
     public List<string> ValidIssuers { get; set; } = [];
 
+    [Description("The aud a token must carry.")]
+    [SettingRule(AudienceRule)]
     public string? ValidAudience { get; set; }
 
+    [Description("The accepted aud values.")]
+    [SettingRule(AudienceRule)]
     public List<string> ValidAudiences { get; set; } = [];
 
-    /// <summary>An OpenID Connect issuer whose published keys sign the tokens; instead of <see cref="SigningKeys"/>.</summary>
+    [Description("An OpenID Connect issuer whose published keys sign the tokens, instead of SigningKeys.")]
     public string? Authority { get; set; }
 
+    [Description("Symmetric keys as dotnet user-jwts stores them; JwtBearer uses the one whose Issuer is a valid issuer.")]
+    [SettingRule("one key per issuer, and one whose Issuer is the ValidIssuer, unless Authority is set")]
     public List<SigningKey> SigningKeys { get; set; } = [];
 
+    private const string IssuerRule = "required (ValidIssuer or ValidIssuers) unless Authority is set";
+
+    private const string AudienceRule = "at least one audience (ValidAudience or ValidAudiences): without one, a token for any audience would pass";
+
     /// <summary>A symmetric key as <c>dotnet user-jwts</c> stores it: JwtBearer uses the one whose Issuer matches a valid issuer.</summary>
+    [Description("One symmetric signing key.")]
     public sealed class SigningKey
     {
+        [Description("The key's id (kid).")]
         public string? Id { get; set; }
 
+        [Description("The issuer whose tokens this key signs.")]
         public string? Issuer { get; set; }
 
-        /// <summary>Base64 of the key bytes.</summary>
+        [Description("Base64 of the key bytes; `dotnet user-jwts key` shows one.")]
+        [SettingRule("base64 of at least {0} bytes (HS256)", BearerTokenOptionsValidator.MinKeyBytes)]
         public string? Value { get; set; }
     }
 }
 
 /// <summary>Each failure names its key and says what would be accepted.</summary>
+[Description("JWT bearer authorization, the section dotnet user-jwts writes and ASP.NET Core's JwtBearer reads. Absent: authorization is off. Its other keys (MapInboundClaims, RequireHttpsMetadata, ...) work as in any ASP.NET Core service.")]
 public sealed class BearerTokenOptionsValidator : IValidateOptions<BearerTokenOptions>
 {
     /// <summary>HS256 needs a key of at least 256 bits; a shorter one makes every token fail (IDX10720).</summary>
@@ -64,7 +86,7 @@ public sealed class BearerTokenOptionsValidator : IValidateOptions<BearerTokenOp
         {
             if (!IsKey(options.SigningKeys[i].Value))
             {
-                failures.Add($"{Section}:SigningKeys:{i}:Value must be base64 of at least {MinKeyBytes} bytes (HS256); `dotnet user-jwts key` shows one.");
+                failures.Add($"{Section}:SigningKeys:{i}:Value must be {SettingRuleAttribute.Of<BearerTokenOptions.SigningKey>(nameof(BearerTokenOptions.SigningKey.Value))}; `dotnet user-jwts key` shows one.");
             }
         }
 

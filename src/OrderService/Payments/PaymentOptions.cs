@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
 
 namespace OrderService.Payments;
@@ -8,15 +9,16 @@ namespace OrderService.Payments;
 /// writes, waits <see cref="AuthorizationDelayMilliseconds"/> inside the transaction, then rolls back
 /// (402): concurrent readers that saw "Paid" meanwhile read something that never committed.
 /// </summary>
+[Description("A declined-payment probe for the shoot-out's dirty-read measurement; off by default.")]
 public sealed class PaymentOptions
 {
     public const string SectionName = "Payments";
 
-    /// <summary>Payment references with this prefix are declined; null or empty disables the probe.</summary>
+    [Description("A prefix of paymentReference that the simulated gateway declines after the write and before the commit (402, rolled back): the shoot-out's dirty-read probe. Unset or empty: off.")]
     [MaxLength(128)]
     public string? DeclineReferencePrefix { get; set; }
 
-    /// <summary>How long a declined payment holds its uncommitted write before rolling it back.</summary>
+    [Description("How long a declined payment holds its uncommitted write before rolling it back.")]
     [Range(0, 60_000)]
     public int AuthorizationDelayMilliseconds { get; set; }
 }

@@ -1,3 +1,4 @@
+using System.ComponentModel.DataAnnotations;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Options;
 using OrderService.Data;
@@ -27,7 +28,7 @@ public sealed class MongoShootoutVariantTests
         var options = configuration.GetSection(StoreOptions.SectionName).Get<StoreOptions>()!;
 
         new MongoStoreOptionsValidator(Options.Create(new ResilienceOptions())).Validate(null, options).Succeeded.ShouldBeTrue();
-        new StoreOptionsValidator().Validate(null, options).Succeeded.ShouldBeTrue();
+        Validator.TryValidateObject(options, new ValidationContext(options), null, validateAllProperties: true).ShouldBeTrue("the layout and the provider go together");
         options.Provider.ShouldBe(StoreProvider.MongoDb);
         options.UnitOfWork.ToString().ShouldBe(unitOfWork);
         var settings = MongoSettings.Build(configuration.GetConnectionString("Orders")!, options.MongoDb, new ResilienceOptions());
