@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (README, and .ci/run): installs PostgreSQL when its binaries are missing, builds
-# and runs every test project in Release, prints how many tests ran per store, and ends with
+# and runs every test project in Release, prints how long each assembly took and how many tests ran per store
+# (with their test time), and ends with
 #   Tests: N passed, N failed, N skipped
 # It fails when any test fails, when a test assembly does not report, or when the PostgreSQL tests did
 # not run: a PostgreSQL suite that did not run is a failure, not a skip. SQL Server and MongoDB tests that need a
@@ -96,11 +97,13 @@ done
 rm -rf "$results"
 mkdir -p "$results"
 run_failed=0
+assembly_times=()
 for project in "${projects[@]}"; do
   name="$(basename "$project" .csproj)"
   assembly="$(find "$artifacts/bin/$name/release" -maxdepth 1 -name '*.Tests.dll' | head -n 1)"
   [[ -n "$assembly" ]] || { echo "No test assembly was built for $project" >&2; exit 1; }
   echo "==> Running $(basename "$assembly")"
+  begun=$SECONDS
   # The runner prints every skipped test with its reason (hundreds of identical SQL Server lines): drop
   # them here; the summary below gives each reason once per test class, with the count.
   if ! timeout --kill-after=30s "${ORDERS_TEST_TIMEOUT:-45m}" dotnet "$assembly" -noLogo -noColor -preEnumerateTheories -xml "$results/$name.xml" \
@@ -113,18 +116,20 @@ for project in "${projects[@]}"; do
     echo "FAIL: $name wrote no results (it crashed or timed out)"
     run_failed=1
   fi
+  assembly_times+=("$(printf '  %-40s %5d s' "$(basename "$assembly")" $((SECONDS - begun)))")
 done
 
-# One line per test, "<store group>\t<result>", from the <test ...> tags (attributes never span lines).
+# One line per test, "<store group>\t<result>\t<seconds>", from the <test ...> tags (attributes never span lines).
 # The group comes from the test class and its theory arguments: a store's test
 # classes carry its name (Postgres, Sqlite, SqlServer, Mongo; Document for the document layout), and a test
 # parameterized by engine names it in its arguments.
 summary="$results/summary.tsv"
 { cat "$results"/*.xml 2>/dev/null | grep -oP '<test [^>]*' || true; } | awk '
-  { name = ""; type = ""; result = ""
+  { name = ""; type = ""; result = ""; seconds = 0
     if (match($0, / name="[^"]*"/)) name = tolower(substr($0, RSTART + 7, RLENGTH - 8))
     if (match($0, / type="[^"]*"/)) type = tolower(substr($0, RSTART + 7, RLENGTH - 8))
     if (match($0, / result="[^"]*"/)) result = substr($0, RSTART + 9, RLENGTH - 10)
+    if (match($0, / time="[^"]*"/)) seconds = substr($0, RSTART + 7, RLENGTH - 8) + 0
     args = index(name, "(") ? substr(name, index(name, "(")) : ""
     where = type " " args   # the class and the theory arguments; a method name may say "document" for other reasons
     group = "store-independent"
@@ -132,13 +137,17 @@ summary="$results/summary.tsv"
     if (group != "store-independent") group = group (where ~ /document/ ? " document" : " relational")
     # MongoDB has one layout; its tests say Mongo in their class (or, compared with other stores, in the method name).
     if (where ~ /mongo/ || name ~ /mongo/) group = "MongoDB"
-    printf "%s\t%s\n", group, result }' >"$summary"
+    printf "%s\t%s\t%.3f\n", group, result, seconds }' >"$summary"
 
 echo
+echo "Time per test assembly (wall clock):"
+printf '%s\n' "${assembly_times[@]}"
+echo
+# The test time is each test's own time summed (classes run in parallel, so the groups overlap in wall clock).
 echo "Tests per store:"
 awk -F'\t' '
-  { ran[$1] += ($2 == "Pass" || $2 == "Fail"); pass[$1] += ($2 == "Pass"); fail[$1] += ($2 == "Fail"); skip[$1] += ($2 == "Skip") }
-  END { for (g in ran) printf "  %-24s ran %5d (%d passed, %d failed), %d skipped\n", g, ran[g], pass[g], fail[g], skip[g] }
+  { ran[$1] += ($2 == "Pass" || $2 == "Fail"); pass[$1] += ($2 == "Pass"); fail[$1] += ($2 == "Fail"); skip[$1] += ($2 == "Skip"); took[$1] += $3 }
+  END { for (g in ran) printf "  %-24s ran %5d (%d passed, %d failed), %d skipped, test time %d s\n", g, ran[g], pass[g], fail[g], skip[g], took[g] }
 ' "$summary" | sort
 # Each skip reason once per test class, with the count; the XML writer escapes quotes as \", undone here.
 skips="$({ cat "$results"/*.xml 2>/dev/null \

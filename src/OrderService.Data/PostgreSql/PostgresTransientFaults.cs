@@ -20,6 +20,10 @@ public sealed class PostgresTransientFaults : ITransientFaults
         {
             "40001" or "40P01" => StoreFault.RolledBack,
             "57P03" or "53300" or "08001" or "08004" or "3D000" => StoreFault.Unreachable,
+
+            // A refused login (wrong password, unknown or disallowed role): no session, nothing sent. The service's
+            // account is the operator's to fix, so a rerun rarely helps, but it is the store refusing us: a 503.
+            "28P01" or "28000" => StoreFault.Unreachable,
             "57P01" or "57P02" or "08006" => StoreFault.Interrupted,
             _ => StoreFault.Permanent,
         },

@@ -97,6 +97,10 @@ public sealed partial class ResilientOrderStore
             {
                 throw new StoreUnavailableException($"The order store failed mid-stream: {fault.Message}", fault);
             }
+            catch (Exception fault) when (StoreErrors.Describe(fault) is { } engineError)
+            {
+                throw new StoreUnavailableException($"The order store failed mid-stream: {engineError}", fault) { UnclassifiedEngineError = engineError };
+            }
         }
 
         public async ValueTask DisposeAsync()

@@ -9,7 +9,8 @@ namespace OrderService.Data.Resilience;
 /// Wraps the provider's store so that every call is bounded in time, survives brief faults and stops
 /// hammering a store that is down: the store's pipeline (<see cref="StorePipeline"/>: total timeout,
 /// full-jitter retry, circuit breaker, attempt timeout) with the call's own rerun rule (<see cref="RerunSafety"/>).
-/// What still fails surfaces as <see cref="StoreUnavailableException"/> (503 + Retry-After), never a hang.
+/// What still fails surfaces as <see cref="StoreUnavailableException"/> (503 + Retry-After), never a hang; so does
+/// an engine error the store cannot classify (<see cref="StoreErrors"/>), where only our own bugs stay 500s.
 /// Every call is one span and one duration (<see cref="StoreTelemetry.Call"/>); transitions are counted by outcome.
 /// It also gates the schema: the first call that reaches the store creates it, so the service starts
 /// while the store is down and recovers by itself when the store comes back.
@@ -149,6 +150,14 @@ public sealed partial class ResilientOrderStore : IOrderStore, IDisposable
             var unavailable = Unavailable(fault);
             telemetry?.Fail(fault is BrokenCircuitException ? "circuit_open" : StorePipeline.ErrorType(fault), unavailable.Message);
             throw unavailable;
+        }
+        catch (Exception fault) when (!cancellationToken.IsCancellationRequested && StoreErrors.Describe(fault) is { } engineError)
+        {
+            // An engine error the store does not classify (not transient, not an outcome the store answers itself):
+            // still the store's fault, never the caller's and never a bug of the HTTP code, so a 503, not a 500.
+            // Not retried and not counted by the breaker: nothing says a rerun would fare better.
+            telemetry?.Fail(fault.GetType().FullName!, fault.Message);
+            throw new StoreUnavailableException($"The order store failed: {engineError}", fault) { UnclassifiedEngineError = engineError };
         }
         catch (Exception fault)
         {

@@ -43,6 +43,22 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         "canceling statement due to lock timeout", // SQLSTATE 55P03
     ];
 
+    /// <summary>
+    /// The starts of the Babelfish messages under <see cref="BabelfishUnmappedError"/> that refuse the session itself
+    /// (PostgreSQL's connection-slot and authentication errors, SQLSTATE 53300, 28000 and 28P01, which reach the client
+    /// under that number): nothing was sent, so the store is unavailable, as SQL Server's 18456 says. Seen from a
+    /// Babelfish 4.3 with max_connections = 8: "sorry, too many clients already"; from an unknown login:
+    /// "role "..." does not exist".
+    /// </summary>
+    private static readonly string[] BabelfishRefusedSessionMessages =
+    [
+        "sorry, too many clients already", // 53300: max_connections reached
+        "remaining connection slots are reserved", // 53300: only reserved (superuser) slots are left
+        "too many connections for role", // 53300: the role's CONNECTION LIMIT
+        "password authentication failed", // 28P01
+        "role \"", // 28000: role "..." does not exist / is not permitted to log in
+    ];
+
     /// <summary>No session reached the database (the client or the server refused to start one).</summary>
     private static readonly HashSet<int> UnreachableNumbers =
     [
@@ -51,6 +67,7 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         10060, 10061, // TCP: connect timed out, refused
         10928, 10929, 40501, 40613, 49918, 49919, 49920, // resource limits, service busy, database not available (Azure SQL, failovers)
         4060, 4221, // cannot open the database yet (starting up, or a readable secondary catching up)
+        18456, // login failed (an unknown login, a wrong password): the server refused the session
     ];
 
     /// <summary>The session broke or timed out mid-call: a commit may have been in flight.</summary>
@@ -108,6 +125,7 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     public static StoreFault ClassifyError(int number, string message) => number switch
     {
         BabelfishUnmappedError when BabelfishTransientMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.RolledBack,
+        BabelfishUnmappedError when BabelfishRefusedSessionMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Unreachable,
         BabelfishUnmappedError => StoreFault.Permanent,
         DuplicateKey or DuplicateIndexKey when RacedKeys.Any(k => message.Contains(k, StringComparison.Ordinal)) => StoreFault.RolledBack,
         _ => ClassifyNumber(number),

@@ -148,6 +148,41 @@ public sealed class SqlServerEngineBehaviourTests : IClassFixture<SqlServerRelat
         SqlServerTransientFaults.Instance.IsTransient(fault).ShouldBeTrue("a lock time-out clears on retry");
     }
 
+    [Fact]
+    public async Task A_unique_clash_names_the_key_2627_or_2601_on_SQL_Server_always_2627_in_PostgreSQLs_words_on_Babelfish()
+    {
+        var suffix = Guid.NewGuid().ToString("N")[..12];
+        var table = $"dbo.probe_unique_{suffix}";
+        await using var connection = await OpenAsync();
+        await connection.ExecuteAsync($"""
+            CREATE TABLE {table} (id int NOT NULL CONSTRAINT pk_probe_{suffix} PRIMARY KEY, k int NOT NULL);
+            CREATE UNIQUE INDEX ux_probe_{suffix} ON {table} (k);
+            INSERT INTO {table} (id, k) VALUES (1, 1);
+            """);
+
+        var onKey = await Should.ThrowAsync<SqlException>(() => connection.ExecuteAsync($"INSERT INTO {table} (id, k) VALUES (1, 2);"));
+        var onIndex = await Should.ThrowAsync<SqlException>(() => connection.ExecuteAsync($"INSERT INTO {table} (id, k) VALUES (2, 1);"));
+        TestContext.Current.SendDiagnosticMessage($"{_engine}: key {onKey.Number} {onKey.Message} | index {onIndex.Number} {onIndex.Message}");
+
+        // Either way the number says "duplicate key" and the message names the key, which is all the store reads
+        // (SqlServerDialect.IsIdempotencyKeyTaken, SqlServerTransientFaults' raced keys).
+        onKey.Message.ShouldContain($"pk_probe_{suffix}");
+        onIndex.Message.ShouldContain($"ux_probe_{suffix}");
+        onKey.Number.ShouldBe(2627);
+        if (_engine == SqlServerEngine.SqlServer)
+        {
+            onKey.Message.ShouldStartWith("Violation of PRIMARY KEY constraint");
+            onIndex.Number.ShouldBe(2601);
+        }
+        else
+        {
+            onKey.Message.ShouldStartWith("duplicate key value violates unique constraint"); // PostgreSQL's 23505, word for word
+            // One number for both, and the index's name comes back with the table's name and a hash appended
+            // (Babelfish makes index names unique per schema): the store matches key names by Contains, not equality.
+            onIndex.Number.ShouldBe(2627);
+        }
+    }
+
     /// <summary>
     /// Pays an order in a transaction held open by its confirmation, reads the order through the port while
     /// it is open, then declines (rolls back). <paramref name="readIsNotBlocked"/>: the read must finish while

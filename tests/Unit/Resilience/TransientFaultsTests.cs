@@ -21,6 +21,8 @@ public sealed class TransientFaultsTests
     [InlineData("40P01", StoreFault.RolledBack)]   // deadlock detected
     [InlineData("57P03", StoreFault.Unreachable)]  // cannot connect now (starting up)
     [InlineData("53300", StoreFault.Unreachable)]  // too many connections
+    [InlineData("28P01", StoreFault.Unreachable)]  // password authentication failed: a refused login
+    [InlineData("28000", StoreFault.Unreachable)]  // role does not exist / may not log in
     [InlineData("57P01", StoreFault.Interrupted)]  // admin shutdown: may have hit a commit in flight
     [InlineData("08006", StoreFault.Interrupted)]  // connection failure
     [InlineData("23505", StoreFault.Permanent)]    // unique violation

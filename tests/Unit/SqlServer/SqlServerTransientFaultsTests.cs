@@ -28,7 +28,6 @@ public sealed class SqlServerTransientFaultsTests
     [InlineData(102)]   // syntax
     [InlineData(207)]   // invalid column
     [InlineData(8152)]  // string or binary data would be truncated
-    [InlineData(18456)] // login failed: a wrong password does not fix itself
     [InlineData(229)]   // permission denied
     public void Errors_that_repeat_on_retry_are_not_transient(int number) =>
         SqlServerTransientFaults.IsTransientNumber(number).ShouldBeFalse();
@@ -42,12 +41,28 @@ public sealed class SqlServerTransientFaultsTests
     public void Babelfish_serialization_failures_and_lock_timeouts_are_transient(string message) =>
         SqlServerTransientFaults.IsTransientError(SqlServerTransientFaults.BabelfishUnmappedError, message).ShouldBeTrue();
 
+    // A refused session is unavailability on every store (503, nothing sent): SQL Server's login failure, and
+    // PostgreSQL's connection-slot and authentication errors that Babelfish sends under its catch-all number.
+    [Fact]
+    public void A_refused_login_is_unreachable() =>
+        SqlServerTransientFaults.ClassifyNumber(18456).ShouldBe(StoreFault.Unreachable);
+
+    [Theory]
+    [InlineData("sorry, too many clients already")] // word for word from a Babelfish 4.3 with max_connections = 8
+    [InlineData("remaining connection slots are reserved for roles with the SUPERUSER attribute")]
+    [InlineData("too many connections for role \"orders\"")]
+    [InlineData("role \"no_such_login_57e4f21c02\" does not exist")] // word for word from Babelfish 4.3
+    [InlineData("password authentication failed for user \"orders\"")]
+    public void Babelfish_refused_sessions_are_unreachable(string message) =>
+        SqlServerTransientFaults.ClassifyError(SqlServerTransientFaults.BabelfishUnmappedError, message).ShouldBe(StoreFault.Unreachable);
+
     [Theory]
     [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "could not determine which collation to use for string comparison")]
     [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "canceling statement due to user request")]
     [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "'WAITFOR' is not currently supported in Babelfish")]
     [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "value too long: could not serialize access")] // only the start of the message counts
     [InlineData(50000, "could not serialize access due to concurrent update")] // only under Babelfish's number
+    [InlineData(50000, "sorry, too many clients already")]
     public void Other_Babelfish_errors_and_look_alike_texts_are_not_transient(int number, string message) =>
         SqlServerTransientFaults.IsTransientError(number, message).ShouldBeFalse();
 
