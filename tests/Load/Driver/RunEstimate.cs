@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 
 namespace OrderService.Load.Driver;
@@ -10,18 +9,21 @@ namespace OrderService.Load.Driver;
 /// </summary>
 public sealed class RunEstimate
 {
-    private readonly Stopwatch _clock = Stopwatch.StartNew();
+    private readonly TimeProvider _time;
+    private readonly long _startedAt;
     private TimeSpan _firstRowStartedAt = TimeSpan.MinValue;
     private TimeSpan _currentRowStartedAt;
     private int _planned;
     private int _done;
 
-    public RunEstimate(int plannedRows)
+    public RunEstimate(int plannedRows, TimeProvider? time = null)
     {
         _planned = Math.Max(0, plannedRows);
+        _time = time ?? TimeProvider.System;
+        _startedAt = _time.GetTimestamp();
     }
 
-    public TimeSpan Elapsed => _clock.Elapsed;
+    public TimeSpan Elapsed => _time.GetElapsedTime(_startedAt);
 
     public int Planned => Volatile.Read(ref _planned);
 
@@ -29,7 +31,7 @@ public sealed class RunEstimate
 
     public void RowStarted()
     {
-        _currentRowStartedAt = _clock.Elapsed;
+        _currentRowStartedAt = Elapsed;
         if (_firstRowStartedAt == TimeSpan.MinValue)
         {
             _firstRowStartedAt = _currentRowStartedAt;
@@ -53,7 +55,7 @@ public sealed class RunEstimate
             }
 
             var perRow = (_currentRowStartedAt - _firstRowStartedAt) / done;
-            var inCurrentRow = _clock.Elapsed - _currentRowStartedAt;
+            var inCurrentRow = Elapsed - _currentRowStartedAt;
             var left = perRow * Math.Max(0, Planned - done) - inCurrentRow;
             return left > TimeSpan.Zero ? left : TimeSpan.Zero;
         }

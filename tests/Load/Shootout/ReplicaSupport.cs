@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace OrderService.Load.Shootout;
 
 /// <summary>
@@ -26,9 +28,23 @@ public static class ReplicaSupport
         }
 
         yield return $"Rows named +Nreplicas ran N service processes on one database; part i of workflow w went to process (w + i) mod N, so every workflow crossed processes (Idempotency-Key, If-Match and the event sequence held across them when lost, duplicates and wrong sequences are 0). The N processes, the driver and the database share this machine's {Environment.ProcessorCount} cores: more processes add no CPU here, so the figure shows what the hand-off between processes costs, not what scaling out to more machines would buy. Service CPU per workflow sums the processes. The raw baseline runs beside the single-process row only.";
+        // Per variant: wf/s and the audit for each replica count, and how the CPU spread over the processes.
+        foreach (var group in rows.Where(r => !r.Crash && r.Failure is null).GroupBy(r => r.Key[..^Suffix(r.Replicas).Length]).Where(g => g.Any(r => r.Replicas > 1)))
+        {
+            var single = group.FirstOrDefault(r => r.Replicas == 1)?.WorkflowsPerSecond;
+            var parts = group.OrderBy(r => r.Replicas).Select(r => string.Create(CultureInfo.InvariantCulture,
+                $"{r.Replicas} process{(r.Replicas == 1 ? "" : "es")}: {r.WorkflowsPerSecond:F0} wf/s{(single is > 0 && r.Replicas > 1 ? $" ({r.WorkflowsPerSecond / single:F2}× one)" : "")}, audit {(r.Audit is { } a ? $"lost {a.Lost}, duplicates {a.Duplicates}, wrong sequences {a.WrongSequences}" : "none")}{CpuSpread(r)}"));
+            yield return $"Replicas, {group.Key}: {string.Join("; ", parts)}.";
+        }
+
         if (options.Stores.Contains(StoreKind.Sqlite))
         {
             yield return $"SQLite rows with more than one process were skipped: {SqliteReason}.";
         }
     }
+
+    private static string CpuSpread(VariantResult row) =>
+        row.ReplicaCpuSeconds is { Count: > 1 } cpu
+            ? " (CPU s per process " + string.Join(" / ", cpu.Select(c => c.ToString("F1", CultureInfo.InvariantCulture))) + ")"
+            : "";
 }

@@ -88,6 +88,9 @@ public sealed record VariantResult(
     /// <summary>Service processes that served the run, on one database (1 in older reports).</summary>
     public int Replicas { get; init; } = 1;
 
+    /// <summary>Each service process's CPU seconds over the measured window (how the work spread over the replicas).</summary>
+    public List<double>? ReplicaCpuSeconds { get; init; }
+
     /// <summary>The warm-up before the measured run (null in older reports and for failed rows).</summary>
     public WarmupUsed? Warmup { get; init; }
 

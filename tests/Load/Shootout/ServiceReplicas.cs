@@ -22,6 +22,9 @@ public sealed class ServiceReplicas : IAsyncDisposable
     /// <summary>The first process: the one a crash run kills (crash runs use a single replica).</summary>
     public ServiceProcess First => _processes[0];
 
+    /// <summary>Each process's CPU time so far, in start order.</summary>
+    public IReadOnlyList<TimeSpan?> CpuTimes => [.. _processes.Select(p => p.CpuTime)];
+
     /// <summary>The processes' CPU time summed, or null when any of them cannot tell.</summary>
     public TimeSpan? CpuTime
     {

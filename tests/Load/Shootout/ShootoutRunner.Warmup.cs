@@ -21,7 +21,7 @@ public sealed partial class ShootoutRunner
         if (options.WarmupFixed)
         {
             var rate = await RunWindowAsync(label, scenario(options.Warmup, 0), cancellationToken).ConfigureAwait(false);
-            return new WarmupUsed(WarmupUsed.Fixed, options.Warmup, options.Warmup, [Math.Round(rate, 1)], false);
+            return new WarmupUsed(WarmupUsed.Fixed, options.Warmup, options.Warmup, [rate], false);
         }
 
         var detector = new SteadyStateDetector();
@@ -38,7 +38,7 @@ public sealed partial class ShootoutRunner
             }
         }
 
-        return new WarmupUsed(WarmupUsed.Adaptive, used, options.Warmup, [.. detector.Rates.Select(r => Math.Round(r, 1))], detector.IsSteady);
+        return new WarmupUsed(WarmupUsed.Adaptive, used, options.Warmup, [.. detector.Rates], detector.IsSteady);
     }
 
     private async Task<double> RunWindowAsync(string label, Scenario scenario, CancellationToken cancellationToken)

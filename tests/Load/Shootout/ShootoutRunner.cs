@@ -125,6 +125,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             string? crashNote = null;
             (TimeSpan? Service, TimeSpan? Driver) cpuBefore, cpuAfter;
             WarmupUsed warmup;
+            List<double>? replicaCpu;
             var environment = ServiceEnvironment(variant, connectionString, underTest: baselineCommit is null);
             await using (var service = await ServiceReplicas.StartAsync(replicas, serviceDll, environment, logPath, options.Concurrency + options.ReaderCopies + 4, cancellationToken).ConfigureAwait(false))
             {
@@ -140,10 +141,12 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 var load = new LoadRun(scenarios);
                 await target.SettleAsync(cancellationToken).ConfigureAwait(false);
                 cpuBefore = (service.CpuTime, ProcessCpu.OfSelf());
+                var replicaCpuBefore = service.CpuTimes;
                 var running = load.RunAsync(cancellationToken);
                 var crashing = crash ? CrashMidRunAsync(load, running, target, service.First, cancellationToken) : Task.FromResult<string?>(null);
                 stats = await LiveProgress.TrackAsync(label, load, running, _estimate).ConfigureAwait(false);
                 cpuAfter = (service.CpuTime, ProcessCpu.OfSelf());
+                replicaCpu = ReplicaCpuSeconds(replicaCpuBefore, service.CpuTimes);
                 crashNote = await crashing.ConfigureAwait(false);
                 await service.StopAsync().ConfigureAwait(false);
             }
@@ -173,6 +176,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 DriverCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Driver, cpuAfter.Driver, ok),
                 RawCpuMsPerWorkflow = raw?.CpuMsPerWorkflow,
                 Replicas = replicas,
+                ReplicaCpuSeconds = crash ? null : replicaCpu,
                 Warmup = warmup,
                 RawWarmup = raw?.Warmup,
             };
@@ -212,24 +216,6 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             [.. (stats?.Steps ?? []).Select(StepSummary.From)], errors, audit,
             raw is { } r ? Math.Round(r, 1) : null, raw is { } rr && rr > 0 && perSecond > 0 ? Math.Round(perSecond / rr, 3) : null,
             crashNote, failure, histogramFile);
-    }
-
-    /// <summary>
-    /// Says at once when a figure is not worth quoting. The warm-up is not scaled down to a short run: it is
-    /// there to bring the service to steady state (JIT tiers, pools), which takes the same time however
-    /// long the measured run is; a short run needs more workflows, not less warm-up.
-    /// </summary>
-    private static void WarnAboutConditions(string label, RunConditions conditions)
-    {
-        if (conditions.IsShort)
-        {
-            Console.WriteLine(Invariant($"   warning: {label} ran {conditions.WallSeconds:F1} s, under {RunConditions.ShortRunSeconds:F0} s: its tail (the last copies, one GC, one checkpoint) weighs heavily and rankings can flip; use more --workflows (10000) for figures to quote."));
-        }
-
-        if (conditions.IsNoisy)
-        {
-            Console.WriteLine($"   warning: {label}: the machine was busy with other work around this run (before: {conditions.Before}; after: {conditions.After}); compare it with care.");
-        }
     }
 
     private async Task<string?> CrashMidRunAsync(LoadRun load, Task running, StoreTarget target, ServiceProcess service, CancellationToken cancellationToken)
