@@ -2,15 +2,19 @@ using System.CommandLine;
 using System.Globalization;
 using OrderService.Load.Shootout;
 
-// The shoot-out's command line. Example:
+// The shoot-out's command line. Examples:
+//   dotnet run -c Release --project tests/Load -- --stores sqlite,postgres                  (the quick set, minutes)
 //   dotnet run -c Release --project tests/Load -- --stores sqlite,postgres --variants all --workflows 1000 --concurrency 100
+//   dotnet run -c Release --project tests/Load -- --stores postgres --replicas 1,2
 //   ... --stores mongodb --mongodb "mongodb://127.0.0.1:27017/?directConnection=true" --mongodb-group-commit "mongodb://127.0.0.1:27018/?directConnection=true"
 var stores = new Option<string>("--stores") { Description = "Stores, comma-separated: sqlite, postgres, sqlserver, mongodb.", DefaultValueFactory = _ => "sqlite,postgres" };
-var variants = new Option<string>("--variants") { Description = "Variants: all, or names (baseline, v1-shared-uow, v1-shared-session, v3-nolock, v4-journaled, v5-group-commit, durability-traded, majority, straightforward), or layout/name.", DefaultValueFactory = _ => "all" };
+var variants = new Option<string>("--variants") { Description = "Variants: quick (each store's defaults, the seed's baseline, one durability-traded row), all, or names (baseline, v1-shared-uow, v1-shared-session, v3-nolock, v4-journaled, v5-group-commit, durability-traded, majority, straightforward), or layout/name.", DefaultValueFactory = _ => QuickSet.Selector };
 var layouts = new Option<string>("--layouts") { Description = "Layouts: all, relational, document.", DefaultValueFactory = _ => "all" };
 var workflows = new Option<int>("--workflows", "-w") { Description = "Workflows per run (1000 and 10000 are the reference sizes).", DefaultValueFactory = _ => 1000 };
 var concurrency = new Option<int>("--concurrency", "-c") { Description = "Concurrent copies.", DefaultValueFactory = _ => 100 };
-var warmup = new Option<int>("--warmup") { Description = "Warm-up workflows before each measured run (JIT tiers, pools, caches; the service needs ~10 s of load to reach steady state).", DefaultValueFactory = _ => 2000 };
+var warmup = new Option<int>("--warmup") { Description = "The warm-up's cap in workflows before each measured run: it stops earlier at steady state (two consecutive windows within 5% wf/s); 0: none.", DefaultValueFactory = _ => 2000 };
+var warmupFixed = new Option<bool>("--warmup-fixed") { Description = "Warm up with exactly --warmup workflows instead of stopping at steady state." };
+var replicas = new Option<string>("--replicas") { Description = "Service processes on one database, e.g. 2, or 1,2 for a row per count; each workflow's parts are spread over them.", DefaultValueFactory = _ => "1" };
 var abortRate = new Option<double>("--abort-rate") { Description = "Fraction of pays the service declines (402, rolled back) while readers probe for dirty reads.", DefaultValueFactory = _ => 0 };
 var crash = new Option<bool>("--crash") { Description = "Add crash runs: kill -9 the database (PostgreSQL) or the service (SQLite) mid-run, restart, audit." };
 var crashVariants = new Option<string>("--crash-variants") { Description = "Variants that get a crash run.", DefaultValueFactory = _ => "relational/v1-shared-uow,relational/durability-traded" };
@@ -34,7 +38,7 @@ var notes = new Option<string[]>("--note") { Description = "A note for the repor
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
 {
-    stores, variants, layouts, workflows, concurrency, warmup, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf,
+    stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf,
 };
 
 root.SetAction(async (parse, cancellationToken) =>
@@ -75,6 +79,8 @@ root.SetAction(async (parse, cancellationToken) =>
         Workflows = parse.GetValue(workflows),
         Concurrency = parse.GetValue(concurrency),
         Warmup = parse.GetValue(warmup),
+        WarmupFixed = parse.GetValue(warmupFixed),
+        Replicas = [.. Split(parse.GetValue(replicas)).Select(ParseReplicaCount)],
         AbortRate = parse.GetValue(abortRate),
         Crash = parse.GetValue(crash),
         CrashVariants = Split(parse.GetValue(crashVariants)),
@@ -112,6 +118,11 @@ root.SetAction(async (parse, cancellationToken) =>
 });
 
 return await root.Parse(args).InvokeAsync();
+
+static int ParseReplicaCount(string value) =>
+    int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var count) && count is >= 1 and <= 8
+        ? count
+        : throw new ArgumentException($"--replicas: '{value}' is not a count from 1 to 8.");
 
 static List<string> Split(string? value) =>
     [.. (value ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)];

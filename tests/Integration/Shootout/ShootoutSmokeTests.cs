@@ -18,6 +18,9 @@ public sealed class ShootoutSmokeTests
 {
     private const int Workflows = 200;
 
+    /// <summary>Windows of 60 (3 rounds of 20 copies): up to 4 windows, so the warm-up can stop at steady state or at the cap.</summary>
+    private const int WarmupCap = 240;
+
     [Fact(Timeout = 300_000)]
     public async Task A_small_shootout_acknowledges_every_workflow_audits_clean_and_writes_a_report_that_parses_back()
     {
@@ -29,7 +32,7 @@ public sealed class ShootoutSmokeTests
             Variants = ["relational/v1-shared-uow", "document/v5-group-commit"],
             Workflows = Workflows,
             Concurrency = 20,
-            Warmup = 20,
+            Warmup = WarmupCap,
             AbortRate = 0.1,
             Crash = true,
             CrashVariants = [postgres ? "postgres/relational/v1-shared-uow" : "sqlite/relational/v1-shared-uow"],
@@ -60,8 +63,10 @@ public sealed class ShootoutSmokeTests
                 row.Conditions.ShouldNotBeNull(row.Key);
                 row.Conditions.Before.BackgroundCpu.ShouldNotBeNull($"{row.Key}: the machine's load is read before and after each run");
                 row.Conditions.IsShort.ShouldBe(row.Conditions.WallSeconds < RunConditions.ShortRunSeconds);
+                AssertAdaptiveWarmup(row.Key, row.Warmup);
                 if (!row.Crash)
                 {
+                    AssertAdaptiveWarmup(row.Key + " raw", row.RawWarmup);
                     row.RawWorkflowsPerSecond.ShouldNotBeNull(row.Key);
                     row.RawWorkflowsPerSecond.Value.ShouldBeGreaterThan(0);
                 }
@@ -78,6 +83,8 @@ public sealed class ShootoutSmokeTests
             var text = await File.ReadAllTextAsync(markdown, TestContext.Current.CancellationToken);
             text.ShouldContain("| sqlite | Relational | v1-shared-uow |");
             text.ShouldContain("## Run conditions");
+            text.ShouldContain(report.Rows[0].Warmup!.ToString(), Case.Sensitive, "report.md states each row's warm-up");
+            parsed.Rows.Select(r => r.Warmup).ShouldBe(report.Rows.Select(r => r.Warmup), "report.json keeps each row's warm-up");
             XDocument.Load(chart).Root!.Name.LocalName.ShouldBe("svg");
             foreach (var row in report.Rows)
             {
@@ -90,6 +97,79 @@ public sealed class ShootoutSmokeTests
         finally
         {
             TryDelete(output);
+        }
+    }
+
+    /// <summary>
+    /// Two service processes on one PostgreSQL database, each workflow's parts spread over both: every workflow
+    /// acknowledged, the audit clean (no key, If-Match or event-sequence slip across processes), both processes busy.
+    /// </summary>
+    [Fact(Timeout = 300_000)]
+    public async Task Two_replicas_on_one_postgres_database_share_every_workflow_and_audit_clean_and_sqlite_is_skipped_with_a_reason()
+    {
+        Assert.SkipWhen(PostgresTarget.BinDirectory is null, "PostgreSQL binaries are not installed here.");
+        var output = Path.Combine(Path.GetTempPath(), $"shootout-replicas-{Guid.NewGuid():N}");
+        var options = new ShootoutOptions
+        {
+            Stores = [StoreKind.Sqlite, StoreKind.PostgreSql],
+            Variants = ["relational/v1-shared-uow"],
+            Replicas = [2],
+            Workflows = Workflows,
+            Concurrency = 20,
+            Warmup = 60,
+            Raw = false,
+            Pgbench = false,
+            OutputDirectory = output,
+            ServiceDll = ServiceBuild(),
+            Command = "ShootoutSmokeTests replicas",
+        };
+
+        try
+        {
+            var report = await new ShootoutRunner(options).RunAsync(TestContext.Current.CancellationToken);
+
+            var row = report.Rows.ShouldHaveSingleItem("SQLite's row with two processes is skipped, PostgreSQL's runs");
+            row.Key.ShouldBe("postgres/relational/v1-shared-uow+2replicas");
+            row.Replicas.ShouldBe(2);
+            row.Failure.ShouldBeNull();
+            row.OkWorkflows.ShouldBe(Workflows, $"errors {string.Join(", ", row.Errors)}");
+            row.Audit.ShouldNotBeNull();
+            row.Audit.Acknowledged.ShouldBe(Workflows);
+            row.Audit.Lost.ShouldBe(0);
+            row.Audit.WrongSequences.ShouldBe(0);
+            row.Audit.Duplicates.ShouldBe(0, string.Join("; ", row.Audit.Samples));
+            row.ReplicaCpuSeconds.ShouldNotBeNull().Count.ShouldBe(2);
+            row.ReplicaCpuSeconds.ShouldAllBe(seconds => seconds > 0.2, "both processes served parts of the workflows");
+            report.Notes.ShouldContain(n => n.Contains("sqlite/relational/v1-shared-uow with 2 replicas: skipped", StringComparison.Ordinal));
+            report.Notes.ShouldContain(n => n.StartsWith("Replicas, postgres/relational/v1-shared-uow:", StringComparison.Ordinal));
+            File.Exists(Path.Combine(output, "logs", "01-postgres-relational-v1-shared-uow-x2.service.2.log")).ShouldBeTrue("the second process logs beside the first");
+        }
+        finally
+        {
+            TryDelete(output);
+        }
+    }
+
+    private static void AssertAdaptiveWarmup(string key, WarmupUsed? warmup)
+    {
+        warmup.ShouldNotBeNull(key);
+        warmup.Mode.ShouldBe(WarmupUsed.Adaptive, key);
+        warmup.Cap.ShouldBe(WarmupCap, key);
+        warmup.WindowRates.Count.ShouldBeInRange(2, 4, $"{key}: steady needs two windows; the cap allows four");
+        warmup.WindowRates.ShouldAllBe(rate => rate > 0, key);
+        warmup.Workflows.ShouldBe(Math.Min(WarmupCap, warmup.WindowRates.Count * 60), key);
+
+        // Either two consecutive windows agreed within 5% (and it stopped there), or the cap was spent without that.
+        var lastTwoAgree = SteadyStateDetector.Agree(warmup.WindowRates[^2], warmup.WindowRates[^1], SteadyStateDetector.DefaultTolerance);
+        warmup.Steady.ShouldBe(lastTwoAgree, key);
+        if (!warmup.Steady)
+        {
+            warmup.Workflows.ShouldBe(WarmupCap, $"{key}: an unsteady warm-up runs to its cap");
+        }
+        else
+        {
+            warmup.WindowRates.Zip(warmup.WindowRates.Skip(1)).SkipLast(1)
+                .ShouldAllBe(pair => !SteadyStateDetector.Agree(pair.First, pair.Second, SteadyStateDetector.DefaultTolerance), $"{key}: it stops at the first agreement");
         }
     }
 

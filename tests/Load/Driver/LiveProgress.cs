@@ -5,11 +5,12 @@ namespace OrderService.Load.Driver;
 
 /// <summary>
 /// Shows a run's progress while it runs: a Spectre.Console progress bar on a terminal, a plain line
-/// every few seconds otherwise (CI logs, redirected output), so logs stay readable.
+/// every few seconds otherwise (CI logs, redirected output), so logs stay readable. Given the whole run's
+/// <see cref="RunEstimate"/>, each line also says which row this is, the time since the start and the time left.
 /// </summary>
 public static class LiveProgress
 {
-    public static async Task<T> TrackAsync<T>(string label, LoadRun run, Task<T> running)
+    public static async Task<T> TrackAsync<T>(string label, LoadRun run, Task<T> running, RunEstimate? overall = null)
     {
         if (IsInteractive)
         {
@@ -22,11 +23,11 @@ public static class LiveProgress
                     var task = context.AddTask(Markup.Escape(label), maxValue: Math.Max(1, run.Progress.Planned));
                     while (!running.IsCompleted)
                     {
-                        Update(task, label, run);
+                        Update(task, label, run, overall);
                         await Task.WhenAny(running, Task.Delay(250)).ConfigureAwait(false);
                     }
 
-                    Update(task, label, run);
+                    Update(task, label, run, overall);
                 }).ConfigureAwait(false);
             return await running.ConfigureAwait(false);
         }
@@ -38,7 +39,7 @@ public static class LiveProgress
             if (run.Elapsed - lastLine >= TimeSpan.FromSeconds(5) && !running.IsCompleted)
             {
                 lastLine = run.Elapsed;
-                Console.WriteLine($"  {label}: {Describe(run)}");
+                Console.WriteLine($"  {label}: {Describe(run, overall)}");
             }
         }
 
@@ -48,17 +49,18 @@ public static class LiveProgress
     public static bool IsInteractive =>
         !Console.IsOutputRedirected && AnsiConsole.Profile.Capabilities.Interactive && Environment.GetEnvironmentVariable("CI") is null;
 
-    private static void Update(ProgressTask task, string label, LoadRun run)
+    private static void Update(ProgressTask task, string label, LoadRun run, RunEstimate? overall)
     {
         task.Value = run.Progress.Done;
-        task.Description = Markup.Escape($"{label} {Describe(run)}");
+        task.Description = Markup.Escape($"{label} {Describe(run, overall)}");
     }
 
-    private static string Describe(LoadRun run)
+    private static string Describe(LoadRun run, RunEstimate? overall)
     {
         var (done, planned) = run.Progress;
         var seconds = run.Elapsed.TotalSeconds;
         var rate = seconds > 0 ? done / seconds : 0;
-        return string.Create(CultureInfo.InvariantCulture, $"{done}/{planned} wf, {rate:F0} wf/s");
+        var line = string.Create(CultureInfo.InvariantCulture, $"{done}/{planned} wf, {rate:F0} wf/s");
+        return overall is null ? line : $"{line} | {overall}";
     }
 }

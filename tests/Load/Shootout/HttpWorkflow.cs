@@ -16,10 +16,27 @@ public sealed record WorkflowSettings(double AbortRate, TimeSpan RetryFor)
 /// The seed's workflow over HTTP: create -> pay -> ship -> complete, each part after create with
 /// If-Match from the previous reply. With an abort rate, some orders first get a payment the service
 /// declines (402, rolled back) while readers look at them: the dirty-read probe.
+/// With several service replicas, part i of workflow w goes to replica (w + i) mod N, so every workflow crosses
+/// processes: its Idempotency-Key, If-Match and event sequence must hold when each part lands somewhere else.
 /// </summary>
-public sealed class HttpWorkflow(OrderApiClient api, RunLedger ledger, WorkflowSettings settings)
+public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedger ledger, WorkflowSettings settings)
 {
+    private const int CreatePart = 0;
+    private const int PayPart = 1;
+    private const int ShipPart = 2;
+    private const int CompletePart = 3;
+
     private readonly Channel<DeclineProbe> _probes = Channel.CreateUnbounded<DeclineProbe>();
+
+    public HttpWorkflow(OrderApiClient api, RunLedger ledger, WorkflowSettings settings)
+        : this([api], ledger, settings)
+    {
+    }
+
+    /// <summary>The replica that serves part <paramref name="part"/> of workflow <paramref name="ticket"/>.</summary>
+    public static int ReplicaFor(long ticket, int part, int replicaCount) => (int)((ticket + part) % Math.Max(1, replicaCount));
+
+    private OrderApiClient Api(long ticket, int part) => replicas[ReplicaFor(ticket, part, replicas.Count)];
 
     public Scenario Workflow(int copies) =>
         Scenario.Create("workflow", RunAsync).WithLoadSimulation(LoadSimulation.IterationsForConstant(copies, ledger.Workflows));
@@ -35,7 +52,7 @@ public sealed class HttpWorkflow(OrderApiClient api, RunLedger ledger, WorkflowS
         ApiReply created = default;
         var create = await context.Step("create", async () =>
         {
-            (created, _) = await SendAsync(() => api.CreateAsync(ledger.CustomerFor(ticket), ledger.IdempotencyKeyFor(ticket), cancellationToken), cancellationToken);
+            (created, _) = await SendAsync(() => Api(ticket, CreatePart).CreateAsync(ledger.CustomerFor(ticket), ledger.IdempotencyKeyFor(ticket), cancellationToken), cancellationToken);
             return created.IsSuccess ? Response.Ok(created.StatusCode) : Response.Fail(created.StatusCode, created.Problem);
         });
         if (create.IsError)
@@ -56,19 +73,19 @@ public sealed class HttpWorkflow(OrderApiClient api, RunLedger ledger, WorkflowS
         }
 
         var reference = $"PAY-{ticket}";
-        (var paid, version) = await TransitionAsync(context, "pay", id, version, "Paid", v => api.PayAsync(id, v, reference, cancellationToken));
+        (var paid, version) = await TransitionAsync(context, "pay", id, version, "Paid", Api(ticket, PayPart), (api, v) => api.PayAsync(id, v, reference, cancellationToken));
         if (paid.IsError)
         {
             return paid;
         }
 
-        (var shipped, version) = await TransitionAsync(context, "ship", id, version, "Shipped", v => api.ShipAsync(id, v, $"TRK{ticket}", cancellationToken));
+        (var shipped, version) = await TransitionAsync(context, "ship", id, version, "Shipped", Api(ticket, ShipPart), (api, v) => api.ShipAsync(id, v, $"TRK{ticket}", cancellationToken));
         if (shipped.IsError)
         {
             return shipped;
         }
 
-        (var completed, _) = await TransitionAsync(context, "complete", id, version, "Completed", v => api.CompleteAsync(id, v, cancellationToken));
+        (var completed, _) = await TransitionAsync(context, "complete", id, version, "Completed", Api(ticket, CompletePart), (api, v) => api.CompleteAsync(id, v, cancellationToken));
         if (completed.IsError)
         {
             return completed;
@@ -86,7 +103,7 @@ public sealed class HttpWorkflow(OrderApiClient api, RunLedger ledger, WorkflowS
         var declined = await context.Step("pay-declined", async () =>
         {
             // A decline never commits, so retrying one after a crash is safe.
-            var (reply, _) = await SendAsync(() => api.PayAsync(id, version, $"DECLINE-{ticket}", context.CancellationToken), context.CancellationToken);
+            var (reply, _) = await SendAsync(() => Api(ticket, PayPart).PayAsync(id, version, $"DECLINE-{ticket}", context.CancellationToken), context.CancellationToken);
             return reply.StatusCode == 402 ? Response.Ok(402) : Response.Fail(reply.StatusCode, reply.Problem);
         });
         await probe.SettleAsync();
@@ -103,12 +120,12 @@ public sealed class HttpWorkflow(OrderApiClient api, RunLedger ledger, WorkflowS
     /// committed but its reply was lost: a re-read that shows exactly the state we asked for settles it.
     /// </summary>
     private async Task<(Response Response, int Version)> TransitionAsync(
-        ScenarioContext context, string step, Guid id, int version, string target, Func<int, Task<ApiReply>> send)
+        ScenarioContext context, string step, Guid id, int version, string target, OrderApiClient api, Func<OrderApiClient, int, Task<ApiReply>> send)
     {
         var newVersion = version;
         var response = await context.Step(step, async () =>
         {
-            var (reply, attempts) = await SendAsync(() => send(version), context.CancellationToken);
+            var (reply, attempts) = await SendAsync(() => send(api, version), context.CancellationToken);
             if (reply.IsSuccess)
             {
                 newVersion = reply.Version;
@@ -179,7 +196,7 @@ public sealed class HttpWorkflow(OrderApiClient api, RunLedger ledger, WorkflowS
             {
                 await context.Step("probe-read", async () =>
                 {
-                    var reply = await api.GetAsync(probe.OrderId, context.CancellationToken);
+                    var reply = await replicas[(int)(context.IterationNumber % replicas.Count)].GetAsync(probe.OrderId, context.CancellationToken);
                     sawPaid = reply.OrderStatus == "Paid";
                     return reply.IsSuccess ? Response.Ok(reply.StatusCode) : Response.Fail(reply.StatusCode);
                 });

@@ -17,7 +17,14 @@ public sealed record ReportHeader(
     int Concurrency,
     int Warmup,
     double AbortRate,
-    Dictionary<string, string> Stores);
+    Dictionary<string, string> Stores)
+{
+    /// <summary>"adaptive" (stop at steady state, <see cref="Warmup"/> is the cap) or "fixed" (exactly <see cref="Warmup"/>).</summary>
+    public string WarmupMode { get; init; } = WarmupUsed.Adaptive;
+
+    /// <summary>The replica counts the run compared (--replicas).</summary>
+    public List<int> Replicas { get; init; } = [1];
+}
 
 public sealed record MachineInfo(
     string Host,
@@ -77,6 +84,18 @@ public sealed record VariantResult(
 
     /// <summary>Null: the service built from the working tree; a commit: the --baseline-commit build run as this row's service.</summary>
     public string? ServiceBuild { get; init; }
+
+    /// <summary>Service processes that served the run, on one database (1 in older reports).</summary>
+    public int Replicas { get; init; } = 1;
+
+    /// <summary>Each service process's CPU seconds over the measured window (how the work spread over the replicas).</summary>
+    public List<double>? ReplicaCpuSeconds { get; init; }
+
+    /// <summary>The warm-up before the measured run (null in older reports and for failed rows).</summary>
+    public WarmupUsed? Warmup { get; init; }
+
+    /// <summary>The warm-up before the raw store-port run, when one ran.</summary>
+    public WarmupUsed? RawWarmup { get; init; }
 }
 
 /// <summary>One step's latency (ms) and outcome counts.</summary>

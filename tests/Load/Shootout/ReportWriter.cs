@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using OrderService.Load.Driver;
 
 namespace OrderService.Load.Shootout;
 
@@ -37,7 +38,7 @@ public static class ReportWriter
         var md = new StringBuilder();
         md.AppendLine("# OrderService shoot-out").AppendLine();
         md.AppendLine(Invariant($"{header.Workflows:N0} workflows (create → pay → ship → complete over HTTP) at {header.Concurrency} concurrent copies, ")
-            + Invariant($"warm-up {header.Warmup}, abort rate {header.AbortRate:P0}. Started {header.StartedAt:u}."));
+            + Invariant($"warm-up {WarmupHeader(header)}, abort rate {header.AbortRate:P0}. Started {header.StartedAt:u}."));
         md.AppendLine().AppendLine($"Command: `{header.Command}`").AppendLine();
         md.AppendLine("![workflows per second](chart.svg)").AppendLine();
 
@@ -153,14 +154,22 @@ public static class ReportWriter
         md.AppendLine().AppendLine("## Run conditions").AppendLine();
         md.AppendLine(Invariant($"The 1-minute load average before → after each run, and the share of CPU busy in the {MachineLoad.Window.TotalSeconds:F0} s before and after it while the harness was idle (other processes' work). "))
             .AppendLine(Invariant($"**short**: under {RunConditions.ShortRunSeconds:F0} s; **noisy**: that idle-time CPU reached {RunConditions.NoisyBackgroundCpu * 100:F0}%.")).AppendLine();
-        md.AppendLine("| store | layout | variant | wall s | load 1 min before → after | idle-time CPU before / after | flags |").AppendLine("|---|---|---|--:|--:|--:|---|");
+        md.AppendLine("The warm-up column gives each row's warm-up: its workflows, whether it stopped at steady state or at the cap, and each window's wf/s.").AppendLine();
+        md.AppendLine("| store | layout | variant | wall s | load 1 min before → after | idle-time CPU before / after | flags | warm-up |").AppendLine("|---|---|---|--:|--:|--:|---|---|");
         foreach (var row in rows)
         {
             var c = row.Conditions!;
             var name = row.Crash ? $"{row.Variant} (crash)" : row.Variant;
-            md.AppendLine(Invariant($"| {row.Store} | {row.Layout} | {name} | {c.WallSeconds:F1} | {c.Before.Load1:F2} → {c.After.Load1:F2} | {Share(c.Before.BackgroundCpu)} / {Share(c.After.BackgroundCpu)} | {(c.Flags.Length == 0 ? "–" : $"**{c.Flags}**")} |"));
+            md.AppendLine(Invariant($"| {row.Store} | {row.Layout} | {name} | {c.WallSeconds:F1} | {c.Before.Load1:F2} → {c.After.Load1:F2} | {Share(c.Before.BackgroundCpu)} / {Share(c.After.BackgroundCpu)} | {(c.Flags.Length == 0 ? "–" : $"**{c.Flags}**")} | {row.Warmup?.ToString() ?? "–"} |"));
         }
     }
+
+    private static string WarmupHeader(ReportHeader header) => header.WarmupMode switch
+    {
+        WarmupUsed.Off => "none",
+        WarmupUsed.Fixed => Invariant($"{header.Warmup} workflows (fixed)"),
+        _ => Invariant($"until steady state (two windows within {SteadyStateDetector.DefaultTolerance:P0} wf/s), at most {header.Warmup} workflows"),
+    };
 
     private static string Share(double? fraction) => fraction is { } f ? (f * 100).ToString("F0", CultureInfo.InvariantCulture) + "%" : "?";
 

@@ -5,8 +5,8 @@ public sealed record ShootoutOptions
 {
     public required IReadOnlyList<StoreKind> Stores { get; init; }
 
-    /// <summary>Variant selectors: "all", a name ("v1-shared-uow"), "layout/name" or a full key.</summary>
-    public IReadOnlyList<string> Variants { get; init; } = ["all"];
+    /// <summary>Variant selectors: "quick" (<see cref="QuickSet"/>), "all", a name ("v1-shared-uow"), "layout/name" or a full key.</summary>
+    public IReadOnlyList<string> Variants { get; init; } = [QuickSet.Selector];
 
     /// <summary>"relational", "document" or "all".</summary>
     public IReadOnlyList<string> Layouts { get; init; } = ["all"];
@@ -15,7 +15,20 @@ public sealed record ShootoutOptions
 
     public int Concurrency { get; init; } = 100;
 
+    /// <summary>
+    /// The warm-up's cap in workflows: the adaptive warm-up stops at steady state or here, whichever comes first; with
+    /// <see cref="WarmupFixed"/> it runs exactly this many (0: no warm-up).
+    /// </summary>
     public int Warmup { get; init; } = 2000;
+
+    /// <summary>Run exactly <see cref="Warmup"/> workflows before each run instead of stopping at steady state.</summary>
+    public bool WarmupFixed { get; init; }
+
+    /// <summary>
+    /// How many service processes serve each run, on one database (each value a row of its own, e.g. [1, 2]). The
+    /// driver sends a workflow's steps to different processes, so every workflow crosses replicas.
+    /// </summary>
+    public IReadOnlyList<int> Replicas { get; init; } = [1];
 
     public double AbortRate { get; init; }
 
@@ -84,7 +97,7 @@ public sealed record ShootoutOptions
 
     public IEnumerable<Variant> SelectedVariants(StoreKind store) =>
         VariantCatalog.For(store).Where(v => Layouts.Any(l => l.Equals("all", StringComparison.OrdinalIgnoreCase) || l.Equals(v.Layout, StringComparison.OrdinalIgnoreCase))
-            && Variants.Any(v.Matches));
+            && (Variants.Any(v.Matches) || (Variants.Any(QuickSet.IsSelector) && QuickSet.Contains(v))));
 
     public IEnumerable<Variant> SelectedCrashVariants(StoreKind store) =>
         Crash ? VariantCatalog.For(store).Where(v => CrashVariants.Any(v.Matches)) : [];

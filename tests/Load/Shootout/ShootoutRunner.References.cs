@@ -5,20 +5,16 @@ namespace OrderService.Load.Shootout;
 /// <summary>The references each variant is measured against: the raw store port in process, and pgbench.</summary>
 public sealed partial class ShootoutRunner
 {
-    private async Task<(double WorkflowsPerSecond, ScenarioStats Stats, double? CpuMsPerWorkflow)?> RunRawAsync(StoreTarget target, Variant variant, string runName, string tag, CancellationToken cancellationToken)
+    private async Task<(double WorkflowsPerSecond, ScenarioStats Stats, double? CpuMsPerWorkflow, WarmupUsed Warmup)?> RunRawAsync(StoreTarget target, Variant variant, string runName, string tag, CancellationToken cancellationToken)
     {
         var connectionString = await target.FreshDatabaseAsync(runName + "-raw", variant, cancellationToken).ConfigureAwait(false);
         await using var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken).ConfigureAwait(false);
-        if (options.Warmup > 0)
-        {
-            var warm = new RawWorkflow(client.Store, new RunLedger(tag + "rw", options.Warmup));
-            await new LoadRun([warm.Workflow(options.Concurrency)]).RunAsync(cancellationToken).ConfigureAwait(false);
-        }
+        var warmup = await WarmUpAsync("raw warm-up", (size, window) => new RawWorkflow(client.Store, new RunLedger($"{tag}rw{window}", size)).Workflow(options.Concurrency), cancellationToken).ConfigureAwait(false);
 
         var raw = new RawWorkflow(client.Store, new RunLedger(tag + "r", options.Workflows));
         var load = new LoadRun([raw.Workflow(options.Concurrency)]);
         var cpuBefore = ProcessCpu.OfSelf();
-        var stats = (await LiveProgress.TrackAsync("raw store port", load, load.RunAsync(cancellationToken)).ConfigureAwait(false))[0];
+        var stats = (await LiveProgress.TrackAsync("raw store port", load, load.RunAsync(cancellationToken), _estimate).ConfigureAwait(false))[0];
         var cpu = ProcessCpu.MillisecondsPerWorkflow(cpuBefore, ProcessCpu.OfSelf(), stats.OkIterations);
         if (stats.FailedIterations > 0)
         {
@@ -29,7 +25,7 @@ public sealed partial class ShootoutRunner
             }
         }
 
-        return (stats.OkIterations / stats.Elapsed.TotalSeconds, stats, cpu);
+        return (stats.OkIterations / stats.Elapsed.TotalSeconds, stats, cpu, warmup);
     }
 
     private async Task<ReferenceResult> RunPgbenchAsync(PostgresTarget target, CancellationToken cancellationToken)

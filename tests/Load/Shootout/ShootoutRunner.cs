@@ -13,6 +13,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
 {
     private readonly string _runId = DateTime.UtcNow.ToString("HHmmss", CultureInfo.InvariantCulture);
     private int _runNumber;
+    private RunEstimate? _estimate;
 
     public async Task<ShootoutReport> RunAsync(CancellationToken cancellationToken)
     {
@@ -22,10 +23,12 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
         var baselineDll = options.BaselineServiceDll
             ?? (options.BaselineCommit is { } commit ? await ServicePublisher.BaselineAsync(options, commit).ConfigureAwait(false) : null);
         var rows = new List<VariantResult>();
+        var skipped = new List<string>();
         var references = new List<ReferenceResult>();
         var storeDescriptions = new Dictionary<string, string>();
         var postgresVersion = (string?)null;
         await using var otlpSink = options.Otlp ? OtlpSink.Start() : null;
+        _estimate = new RunEstimate(options.Stores.Sum(PlannedRows));
 
         foreach (var store in options.Stores)
         {
@@ -38,6 +41,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             {
                 Console.WriteLine($"{Variant.StoreName(store)}: cannot bring up the store: {exception.Message}");
                 storeDescriptions[Variant.StoreName(store)] = $"not available: {exception.Message}";
+                _estimate.Drop(PlannedRows(store));
                 continue;
             }
 
@@ -55,7 +59,18 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                     // from one run. --baseline-first swaps the two, so that repeated runs can alternate the order.
                     foreach (var (dll, build) in BuildsInOrder(serviceDll, baselineDll))
                     {
-                        rows.Add(await RunVariantAsync(target, variant, crash: false, dll, cancellationToken, build).ConfigureAwait(false));
+                        // N = 1, 2, ... back to back, so the replica counts of one variant compare under the same machine load.
+                        foreach (var replicas in options.Replicas)
+                        {
+                            if (ReplicaSupport.WhyNot(store, replicas) is { } reason)
+                            {
+                                Console.WriteLine($"== {variant.Key} with {replicas} replicas: skipped: {reason}");
+                                skipped.Add($"{variant.Key} with {replicas} replicas: skipped: {reason}");
+                                continue;
+                            }
+
+                            rows.Add(await RunVariantAsync(target, variant, crash: false, dll, cancellationToken, build, replicas).ConfigureAwait(false));
+                        }
                     }
                 }
 
@@ -82,18 +97,23 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             machine.Versions["PostgreSQL"] = postgresVersion;
         }
 
-        var header = new ReportHeader(startedAt, options.Command, machine, options.Workflows, options.Concurrency, options.Warmup, options.AbortRate, storeDescriptions);
-        return new ShootoutReport(header, rows, references, [.. Notes.For(options, rows)]);
+        var header = new ReportHeader(startedAt, options.Command, machine, options.Workflows, options.Concurrency, options.Warmup, options.AbortRate, storeDescriptions)
+        {
+            WarmupMode = options.Warmup <= 0 ? WarmupUsed.Off : options.WarmupFixed ? WarmupUsed.Fixed : WarmupUsed.Adaptive,
+            Replicas = [.. options.Replicas],
+        };
+        return new ShootoutReport(header, rows, references, [.. Notes.For(options, rows), .. ReplicaSupport.Notes(options, rows), .. skipped]);
     }
 
-    private async Task<VariantResult> RunVariantAsync(StoreTarget target, Variant variant, bool crash, string serviceDll, CancellationToken cancellationToken, string? baselineCommit = null)
+    private async Task<VariantResult> RunVariantAsync(StoreTarget target, Variant variant, bool crash, string serviceDll, CancellationToken cancellationToken, string? baselineCommit = null, int replicas = 1)
     {
         var number = Interlocked.Increment(ref _runNumber);
-        var build = baselineCommit is null ? "" : $"@{baselineCommit}";
-        var runName = $"{number:D2}-{Variant.StoreName(variant.Store)}-{variant.Layout.ToLowerInvariant()}-{variant.Name}{(crash ? "-crash" : "")}{(baselineCommit is null ? "" : "-at-" + baselineCommit)}";
+        var build = (baselineCommit is null ? "" : $"@{baselineCommit}") + ReplicaSupport.Suffix(replicas);
+        var runName = $"{number:D2}-{Variant.StoreName(variant.Store)}-{variant.Layout.ToLowerInvariant()}-{variant.Name}{(crash ? "-crash" : "")}{(baselineCommit is null ? "" : "-at-" + baselineCommit)}{(replicas > 1 ? $"-x{replicas}" : "")}";
         var tag = $"ld{_runId}n{number}";
         var label = (crash ? $"{variant.Key} (crash)" : variant.Key) + build;
-        Console.WriteLine($"== {label}");
+        _estimate?.RowStarted();
+        Console.WriteLine($"== {label}   [{_estimate}]");
         var logPath = Path.Combine(options.OutputDirectory, "logs", $"{runName}.service.log");
         Directory.CreateDirectory(Path.GetDirectoryName(logPath)!);
         try
@@ -104,18 +124,14 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             IReadOnlyList<ScenarioStats> stats;
             string? crashNote = null;
             (TimeSpan? Service, TimeSpan? Driver) cpuBefore, cpuAfter;
-            await using (var service = await ServiceProcess.StartAsync(serviceDll, ServiceEnvironment(variant, connectionString, underTest: baselineCommit is null), logPath, cancellationToken).ConfigureAwait(false))
+            WarmupUsed warmup;
+            List<double>? replicaCpu;
+            var environment = ServiceEnvironment(variant, connectionString, underTest: baselineCommit is null);
+            await using (var service = await ServiceReplicas.StartAsync(replicas, serviceDll, environment, logPath, options.Concurrency + options.ReaderCopies + 4, cancellationToken).ConfigureAwait(false))
             {
-                using var http = OrderApiClient.CreateHttpClient(service.BaseAddress, options.Concurrency + options.ReaderCopies + 4);
-                var api = new OrderApiClient(http);
-                if (options.Warmup > 0)
-                {
-                    var warm = new HttpWorkflow(api, new RunLedger(tag + "w", options.Warmup), new WorkflowSettings(0, TimeSpan.Zero));
-                    var warmRun = new LoadRun([warm.Workflow(options.Concurrency)]);
-                    await LiveProgress.TrackAsync("warm-up", warmRun, warmRun.RunAsync(cancellationToken)).ConfigureAwait(false);
-                }
-
-                var workflow = new HttpWorkflow(api, ledger, new WorkflowSettings(options.AbortRate, crash ? TimeSpan.FromSeconds(90) : TimeSpan.Zero));
+                var apis = service.Apis;
+                warmup = await WarmUpAsync("warm-up", (size, window) => new HttpWorkflow(apis, new RunLedger($"{tag}w{window}", size), new WorkflowSettings(0, TimeSpan.Zero)).Workflow(options.Concurrency), cancellationToken).ConfigureAwait(false);
+                var workflow = new HttpWorkflow(apis, ledger, new WorkflowSettings(options.AbortRate, crash ? TimeSpan.FromSeconds(90) : TimeSpan.Zero));
                 List<Scenario> scenarios = [workflow.Workflow(options.Concurrency)];
                 if (options.AbortRate > 0)
                 {
@@ -125,10 +141,12 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 var load = new LoadRun(scenarios);
                 await target.SettleAsync(cancellationToken).ConfigureAwait(false);
                 cpuBefore = (service.CpuTime, ProcessCpu.OfSelf());
+                var replicaCpuBefore = service.CpuTimes;
                 var running = load.RunAsync(cancellationToken);
-                var crashing = crash ? CrashMidRunAsync(load, running, target, service, cancellationToken) : Task.FromResult<string?>(null);
-                stats = await LiveProgress.TrackAsync(label, load, running).ConfigureAwait(false);
+                var crashing = crash ? CrashMidRunAsync(load, running, target, service.First, cancellationToken) : Task.FromResult<string?>(null);
+                stats = await LiveProgress.TrackAsync(label, load, running, _estimate).ConfigureAwait(false);
                 cpuAfter = (service.CpuTime, ProcessCpu.OfSelf());
+                replicaCpu = ReplicaCpuSeconds(replicaCpuBefore, service.CpuTimes);
                 crashNote = await crashing.ConfigureAwait(false);
                 await service.StopAsync().ConfigureAwait(false);
             }
@@ -141,11 +159,13 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 audit = await Auditor.AuditAsync(client.Store, ledger, cancellationToken).ConfigureAwait(false);
             }
 
-            var raw = options.Raw && !crash && baselineCommit is null ? await RunRawAsync(target, variant, runName, tag, cancellationToken).ConfigureAwait(false) : null;
+            // The raw limit does not depend on the replica count: it runs beside the single-replica row only.
+            var raw = options.Raw && !crash && baselineCommit is null && replicas == 1 ? await RunRawAsync(target, variant, runName, tag, cancellationToken).ConfigureAwait(false) : null;
             var histogramFile = await RunHistograms.WriteAsync(options.OutputDirectory, runName, variant.Key + build + (crash ? "+crash" : ""), stats, raw?.Stats).ConfigureAwait(false);
 
             // A crash restarts the service mid-run: its CPU before the kill is gone, so no figure rather than a wrong one.
             var ok = stats[0].OkIterations;
+            _estimate?.RowFinished();
             return Row(variant, crash, stats[0], audit, raw?.WorkflowsPerSecond, crashNote, null, histogramFile) with
             {
                 Conditions = conditions,
@@ -155,16 +175,22 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 ServiceCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Service, cpuAfter.Service, ok),
                 DriverCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Driver, cpuAfter.Driver, ok),
                 RawCpuMsPerWorkflow = raw?.CpuMsPerWorkflow,
+                Replicas = replicas,
+                ReplicaCpuSeconds = crash ? null : replicaCpu,
+                Warmup = warmup,
+                RawWarmup = raw?.Warmup,
             };
         }
         catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
         {
             Console.WriteLine($"   {label} failed: {exception.GetType().Name}: {exception.Message}");
+            _estimate?.RowFinished();
             return Row(variant, crash, null, null, null, null, $"{exception.GetType().Name}: {FirstLine(exception.Message)}", null) with
             {
                 Key = variant.Key + build + (crash ? "+crash" : ""),
                 Variant = variant.Name + build,
                 ServiceBuild = baselineCommit,
+                Replicas = replicas,
             };
         }
     }
@@ -190,24 +216,6 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             [.. (stats?.Steps ?? []).Select(StepSummary.From)], errors, audit,
             raw is { } r ? Math.Round(r, 1) : null, raw is { } rr && rr > 0 && perSecond > 0 ? Math.Round(perSecond / rr, 3) : null,
             crashNote, failure, histogramFile);
-    }
-
-    /// <summary>
-    /// Says at once when a figure is not worth quoting. The warm-up is not scaled down to a short run: it is
-    /// there to bring the service to steady state (JIT tiers, pools), which takes the same time however
-    /// long the measured run is; a short run needs more workflows, not less warm-up.
-    /// </summary>
-    private static void WarnAboutConditions(string label, RunConditions conditions)
-    {
-        if (conditions.IsShort)
-        {
-            Console.WriteLine(Invariant($"   warning: {label} ran {conditions.WallSeconds:F1} s, under {RunConditions.ShortRunSeconds:F0} s: its tail (the last copies, one GC, one checkpoint) weighs heavily and rankings can flip; use more --workflows (10000) for figures to quote."));
-        }
-
-        if (conditions.IsNoisy)
-        {
-            Console.WriteLine($"   warning: {label}: the machine was busy with other work around this run (before: {conditions.Before}; after: {conditions.After}); compare it with care.");
-        }
     }
 
     private async Task<string?> CrashMidRunAsync(LoadRun load, Task running, StoreTarget target, ServiceProcess service, CancellationToken cancellationToken)

@@ -1,0 +1,39 @@
+namespace OrderService.Load.Shootout;
+
+/// <summary>How many rows a store will add (the live view's estimate of the time left), and what the console says about a row's conditions.</summary>
+public sealed partial class ShootoutRunner
+{
+    private int PlannedRows(StoreKind store)
+    {
+        var builds = options.BaselineCommit is null && options.BaselineServiceDll is null ? 1 : 2;
+        var twins = options.Otlp ? 2 : 1;
+        var replicaCounts = options.Replicas.Count(n => ReplicaSupport.WhyNot(store, n) is null);
+        var ownsProcess = store == StoreKind.Sqlite || (store == StoreKind.PostgreSql && options.PostgresConnectionString is null);
+        var crashes = ownsProcess ? options.SelectedCrashVariants(store).Count() : 0;
+        return (options.SelectedVariants(store).Count() * builds * twins * replicaCounts) + crashes;
+    }
+
+    /// <summary>Each process's CPU seconds over the measured window, or null when /proc could not tell for one of them.</summary>
+    private static List<double>? ReplicaCpuSeconds(IReadOnlyList<TimeSpan?> before, IReadOnlyList<TimeSpan?> after) =>
+        before.Count == after.Count && before.All(t => t is not null) && after.All(t => t is not null)
+            ? [.. before.Zip(after, (b, a) => Math.Round((a!.Value - b!.Value).TotalSeconds, 3))]
+            : null;
+
+    /// <summary>
+    /// Says at once when a figure is not worth quoting. The warm-up is not scaled down to a short run: it is
+    /// there to bring the service to steady state (JIT tiers, pools), which takes the same time however
+    /// long the measured run is; a short run needs more workflows, not less warm-up.
+    /// </summary>
+    private static void WarnAboutConditions(string label, RunConditions conditions)
+    {
+        if (conditions.IsShort)
+        {
+            Console.WriteLine(Invariant($"   warning: {label} ran {conditions.WallSeconds:F1} s, under {RunConditions.ShortRunSeconds:F0} s: its tail (the last copies, one GC, one checkpoint) weighs heavily and rankings can flip; use more --workflows (10000) for figures to quote."));
+        }
+
+        if (conditions.IsNoisy)
+        {
+            Console.WriteLine($"   warning: {label}: the machine was busy with other work around this run (before: {conditions.Before}; after: {conditions.After}); compare it with care.");
+        }
+    }
+}
