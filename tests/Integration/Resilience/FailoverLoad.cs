@@ -32,7 +32,7 @@ internal sealed class FailoverLoad(OrderApi api, int clients, int maxWorkflows) 
     private int _started;
     private Task? _run;
 
-    /// <summary>Every answer: when its request started (Stopwatch ticks), the step, the status, whether a 503 said Retry-After.</summary>
+    /// <summary>Every answer: when its request started and ended (Stopwatch ticks), the step, the status, whether a 503 said Retry-After.</summary>
     public IReadOnlyCollection<Answer> Answers => _answers;
 
     /// <summary>Per order: how many of its events the service acknowledged (1 = created, 4 = completed).</summary>
@@ -112,14 +112,14 @@ internal sealed class FailoverLoad(OrderApi api, int clients, int maxWorkflows) 
             }
             catch (HttpRequestException failed)
             {
-                _answers.Enqueue(new Answer(started, step, 0, false, failed.Message));
+                _answers.Enqueue(new Answer(started, Stopwatch.GetTimestamp(), step, 0, false, failed.Message));
                 return null;
             }
 
             var status = (int)response.StatusCode;
             var retryAfter = response.Headers.RetryAfter?.Delta;
             var detail = status is 200 or 201 or 503 ? null : await response.Content.ReadAsStringAsync();
-            _answers.Enqueue(new Answer(started, step, status, retryAfter is not null, detail));
+            _answers.Enqueue(new Answer(started, Stopwatch.GetTimestamp(), step, status, retryAfter is not null, detail));
             if (status is 200 or 201)
             {
                 return response;
@@ -144,5 +144,23 @@ internal sealed class FailoverLoad(OrderApi api, int clients, int maxWorkflows) 
         return null;
     }
 
-    internal sealed record Answer(long Started, string Step, int Status, bool RetryAfter, string? Detail);
+    /// <summary>
+    /// The longest time after <paramref name="since"/> in which no request succeeded: from the last success that ended
+    /// before the gap (or <paramref name="since"/>) to the next one that ended. What a client saw of the outage.
+    /// </summary>
+    public TimeSpan LongestGapWithoutSuccess(long since)
+    {
+        var ends = _answers.Where(a => a.Status is 200 or 201).Select(a => a.Finished).Order().ToList();
+        var previous = ends.LastOrDefault(end => end <= since, since);
+        var longest = 0L;
+        foreach (var end in ends.Where(end => end > since))
+        {
+            longest = Math.Max(longest, end - previous);
+            previous = end;
+        }
+
+        return Stopwatch.GetElapsedTime(0, longest);
+    }
+
+    internal sealed record Answer(long Started, long Finished, string Step, int Status, bool RetryAfter, string? Detail);
 }

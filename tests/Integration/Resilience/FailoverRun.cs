@@ -44,16 +44,20 @@ internal static class FailoverRun
             await WaitUntilAsync(() => load.CompletedWorkflows >= WorkflowsBeforeTheDisruption, bound, "workflows completed before the disruption", cancellationToken);
             var acknowledgedBefore = load.Acknowledged.Count;
 
-            var disrupted = Stopwatch.GetTimestamp();
+            // Measured from the end of the disruption call: for a kill, when the processes are gone; for a switchover,
+            // when pg_autoctl reports the new primary. The longest gap without a success covers the whole switch.
+            var disruptionStarted = Stopwatch.GetTimestamp();
             await disrupt(primary, cancellationToken).WaitAsync(bound, cancellationToken);
+            var disrupted = Stopwatch.GetTimestamp();
             var firstCreate = await load.WaitForAsync(a => a.Step == "create" && a.Status == 201, disrupted, bound, cancellationToken);
-            var recovered = Stopwatch.GetElapsedTime(disrupted, firstCreate.Started);
+            var recovered = Stopwatch.GetElapsedTime(disrupted, firstCreate.Finished);
             await Task.Delay(LoadAfterRecovery, cancellationToken);
             await load.StopAsync();
 
             await cluster.WaitUntilWritableAsync(other, bound, cancellationToken);
             var audit = await AuditAsync(other, load.Acknowledged, cancellationToken);
-            var report = new FailoverReport(disruption, recovered, Stopwatch.GetElapsedTime(runStarted), acknowledgedBefore, load, audit);
+            var report = new FailoverReport(disruption, recovered, load.LongestGapWithoutSuccess(disruptionStarted),
+                Stopwatch.GetElapsedTime(runStarted), acknowledgedBefore, load, audit);
             TestContext.Current.TestOutputHelper?.WriteLine(report.ToString());
             Console.WriteLine(report.ToString());
             return report;
@@ -133,7 +137,7 @@ internal static class FailoverRun
 
 internal sealed record FailoverAudit(int Orders, int Steps, IReadOnlyList<string> Lost, IReadOnlyList<string> Wrong);
 
-internal sealed record FailoverReport(string Disruption, TimeSpan FirstCreateAfter, TimeSpan RunTime, int OrdersBefore, FailoverLoad Load, FailoverAudit Audit)
+internal sealed record FailoverReport(string Disruption, TimeSpan FirstCreateAfter, TimeSpan LongestGap, TimeSpan RunTime, int OrdersBefore, FailoverLoad Load, FailoverAudit Audit)
 {
     public IReadOnlyList<FailoverLoad.Answer> Unexpected =>
         Load.Answers.Where(a => a.Status is not (200 or 201 or 503) || (a.Status == 503 && !a.RetryAfter)).ToList();
@@ -153,7 +157,7 @@ internal sealed record FailoverReport(string Disruption, TimeSpan FirstCreateAft
     public override string ToString()
     {
         var byStatus = string.Join(", ", Load.Answers.GroupBy(a => a.Status).OrderBy(g => g.Key).Select(g => $"{g.Key}: {g.Count()}"));
-        return FormattableString.Invariant($"FAILOVER {Disruption}: first 201 to a create sent {FirstCreateAfter.TotalSeconds:0.0} s after it; ") +
+        return FormattableString.Invariant($"FAILOVER {Disruption}: first 201 answered {FirstCreateAfter.TotalSeconds:0.0} s after it; no success for {LongestGap.TotalSeconds:0.0} s at most; ") +
             FormattableString.Invariant($"answers {byStatus}; acknowledged {Audit.Orders} orders ({Load.CompletedWorkflows} completed workflows, {Audit.Steps} steps), ") +
             FormattableString.Invariant($"lost {Audit.Lost.Count} orders, wrong {Audit.Wrong.Count}; run {RunTime.TotalSeconds:0.0} s") +
             (Audit.Lost.Count > 0 ? $"; lost e.g. {string.Join("; ", Audit.Lost.Take(3))}" : "");
