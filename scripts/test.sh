@@ -9,6 +9,8 @@
 # run their container.
 # It uses a Docker engine that already runs (Testcontainers, the image test) but never starts one.
 #
+# As root it also installs pg_auto_failover (postgresql-<major>-auto-failover, pg-auto-failover-cli) for the failover
+# tests when it is missing; without root those tests report skipped, with the reason.
 # Environment: ORDERS_TEST_POSTGRES (use this server instead of a throwaway cluster), ORDERS_TEST_SQLSERVER,
 # ORDERS_TEST_MONGODB, ORDERS_TEST_ARTIFACTS (build output; default ./artifacts), ORDERS_TEST_TIMEOUT (per
 # assembly; default 45m), ORDERS_TEST_IMAGE=1 (also build and start the Dockerfile's image: minutes).
@@ -46,6 +48,21 @@ if [[ -z "${ORDERS_TEST_POSTGRES:-}" ]] && ! postgres_binaries; then
   apt-get update -q
   apt-get install -y -q --no-install-recommends postgresql
   postgres_binaries || { echo "PostgreSQL installed, but initdb/pg_ctl are still not found." >&2; exit 1; }
+fi
+# pg_auto_failover (a monitor and two nodes on this machine) for the failover tests, packaged by Debian per PostgreSQL
+# major version. Installed when missing and we are root; otherwise those tests report skipped, with the reason.
+pg_major="$(ls /usr/lib/postgresql 2>/dev/null | sort -V | tail -n 1)"
+if [[ -n "$pg_major" ]] && ! { command -v pg_autoctl >/dev/null && [[ -f "/usr/lib/postgresql/$pg_major/lib/pgautofailover.so" ]]; }; then
+  if [[ "$(id -u)" -eq 0 ]]; then
+    echo "==> pg_auto_failover not found: installing postgresql-$pg_major-auto-failover and pg-auto-failover-cli with apt-get"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q --no-install-recommends "postgresql-$pg_major-auto-failover" pg-auto-failover-cli \
+      || { apt-get update -q && apt-get install -y -q --no-install-recommends "postgresql-$pg_major-auto-failover" pg-auto-failover-cli; } \
+      || echo "==> pg_auto_failover could not be installed: the failover tests will report skipped"
+  else
+    echo "==> pg_auto_failover is missing and this is not root: the failover tests will report skipped"
+    echo "    (sudo apt-get install -y postgresql-$pg_major-auto-failover pg-auto-failover-cli)"
+  fi
 fi
 if [[ -z "${ORDERS_TEST_POSTGRES:-}" && "$(id -u)" -eq 0 ]] && ! id postgres >/dev/null 2>&1; then
   echo "Running as root: the throwaway PostgreSQL cluster runs as user 'postgres', which does not exist (apt-get install postgresql creates it)." >&2

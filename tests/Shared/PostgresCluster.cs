@@ -116,6 +116,38 @@ internal sealed class PostgresCluster
         }
     }
 
+    /// <summary>
+    /// A streaming standby of <paramref name="primary"/> (pg_basebackup -R: it follows the primary, read-only) on a
+    /// port and folder of its own; not started yet.
+    /// </summary>
+    public static async Task<PostgresCluster> CreateStandbyAsync(PostgresCluster primary, CancellationToken cancellationToken)
+    {
+        var root = Path.Combine(Path.GetTempPath(), $"orders-pg-{Guid.NewGuid():N}"[..22]);
+        Directory.CreateDirectory(root);
+        Directory.CreateDirectory(Path.Combine(root, "socket"));
+        var standby = new PostgresCluster(primary._binDirectory, root, ThrowawayPostgres.FreeLoopbackPort(), primary._asServiceAccount);
+        try
+        {
+            if (standby._asServiceAccount)
+            {
+                await RunAsync("chown", ["-R", $"{ServiceAccount}:{ServiceAccount}", root], cancellationToken);
+            }
+
+            await standby.RunToolAsync("pg_basebackup", ["-h", "127.0.0.1", "-p", primary.Port.ToString(CultureInfo.InvariantCulture),
+                "-U", "postgres", "-D", standby.DataDirectory, "-R", "-X", "stream", "--no-sync"], cancellationToken);
+
+            // The copied postgresql.conf names the primary's port and socket folder: the last line of a setting wins.
+            await File.AppendAllLinesAsync(Path.Combine(standby.DataDirectory, "postgresql.conf"),
+                [$"port = {standby.Port}", $"unix_socket_directories = '{standby.SocketDirectory}'"], cancellationToken);
+            return standby;
+        }
+        catch
+        {
+            standby.StopImmediatelyAndDelete();
+            throw;
+        }
+    }
+
     public Task StartAsync(CancellationToken cancellationToken) =>
         RunToolAsync("pg_ctl", ["-D", DataDirectory, "-l", LogFile, "-w", "-t", "60", "start"], cancellationToken);
 

@@ -97,6 +97,31 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
         return server;
     }
 
+    /// <summary>
+    /// A streaming standby of this local cluster (pg_basebackup -R), started: read-only, it replays what the primary
+    /// commits. Dispose it before the primary.
+    /// </summary>
+    public async Task<ThrowawayPostgres> StartStandbyAsync(CancellationToken cancellationToken = default)
+    {
+        var standbyCluster = await PostgresCluster.CreateStandbyAsync(RequireCluster(), cancellationToken);
+        var standby = new ThrowawayPostgres(null, standbyCluster);
+        Running.TryAdd(standby, 0);
+        try
+        {
+            await standbyCluster.StartAsync(cancellationToken);
+        }
+        catch
+        {
+            await standby.DisposeAsync();
+            throw;
+        }
+
+        return standby;
+    }
+
+    /// <summary>The loopback port a local cluster listens on.</summary>
+    public int Port => RequireCluster().Port;
+
     /// <summary>The PostgreSQL bin directory (initdb, pg_ctl), or null when none is installed.</summary>
     public static string? FindBinDirectory() => PostgresCluster.FindBinDirectory();
 

@@ -75,9 +75,22 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     /// <summary>The effective connection string, session settings included.</summary>
     public string ConnectionString { get; }
 
+    /// <summary>
+    /// Opens a connection. A failure the server did not report (refused, timed out, no host that matches Target
+    /// Session Attributes) comes out as <see cref="PostgresConnectFailure"/>: the one place that knows nothing was sent.
+    /// </summary>
     public async ValueTask<NpgsqlConnection> OpenAsync(string purpose, CancellationToken cancellationToken)
     {
-        var connection = await DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
+        NpgsqlConnection connection;
+        try
+        {
+            connection = await DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (NpgsqlException notOpened) when (notOpened is not PostgresException)
+        {
+            throw new PostgresConnectFailure(notOpened);
+        }
+
         StoreTelemetry.ConnectionOpened(ProviderName, purpose);
         return connection;
     }

@@ -9,6 +9,12 @@ namespace OrderService.Data.PostgreSql;
 /// anything. A shutdown or a connection lost mid-call may have hit a commit in flight. Constraint
 /// violations and bad SQL are final. A database dropped under a running service (3D000, at connect) is
 /// unreachable too: a 503 until it is back, not a 500.
+/// <para>
+/// During a failover: a connect that found no primary (<see cref="PostgresConnectFailure"/>, "No suitable host was
+/// found") and a write on a node that was demoted under a pooled connection (25006, read-only transaction: the server
+/// refused the statement, so the transaction committed nothing) are unreachable, and a rerun may find the new primary.
+/// An administrator's or the failover manager's shutdown of the backend (57P01) may have cut a commit in flight.
+/// </para>
 /// </summary>
 public sealed class PostgresTransientFaults : ITransientFaults
 {
@@ -19,7 +25,7 @@ public sealed class PostgresTransientFaults : ITransientFaults
         PostgresException pg => pg.SqlState switch
         {
             "40001" or "40P01" => StoreFault.RolledBack,
-            "57P03" or "53300" or "08001" or "08004" or "3D000" => StoreFault.Unreachable,
+            "57P03" or "53300" or "08001" or "08004" or "3D000" or "25006" => StoreFault.Unreachable,
 
             // A refused login (wrong password, unknown or disallowed role): no session, nothing sent. The service's
             // account is the operator's to fix, so a rerun rarely helps, but it is the store refusing us: a 503.
@@ -27,6 +33,8 @@ public sealed class PostgresTransientFaults : ITransientFaults
             "57P01" or "57P02" or "08006" => StoreFault.Interrupted,
             _ => StoreFault.Permanent,
         },
+
+        PostgresConnectFailure => StoreFault.Unreachable,
 
         // Only a connect can be refused or find no route: nothing of the call reached the server.
         NpgsqlException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }

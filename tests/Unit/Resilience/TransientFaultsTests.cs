@@ -23,6 +23,7 @@ public sealed class TransientFaultsTests
     [InlineData("53300", StoreFault.Unreachable)]  // too many connections
     [InlineData("28P01", StoreFault.Unreachable)]  // password authentication failed: a refused login
     [InlineData("28000", StoreFault.Unreachable)]  // role does not exist / may not log in
+    [InlineData("25006", StoreFault.Unreachable)]  // read-only transaction: a demoted primary refused the write
     [InlineData("57P01", StoreFault.Interrupted)]  // admin shutdown: may have hit a commit in flight
     [InlineData("08006", StoreFault.Interrupted)]  // connection failure
     [InlineData("23505", StoreFault.Permanent)]    // unique violation
@@ -38,6 +39,15 @@ public sealed class TransientFaultsTests
         faults.Classify(new NpgsqlException("Exception while reading from stream", new EndOfStreamException())).ShouldBe(StoreFault.Interrupted);
         faults.Classify(new NpgsqlException("Exception while reading from stream", new TimeoutException())).ShouldBe(StoreFault.Interrupted);
         faults.Classify(new InvalidOperationException("a bug")).ShouldBe(StoreFault.Permanent);
+    }
+
+    [Fact]
+    public void PostgreSQL_a_connect_that_found_no_suitable_host_sent_nothing()
+    {
+        var faults = new PostgresTransientFaults();
+        faults.Classify(new PostgresConnectFailure(new NpgsqlException("No suitable host was found."))).ShouldBe(StoreFault.Unreachable);
+        faults.Classify(new NpgsqlException("No suitable host was found.")).ShouldBe(StoreFault.Permanent,
+            "only the connect knows nothing was sent: the data source's open wraps what it throws");
     }
 
     [Theory]
