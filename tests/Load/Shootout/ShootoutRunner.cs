@@ -98,13 +98,13 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
         Directory.CreateDirectory(Path.GetDirectoryName(logPath)!);
         try
         {
-            var connectionString = await target.FreshDatabaseAsync(runName, variant, cancellationToken).ConfigureAwait(false);
+            var connectionString = await target.FreshDatabaseAsync(runName, variant, crash, cancellationToken).ConfigureAwait(false);
             var loadBefore = await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false);
             var ledger = new RunLedger(tag, options.Workflows);
             IReadOnlyList<ScenarioStats> stats;
             string? crashNote = null;
             (TimeSpan? Service, TimeSpan? Driver) cpuBefore, cpuAfter;
-            await using (var service = await ServiceProcess.StartAsync(serviceDll, ServiceEnvironment(variant, connectionString, underTest: baselineCommit is null), logPath, cancellationToken).ConfigureAwait(false))
+            await using (var service = await ServiceProcess.StartAsync(serviceDll, ServiceEnvironment(target, variant, connectionString, underTest: baselineCommit is null), logPath, cancellationToken).ConfigureAwait(false))
             {
                 using var http = OrderApiClient.CreateHttpClient(service.BaseAddress, options.Concurrency + options.ReaderCopies + 4);
                 var api = new OrderApiClient(http);
@@ -225,6 +225,11 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
 
         var done = load.Progress.Done;
         var clock = Stopwatch.StartNew();
+        if (target.CrashAndRestartAsync((int)done) is { } engineCrash)
+        {
+            return await engineCrash.ConfigureAwait(false);
+        }
+
         if (target is PostgresTarget { OwnsProcess: true } postgres)
         {
             var (kill, restart) = await postgres.CrashAndRestartAsync(TimeSpan.FromSeconds(1)).ConfigureAwait(false);
@@ -248,9 +253,15 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
         return options.BaselineFirst ? [baseline, twin] : [twin, baseline];
     }
 
-    private Dictionary<string, string> ServiceEnvironment(Variant variant, string connectionString, bool underTest)
+    private Dictionary<string, string> ServiceEnvironment(StoreTarget target, Variant variant, string connectionString, bool underTest)
     {
-        var environment = variant.EnvironmentVariables(connectionString);
+        // The engine's own timeouts first (Babelfish, FerretDB: EngineProbe), so that a variant's setting wins over them.
+        var environment = target.EngineSettings.ToDictionary(p => p.Key.Replace(":", "__", StringComparison.Ordinal), p => p.Value);
+        foreach (var (key, value) in variant.EnvironmentVariables(connectionString))
+        {
+            environment[key] = value;
+        }
+
         if (underTest)
         {
             foreach (var (key, value) in options.ServiceEnvironment)
