@@ -71,6 +71,13 @@ public sealed class MongoTarget : StoreTarget
 
     public override IReadOnlyDictionary<string, string> EngineSettings => _identity.Settings;
 
+    public override IEnumerable<string> Notes => IsFerretDb
+        ? [
+            $"MongoDB rows ran on {_identity.Label}, not on mongod: the same driver and wire protocol, each command executed as SQL by PostgreSQL with the DocumentDB extension. It has no journal of its own: a write is acknowledged after its PostgreSQL transaction commits, and the engines here run synchronous_commit=on, so w:1 j:false (baseline), j:true (v4) and majority (a standalone: the majority is that node) should wait for the same WAL flush; the note on WiredTiger above does not apply. Variant 5's journalCommitInterval has no FerretDB counterpart: its row sets PostgreSQL's group-commit window (commit_delay=2000 µs, commit_siblings=5) on an engine of the harness's own. The service ran with the timeouts applied for FerretDB ({_identity.DescribeSettings()}).",
+            "FerretDB crash rows: kill -9 of its PostgreSQL postmaster and every backend (FerretDB itself keeps running and reconnects), on an engine of the harness's own, a third of the way in, then start.sh DIR (crash recovery).",
+        ]
+        : [];
+
     public override string Description =>
         $"{_identity.Label} ({Host(_connectionString)}; {_identity.Version}); the engine's timeouts applied to the service: {_identity.DescribeSettings()}; a fresh database per run; " +
         (IsFerretDb

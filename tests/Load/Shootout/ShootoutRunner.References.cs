@@ -8,7 +8,7 @@ public sealed partial class ShootoutRunner
     private async Task<(double WorkflowsPerSecond, ScenarioStats Stats, double? CpuMsPerWorkflow)?> RunRawAsync(StoreTarget target, Variant variant, string runName, string tag, CancellationToken cancellationToken)
     {
         var connectionString = await target.FreshDatabaseAsync(runName + "-raw", variant, cancellationToken).ConfigureAwait(false);
-        await using var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken).ConfigureAwait(false);
+        await using var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken, target.EngineSettings).ConfigureAwait(false);
         if (options.Warmup > 0)
         {
             var warm = new RawWorkflow(client.Store, new RunLedger(tag + "rw", options.Warmup));

@@ -24,6 +24,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
         var rows = new List<VariantResult>();
         var references = new List<ReferenceResult>();
         var storeDescriptions = new Dictionary<string, string>();
+        var engineNotes = new List<string>();
         var postgresVersion = (string?)null;
         await using var otlpSink = options.Otlp ? OtlpSink.Start() : null;
 
@@ -44,6 +45,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             await using (target.ConfigureAwait(false))
             {
                 storeDescriptions[Variant.StoreName(store)] = target.Description;
+                engineNotes.AddRange(target.Notes);
                 if (target is PostgresTarget)
                 {
                     postgresVersion = await PostgresTarget.VersionAsync().ConfigureAwait(false);
@@ -83,7 +85,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
         }
 
         var header = new ReportHeader(startedAt, options.Command, machine, options.Workflows, options.Concurrency, options.Warmup, options.AbortRate, storeDescriptions);
-        return new ShootoutReport(header, rows, references, [.. Notes.For(options, rows)]);
+        return new ShootoutReport(header, rows, references, [.. Notes.For(options, rows), .. engineNotes]);
     }
 
     private async Task<VariantResult> RunVariantAsync(StoreTarget target, Variant variant, bool crash, string serviceDll, CancellationToken cancellationToken, string? baselineCommit = null)
@@ -136,7 +138,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             var conditions = new RunConditions(Math.Round(stats[0].Elapsed.TotalSeconds, 3), loadBefore, await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false));
             WarnAboutConditions(label, conditions);
             AuditResult audit;
-            await using (var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken).ConfigureAwait(false))
+            await using (var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken, target.EngineSettings).ConfigureAwait(false))
             {
                 audit = await Auditor.AuditAsync(client.Store, ledger, cancellationToken).ConfigureAwait(false);
             }

@@ -54,6 +54,13 @@ public sealed class SqlServerTarget : StoreTarget
 
     public override IReadOnlyDictionary<string, string> EngineSettings => _identity.Settings;
 
+    public override IEnumerable<string> Notes => _identity.Label.Contains("Babelfish", StringComparison.Ordinal)
+        ? [
+            $"SQL Server rows ran on {_identity.Label}, not on SQL Server: the same client and T-SQL, executed by PostgreSQL. Babelfish ignores NOLOCK and runs READ UNCOMMITTED as READ COMMITTED (as PostgreSQL does), so v3-nolock has variant 1's isolation there and cannot show dirty reads; a commit is durable when PostgreSQL's WAL flush is (synchronous_commit=on). The service ran with Babelfish's timeouts ({_identity.DescribeSettings()}), applied by the harness.",
+            "Babelfish crash rows: kill -9 of the PostgreSQL postmaster and every backend of an engine of the harness's own (never the shared one), a third of the way in, then start.sh DIR (crash recovery); the clients retry with the same Idempotency-Key / If-Match.",
+        ]
+        : [];
+
     public override string Description =>
         $"{_identity.Label} ({Host(_connectionString)}; {_identity.Version}); the engine's timeouts applied to the service: {_identity.DescribeSettings()}; " +
         "not reset between runs: each run audits only its own customers" +

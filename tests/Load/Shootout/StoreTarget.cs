@@ -33,6 +33,9 @@ public abstract class StoreTarget : IAsyncDisposable
     /// <summary>Service configuration the engine behind this target needs (its own timeouts), applied before the variant's.</summary>
     public virtual IReadOnlyDictionary<string, string> EngineSettings => new Dictionary<string, string>();
 
+    /// <summary>What a reader must know about the engine behind this target (added to the report's notes).</summary>
+    public virtual IEnumerable<string> Notes => [];
+
     /// <summary>kill -9 of the database under a crash run, and its restart; null when the target has no such process of its own.</summary>
     public virtual Task<string>? CrashAndRestartAsync(int workflowsDone) => null;
 
