@@ -1,6 +1,5 @@
 using System.Data;
 using System.Data.Common;
-using System.Runtime.CompilerServices;
 using Dapper;
 using Microsoft.Data.SqlClient;
 using OrderService.Data.Relational;
@@ -35,49 +34,36 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
 
     public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken)
     {
-        // A write's connection is never cleared with its whole pool (see Quarantine): on Babelfish every session
-        // compiles each statement shape again, and logins are slow, so a pool emptied on every abandoned create made
-        // the next hundred requests start on cold sessions, time out in turn, and empty it again.
-        var connection = await OpenAsync("write", cancellationToken, discardOnCancel: false);
-        _writes.AddOrUpdate(connection, Marker);
-        var abandoned = false;
-        try
+        await using var connection = await OpenAsync("write", cancellationToken);
+        if (isolation is not { } level)
         {
-            if (isolation is not { } level)
-            {
-                try
-                {
-                    return await work(connection, null);
-                }
-                catch (Exception fault) when (IsAbandoned(fault))
-                {
-                    abandoned = true;
-                    throw;
-                }
-            }
-
-            await using var transaction = await connection.BeginTransactionAsync(level, cancellationToken);
             try
             {
-                var result = await work(connection, transaction);
-                await transaction.CommitAsync(cancellationToken);
-                return result;
+                return await work(connection, null);
             }
-            catch (Exception fault)
+            catch (Exception fault) when (IsAbandoned(fault))
             {
-                abandoned = IsAbandoned(fault);
-                await RollBackAsync(transaction);
+                Discard(connection);
                 throw;
             }
         }
-        finally
+
+        await using var transaction = await connection.BeginTransactionAsync(level, cancellationToken);
+        try
         {
-            // The transaction (declared in the try block) is disposed by now: the quarantine is the connection's only user.
-            if (!(abandoned && Quarantine(connection)))
+            var result = await work(connection, transaction);
+            await transaction.CommitAsync(cancellationToken);
+            return result;
+        }
+        catch (Exception fault)
+        {
+            if (IsAbandoned(fault))
             {
-                _writes.Remove(connection);
-                await connection.DisposeAsync();
+                Discard(connection);
             }
+
+            await RollBackAsync(transaction);
+            throw;
         }
     }
 
@@ -90,58 +76,10 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
         catch (Exception fault) when (IsAbandoned(fault))
         {
-            // A write's connection is quarantined by WriteAsync instead.
-            if (!_writes.TryGetValue(connection, out _))
-            {
-                Discard(connection);
-            }
-
+            Discard(connection);
             throw;
         }
     }
-
-    private static readonly object Marker = new();
-
-    /// <summary>The connections WriteAsync owns: their abandoned commands are quarantined, not discarded with the pool.</summary>
-    private readonly ConditionalWeakTable<DbConnection, object> _writes = new();
-
-    /// <summary>
-    /// Keeps an abandoned write's connection away from every borrower until its session answers again, then gives it
-    /// back to the pool warm. Babelfish reads the client's cancel only between requests, so the abandoned batch (and
-    /// its transaction, which XACT_ABORT or the server's rollback ends) may still run: a <c>SELECT 1</c> on the same
-    /// session queues behind it and returns once the session is free. A session that does not answer in time, or
-    /// breaks, is closed for good (SqlClient never pools a broken connection; ClearPool covers one that is merely
-    /// slow). Only this connection is held; the warm sessions of the pool stay.
-    /// </summary>
-    /// <returns>True: the connection now belongs to the quarantine, which disposes it.</returns>
-    private static bool Quarantine(DbConnection connection)
-    {
-        if (connection is not SqlConnection sql)
-        {
-            return false;
-        }
-
-        _ = Task.Run(async () =>
-        {
-            try
-            {
-                await using var probe = new SqlCommand("IF @@TRANCOUNT > 0 ROLLBACK TRANSACTION; SELECT 1;", sql) { CommandTimeout = QuarantineSeconds };
-                await probe.ExecuteScalarAsync(CancellationToken.None);
-            }
-            catch (Exception fault) when (fault is DbException or InvalidOperationException)
-            {
-                SqlConnection.ClearPool(sql);
-            }
-            finally
-            {
-                await sql.DisposeAsync();
-            }
-        });
-        return true;
-    }
-
-    /// <summary>How long a quarantined session may take to finish its abandoned batch before it is closed for good.</summary>
-    private const int QuarantineSeconds = 120;
 
     /// <summary>A command the client gave up on: SqlClient's command time-out (-2), or the caller's cancellation.</summary>
     private static bool IsAbandoned(Exception fault) =>
@@ -178,7 +116,7 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
     }
 
-    private async Task<DbConnection> OpenAsync(string purpose, CancellationToken cancellationToken, bool discardOnCancel = true)
+    private async Task<DbConnection> OpenAsync(string purpose, CancellationToken cancellationToken)
     {
         var connection = openConnection();
         try
@@ -192,11 +130,7 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
 
         StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, purpose);
-        if (discardOnCancel)
-        {
-            DiscardIfCancelledWhileOpen(connection, cancellationToken);
-        }
-
+        DiscardIfCancelledWhileOpen(connection, cancellationToken);
         return connection;
     }
 
