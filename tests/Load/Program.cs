@@ -17,11 +17,14 @@ var warmupFixed = new Option<bool>("--warmup-fixed") { Description = "Warm up wi
 var replicas = new Option<string>("--replicas") { Description = "Service processes on one database, e.g. 2, or 1,2 for a row per count; each workflow's parts are spread over them.", DefaultValueFactory = _ => "1" };
 var abortRate = new Option<double>("--abort-rate") { Description = "Fraction of pays the service declines (402, rolled back) while readers probe for dirty reads.", DefaultValueFactory = _ => 0 };
 var crash = new Option<bool>("--crash") { Description = "Add crash runs: kill -9 the database (PostgreSQL) or the service (SQLite) mid-run, restart, audit." };
-var crashVariants = new Option<string>("--crash-variants") { Description = "Variants that get a crash run.", DefaultValueFactory = _ => "relational/v1-shared-uow,relational/durability-traded" };
+var crashVariants = new Option<string>("--crash-variants") { Description = "Variants that get a crash run.", DefaultValueFactory = _ => string.Join(',', ShootoutOptions.DefaultCrashVariants) };
 var output = new Option<string>("--out") { Description = "Output folder for report.md, report.json, chart.svg, histograms/ and logs/.", DefaultValueFactory = _ => Path.Combine("artifacts", "shootout", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)) };
 var sqlServer = new Option<string?>("--sqlserver") { Description = "A SQL Server connection string: adds SQL Server to the run." };
 var mongodb = new Option<string?>("--mongodb") { Description = "A MongoDB replica-set URI (e.g. mongodb://127.0.0.1:27017/?directConnection=true): adds MongoDB to the run." };
 var mongodbGroupCommit = new Option<string?>("--mongodb-group-commit") { Description = "A mongod started with --journalCommitInterval 2, for MongoDB's variant 5 (docker compose: port 27018)." };
+var sqlServerEngine = new Option<string?>("--sqlserver-engine") { Description = "DIR of a Babelfish of the harness's own (engines/babelfish/start.sh DIR, other ports): SQL Server's --crash runs kill -9 it and restart it. Never the --sqlserver server." };
+var mongodbEngine = new Option<string?>("--mongodb-engine") { Description = "DIR of a FerretDB of the harness's own (engines/ferretdb/start.sh DIR, other ports): FerretDB's variant 5 (commit_delay on its PostgreSQL) and MongoDB's --crash runs. Never the --mongodb server." };
+var engines = new Option<string?>("--engines") { Description = "The folder with babelfish/start.sh and ferretdb/start.sh (default: ../shared/engines beside the repository)." };
 var postgres = new Option<string?>("--postgres") { Description = "A PostgreSQL connection string (a role that may create databases) instead of a throwaway cluster." };
 var pgbench = new Option<bool>("--pgbench") { Description = "Run the pgbench reference when PostgreSQL is in the run.", DefaultValueFactory = _ => true };
 var raw = new Option<bool>("--raw") { Description = "Run the raw store-port baseline beside every variant.", DefaultValueFactory = _ => true };
@@ -38,7 +41,7 @@ var notes = new Option<string[]>("--note") { Description = "A note for the repor
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
 {
-    stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf,
+    stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, sqlServerEngine, mongodbEngine, engines, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf,
 };
 
 root.SetAction(async (parse, cancellationToken) =>
@@ -89,6 +92,9 @@ root.SetAction(async (parse, cancellationToken) =>
         PostgresConnectionString = parse.GetValue(postgres),
         MongoConnectionString = mongoConnection,
         MongoGroupCommitConnectionString = parse.GetValue(mongodbGroupCommit),
+        SqlServerEngineDirectory = parse.GetValue(sqlServerEngine) is { } bbf ? Path.GetFullPath(bbf) : null,
+        MongoEngineDirectory = parse.GetValue(mongodbEngine) is { } fdb ? Path.GetFullPath(fdb) : null,
+        EnginesDirectory = parse.GetValue(engines) is { } folder ? Path.GetFullPath(folder) : ShootoutOptions.DefaultEnginesDirectory(),
         Pgbench = parse.GetValue(pgbench),
         Raw = parse.GetValue(raw),
         Otlp = parse.GetValue(otlp),

@@ -35,7 +35,13 @@ public sealed record ShootoutOptions
     public bool Crash { get; init; }
 
     /// <summary>Which variants get a crash run, per store, when <see cref="Crash"/> is on.</summary>
-    public IReadOnlyList<string> CrashVariants { get; init; } = ["relational/v1-shared-uow", "relational/durability-traded"];
+    public IReadOnlyList<string> CrashVariants { get; init; } = DefaultCrashVariants;
+
+    /// <summary>
+    /// The durable variant 1 and the traded one of every relational store (SQL Server's on an engine of its own), and
+    /// MongoDB's journaled variant 4 (on FerretDB: kill -9 of its PostgreSQL).
+    /// </summary>
+    public static readonly IReadOnlyList<string> DefaultCrashVariants = ["relational/v1-shared-uow", "relational/durability-traded", "mongodb/document/v4-journaled"];
 
     public required string OutputDirectory { get; init; }
 
@@ -48,6 +54,23 @@ public sealed record ShootoutOptions
 
     /// <summary>A mongod started with --journalCommitInterval 2 (--mongodb-group-commit), for variant 5.</summary>
     public string? MongoGroupCommitConnectionString { get; init; }
+
+    /// <summary>A Babelfish the harness owns (engines/babelfish/start.sh DIR, ports of its own): SQL Server's crash runs.</summary>
+    public string? SqlServerEngineDirectory { get; init; }
+
+    /// <summary>A FerretDB the harness owns (engines/ferretdb/start.sh DIR, ports of its own): FerretDB's variant 5 and MongoDB's crash runs.</summary>
+    public string? MongoEngineDirectory { get; init; }
+
+    /// <summary>The folder with babelfish/start.sh and ferretdb/start.sh (restarts after a crash).</summary>
+    public string EnginesDirectory { get; init; } = DefaultEnginesDirectory();
+
+    /// <summary>../shared/engines beside the repository (or beside the folder of its worktrees).</summary>
+    public static string DefaultEnginesDirectory()
+    {
+        var root = FindRepositoryRoot();
+        var candidates = new[] { Path.Combine(root, "..", "shared", "engines"), Path.Combine(root, "..", "..", "shared", "engines") };
+        return Path.GetFullPath(candidates.FirstOrDefault(Directory.Exists) ?? candidates[0]);
+    }
 
     public bool Pgbench { get; init; } = true;
 

@@ -8,7 +8,7 @@ public sealed partial class ShootoutRunner
     private async Task<(double WorkflowsPerSecond, ScenarioStats Stats, double? CpuMsPerWorkflow, WarmupUsed Warmup)?> RunRawAsync(StoreTarget target, Variant variant, string runName, string tag, CancellationToken cancellationToken)
     {
         var connectionString = await target.FreshDatabaseAsync(runName + "-raw", variant, cancellationToken).ConfigureAwait(false);
-        await using var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken).ConfigureAwait(false);
+        await using var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken, target.EngineSettings).ConfigureAwait(false);
         var warmup = await WarmUpAsync("raw warm-up", (size, window) => new RawWorkflow(client.Store, new RunLedger($"{tag}rw{window}", size)).Workflow(options.Concurrency), cancellationToken).ConfigureAwait(false);
 
         var raw = new RawWorkflow(client.Store, new RunLedger(tag + "r", options.Workflows));

@@ -26,6 +26,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
         var skipped = new List<string>();
         var references = new List<ReferenceResult>();
         var storeDescriptions = new Dictionary<string, string>();
+        var engineNotes = new List<string>();
         var postgresVersion = (string?)null;
         await using var otlpSink = options.Otlp ? OtlpSink.Start() : null;
         _estimate = new RunEstimate(options.Stores.Sum(PlannedRows));
@@ -48,6 +49,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             await using (target.ConfigureAwait(false))
             {
                 storeDescriptions[Variant.StoreName(store)] = target.Description;
+                engineNotes.AddRange(target.Notes);
                 if (target is PostgresTarget)
                 {
                     postgresVersion = await PostgresTarget.VersionAsync().ConfigureAwait(false);
@@ -102,7 +104,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             WarmupMode = options.Warmup <= 0 ? WarmupUsed.Off : options.WarmupFixed ? WarmupUsed.Fixed : WarmupUsed.Adaptive,
             Replicas = [.. options.Replicas],
         };
-        return new ShootoutReport(header, rows, references, [.. Notes.For(options, rows), .. ReplicaSupport.Notes(options, rows), .. skipped]);
+        return new ShootoutReport(header, rows, references, [.. Notes.For(options, rows), .. ReplicaSupport.Notes(options, rows), .. skipped, .. engineNotes]);
     }
 
     private async Task<VariantResult> RunVariantAsync(StoreTarget target, Variant variant, bool crash, string serviceDll, CancellationToken cancellationToken, string? baselineCommit = null, int replicas = 1)
@@ -118,7 +120,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
         Directory.CreateDirectory(Path.GetDirectoryName(logPath)!);
         try
         {
-            var connectionString = await target.FreshDatabaseAsync(runName, variant, cancellationToken).ConfigureAwait(false);
+            var connectionString = await target.FreshDatabaseAsync(runName, variant, crash, cancellationToken).ConfigureAwait(false);
             var loadBefore = await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false);
             var ledger = new RunLedger(tag, options.Workflows);
             IReadOnlyList<ScenarioStats> stats;
@@ -126,7 +128,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             (TimeSpan? Service, TimeSpan? Driver) cpuBefore, cpuAfter;
             WarmupUsed warmup;
             List<double>? replicaCpu;
-            var environment = ServiceEnvironment(variant, connectionString, underTest: baselineCommit is null);
+            var environment = ServiceEnvironment(target, variant, connectionString, underTest: baselineCommit is null);
             await using (var service = await ServiceReplicas.StartAsync(replicas, serviceDll, environment, logPath, options.Concurrency + options.ReaderCopies + 4, cancellationToken).ConfigureAwait(false))
             {
                 var apis = service.Apis;
@@ -154,7 +156,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             var conditions = new RunConditions(Math.Round(stats[0].Elapsed.TotalSeconds, 3), loadBefore, await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false));
             WarnAboutConditions(label, conditions);
             AuditResult audit;
-            await using (var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken).ConfigureAwait(false))
+            await using (var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken, target.EngineSettings).ConfigureAwait(false))
             {
                 audit = await Auditor.AuditAsync(client.Store, ledger, cancellationToken).ConfigureAwait(false);
             }
@@ -233,6 +235,11 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
 
         var done = load.Progress.Done;
         var clock = Stopwatch.StartNew();
+        if (target.CrashAndRestartAsync((int)done) is { } engineCrash)
+        {
+            return await engineCrash.ConfigureAwait(false);
+        }
+
         if (target is PostgresTarget { OwnsProcess: true } postgres)
         {
             var (kill, restart) = await postgres.CrashAndRestartAsync(TimeSpan.FromSeconds(1)).ConfigureAwait(false);
@@ -256,9 +263,15 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
         return options.BaselineFirst ? [baseline, twin] : [twin, baseline];
     }
 
-    private Dictionary<string, string> ServiceEnvironment(Variant variant, string connectionString, bool underTest)
+    private Dictionary<string, string> ServiceEnvironment(StoreTarget target, Variant variant, string connectionString, bool underTest)
     {
-        var environment = variant.EnvironmentVariables(connectionString);
+        // The engine's own timeouts first (Babelfish, FerretDB: EngineProbe), so that a variant's setting wins over them.
+        var environment = target.EngineSettings.ToDictionary(p => p.Key.Replace(":", "__", StringComparison.Ordinal), p => p.Value);
+        foreach (var (key, value) in variant.EnvironmentVariables(connectionString))
+        {
+            environment[key] = value;
+        }
+
         if (underTest)
         {
             foreach (var (key, value) in options.ServiceEnvironment)

@@ -20,9 +20,11 @@ public sealed class StoreClient : IAsyncDisposable
 
     public IOrderStore Store { get; }
 
-    public static async Task<StoreClient> OpenAsync(Variant variant, string connectionString, CancellationToken cancellationToken)
+    /// <param name="engineSettings">The engine's own timeouts (Babelfish, FerretDB), as the service under test gets them.</param>
+    public static async Task<StoreClient> OpenAsync(Variant variant, string connectionString, CancellationToken cancellationToken, IReadOnlyDictionary<string, string>? engineSettings = null)
     {
         var configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection((engineSettings ?? new Dictionary<string, string>()).Select(p => new KeyValuePair<string, string?>(p.Key, p.Value)))
             .AddInMemoryCollection(variant.Configuration(connectionString).Select(p => new KeyValuePair<string, string?>(p.Key, p.Value)))
             .Build();
         var services = new ServiceCollection()

@@ -23,6 +23,22 @@ public abstract class StoreTarget : IAsyncDisposable
     public virtual Task<string> FreshDatabaseAsync(string name, Variant variant, CancellationToken cancellationToken) =>
         FreshDatabaseAsync(name, cancellationToken);
 
+    /// <summary>
+    /// The same for a crash run: a target whose shared server must never be killed (SQL Server, MongoDB) puts crash
+    /// runs on the engine the harness owns instead.
+    /// </summary>
+    public virtual Task<string> FreshDatabaseAsync(string name, Variant variant, bool crash, CancellationToken cancellationToken) =>
+        FreshDatabaseAsync(name, variant, cancellationToken);
+
+    /// <summary>Service configuration the engine behind this target needs (its own timeouts), applied before the variant's.</summary>
+    public virtual IReadOnlyDictionary<string, string> EngineSettings => new Dictionary<string, string>();
+
+    /// <summary>What a reader must know about the engine behind this target (added to the report's notes).</summary>
+    public virtual IEnumerable<string> Notes => [];
+
+    /// <summary>kill -9 of the database under a crash run, and its restart; null when the target has no such process of its own.</summary>
+    public virtual Task<string>? CrashAndRestartAsync(int workflowsDone) => null;
+
     public virtual ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
     /// <summary>
@@ -47,9 +63,9 @@ public abstract class StoreTarget : IAsyncDisposable
                     new Dictionary<string, string> { ["shared_buffers"] = "256MB", ["max_wal_size"] = "'2GB'" }).ConfigureAwait(false);
                 return new PostgresTarget(cluster.AdminConnectionString, cluster);
             case StoreKind.SqlServer when options.SqlServerConnectionString is { } sqlServer:
-                return new SqlServerTarget(sqlServer);
+                return await SqlServerTarget.OpenAsync(sqlServer, options).ConfigureAwait(false);
             case StoreKind.MongoDb when options.MongoConnectionString is { } mongo:
-                return new MongoTarget(mongo, options.MongoGroupCommitConnectionString);
+                return await MongoTarget.OpenAsync(mongo, options).ConfigureAwait(false);
             case StoreKind.MongoDb:
                 throw new InvalidOperationException("MongoDB needs a server (--mongodb \"mongodb://127.0.0.1:27017/?directConnection=true\"; docker compose up -d --wait mongo).");
             default:
@@ -174,19 +190,4 @@ public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgr
 
         await base.DisposeAsync().ConfigureAwait(false);
     }
-}
-
-/// <summary>
-/// SQL Server: only a given server (none installs here). The harness does not drop databases there;
-/// each run writes under customers of its own, and the audit looks only at those.
-/// </summary>
-public sealed class SqlServerTarget(string connectionString) : StoreTarget
-{
-    public override StoreKind Store => StoreKind.SqlServer;
-
-    public override bool OwnsProcess => false;
-
-    public override string Description => "the given SQL Server (not reset between runs: each run audits only its own customers)";
-
-    public override Task<string> FreshDatabaseAsync(string name, CancellationToken cancellationToken) => Task.FromResult(connectionString);
 }

@@ -129,6 +129,12 @@ public static class VariantCatalog
         new(StoreKind.SqlServer, Relational, "v3-nolock", "variant 3",
             "variant 1 + NOLOCK reads", true, "server default (full durability)",
             Settings(("Store:UnitOfWork", "PerRequest"), ("Store:ReadIsolation", "ReadUncommitted"))),
+
+        // The batch filter shapes only GET /orders?ids= (one parameter for all ids, or one per id); the workflow reads
+        // one order per step, so this row should match variant 1: a difference here is the machine, not the switch.
+        new(StoreKind.SqlServer, Relational, "batch-filter-inlist", "new",
+            "variant 1 with Store:BatchFilter=InList (one parameter per id; off the workflow's path)", true, "server default (full durability)",
+            Settings(("Store:UnitOfWork", "PerRequest"), ("Store:BatchFilter", "InList"))),
     ];
 
     /// <summary>
