@@ -36,6 +36,16 @@ public sealed class DocumentedCommandTests
     }
 
     [Fact]
+    public void The_deployment_page_lists_every_service_of_the_compose_file()
+    {
+        var services = Yaml.Documents(Repository.Read("docker-compose.yml"))[0].Entries("services").Select(s => s.Key).ToList();
+        var page = Repository.Read("docs", "operations.md");
+
+        services.ShouldNotBeEmpty();
+        services.Where(s => !page.Contains($"| `{s}` |", StringComparison.Ordinal)).ShouldBeEmpty("services docs/operations.md leaves out of its Compose table");
+    }
+
+    [Fact]
     public void A_renamed_flag_class_key_script_service_or_project_is_reported()
     {
         var check = new CommandCheck(Repository.Root);
