@@ -1,4 +1,5 @@
 using System.ComponentModel.DataAnnotations;
+using OrderService.Data.Configuration;
 
 namespace OrderService.Data;
 
@@ -150,4 +151,13 @@ public sealed class PostgreSqlStoreOptions
     /// <summary>How many groups may be in flight at once (each on a connection of its own).</summary>
     [Range(1, 64)]
     public int GroupCommitWriters { get; set; } = 2;
+
+    /// <summary>
+    /// Where reads go: a standby's connection string (or several hosts with Target Session Attributes=prefer-standby).
+    /// When set, GET by id, the batch and the customer listing read there; writes stay on ConnectionStrings:Orders.
+    /// A GET or batch id the standby does not have yet is re-read on the primary; a listing may lag by the
+    /// replication delay (docs/read-replicas.md). Empty: every read goes to the primary.
+    /// </summary>
+    [PostgreSqlConnectionString]
+    public string? ReadConnectionString { get; set; }
 }

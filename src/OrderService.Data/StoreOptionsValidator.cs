@@ -15,6 +15,13 @@ public sealed class StoreOptionsValidator : IValidateOptions<StoreOptions>
                 "Relational with Store:Provider=SqlServer (the document layout needs PostgreSql or Sqlite)"));
         }
 
+        if (options.Provider != StoreProvider.PostgreSql && !string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString))
+        {
+            // Silently reading from the primary would hide a setting the operator believes is in force.
+            failures.Add(SettingError.Invalid("Store:PostgreSql:ReadConnectionString", options.PostgreSql.ReadConnectionString,
+                "empty unless Store:Provider=PostgreSql (reads from standbys are a PostgreSQL switch)"));
+        }
+
         // Unknown enum values and ranges are checked for every options class alike (Configuration/SettingRules).
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
