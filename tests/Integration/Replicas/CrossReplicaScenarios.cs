@@ -24,7 +24,7 @@ internal static class CrossReplicaScenarios
         var createKey = Ids.NewKey();
         var creates = await Task.WhenAll(Enumerable.Range(0, 40).Select(async i =>
         {
-            using var response = await Either(i).CreateAsync(customer, idempotencyKey: createKey);
+            using var response = await RetryUnavailableAsync(() => Either(i).CreateAsync(customer, idempotencyKey: createKey));
             response.StatusCode.ShouldBeOneOf(HttpStatusCode.Created, HttpStatusCode.OK);
             return (await OrderApi.ReadOrderAsync(response, response.StatusCode)).Id;
         }));
@@ -35,7 +35,7 @@ internal static class CrossReplicaScenarios
         var payKey = Ids.NewKey();
         await Task.WhenAll(Enumerable.Range(0, 40).Select(async i =>
         {
-            using var response = await Either(i).TransitionAsync(id, "pay", new { paymentReference = "once" }, idempotencyKey: payKey);
+            using var response = await RetryUnavailableAsync(() => Either(i).TransitionAsync(id, "pay", new { paymentReference = "once" }, idempotencyKey: payKey));
             await OrderApi.ShouldHaveStatusAsync(response, HttpStatusCode.OK);
         }));
         var paid = await second.GetOrderAsync(id);
@@ -57,11 +57,17 @@ internal static class CrossReplicaScenarios
             completed[lane] = [];
             for (var i = Interlocked.Increment(ref next); i < workflows; i = Interlocked.Increment(ref next))
             {
-                var order = await Either(i).CreateOrderAsync(Ids.NewCustomer());
-                await Either(i + 1).TransitionOkAsync(order.Id, "pay", new { paymentReference = "r" }, ifMatch: "\"1\"");
-                await Either(i).TransitionOkAsync(order.Id, "ship", new { carrier = "c", trackingNumber = "t" }, ifMatch: "\"2\"");
-                await Either(i + 1).TransitionOkAsync(order.Id, "complete", ifMatch: "\"3\"");
-                completed[lane].Add(order.Id);
+                var customerOfWorkflow = Ids.NewCustomer();
+                Guid order;
+                using (var created = await RetryUnavailableAsync(() => Either(i).CreateAsync(customerOfWorkflow, idempotencyKey: $"create-{customerOfWorkflow}")))
+                {
+                    order = (await OrderApi.ReadOrderAsync(created, created.StatusCode == HttpStatusCode.OK ? HttpStatusCode.OK : HttpStatusCode.Created)).Id;
+                }
+
+                await StepAsync(Either(i + 1), order, "pay", new { paymentReference = "r" }, 1);
+                await StepAsync(Either(i), order, "ship", new { carrier = "c", trackingNumber = "t" }, 2);
+                await StepAsync(Either(i + 1), order, "complete", new { }, 3);
+                completed[lane].Add(order);
             }
         }));
 
@@ -78,5 +84,34 @@ internal static class CrossReplicaScenarios
         }
 
         Ct.ThrowIfCancellationRequested();
+    }
+
+    /// <summary>A keyed step with If-Match on the version before it; the key makes a retry after a 503 safe.</summary>
+    private static async Task StepAsync(OrderApi api, Guid order, string action, object body, int version)
+    {
+        var key = $"{action}-{order}";
+        using var response = await RetryUnavailableAsync(() => api.TransitionAsync(order, action, body, ifMatch: $"\"{version}\"", idempotencyKey: key));
+        (await OrderApi.ReadOrderAsync(response, HttpStatusCode.OK)).Version.ShouldBe(version + 1);
+    }
+
+    /// <summary>
+    /// What a client does with a 503: wait and send the same request again (same key). Two SQLite processes take
+    /// turns at the file's write lock, and a write that waited past busy_timeout is rolled back and answered 503 with
+    /// Retry-After; it must never be a 500 or a lost write. Bounded: 20 attempts.
+    /// </summary>
+    private static async Task<HttpResponseMessage> RetryUnavailableAsync(Func<Task<HttpResponseMessage>> send)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            var response = await send();
+            if (response.StatusCode != HttpStatusCode.ServiceUnavailable || attempt == 20)
+            {
+                return response;
+            }
+
+            response.Headers.RetryAfter.ShouldNotBeNull("a 503 must carry Retry-After");
+            response.Dispose();
+            await Task.Delay(200, Ct);
+        }
     }
 }
