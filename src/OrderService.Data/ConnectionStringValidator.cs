@@ -23,6 +23,13 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
 
     public ValidateOptionsResult Validate(string? name, StoreOptions options)
     {
+        if (options.Provider != StoreProvider.PostgreSql && !string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString))
+        {
+            // Silently reading from the primary would hide a setting the operator believes is in force.
+            return ValidateOptionsResult.Fail(SettingError.Invalid("Store:PostgreSql:ReadConnectionString", options.PostgreSql.ReadConnectionString,
+                "empty unless Store:Provider=PostgreSql (reads from standbys are a PostgreSQL switch)"));
+        }
+
         var value = configuration.GetConnectionString(StoreRegistration.ConnectionStringName);
         if (string.IsNullOrWhiteSpace(value))
         {

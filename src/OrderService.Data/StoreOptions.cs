@@ -150,4 +150,13 @@ public sealed class PostgreSqlStoreOptions
     [Description("How many groups may be in flight at once, each on a connection of its own.")]
     [Range(1, 64)]
     public int GroupCommitWriters { get; set; } = 2;
+
+    /// <summary>
+    /// Where reads go: a standby's connection string (or several hosts with Target Session Attributes=prefer-standby).
+    /// When set, GET by id, the batch and the customer listing read there; writes stay on ConnectionStrings:Orders.
+    /// A GET or batch id the standby does not have yet is re-read on the primary; a listing may lag by the
+    /// replication delay (docs/read-replicas.md). Empty: every read goes to the primary.
+    /// </summary>
+    [PostgreSqlConnectionString]
+    public string? ReadConnectionString { get; set; }
 }

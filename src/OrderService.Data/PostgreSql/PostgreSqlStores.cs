@@ -18,13 +18,52 @@ public static class PostgreSqlStores
             logger.LogWarning("Store:ReadIsolation=ReadUncommitted on PostgreSQL behaves as READ COMMITTED: PostgreSQL never reads uncommitted rows.");
         }
 
-        if (options.Layout == StoreLayout.Document)
-        {
-            return Document.DocumentStores.CreatePostgres(context);
-        }
+        var primary = options.Layout == StoreLayout.Document
+            ? Document.DocumentStores.CreatePostgres(context)
+            : CreateRelational(context.ConnectionString, options, logger);
+        return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
+            ? primary
+            : WithStandbyReads(primary, options.PostgreSql.ReadConnectionString, options, logger);
+    }
 
-        var database = new PostgresDatabase(context.ConnectionString, options, logger);
+    /// <summary>
+    /// The same layout again on the standby's own pool, for reads only; the primary's bundle keeps the schema (migrations
+    /// run on the primary and reach the standby by replication) and the fault classifier.
+    /// </summary>
+    private static StoreBundle WithStandbyReads(StoreBundle primary, string readConnectionString, StoreOptions options, ILogger logger)
+    {
+        var standby = new PostgresDatabase(readConnectionString, options, logger, readsOnly: true);
+        IOrderStore standbyStore = options.Layout == StoreLayout.Document
+            ? new DocumentOrderStore(standby, options)
+            : new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation), new PostgresConnections(standby), options);
+        logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer listing read from the standby; writes stay on the primary.");
+        return primary with
+        {
+            Store = new StandbyReadsOrderStore(primary.Store, standbyStore),
+            Resources = new PrimaryAndStandbyPools((PostgresDatabase)primary.Resources!, standby),
+        };
+    }
+
+    private static StoreBundle CreateRelational(string connectionString, StoreOptions options, ILogger logger)
+    {
+        var database = new PostgresDatabase(connectionString, options, logger);
         var store = new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation), new PostgresConnections(database), options);
         return new StoreBundle(store, new PostgresSchema(database), new PostgresTransientFaults(), database);
+    }
+
+    /// <summary>Both pools as one resource: an outage drops the idle connections of both, disposal closes both.</summary>
+    private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable, IConnectionPool
+    {
+        public void DropIdleConnections()
+        {
+            primary.DropIdleConnections();
+            standby.DropIdleConnections();
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            await standby.DisposeAsync().ConfigureAwait(false);
+            await primary.DisposeAsync().ConfigureAwait(false);
+        }
     }
 }

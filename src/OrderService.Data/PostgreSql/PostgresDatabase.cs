@@ -18,9 +18,14 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
 
     private readonly MissingDatabase _missing;
     private readonly StoreOptions _options;
+    private readonly bool _readsOnly;
     private PostgresGroupCommit? _groupCommit;
 
-    public PostgresDatabase(string connectionString, StoreOptions options, ILogger? logger = null)
+    /// <param name="readsOnly">
+    /// True for the standby's pool (Store:PostgreSql:ReadConnectionString): nothing writes through it, so it never
+    /// starts a group-commit writer.
+    /// </param>
+    public PostgresDatabase(string connectionString, StoreOptions options, ILogger? logger = null, bool readsOnly = false)
     {
         var builder = new NpgsqlConnectionStringBuilder(connectionString);
         if (builder.MaxPoolSize < MinimumPoolSize && !connectionString.Contains("Maximum Pool Size", StringComparison.OrdinalIgnoreCase)
@@ -49,6 +54,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         ConnectionString = builder.ConnectionString;
         _missing = new MissingDatabase(ConnectionString, logger ?? NullLogger.Instance);
         _options = options;
+        _readsOnly = readsOnly;
     }
 
     /// <summary>
@@ -60,7 +66,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         get
         {
             var postgres = _options.PostgreSql;
-            if (!postgres.GroupCommit)
+            if (!postgres.GroupCommit || _readsOnly)
             {
                 return null;
             }

@@ -1,0 +1,60 @@
+using System.Runtime.CompilerServices;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.PostgreSql;
+
+/// <summary>
+/// Reads from a standby, writes on the primary (Store:PostgreSql:ReadConnectionString). The staleness contract
+/// (docs/read-replicas.md):
+/// <list type="bullet">
+/// <item>GET by id: the standby first; a miss is re-read on the primary, so an order this service acknowledged is
+/// never answered 404 because the standby has not replayed it yet. An order the standby has is answered as the
+/// standby has it: it may lag the primary by the replication delay (an older status and version).</item>
+/// <item>Batch: the ids the standby does not have are re-read on the primary, in one more query.</item>
+/// <item>Customer listing: the standby only. A page may miss the newest orders, or show an older status, by the
+/// replication delay: a listing has no id to miss on, so there is nothing to fall back for.</item>
+/// <item>Creates, transitions (and every read they make inside their unit of work) and readiness: the primary.</item>
+/// </list>
+/// </summary>
+public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore standby) : IOrderStore
+{
+    public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken) =>
+        primary.CreateAsync(order, cancellationToken);
+
+    public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken) =>
+        primary.TransitionAsync(command, cancellationToken);
+
+    public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken) =>
+        await standby.GetAsync(id, cancellationToken).ConfigureAwait(false)
+        ?? await primary.GetAsync(id, cancellationToken).ConfigureAwait(false);
+
+    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var found = new HashSet<Guid>();
+        await foreach (var order in standby.GetManyAsync(ids, cancellationToken).ConfigureAwait(false))
+        {
+            found.Add(order.Id);
+            yield return order;
+        }
+
+        var missing = ids.Where(id => !found.Contains(id)).Distinct().ToList();
+        if (missing.Count == 0)
+        {
+            yield break;
+        }
+
+        await foreach (var order in primary.GetManyAsync(missing, cancellationToken).ConfigureAwait(false))
+        {
+            yield return order;
+        }
+    }
+
+    public Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken) =>
+        standby.ListByCustomerAsync(query, cancellationToken);
+
+    /// <summary>
+    /// The primary only: every replica of the service usually shares one standby, and a standby that is down
+    /// must not take every replica out of the load balancer while writes still work.
+    /// </summary>
+    public Task CheckReadyAsync(CancellationToken cancellationToken) => primary.CheckReadyAsync(cancellationToken);
+}

@@ -1,0 +1,54 @@
+using Microsoft.Data.Sqlite;
+using Npgsql;
+using OrderService.Integration.Tests.Conformance.Infrastructure;
+using Xunit;
+
+namespace OrderService.Integration.Tests.Replicas;
+
+/// <summary>
+/// Two service instances on one database (<see cref="CrossReplicaScenarios"/>). PostgreSQL: two in-memory hosts, as two
+/// replicas behind a load balancer share one server. SQLite: two real processes on one file, because what keeps them
+/// apart is the file's locks (WAL, BEGIN IMMEDIATE, busy_timeout), which only separate processes exercise.
+/// </summary>
+public sealed class CrossReplicaTests(PostgresServer postgres)
+{
+    [Theory]
+    [InlineData("Relational")]
+    [InlineData("Document")]
+    public async Task Two_instances_on_one_PostgreSQL_keep_keys_if_match_and_the_event_sequence(string layout)
+    {
+        var database = await (await postgres.GetAsync()).CreateDatabaseAsync("cross_replica", TestContext.Current.CancellationToken);
+        var settings = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase)
+        {
+            ["Store:Provider"] = "PostgreSql",
+            ["Store:Layout"] = layout,
+            ["ConnectionStrings:Orders"] = database,
+        };
+        await using var first = new OrderServiceFactory(settings);
+        await using var second = new OrderServiceFactory(settings);
+        await CrossReplicaScenarios.RunAsync(new OrderApi(first.CreateClient()), new OrderApi(second.CreateClient()), workflows: 200);
+        NpgsqlConnection.ClearAllPools();
+    }
+
+    [Fact]
+    public async Task Two_processes_on_one_SQLite_file_work_with_nothing_lost()
+    {
+        var directory = Directory.CreateTempSubdirectory("orders-two-processes-").FullName;
+        try
+        {
+            var settings = new Dictionary<string, string>
+            {
+                ["Store:Provider"] = "Sqlite",
+                ["ConnectionStrings:Orders"] = $"Data Source={Path.Combine(directory, "orders.db")}",
+            };
+            await using var first = await ServiceProcess.StartAsync(directory, settings);
+            await using var second = await ServiceProcess.StartAsync(directory, settings);
+            await CrossReplicaScenarios.RunAsync(new OrderApi(first.Client), new OrderApi(second.Client), workflows: 100);
+        }
+        finally
+        {
+            SqliteConnection.ClearAllPools();
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+}
