@@ -49,7 +49,8 @@ public sealed class MongoScratchStore : IAsyncDisposable
     /// <summary>The orders collection as stored, read with the test's own client.</summary>
     public IMongoCollection<BsonDocument> Raw { get; }
 
-    public static async Task<MongoScratchStore> OpenAsync(Action<StoreOptions>? configure = null, Action<MongoUrlBuilder>? uri = null)
+    /// <param name="createSchema">False for a store whose server is not meant to answer (the schema gate would fail first).</param>
+    public static async Task<MongoScratchStore> OpenAsync(Action<StoreOptions>? configure = null, Action<MongoUrlBuilder>? uri = null, bool createSchema = true)
     {
         await MongoTestServer.RequireServerAsync();
         var options = new StoreOptions { Provider = StoreProvider.MongoDb, Layout = StoreLayout.Document };
@@ -58,7 +59,11 @@ public sealed class MongoScratchStore : IAsyncDisposable
         // The Resilience section's defaults, and the MongoDB pipeline built from them as the service builds it.
         var services = new ServiceCollection().AddLogging().AddStoreResilience(new ConfigurationBuilder().Build()).BuildServiceProvider();
         var bundle = MongoStores.Create(new StoreContext(options, connectionString, services));
-        await bundle.Schema.EnsureCreatedAsync(TestContext.Current.CancellationToken);
+        if (createSchema)
+        {
+            await bundle.Schema.EnsureCreatedAsync(TestContext.Current.CancellationToken);
+        }
+
         return new MongoScratchStore(bundle, services, connectionString);
     }
 
