@@ -38,6 +38,18 @@ public sealed record MongoEngine(MongoEngineKind Kind, string Version, bool Tran
         }
     }
 
+    /// <summary>
+    /// The attempt bound a service on FerretDB runs with (docs/stores/ferretdb.md): it also bounds the driver's wait for
+    /// a pooled connection and for server selection. The driver opens at most two connections at a time and each
+    /// FerretDB connection starts a PostgreSQL backend, so on a loaded machine a burst of 100 writers waits seconds
+    /// for its connections, where the 2 s default answers 503.
+    /// </summary>
+    public static readonly KeyValuePair<string, string?>[] FerretDbSettings =
+    [
+        new("Resilience:AttemptTimeoutSeconds", "30"),
+        new("Resilience:TotalTimeoutSeconds", "60"),
+    ];
+
     public override string ToString() => $"{Kind} {Version}";
 
     private static async Task<MongoEngine> ProbeAsync()

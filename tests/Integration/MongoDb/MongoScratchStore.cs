@@ -56,8 +56,11 @@ public sealed class MongoScratchStore : IAsyncDisposable
         var options = new StoreOptions { Provider = StoreProvider.MongoDb, Layout = StoreLayout.Document };
         configure?.Invoke(options);
         var connectionString = MongoTestServer.DatabaseUri("scratch", uri);
-        // The Resilience section's defaults, and the MongoDB pipeline built from them as the service builds it.
-        var services = new ServiceCollection().AddLogging().AddStoreResilience(new ConfigurationBuilder().Build()).BuildServiceProvider();
+        // The Resilience section's defaults (FerretDB's longer bound, MongoEngine.FerretDbSettings), and the MongoDB
+        // pipeline built from them as the service builds it.
+        var engine = await MongoEngine.DetectAsync();
+        var resilience = new ConfigurationBuilder().AddInMemoryCollection(engine.Kind == MongoEngineKind.FerretDb ? MongoEngine.FerretDbSettings : []).Build();
+        var services = new ServiceCollection().AddLogging().AddStoreResilience(resilience).BuildServiceProvider();
         var bundle = MongoStores.Create(new StoreContext(options, connectionString, services));
         if (createSchema)
         {
