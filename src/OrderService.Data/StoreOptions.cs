@@ -157,6 +157,7 @@ public sealed class PostgreSqlStoreOptions
     /// A GET or batch id the standby does not have yet is re-read on the primary; a listing may lag by the
     /// replication delay (docs/read-replicas.md). Empty: every read goes to the primary.
     /// </summary>
+    [Description("A standby's connection string: GET by id, the batch and the listing read there; a miss is re-read on the primary. Empty: every read goes to the primary.")]
     [PostgreSqlConnectionString]
     public string? ReadConnectionString { get; set; }
 }

@@ -19,7 +19,7 @@ namespace OrderService.Benchmarks;
 /// The candidate translator lives here, not in the store, until this benchmark shows it pays; using it would
 /// need a port member that streams JSON instead of Orders. Setup checks that both give the same bytes.
 /// </summary>
-[MemoryDiagnoser]
+[Config(typeof(InProcessShortRun))]
 public class MongoBsonJsonBenchmarks
 {
     private byte[] _batch = null!;

@@ -15,15 +15,14 @@ namespace OrderService.Data.MongoDb;
 /// key and its event were acknowledged together): the same order and request hash is a replay, the order cut back to
 /// the key's version (<see cref="OrderHistory.AsOf"/>); anything else is a reuse (422). No order holds it: 404 or 409
 /// as without a key;</item>
-/// <item>E11000 on the key index: another order holds the key; the same read answers (a reuse, by construction).</item>
+/// <item>a unique clash on the key index (<see cref="MongoUniqueClash"/>): another order holds the key; the same read
+/// answers (a reuse, by construction).</item>
 /// </list>
 /// A retry racing its first attempt on the same order waits on the document (a write behind an open transaction
 /// waits for it to end; two plain writes are serialized by the document lock), then matches nothing and replays.
 /// </summary>
 public sealed partial class MongoOrderStore
 {
-    private const int DuplicateKey = 11000;
-
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
         if (command.ConfirmBeforeCommit is { } confirm)
@@ -32,12 +31,18 @@ public sealed partial class MongoOrderStore
         }
 
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        return await ApplyAsync(session, command, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>The one conditional write, then (when it matched nothing or met the key on another order) the read that explains why.</summary>
+    private async Task<TransitionResult> ApplyAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
+    {
         Order? after;
         try
         {
             after = await UpdateAsync(session, command, cancellationToken).ConfigureAwait(false);
         }
-        catch (MongoException taken) when (command.IdempotencyKey is not null && IsDuplicateKey(taken))
+        catch (MongoException taken) when (command.IdempotencyKey is not null && MongoUniqueClash.Is(taken))
         {
             return await KeyHolderAnswerAsync(session, command, cancellationToken).ConfigureAwait(false);
         }
@@ -45,44 +50,6 @@ public sealed partial class MongoOrderStore
         return after is not null
             ? TransitionResult.Applied(after)
             : await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
-    }
-
-    /// <summary>
-    /// The declined-payment probe: the same findOneAndUpdate inside a transaction that stays open while the caller
-    /// decides. Other sessions never see the uncommitted write, whatever their read concern; a "no" rolls the key
-    /// back with the event, so a retry of a declined step is judged afresh.
-    /// </summary>
-    private async Task<TransitionResult> TransitionWithConfirmationAsync(
-        TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken)
-    {
-        using var session = await _client.StartSessionAsync(CausalSession, cancellationToken).ConfigureAwait(false);
-        session.StartTransaction(_transaction);
-        Order? after;
-        try
-        {
-            after = await UpdateAsync(session, command, cancellationToken).ConfigureAwait(false);
-        }
-        catch (MongoException taken) when (command.IdempotencyKey is not null && IsDuplicateKey(taken))
-        {
-            // The server aborted the transaction; end it on our side too before the session reads outside it.
-            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
-            return await KeyHolderAnswerAsync(session, command, cancellationToken).ConfigureAwait(false);
-        }
-
-        if (after is null)
-        {
-            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
-            return await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
-        }
-
-        if (!await confirm(cancellationToken).ConfigureAwait(false))
-        {
-            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
-            return TransitionResult.Declined;
-        }
-
-        await session.CommitTransactionAsync(cancellationToken).ConfigureAwait(false);
-        return TransitionResult.Applied(after);
     }
 
     private async Task<Order?> UpdateAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
@@ -130,12 +97,4 @@ public sealed partial class MongoOrderStore
             ? TransitionResult.Replayed(holder.Order, stored.Version)
             : TransitionResult.KeyReused;
     }
-
-    /// <summary>E11000, as findAndModify reports it (a command error) or as a write error.</summary>
-    private static bool IsDuplicateKey(MongoException exception) => exception switch
-    {
-        MongoCommandException command => command.Code == DuplicateKey,
-        MongoWriteException write => write.WriteError?.Category == ServerErrorCategory.DuplicateKey,
-        _ => false,
-    };
 }

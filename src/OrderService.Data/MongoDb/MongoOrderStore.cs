@@ -23,7 +23,8 @@ namespace OrderService.Data.MongoDb;
 /// UnitOfWork=PerRequest runs all commands of a call in one causally consistent client session (the same lsid, reads
 /// after the call's write carry afterClusterTime); PerCall leaves each command to the driver's implicit session.
 /// Only the declined-payment probe (<see cref="TransitionCommand.ConfirmBeforeCommit"/>) opens a transaction: it must
-/// hold the write uncommitted while the caller decides, which needs a replica set. A single-document write needs none.
+/// hold the write uncommitted while the caller decides, which needs a replica set (MongoOrderStore.Probe.cs says what
+/// it does on a server without transactions). A single-document write needs none.
 /// </summary>
 public sealed partial class MongoOrderStore : IOrderStore
 {
@@ -69,7 +70,7 @@ public sealed partial class MongoOrderStore : IOrderStore
             await insert.ConfigureAwait(false);
             return new CreateResult(CreateOutcome.Created, stored);
         }
-        catch (MongoWriteException duplicate) when (duplicate.WriteError?.Category == ServerErrorCategory.DuplicateKey)
+        catch (MongoException duplicate) when (MongoUniqueClash.Is(duplicate))
         {
             return await ReadExistingAsync(session, order, cancellationToken).ConfigureAwait(false);
         }

@@ -10,13 +10,16 @@ namespace OrderService.Data.MongoDb;
 /// <item><b>Rolled back</b>: a transaction's write conflict, or an error the server labels TransientTransactionError
 /// (the transaction was aborted, nothing of it committed).</item>
 /// <item><b>Unreachable</b>: nothing was sent or the server refused to start the command: no server could be selected in
-/// time, a connection could not be opened (refused, no route), the pool is paused or its wait queue full, the member is
-/// not (or no longer) the writable primary or is recovering, no member satisfies the read preference.</item>
+/// time, a connection could not be opened (refused, no route), the server refused the login, the pool is paused or its
+/// wait queue full, the member is not (or no longer) the writable primary or is recovering, no member satisfies the
+/// read preference.</item>
 /// <item><b>Interrupted</b>: the command may have been applied: a connection lost or timed out mid-command, a shutdown
 /// or step-down that interrupted it, a time limit, a write concern that timed out (the primary applied the write; only
 /// its replication was not confirmed), or a retryable-write label the driver's own one retry did not clear.</item>
 /// </list>
-/// Everything else (a duplicate key the store did not expect, a bad command, failed authentication) is permanent.
+/// Everything else (a duplicate key the store did not expect, a bad command) is permanent here; the service still answers
+/// it as a store fault. A refused login is unavailability, not a mistake of the caller's: the service cannot reach its
+/// store until an operator mends the credentials (or the server's user), and the client must hear 503, not 500.
 /// </summary>
 public sealed class MongoTransientFaults : ITransientFaults
 {
@@ -59,7 +62,9 @@ public sealed class MongoTransientFaults : ITransientFaults
     /// <summary>What this one exception says, or null to look at its cause.</summary>
     private static StoreFault? ClassifyOne(Exception exception) => exception switch
     {
-        MongoAuthenticationException => StoreFault.Permanent, // a MongoConnectionException, but a wrong password does not heal by itself
+        // A MongoConnectionException, caught first: the login was refused before any command ran (retried within the
+        // bound, then 503; a wrong password heals only when an operator mends it, which the 503's log says).
+        MongoAuthenticationException => StoreFault.Unreachable,
         MongoException labelled when labelled.HasErrorLabel("TransientTransactionError") => StoreFault.RolledBack,
         MongoNotPrimaryException or MongoNodeIsRecoveringException or MongoConnectionPoolPausedException or MongoWaitQueueFullException
             => StoreFault.Unreachable,

@@ -49,16 +49,24 @@ public sealed class MongoScratchStore : IAsyncDisposable
     /// <summary>The orders collection as stored, read with the test's own client.</summary>
     public IMongoCollection<BsonDocument> Raw { get; }
 
-    public static async Task<MongoScratchStore> OpenAsync(Action<StoreOptions>? configure = null, Action<MongoUrlBuilder>? uri = null)
+    /// <param name="createSchema">False for a store whose server is not meant to answer (the schema gate would fail first).</param>
+    public static async Task<MongoScratchStore> OpenAsync(Action<StoreOptions>? configure = null, Action<MongoUrlBuilder>? uri = null, bool createSchema = true)
     {
         await MongoTestServer.RequireServerAsync();
         var options = new StoreOptions { Provider = StoreProvider.MongoDb, Layout = StoreLayout.Document };
         configure?.Invoke(options);
         var connectionString = MongoTestServer.DatabaseUri("scratch", uri);
-        // The Resilience section's defaults, and the MongoDB pipeline built from them as the service builds it.
-        var services = new ServiceCollection().AddLogging().AddStoreResilience(new ConfigurationBuilder().Build()).BuildServiceProvider();
+        // The Resilience section's defaults (FerretDB's longer bound, MongoEngine.FerretDbSettings), and the MongoDB
+        // pipeline built from them as the service builds it.
+        var engine = await MongoEngine.DetectAsync();
+        var resilience = new ConfigurationBuilder().AddInMemoryCollection(engine.Kind == MongoEngineKind.FerretDb ? MongoEngine.FerretDbSettings : []).Build();
+        var services = new ServiceCollection().AddLogging().AddStoreResilience(resilience).BuildServiceProvider();
         var bundle = MongoStores.Create(new StoreContext(options, connectionString, services));
-        await bundle.Schema.EnsureCreatedAsync(TestContext.Current.CancellationToken);
+        if (createSchema)
+        {
+            await bundle.Schema.EnsureCreatedAsync(TestContext.Current.CancellationToken);
+        }
+
         return new MongoScratchStore(bundle, services, connectionString);
     }
 

@@ -84,7 +84,8 @@ public static class MongoTestServer
         catch (MongoCommandException refused) when (refused.Code is 59 or 13)
         {
             client.Dispose();
-            Assert.Skip($"The MongoDB server refuses fail points ({refused.CodeName}): start mongod with --setParameter enableTestCommands=1 (docker-compose.yml does).");
+            Assert.Skip($"Needs server fail points, which the server refuses (configureFailPoint: {refused.CodeName}): FerretDB has none; "
+                + "a mongod needs --setParameter enableTestCommands=1 (docker-compose.yml sets it).");
         }
 
         return new FailPoint(client, admin);

@@ -33,13 +33,14 @@ public sealed class MongoTransientFaultsTests
         { "labelled retryable", Labelled(new MongoCommandException(Connection, "try again", Command, Reply(1, "InternalError")), "RetryableWriteError") },
         { "labelled transient (transactions)", Labelled(new MongoCommandException(Connection, "conflict", Command, Reply(112, "WriteConflict")), "TransientTransactionError") },
         { "wrapped by the caller", new InvalidOperationException("outer", new TimeoutException("inner")) },
+        { "a refused login", new MongoAuthenticationException(Connection, "Unable to authenticate") },
     };
 
     public static TheoryData<string, Exception> Final => new()
     {
-        { "a wrong password", new MongoAuthenticationException(Connection, "Unable to authenticate") },
         { "a bad command", new MongoCommandException(Connection, "unknown operator", Command, Reply(2, "BadValue")) },
         { "an unexpected duplicate key", new MongoCommandException(Connection, "E11000", Command, Reply(11000, "DuplicateKey")) },
+        { "FerretDB's unique clash", new MongoCommandException(Connection, "clash", Command, Reply(1, "InternalError", FerretDbClash)) },
         { "a bug of ours", new InvalidOperationException("Sequence contains no elements") },
         { "a bad URI", new MongoConfigurationException("The connection string is invalid") },
     };
@@ -62,8 +63,26 @@ public sealed class MongoTransientFaultsTests
         { "transaction aborted (labelled transient)", Labelled(new MongoCommandException(Connection, "conflict", Command, Reply(112, "WriteConflict")), "TransientTransactionError"), StoreFault.RolledBack },
         { "write conflict in a transaction", new MongoCommandException(Connection, "conflict", Command, Reply(112, "WriteConflict")), StoreFault.RolledBack },
         { "an unexpected duplicate key", new MongoCommandException(Connection, "E11000", Command, Reply(11000, "DuplicateKey")), StoreFault.Permanent },
-        { "a wrong password", new MongoAuthenticationException(Connection, "Unable to authenticate"), StoreFault.Permanent },
+        { "a refused login: nothing ran", new MongoAuthenticationException(Connection, "Unable to authenticate"), StoreFault.Unreachable },
     };
+
+    private const string FerretDbClash = "conflicting key value violates exclusion constraint \"documents_rum_index_5\"";
+
+    /// <summary>A unique clash as MongoDB and as FerretDB report it (MongoUniqueClash), and what it is not.</summary>
+    public static TheoryData<string, MongoException, bool> Clashes => new()
+    {
+        { "DuplicateKey from findAndModify", new MongoCommandException(Connection, "E11000", Command, Reply(11000, "DuplicateKey")), true },
+        { "FerretDB: InternalError with PostgreSQL's exclusion-constraint message", new MongoCommandException(Connection, "clash", Command, Reply(1, "InternalError", FerretDbClash)), true },
+        { "another InternalError", new MongoCommandException(Connection, "boom", Command, Reply(1, "InternalError", "out of shared memory")), false },
+        { "the message under another code", new MongoCommandException(Connection, "clash", Command, Reply(2, "BadValue", FerretDbClash)), false },
+        { "the message inside another one", new MongoCommandException(Connection, "clash", Command, Reply(1, "InternalError", "wrapped: " + FerretDbClash)), false },
+        { "a write conflict", new MongoCommandException(Connection, "conflict", Command, Reply(112, "WriteConflict")), false },
+    };
+
+    [Theory]
+    [MemberData(nameof(Clashes))]
+    public void A_unique_clash_is_recognised_by_code_and_message_and_nothing_looser(string situation, MongoException fault, bool clash) =>
+        MongoUniqueClash.Is(fault).ShouldBe(clash, situation);
 
     [Theory]
     [MemberData(nameof(WhatWasLeftBehind))]
@@ -92,7 +111,7 @@ public sealed class MongoTransientFaultsTests
     public void Mistakes_fail_at_once(string situation, Exception fault) =>
         MongoTransientFaults.Instance.IsTransient(fault).ShouldBeFalse(situation);
 
-    private static BsonDocument Reply(int code, string name) => new() { { "ok", 0 }, { "code", code }, { "codeName", name }, { "errmsg", name } };
+    private static BsonDocument Reply(int code, string name, string? message = null) => new() { { "ok", 0 }, { "code", code }, { "codeName", name }, { "errmsg", message ?? name } };
 
     private static BsonDocument WriteConcernReply(int code) =>
         new() { { "ok", 1 }, { "n", 1 }, { "writeConcernError", new BsonDocument { { "code", code }, { "errmsg", "waiting for replication timed out" } } } };

@@ -1,0 +1,109 @@
+using MongoDB.Bson;
+using MongoDB.Driver;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// The declined-payment probe (<see cref="TransitionCommand.ConfirmBeforeCommit"/>). On a replica set or mongos the
+/// write waits in a transaction for the answer. A server without multi-document transactions (a standalone mongod,
+/// FerretDB) cannot hold a write uncommitted, so there the probe is asked BEFORE the write, once a read says the step
+/// would apply now: a "no" writes nothing (its key is not taken), a "yes" runs the same conditional write as any
+/// transition, which still decides (another writer in between makes it match nothing, answered as without a probe).
+/// Either way no reader ever sees a declined step, and nothing waits on a transaction that could not start.
+/// </summary>
+public sealed partial class MongoOrderStore
+{
+    private const int TransactionsUnknown = 0, TransactionsAvailable = 1, TransactionsMissing = 2;
+
+    /// <summary>What the server said about transactions, asked once (an error leaves it unknown, to ask again).</summary>
+    private int _transactions = TransactionsUnknown;
+
+    private async Task<TransitionResult> TransitionWithConfirmationAsync(
+        TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken) =>
+        await HasTransactionsAsync(cancellationToken).ConfigureAwait(false)
+            ? await TransitionInTransactionAsync(command, confirm, cancellationToken).ConfigureAwait(false)
+            : await TransitionConfirmedFirstAsync(command, confirm, cancellationToken).ConfigureAwait(false);
+
+    /// <summary>
+    /// The same findOneAndUpdate inside a transaction that stays open while the caller decides. Other sessions never
+    /// see the uncommitted write, whatever their read concern; a "no" rolls the key back with the event, so a retry of
+    /// a declined step is judged afresh.
+    /// </summary>
+    private async Task<TransitionResult> TransitionInTransactionAsync(
+        TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken)
+    {
+        using var session = await _client.StartSessionAsync(CausalSession, cancellationToken).ConfigureAwait(false);
+        session.StartTransaction(_transaction);
+        Order? after;
+        try
+        {
+            after = await UpdateAsync(session, command, cancellationToken).ConfigureAwait(false);
+        }
+        catch (MongoException taken) when (command.IdempotencyKey is not null && MongoUniqueClash.Is(taken))
+        {
+            // The server aborted the transaction; end it on our side too before the session reads outside it.
+            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
+            return await KeyHolderAnswerAsync(session, command, cancellationToken).ConfigureAwait(false);
+        }
+
+        if (after is null)
+        {
+            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
+            return await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
+        }
+
+        if (!await confirm(cancellationToken).ConfigureAwait(false))
+        {
+            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
+            return TransitionResult.Declined;
+        }
+
+        await session.CommitTransactionAsync(cancellationToken).ConfigureAwait(false);
+        return TransitionResult.Applied(after);
+    }
+
+    /// <summary>No transactions: read whether the step applies now, ask, and write only on a "yes".</summary>
+    private async Task<TransitionResult> TransitionConfirmedFirstAsync(
+        TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken)
+    {
+        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
+        BsonDocument? applicable;
+        using (var cursor = await FindAsync(_explaining, session, OrderDefinitions.Transitionable(command), options, cancellationToken).ConfigureAwait(false))
+        {
+            applicable = await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false);
+        }
+
+        if (applicable is null)
+        {
+            return await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
+        }
+
+        return await confirm(cancellationToken).ConfigureAwait(false)
+            ? await ApplyAsync(session, command, cancellationToken).ConfigureAwait(false)
+            : TransitionResult.Declined;
+    }
+
+    /// <summary>
+    /// Whether the server runs multi-document transactions: a replica-set member or mongos (hello names a set, or
+    /// says isdbgrid) that is not FerretDB (buildInfo names it). FerretDB may report a set name, yet it has no
+    /// transactions at all: it would apply the write at once and then refuse the abort, so a declined step would stay.
+    /// </summary>
+    private async Task<bool> HasTransactionsAsync(CancellationToken cancellationToken)
+    {
+        var known = Volatile.Read(ref _transactions);
+        if (known != TransactionsUnknown)
+        {
+            return known == TransactionsAvailable;
+        }
+
+        var admin = _client.GetDatabase("admin");
+        var hello = await admin.RunCommandAsync<BsonDocument>(new BsonDocument("hello", 1), ReadPreference.Primary, cancellationToken).ConfigureAwait(false);
+        var replicated = hello.Contains("setName") || hello.GetValue("msg", "").Equals(new BsonString("isdbgrid"));
+        var available = replicated
+            && !(await admin.RunCommandAsync<BsonDocument>(new BsonDocument("buildInfo", 1), ReadPreference.Primary, cancellationToken).ConfigureAwait(false)).Contains("ferretdb");
+        Volatile.Write(ref _transactions, available ? TransactionsAvailable : TransactionsMissing);
+        return available;
+    }
+}
