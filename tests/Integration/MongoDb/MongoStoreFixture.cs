@@ -24,6 +24,16 @@ public abstract class MongoStoreFixture : StoreFixture
 
     public override string? UnavailableReason => MongoTestServer.UnavailableReason;
 
+    /// <summary>
+    /// On FerretDB the service runs with that engine's longer attempt bound (MongoEngine.FerretDbSettings): a burst of
+    /// fifty writers on one order waits seconds for connections there, where the 2 s default answers 503. On MongoDB
+    /// the defaults stay.
+    /// </summary>
+    protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
+        UnavailableReason is null && MongoEngine.DetectAsync().GetAwaiter().GetResult().Kind == MongoEngineKind.FerretDb
+            ? MongoEngine.FerretDbSettings
+            : [];
+
     public override async ValueTask InitializeAsync()
     {
         await MongoTestServer.SelectAsync();
@@ -120,6 +130,7 @@ public sealed class MongoAcknowledgedStore : MongoStoreFixture
 
     protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
     [
+        .. base.ExtraSettings(),
         new("Store:MongoDb:W", "1"),
         new("Store:MongoDb:Journal", "false"),
     ];
@@ -132,6 +143,7 @@ public sealed class MongoMajorityStore : MongoStoreFixture
 
     protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
     [
+        .. base.ExtraSettings(),
         new("Store:MongoDb:W", "majority"),
         new("Store:MongoDb:Journal", "true"),
         new("Store:MongoDb:WTimeoutMilliseconds", "1000"),
