@@ -42,7 +42,9 @@ public sealed class ContainerImageTests
         using var docker = endpoint.GetDockerClientBuilder().Build();
         await SkipUnlessBaseImagesArePresentAsync(docker);
 
-        // WithCleanUp(false): no Ryuk helper container (itself an image to pull); this test removes what it made.
+        // WithCleanUp(false): no Ryuk helper container (itself an image to pull); this test removes what it made,
+        // including the untagged image the Dockerfile's build stage leaves behind (about 1.5 GB a run).
+        var danglingBefore = await DanglingImagesAsync(docker);
         var buildOutput = new BuildOutput(ConsoleLogger.Instance);
         var image = new ImageFromDockerfileBuilder()
             .WithContextDirectory(Repository.Root)
@@ -104,7 +106,35 @@ public sealed class ContainerImageTests
             }
 
             await docker.Images.DeleteImageAsync(image.FullName, new ImageDeleteParameters { Force = true }, CancellationToken.None);
+            await RemoveImagesLeftByTheBuildAsync(docker, danglingBefore);
         }
+    }
+
+    /// <summary>
+    /// The build stage ends as an untagged image that no tag or container refers to. Only images that turned dangling
+    /// during this test are removed: a user's own untagged images from before it stay.
+    /// </summary>
+    private static async Task RemoveImagesLeftByTheBuildAsync(DockerClient docker, IReadOnlySet<string> danglingBefore)
+    {
+        foreach (var id in (await DanglingImagesAsync(docker)).Except(danglingBefore))
+        {
+            try
+            {
+                await docker.Images.DeleteImageAsync(id, new ImageDeleteParameters { Force = true }, CancellationToken.None);
+            }
+            catch (DockerApiException exception)
+            {
+                Console.WriteLine($"Could not remove the build's image {id}: {exception.Message}");
+            }
+        }
+    }
+
+    private static async Task<IReadOnlySet<string>> DanglingImagesAsync(DockerClient docker)
+    {
+        var images = await docker.Images.ListImagesAsync(
+            new ImagesListParameters { Filters = new Dictionary<string, IDictionary<string, bool>> { ["dangling"] = new Dictionary<string, bool> { ["true"] = true } } },
+            CancellationToken.None);
+        return images.Select(i => i.ID).ToHashSet();
     }
 
     /// <summary>create -> pay -> ship -> complete, each step after create with If-Match, as a client would.</summary>
