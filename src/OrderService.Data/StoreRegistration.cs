@@ -19,6 +19,7 @@ public static class StoreRegistration
     public static IServiceCollection AddOrderStore(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddSettings<StoreOptions>(configuration, StoreOptions.SectionName);
+        services.AddSingleton<IValidateOptions<StoreOptions>, MongoDb.MongoStoreOptionsValidator>();
         services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
         services.AddStoreResilience(configuration);
         services.TryAddSingleton(TimeProvider.System);

@@ -29,7 +29,7 @@ public abstract class MongoStoreFixture : StoreFixture
     /// fifty writers on one order waits seconds for connections there, where the 2 s default answers 503. On MongoDB
     /// the defaults stay.
     /// </summary>
-    protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
+    protected override IEnumerable<KeyValuePair<string, string?>> EngineBounds() =>
         UnavailableReason is null && MongoEngine.DetectAsync().GetAwaiter().GetResult().Kind == MongoEngineKind.FerretDb
             ? MongoEngine.FerretDbSettings
             : [];
@@ -130,7 +130,6 @@ public sealed class MongoAcknowledgedStore : MongoStoreFixture
 
     protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
     [
-        .. base.ExtraSettings(),
         new("Store:MongoDb:W", "1"),
         new("Store:MongoDb:Journal", "false"),
     ];
@@ -143,7 +142,6 @@ public sealed class MongoMajorityStore : MongoStoreFixture
 
     protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
     [
-        .. base.ExtraSettings(),
         new("Store:MongoDb:W", "majority"),
         new("Store:MongoDb:Journal", "true"),
         new("Store:MongoDb:WTimeoutMilliseconds", "1000"),

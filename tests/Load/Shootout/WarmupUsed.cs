@@ -14,6 +14,13 @@ public sealed record WarmupUsed(string Mode, int Workflows, int Cap, List<double
 
     public static WarmupUsed None { get; } = new(Off, 0, 0, [], false);
 
+    // A record compares a list by reference: a warm-up read back from report.json must equal the one that ran.
+    public bool Equals(WarmupUsed? other) =>
+        other is not null && Mode == other.Mode && Workflows == other.Workflows && Cap == other.Cap && Steady == other.Steady
+        && WindowRates.SequenceEqual(other.WindowRates);
+
+    public override int GetHashCode() => HashCode.Combine(Mode, Workflows, Cap, Steady, WindowRates.Count);
+
     /// <summary>"900 wf, steady (3 windows: 210, 301, 309 wf/s)", "2000 wf, cap reached", "2000 wf, fixed", "none".</summary>
     public override string ToString()
     {

@@ -57,6 +57,12 @@ public abstract class StoreFixture : IAsyncLifetime
     /// <summary>Store-specific settings added to every host (durability knobs and the like).</summary>
     protected virtual IEnumerable<KeyValuePair<string, string?>> ExtraSettings() => [];
 
+    /// <summary>
+    /// Bounds a slow engine needs while it answers (a test engine's longer attempt time-out), added to every host but
+    /// the one on a store that is down: that host must still fail within the default bounds.
+    /// </summary>
+    protected virtual IEnumerable<KeyValuePair<string, string?>> EngineBounds() => [];
+
     /// <summary>The host with the default switches, started by <see cref="InitializeAsync"/>.</summary>
     public Task<ServiceUnderTest> DefaultAsync() => ServiceAsync(SwitchSet.Defaults);
 
@@ -65,7 +71,7 @@ public abstract class StoreFixture : IAsyncLifetime
         _services.GetOrAdd(switches.Key, _ => new Lazy<Task<ServiceUnderTest>>(() => Task.Run(() => StartAsync(switches)))).Value;
 
     /// <summary>A host whose store is down (the caller disposes it). It must still start: readiness reports the fault.</summary>
-    public OrderServiceFactory CreateDownFactory() => new(Settings(UnreachableConnectionString(), SwitchSet.Defaults));
+    public OrderServiceFactory CreateDownFactory() => new(Settings(UnreachableConnectionString(), SwitchSet.Defaults, storeAnswers: false));
 
     /// <summary>A host with extra settings on a fresh database (the caller disposes it).</summary>
     public async Task<OrderServiceFactory> CreateFactoryAsync(string databaseName, IEnumerable<KeyValuePair<string, string?>> overrides)
@@ -105,7 +111,7 @@ public abstract class StoreFixture : IAsyncLifetime
         GC.SuppressFinalize(this);
     }
 
-    private IReadOnlyDictionary<string, string?> Settings(string connectionString, SwitchSet switches)
+    private IReadOnlyDictionary<string, string?> Settings(string connectionString, SwitchSet switches, bool storeAnswers = true)
     {
         var settings = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase)
         {
@@ -113,7 +119,7 @@ public abstract class StoreFixture : IAsyncLifetime
             ["Store:Layout"] = Layout,
             [$"ConnectionStrings:{StoreRegistration.ConnectionStringName}"] = connectionString,
         };
-        foreach (var (key, value) in switches.Settings().Concat(ExtraSettings()))
+        foreach (var (key, value) in switches.Settings().Concat(ExtraSettings()).Concat(storeAnswers ? EngineBounds() : []))
         {
             settings[key] = value;
         }
