@@ -10,7 +10,7 @@
 #    in odd runs, before it in even runs: the second of a pair ran measurably worse, whichever build it was);
 #    PostgreSQL checkpoints before every measured window;
 #    pgbench with the same four transactions. Every run is a full report (report.md, report.json).
-# 3. Prints the median (min-max) of every figure over the runs as README table rows (--median-of), and
+# 3. Prints the median (min-max) of every figure over the runs as docs/performance.md table rows (--median-of), and
 #    saves them in OUT_DIR/summary.md.
 #
 # The figures: wf/s, raw wf/s, HTTP/raw, × pgbench, service CPU ms per workflow (the service process's

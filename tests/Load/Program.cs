@@ -35,7 +35,7 @@ var baselineCommit = new Option<string?>("--baseline-commit") { Description = "A
 var baselineDll = new Option<string?>("--baseline-service-dll") { Description = "An already published OrderService.dll of --baseline-commit, instead of publishing it." };
 var baselineFirst = new Option<bool>("--baseline-first") { Description = "Run each variant's baseline service before its twin, not after (alternate it over repeated runs: the second of a pair runs on a warmer, busier machine)." };
 var serviceEnv = new Option<string[]>("--service-env") { Description = "KEY=VALUE (repeatable): environment for the service under test only, not the baseline (A/B a runtime knob against the same build).", AllowMultipleArgumentsPerToken = false };
-var medianOf = new Option<string[]>("--median-of") { Description = "Only summarize these report.json files (repeatable, 3 or more runs of the same command): median and spread of each figure, as README table rows.", AllowMultipleArgumentsPerToken = true };
+var medianOf = new Option<string[]>("--median-of") { Description = "Only summarize these report.json files (repeatable, 3 or more runs of the same command): median and spread of each figure, as docs/performance.md table rows.", AllowMultipleArgumentsPerToken = true };
 var fromJson = new Option<string?>("--from-json") { Description = "Only re-render report.md and chart.svg from an existing report.json (into --out, or beside it)." };
 var notes = new Option<string[]>("--note") { Description = "A note for the report header (repeatable), e.g. what else ran on the machine.", AllowMultipleArgumentsPerToken = false };
 

@@ -44,7 +44,7 @@ public static class MongoStores
             ? " (one causally consistent session per request)"
             : " (one session per request, not causally consistent: MongoDB does not allow it with read concern available)";
 
-    /// <summary>The general switches that have no counterpart on MongoDB, each said once at start-up (README: MongoDB).</summary>
+    /// <summary>The general switches that have no counterpart on MongoDB, each said once at start-up (docs/stores/mongodb.md).</summary>
     public static IEnumerable<string> NoOpSwitches(StoreOptions options)
     {
         if (options.WriteIsolation != WriteIsolation.ReadCommitted)

@@ -29,7 +29,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
     // Under RepeatableRead or Serializable, on an engine where concurrent writes really run concurrently,
     // a transition reads the order BEFORE its transaction and the transaction holds only the version-guarded
     // write (the per-call flow): what it reads under the strict level shrinks to the one row it updates, so
-    // transitions of different orders stop aborting each other (see README, "The isolation switch").
+    // transitions of different orders stop aborting each other (see docs/isolation-and-durability.md).
     private readonly bool _strictTransitionsReadFirst;
     private readonly string _createIsolationInForce;
 
@@ -111,7 +111,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
         // stricter level would protect. So it always runs as its own implicit transaction. Under SERIALIZABLE on
         // PostgreSQL the level would only add false conflicts: the foreign-key checks and the ON CONFLICT probes
         // read the same append-only index pages (UUIDv7 ids) that every concurrent create writes, and 74% of
-        // creates aborted on their first attempt at 100 concurrency (README, "The isolation switch").
+        // creates aborted on their first attempt at 100 concurrency (docs/isolation-and-durability.md).
         return _connections.WriteAsync(null, async (connection, transaction) =>
         {
             bool inserted;

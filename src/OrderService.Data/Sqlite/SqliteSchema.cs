@@ -10,7 +10,7 @@ namespace OrderService.Data.Sqlite;
 /// database's write lock first, so processes starting at once apply each script exactly once (the others
 /// wait out busy_timeout, then find it recorded). SQLite DDL is transactional: a failing script leaves nothing.
 /// Plain commands, not Dapper: this runs while the service starts, and Dapper's first call (its static set-up, a
-/// parameter regex, IL emitted for the argument object) was the larger part of it (README, cold start).
+/// parameter regex, IL emitted for the argument object) was the larger part of it (docs/performance.md, cold start).
 /// </summary>
 public sealed class SqliteSchema(SqliteDatabase database, string folder = "Sqlite/Schema", string versionsTable = "schema_versions") : IStoreSchema
 {

@@ -28,7 +28,7 @@ public static class CustomersApi
     /// <paramref name="limit"/> is taken as text and parsed by our rules, so an unparsable value is a problem
     /// naming the field together with any other bad field (the generated binder would answer a bare 400), and the
     /// endpoint stays bound by generated code: a runtime-bound one compiles expression trees while the first
-    /// request of any kind builds the endpoints (README, cold start). OpenAPI describes it as an integer.
+    /// request of any kind builds the endpoints (docs/performance.md, cold start). OpenAPI describes it as an integer.
     /// The store decides the next page before any row is read (a keyset lookahead), so the Link header is set
     /// here, after the first row has arrived (a fault before it is still a clean 503) and before the body starts.
     /// </summary>

@@ -5,7 +5,7 @@ namespace OrderService.Apis;
 /// <summary>
 /// The request delegate generator (RDG, <c>EnableRequestDelegateGenerator</c>) writes each handler's binding code
 /// at build time instead of compiling expression trees at start-up: the service reaches its first 201 about 100 ms
-/// sooner (README, Performance: cold start). Where its output differs from the runtime factory's is set right
+/// sooner (docs/performance.md, cold start). Where its output differs from the runtime factory's is set right
 /// here, so the contract stays as API.md states it. (The listing's limit is parsed by OrderRequestRules.Limit: the
 /// generated binder answers an unparsable optional query value with a bare 400.)
 /// </summary>

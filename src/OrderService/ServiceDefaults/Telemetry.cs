@@ -16,7 +16,7 @@ namespace OrderService.ServiceDefaults;
 /// exports: the OTLP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set. Without it nothing listens (no Activity is
 /// sampled and recorded on the hot path, no instrument aggregates, no log record is built) and nothing of
 /// OpenTelemetry is even loaded: describing runs the instrumentation packages' registrations and static set-up,
-/// and loads Npgsql and Microsoft.Data.SqlClient, all on the start-up path (README, Cold start).
+/// and loads Npgsql and Microsoft.Data.SqlClient, all on the start-up path (docs/performance.md, cold start).
 /// (A test describes the same way and adds its own in-memory exporter.)
 /// </summary>
 public static class Telemetry

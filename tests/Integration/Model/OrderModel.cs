@@ -6,7 +6,7 @@ namespace OrderService.Integration.Tests.Model;
 /// The oracle: predicts every command's observation from the pure workflow rules of
 /// <see cref="Transitions"/> (legality, stale versus illegal, the event each step appends) plus a small model of
 /// what the rules leave to the stores: versions, the history a replay answers from, and the one key namespace
-/// shared by creates and transitions (README, "Retry-safe transitions").
+/// shared by creates and transitions (docs/high-availability.md, "Which steps a client may retry after a 503").
 /// </summary>
 public sealed class OrderModel
 {

@@ -157,7 +157,7 @@ public sealed class MongoMajorityConformance(MongoMajorityStore store) : Conform
 
 /// <summary>
 /// The general switches that mean something on MongoDB: UnitOfWork (a session per request or none) and BatchFilter
-/// (one $in or one per 1,000 ids). WriteIsolation and ReadIsolation have no counterpart there (README: MongoDB), so
+/// (one $in or one per 1,000 ids). WriteIsolation and ReadIsolation have no counterpart there (docs/stores/mongodb.md), so
 /// their combinations would only repeat the same runs.
 /// </summary>
 public sealed class MongoSwitchMatrix(MongoStore store) : SwitchMatrixSuite<MongoStore>(store)

@@ -27,7 +27,7 @@ public sealed class SqlServerRefusedSessionTests
         var selection = await TestServers.SqlServerAsync();
         if (selection.ConnectionString is not { } server)
         {
-            Assert.Skip($"{selection.SkipReason} (README: the SQL Server tests)");
+            Assert.Skip($"{selection.SkipReason} (docs/getting-started.md: the SQL Server tests)");
             return;
         }
 

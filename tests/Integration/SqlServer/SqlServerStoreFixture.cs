@@ -69,7 +69,7 @@ public abstract class SqlServerStoreFixture : StoreFixture
 
     /// <summary>
     /// orders_{run}_{name}, at most 63 characters: Babelfish (PostgreSQL) shortens a longer identifier with a
-    /// hash, and DB_ID of the long name then misses the database it created (README, Babelfish).
+    /// hash, and DB_ID of the long name then misses the database it created (docs/stores/babelfish.md).
     /// </summary>
     internal static string DatabaseName(string run, string name)
     {
@@ -117,7 +117,7 @@ public abstract class SqlServerStoreFixture : StoreFixture
     /// <summary>
     /// Babelfish compiles each statement shape on each new session, which takes seconds (longer on a busy
     /// machine), and it only sees a cancel between requests: the defaults (2 s an attempt, 5 s a call) would
-    /// abandon every first call. So on Babelfish the suite runs the service with the timeouts README gives
+    /// abandon every first call. So on Babelfish the suite runs the service with the timeouts docs/stores/babelfish.md gives
     /// for that engine; on SQL Server it keeps the defaults.
     /// </summary>
     protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
@@ -125,7 +125,7 @@ public abstract class SqlServerStoreFixture : StoreFixture
             ? BabelfishSettings
             : [];
 
-    /// <summary>The timeouts a service on Babelfish runs with (README, SQL Server, Babelfish).</summary>
+    /// <summary>The timeouts a service on Babelfish runs with (docs/stores/babelfish.md).</summary>
     public static readonly KeyValuePair<string, string?>[] BabelfishSettings =
     [
         new("Store:CommandTimeoutSeconds", "20"),
@@ -180,7 +180,7 @@ public enum SqlServerEngine
 {
     SqlServer,
 
-    /// <summary>Babelfish for PostgreSQL (README, SQL Server: what differs there).</summary>
+    /// <summary>Babelfish for PostgreSQL (docs/stores/babelfish.md: what differs there).</summary>
     Babelfish,
 }
 

@@ -48,7 +48,7 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
 
     /// <summary>
     /// A transition's write runs at the level asked; a create always runs as one implicit transaction
-    /// (README, "The isolation switch": its decisions are unique and foreign keys, which hold at every level).
+    /// (docs/isolation-and-durability.md: its decisions are unique and foreign keys, which hold at every level).
     /// </summary>
     [Theory]
     [InlineData(Engine.PostgreSql, WriteIsolation.ReadCommitted, "ReadCommitted", "ReadCommitted")]

@@ -24,7 +24,7 @@ public static partial class EngineProbe
 {
     /// <summary>
     /// Babelfish compiles every statement shape again on each new session (seconds on a busy machine), so the
-    /// service's default 2 s attempt abandons every first call: the values README gives for Babelfish (the SQL Server
+    /// service's default 2 s attempt abandons every first call: the values docs/stores/babelfish.md gives for Babelfish (the SQL Server
     /// integration fixture applies the same).
     /// </summary>
     public static readonly IReadOnlyDictionary<string, string> BabelfishSettings = new Dictionary<string, string>

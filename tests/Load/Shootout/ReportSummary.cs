@@ -5,7 +5,7 @@ namespace OrderService.Load.Shootout;
 
 /// <summary>
 /// `--median-of a.json b.json c.json`: the side-by-side figures of several runs of one command, each as
-/// "median (min–max)", in the layout of README's performance table. Runs are matched by store, layout and variant.
+/// "median (min–max)", in the layout of docs/performance.md's tables. Runs are matched by store, layout and variant.
 /// </summary>
 public static class ReportSummary
 {

@@ -81,7 +81,7 @@ public static class VariantCatalog
             "variant 1 + READ UNCOMMITTED reads (PostgreSQL runs them as READ COMMITTED)", true, "synchronous_commit=on",
             Settings(("Store:UnitOfWork", "PerRequest"), ("Store:ReadIsolation", "ReadUncommitted"), ("Store:PostgreSql:SynchronousCommit", "On"))),
         // The isolation rows: variant 1 at a stricter level, with the resilience defaults (a conflict the
-        // server rolled back is rerun whole, see README "The isolation switch"), so 0 errors is the default's claim.
+        // server rolled back is rerun whole, see docs/isolation-and-durability.md), so 0 errors is the default's claim.
         new(StoreKind.PostgreSql, Relational, "serializable", "new",
             "variant 1 with SERIALIZABLE writes (40001/40P01 rerun whole)", true, "synchronous_commit=on",
             Settings(("Store:UnitOfWork", "PerRequest"), ("Store:WriteIsolation", "Serializable"), ("Store:PostgreSql:SynchronousCommit", "On"))),
