@@ -8,7 +8,8 @@ namespace OrderService.Data.MongoDb;
 /// (<see cref="StoreFault"/>, which the rerun rule reads):
 /// <list type="bullet">
 /// <item><b>Rolled back</b>: a transaction's write conflict, or an error the server labels TransientTransactionError
-/// (the transaction was aborted, nothing of it committed).</item>
+/// (the transaction was aborted, nothing of it committed); on FerretDB, PostgreSQL's deadlock or serialization failure
+/// under the one statement of a write (DocumentDB passes the SQLSTATE on as the code; PostgreSQL rolled it back).</item>
 /// <item><b>Unreachable</b>: nothing was sent or the server refused to start the command: no server could be selected in
 /// time, a connection could not be opened (refused, no route), the server refused the login, the pool is paused or its
 /// wait queue full, the member is not (or no longer) the writable primary or is recovering, no member satisfies the
@@ -42,7 +43,18 @@ public sealed class MongoTransientFaults : ITransientFaults
         64,                             // WriteConcernFailed: wtimeout passed before w members acknowledged
     ];
 
-    private const int WriteConflict = 112;
+    /// <summary>
+    /// Server codes of a write the server undid whole. 112 is MongoDB's WriteConflict. FerretDB on DocumentDB passes a
+    /// PostgreSQL error on with its SQLSTATE packed as PostgreSQL packs it (six bits a character, the first lowest):
+    /// 40P01 deadlock_detected is 16908292, 40001 serialization_failure 16777220. No MongoDB code comes near them.
+    /// A deadlock between two inserts (their unique-index checks) showed up on FerretDB at load.
+    /// </summary>
+    private static readonly HashSet<int> RolledBackCodes =
+    [
+        112,                            // WriteConflict
+        PackedSqlState.DeadlockDetected,
+        PackedSqlState.SerializationFailure,
+    ];
 
     public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
 
@@ -73,7 +85,7 @@ public sealed class MongoTransientFaults : ITransientFaults
         MongoConnectionException or MongoExecutionTimeoutException => StoreFault.Interrupted,
         MongoWriteConcernException concern => ByCode(WriteConcernErrorCode(concern.WriteConcernResult?.Response)) ?? ByCode(concern.Code) ?? Retryable(concern),
         MongoCommandException command => ByCode(command.Code) ?? Retryable(command),
-        MongoWriteException write => ByCode(write.WriteConcernError?.Code) ?? Retryable(write),
+        MongoWriteException write => ByCode(write.WriteError?.Code) ?? ByCode(write.WriteConcernError?.Code) ?? Retryable(write),
         MongoException other => Retryable(other),
 
         // The driver throws a plain TimeoutException when no server could be selected in time: nothing was sent.
@@ -90,7 +102,7 @@ public sealed class MongoTransientFaults : ITransientFaults
         code is not { } known ? null
         : RefusedCodes.Contains(known) ? StoreFault.Unreachable
         : InterruptedCodes.Contains(known) ? StoreFault.Interrupted
-        : known == WriteConflict ? StoreFault.RolledBack
+        : RolledBackCodes.Contains(known) ? StoreFault.RolledBack
         : null;
 
     private static int? WriteConcernErrorCode(MongoDB.Bson.BsonDocument? response) =>
@@ -101,4 +113,24 @@ public sealed class MongoTransientFaults : ITransientFaults
         && code.IsInt32
             ? code.AsInt32
             : null;
+}
+
+/// <summary>PostgreSQL's SQLSTATEs as DocumentDB (under FerretDB) reports them in a MongoDB error's code.</summary>
+public static class PackedSqlState
+{
+    public const int DeadlockDetected = 16908292;     // 40P01
+    public const int SerializationFailure = 16777220; // 40001
+
+    /// <summary>PostgreSQL's MAKE_SQLSTATE: each character's offset from '0' in six bits, the first character lowest.</summary>
+    public static int Pack(string sqlState)
+    {
+        ArgumentOutOfRangeException.ThrowIfNotEqual(sqlState.Length, 5);
+        var packed = 0;
+        for (var i = 0; i < 5; i++)
+        {
+            packed |= ((sqlState[i] - '0') & 0x3F) << (6 * i);
+        }
+
+        return packed;
+    }
 }

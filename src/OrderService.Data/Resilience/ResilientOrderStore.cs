@@ -92,6 +92,32 @@ public sealed partial class ResilientOrderStore : IOrderStore, IDisposable
             return true;
         }, 0, cancellationToken);
 
+    /// <summary>
+    /// Opens <paramref name="count"/> pooled connections at once, straight on the store, and says how many could not
+    /// be opened within <paramref name="bound"/>. Outside the retry and the circuit on purpose: a warm-up that asks a
+    /// slow engine for more sessions than it opens in time (Babelfish compiles each new session's statements) is not
+    /// a sign the store is down, and counted by the breaker its time-outs opened the circuit on the requests behind it.
+    /// </summary>
+    public async Task<int> OpenPooledConnectionsAsync(int count, TimeSpan bound, CancellationToken cancellationToken)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(bound);
+        var opened = await Task.WhenAll(Enumerable.Range(0, count).Select(async _ =>
+        {
+            try
+            {
+                await _inner.CheckReadyAsync(timeout.Token).WaitAsync(timeout.Token).ConfigureAwait(false);
+                return true;
+            }
+            catch (Exception) when (!cancellationToken.IsCancellationRequested)
+            {
+                // Best effort: a connection not opened now is opened by the request that needs it.
+                return false;
+            }
+        })).ConfigureAwait(false);
+        return opened.Count(success => !success);
+    }
+
     /// <summary>Creates the schema now if the store is reachable (a start-up warm-up); safe to call any time.</summary>
     public Task PrepareAsync(CancellationToken cancellationToken) =>
         RunAsync("prepare", RerunSafety.Always, static (_, _, _) => Task.FromResult(true), 0, cancellationToken);

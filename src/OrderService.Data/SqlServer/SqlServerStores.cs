@@ -22,7 +22,7 @@ public static class SqlServerStores
     /// <summary>
     /// The operator's connection string with our defaults where it says nothing: a connect timeout as
     /// short as a command's (SqlClient waits 15 s by default, far beyond the time a request may take before
-    /// it must get its 503) and an application name that shows up in sys.dm_exec_sessions.
+    /// it must get its 503), a pool that never blocks after a failed open, and an application name that shows up in sys.dm_exec_sessions.
     /// </summary>
     public static string NormalizeConnectionString(string connectionString, StoreOptions options)
     {
@@ -30,6 +30,14 @@ public static class SqlServerStores
         if (!builder.ShouldSerialize("Connect Timeout"))
         {
             builder.ConnectTimeout = options.CommandTimeoutSeconds;
+        }
+
+        // SqlClient's default (Auto) blocks the pool after a failed open against anything but Azure SQL: for up to a
+        // minute every open fails at once with the cached error. The resilience pipeline already bounds and spaces the
+        // retries, and a blocked pool turned one slow handshake into a run of 503s with the server answering again.
+        if (!builder.ShouldSerialize("Pool Blocking Period"))
+        {
+            builder.PoolBlockingPeriod = PoolBlockingPeriod.NeverBlock;
         }
 
         if (!builder.ShouldSerialize("Application Name"))

@@ -7,12 +7,13 @@ namespace OrderService.ServiceDefaults;
 /// <summary>
 /// Creates the schema right after start-up so the first request does not pay for it. It does not
 /// block start-up and does not fail it: with the store down, the service starts, answers 503, and the
-/// schema gate in <see cref="ResilientOrderStore"/> tries again on the next call. It then opens a batch of
-/// pooled connections at once, so the first burst of a 100-client load does not queue behind a hundred
-/// connection handshakes (server-side process forks on PostgreSQL) and time out into 503s. Last, it warns
+/// schema gate in <see cref="ResilientOrderStore"/> tries again on the next call. One readiness probe goes through
+/// the circuit; once it succeeds, a batch of pooled connections is opened at once, outside the circuit, so the first
+/// burst of a 100-client load does not queue behind a hundred connection handshakes (server-side process forks on
+/// PostgreSQL) and time out into 503s, and a slow handshake of the warm-up cannot open the circuit. Last, it warns
 /// when the database holds the other layout's orders, which this Store:Layout does not show.
 /// </summary>
-public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema schema, IOptions<StoreOptions> options, ILogger<StoreWarmUp> logger) : BackgroundService
+public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema schema, IOptions<StoreOptions> options, IOptions<ResilienceOptions> resilience, ILogger<StoreWarmUp> logger) : BackgroundService
 {
     private const int PooledConnectionsToOpen = 32;
 
@@ -21,8 +22,13 @@ public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema 
         try
         {
             await store.PrepareAsync(stoppingToken).ConfigureAwait(false);
-            await Task.WhenAll(Enumerable.Range(0, PooledConnectionsToOpen)
-                .Select(_ => store.CheckReadyAsync(stoppingToken))).ConfigureAwait(false);
+            await store.CheckReadyAsync(stoppingToken).ConfigureAwait(false);
+            var bound = TimeSpan.FromSeconds(resilience.Value.AttemptTimeoutSeconds);
+            var missed = await store.OpenPooledConnectionsAsync(PooledConnectionsToOpen - 1, bound, stoppingToken).ConfigureAwait(false);
+            if (missed > 0)
+            {
+                LogWarmUpShort(logger, missed, PooledConnectionsToOpen, bound.TotalSeconds);
+            }
         }
         catch (StoreUnavailableException unavailable)
         {
@@ -58,6 +64,10 @@ public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema 
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "The order store is not ready yet ({Reason}); requests get 503 until it is.")]
     private static partial void LogNotReady(ILogger logger, string reason);
+
+    [LoggerMessage(Level = LogLevel.Information, Message =
+        "{Missed} of the {Total} pooled connections the warm-up opens were not open within {Seconds} s; requests open them as they need them.")]
+    private static partial void LogWarmUpShort(ILogger logger, int missed, int total, double seconds);
 
     [LoggerMessage(Level = LogLevel.Error, Message = "Preparing the order store failed.")]
     private static partial void LogSchemaFailed(ILogger logger, Exception exception);

@@ -62,6 +62,10 @@ public sealed class MongoTransientFaultsTests
         { "labelled retryable after the driver's retry", Labelled(new MongoCommandException(Connection, "try again", Command, Reply(1, "InternalError")), "RetryableWriteError"), StoreFault.Interrupted },
         { "transaction aborted (labelled transient)", Labelled(new MongoCommandException(Connection, "conflict", Command, Reply(112, "WriteConflict")), "TransientTransactionError"), StoreFault.RolledBack },
         { "write conflict in a transaction", new MongoCommandException(Connection, "conflict", Command, Reply(112, "WriteConflict")), StoreFault.RolledBack },
+        { "FerretDB: PostgreSQL's deadlock under findAndModify", new MongoCommandException(Connection, "deadlock detected", Command, Reply(16908292, "Uncategorized", "deadlock detected")), StoreFault.RolledBack },
+        { "FerretDB: PostgreSQL's deadlock under an insert", InsertFailed(16908292, "deadlock detected"), StoreFault.RolledBack },
+        { "FerretDB: PostgreSQL's serialization failure under an insert", InsertFailed(16777220, "could not serialize access"), StoreFault.RolledBack },
+        { "an insert's duplicate key", InsertFailed(11000, "E11000 duplicate key"), StoreFault.Permanent },
         { "an unexpected duplicate key", new MongoCommandException(Connection, "E11000", Command, Reply(11000, "DuplicateKey")), StoreFault.Permanent },
         { "a refused login: nothing ran", new MongoAuthenticationException(Connection, "Unable to authenticate"), StoreFault.Unreachable },
     };
@@ -110,6 +114,20 @@ public sealed class MongoTransientFaultsTests
     [MemberData(nameof(Final))]
     public void Mistakes_fail_at_once(string situation, Exception fault) =>
         MongoTransientFaults.Instance.IsTransient(fault).ShouldBeFalse(situation);
+
+    [Theory]
+    [InlineData("40P01", PackedSqlState.DeadlockDetected)]
+    [InlineData("40001", PackedSqlState.SerializationFailure)]
+    public void The_packed_codes_are_PostgreSQLs_SQLSTATEs(string sqlState, int packed) =>
+        PackedSqlState.Pack(sqlState).ShouldBe(packed);
+
+    /// <summary>An insert's write error as the driver reports it (WriteError has no public constructor).</summary>
+    private static MongoWriteException InsertFailed(int code, string message)
+    {
+        var error = (WriteError)Activator.CreateInstance(typeof(WriteError), System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Instance, null,
+            [ServerErrorCategory.Uncategorized, code, message, new BsonDocument()], null)!;
+        return new MongoWriteException(Connection, error, null, null);
+    }
 
     private static BsonDocument Reply(int code, string name, string? message = null) => new() { { "ok", 0 }, { "code", code }, { "codeName", name }, { "errmsg", message ?? name } };
 

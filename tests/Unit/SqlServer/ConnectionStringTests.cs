@@ -16,6 +16,7 @@ public sealed class ConnectionStringTests
         var builder = new SqlConnectionStringBuilder(normalized);
         builder.ConnectTimeout.ShouldBe(4); // SqlClient's own default, 15 s, would outlast the request's 503 budget
         builder.ApplicationName.ShouldBe("OrderService");
+        builder.PoolBlockingPeriod.ShouldBe(PoolBlockingPeriod.NeverBlock); // Auto would fail every open for up to a minute after one failed
     }
 
     [Theory]
@@ -24,10 +25,11 @@ public sealed class ConnectionStringTests
     [InlineData("Timeout=30")]
     public void The_operators_own_settings_win(string timeout)
     {
-        var normalized = SqlServerStores.NormalizeConnectionString($"Server=db;{timeout};Application Name=ops", new StoreOptions());
+        var normalized = SqlServerStores.NormalizeConnectionString($"Server=db;{timeout};Application Name=ops;Pool Blocking Period=AlwaysBlock", new StoreOptions());
 
         var builder = new SqlConnectionStringBuilder(normalized);
         builder.ConnectTimeout.ShouldBe(30);
         builder.ApplicationName.ShouldBe("ops");
+        builder.PoolBlockingPeriod.ShouldBe(PoolBlockingPeriod.AlwaysBlock);
     }
 }
