@@ -43,4 +43,11 @@ public enum StoreFault
     /// rerun is recognised (a key, an id, a version check) is rerun. It counts towards opening the breaker.
     /// </summary>
     Interrupted,
+
+    /// <summary>
+    /// The service's own connection pool had no free connection in time (every connection busy with other calls):
+    /// nothing was sent, so a rerun is safe. Load on this service, not a store outage: the breaker ignores it, as
+    /// it ignores contention. A store that hangs still opens the circuit through its commands' time-outs.
+    /// </summary>
+    Saturated,
 }

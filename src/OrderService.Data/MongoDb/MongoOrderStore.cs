@@ -40,12 +40,23 @@ public sealed partial class MongoOrderStore : IOrderStore
     private readonly ClientSessionOptions _requestSession;
     private readonly StoreOptions _options;
 
-    public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options)
+    /// <param name="primaryReads">
+    /// Read the primary whatever the read preference: the store a secondary's miss falls back to
+    /// (<see cref="MongoStores"/> pairs the two in a <see cref="StandbyReadsOrderStore"/>).
+    /// </param>
+    public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options, bool primaryReads = false)
     {
         _client = client;
         _options = options;
         _database = client.GetDatabase(settings.DatabaseName);
-        _orders = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Orders);
+        var orders = settings.Orders;
+        if (primaryReads)
+        {
+            orders = orders.Clone();
+            orders.ReadPreference = ReadPreference.Primary;
+        }
+
+        _orders = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, orders);
         _explaining = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Explaining);
 
         _requestSession = new ClientSessionOptions { CausalConsistency = settings.CausalSessions };

@@ -37,7 +37,7 @@ public sealed class MongoStoreOptions
     [Description("The read concern of the reads (get, batch, listing): Majority returns only what no failover can roll back. Unset: the connection string's readConcernLevel, else the server's (local).")]
     public MongoReadConcern? ReadConcern { get; set; }
 
-    [Description("Which members the reads may go to (a secondary may lag). Unset: the connection string's readPreference, else the primary.")]
+    [Description("Which members the reads may go to (a secondary may lag; a GET or batch id it lacks is re-read on the primary). Unset: the connection string's readPreference, else the primary.")]
     public MongoReadPreference? ReadPreference { get; set; }
 }
 

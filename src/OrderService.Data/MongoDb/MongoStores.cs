@@ -35,8 +35,18 @@ public static class MongoStores
 
         var client = new MongoClient(settings.Client);
         var store = new MongoOrderStore(client, settings, options);
-        return new StoreBundle(store, new MongoSchema(store.Orders), MongoTransientFaults.Instance, new ClientRelease(client));
+        return new StoreBundle(WithPrimaryFallback(store, client, settings, options), new MongoSchema(store.Orders), MongoTransientFaults.Instance, new ClientRelease(client));
     }
+
+    /// <summary>
+    /// Reads that may go to a secondary fall back to the primary on a miss, as a PostgreSQL standby's do
+    /// (<see cref="StandbyReadsOrderStore"/>): a secondary that has not replicated an acknowledged order yet must not
+    /// answer 404 for it. Both stores share the one client and its pool.
+    /// </summary>
+    private static IOrderStore WithPrimaryFallback(MongoOrderStore store, MongoClient client, MongoSettings settings, StoreOptions options) =>
+        settings.Orders.ReadPreference.ReadPreferenceMode == ReadPreferenceMode.Primary
+            ? store
+            : new StandbyReadsOrderStore(new MongoOrderStore(client, settings, options, primaryReads: true), store);
 
     private static string Sessions(StoreOptions options, MongoSettings settings) => options.UnitOfWork != UnitOfWork.PerRequest
         ? " (the driver's implicit session per command)"
@@ -76,7 +86,8 @@ public static class MongoStores
 
         if (client.ReadPreference.ReadPreferenceMode != ReadPreferenceMode.Primary)
         {
-            yield return $"Store:MongoDb:ReadPreference={client.ReadPreference.ReadPreferenceMode}: reads that go to a secondary can return an order older than what the client was just told.";
+            yield return $"Store:MongoDb:ReadPreference={client.ReadPreference.ReadPreferenceMode}: reads that go to a secondary can return an order older than what the client was just told, " +
+                "and a listing can miss the newest orders (a GET or batch id the secondary does not have yet is re-read on the primary).";
         }
     }
 

@@ -11,9 +11,11 @@ namespace OrderService.Data.MongoDb;
 /// (the transaction was aborted, nothing of it committed); on FerretDB, PostgreSQL's deadlock or serialization failure
 /// under the one statement of a write (DocumentDB passes the SQLSTATE on as the code; PostgreSQL rolled it back).</item>
 /// <item><b>Unreachable</b>: nothing was sent or the server refused to start the command: no server could be selected in
-/// time, a connection could not be opened (refused, no route), the server refused the login, the pool is paused or its
-/// wait queue full, the member is not (or no longer) the writable primary or is recovering, no member satisfies the
-/// read preference.</item>
+/// time, a connection could not be opened (refused, no route), the server refused the login, the pool is paused after a
+/// failure, the member is not (or no longer) the writable primary or is recovering, no member satisfies the read
+/// preference.</item>
+/// <item><b>Saturated</b>: the driver's own pool had no connection in time (its wait queue full, or the wait timed out):
+/// nothing was sent, and the breaker does not count it.</item>
 /// <item><b>Interrupted</b>: the command may have been applied: a connection lost or timed out mid-command, a shutdown
 /// or step-down that interrupted it, a time limit, a write concern that timed out (the primary applied the write; only
 /// its replication was not confirmed), or a retryable-write label the driver's own one retry did not clear.</item>
@@ -25,6 +27,9 @@ namespace OrderService.Data.MongoDb;
 public sealed class MongoTransientFaults : ITransientFaults
 {
     public static readonly MongoTransientFaults Instance = new();
+
+    /// <summary>How the driver words a wait for a pooled connection that ran out (a plain TimeoutException).</summary>
+    public const string PoolWaitTimedOut = "Timed out waiting for a connection";
 
     /// <summary>Server codes that say the server refused the command before applying it.</summary>
     private static readonly HashSet<int> RefusedCodes =
@@ -78,8 +83,12 @@ public sealed class MongoTransientFaults : ITransientFaults
         // bound, then 503; a wrong password heals only when an operator mends it, which the 503's log says).
         MongoAuthenticationException => StoreFault.Unreachable,
         MongoException labelled when labelled.HasErrorLabel("TransientTransactionError") => StoreFault.RolledBack,
-        MongoNotPrimaryException or MongoNodeIsRecoveringException or MongoConnectionPoolPausedException or MongoWaitQueueFullException
+        MongoNotPrimaryException or MongoNodeIsRecoveringException or MongoConnectionPoolPausedException
             => StoreFault.Unreachable,
+
+        // The driver's own pool had no connection in time: nothing was sent; load on this service, not an outage.
+        MongoWaitQueueFullException => StoreFault.Saturated,
+        TimeoutException waiting when waiting.Message.StartsWith(PoolWaitTimedOut, StringComparison.Ordinal) => StoreFault.Saturated,
         MongoConnectionException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
             => StoreFault.Unreachable,
         MongoConnectionException or MongoExecutionTimeoutException => StoreFault.Interrupted,

@@ -18,6 +18,9 @@ namespace OrderService.Data.PostgreSql;
 /// </summary>
 public sealed class PostgresTransientFaults : ITransientFaults
 {
+    /// <summary>How Npgsql words a wait for a pooled connection that ran out (it has no code of its own).</summary>
+    public const string PoolExhausted = "The connection pool has been exhausted";
+
     public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
 
     public StoreFault Classify(Exception exception) => exception switch
@@ -33,6 +36,10 @@ public sealed class PostgresTransientFaults : ITransientFaults
             "57P01" or "57P02" or "08006" => StoreFault.Interrupted,
             _ => StoreFault.Permanent,
         },
+
+        // Npgsql's pool had no free connection within Timeout (the connect wraps it too): nothing was sent; load on
+        // this service, not an outage.
+        NpgsqlException exhausted when exhausted.Message.StartsWith(PoolExhausted, StringComparison.Ordinal) => StoreFault.Saturated,
 
         PostgresConnectFailure => StoreFault.Unreachable,
 

@@ -36,7 +36,7 @@ public static class RerunRule
     public static bool Allows(RerunSafety safety, StoreFault fault) => (safety, fault) switch
     {
         (RerunSafety.Never, _) or (_, StoreFault.Permanent) => false,
-        (_, StoreFault.RolledBack or StoreFault.Unreachable) => true,
+        (_, StoreFault.RolledBack or StoreFault.Unreachable or StoreFault.Saturated) => true,
         (RerunSafety.Always, StoreFault.Interrupted) => true,
         _ => false,
     };

@@ -144,7 +144,7 @@ public static class StorePipeline
         return attempt < budget && RerunRule.Allows(context.Properties.GetValue(Facts, default).Rerun, fault);
     }
 
-    /// <summary>What opens the circuit: the store out of reach or not answering. Contention and bugs never do.</summary>
+    /// <summary>What opens the circuit: the store out of reach or not answering. Contention, a saturated pool and bugs never do.</summary>
     internal static bool IsOutage(Exception? exception) => exception switch
     {
         TransientStoreFault transient => transient.Fault is StoreFault.Unreachable or StoreFault.Interrupted,
@@ -169,6 +169,7 @@ public static class StorePipeline
     {
         TransientStoreFault { Fault: StoreFault.RolledBack } => "rolled_back",
         TransientStoreFault { Fault: StoreFault.Unreachable } => "unreachable",
+        TransientStoreFault { Fault: StoreFault.Saturated } => "saturated",
         TransientStoreFault => "interrupted",
         TimeoutRejectedException => "timeout",
         _ => "other",

@@ -92,7 +92,7 @@ public sealed class SqlServerTransientFaults : ITransientFaults
                 case TimeoutException:
                     return StoreFault.Interrupted;
                 case InvalidOperationException when IsPoolTimeout(current):
-                    return StoreFault.Unreachable;
+                    return StoreFault.Saturated;
             }
         }
 
@@ -176,8 +176,10 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     };
 
     /// <summary>
-    /// The pool had no free connection within the connect time-out (every connection busy): load, not
-    /// a fault in the request. SqlClient raises it as an InvalidOperationException without an error code,
+    /// The pool had no free connection within the connect time-out (every connection busy): load on this
+    /// service, not a fault in the request and not an outage of the store (on Babelfish, fifty parallel calls
+    /// on a pool of ten waited past it while new sessions compiled, and counted as an outage they opened the
+    /// circuit on a healthy server). SqlClient raises it as an InvalidOperationException without an error code,
     /// so its message is all there is to recognize it (always English: the build ships no satellite resource
     /// assemblies, see SatelliteResourceLanguages in Directory.Build.props).
     /// </summary>

@@ -116,4 +116,29 @@ public sealed class MongoSwitchEffectTests
         found.Select(o => o.Id).Order().ShouldBe(orders.Select(o => o.Id).Order());
         recorder.Commands.Count(c => c.Operation == "find").ShouldBe(finds);
     }
+
+    [Theory]
+    [InlineData(MongoReadPreference.Secondary, 2, 2)]
+    [InlineData(MongoReadPreference.SecondaryPreferred, 2, 2)]
+    [InlineData(MongoReadPreference.Primary, 1, 1)]
+    public async Task A_read_that_may_go_to_a_secondary_rereads_a_miss_on_the_primary(MongoReadPreference preference, int findsForAMissingGet, int findsForAHalfMissingBatch)
+    {
+        // One server here (FerretDB, or a one-member set): a secondary read finds what the primary has, so what shows
+        // the fallback is the extra find a miss sends, and only a miss: a replica set's lagging secondary is not at hand.
+        await using var store = await MongoScratchStore.OpenAsync(o => o.MongoDb.ReadPreference = preference);
+        var order = await store.CreateOrderAsync();
+        using var recorder = new StoreTelemetryRecorder();
+
+        (await store.Store.GetAsync(order.Id, Ct)).ShouldNotBeNull();
+        recorder.Commands.Count(c => c.Operation == "find").ShouldBe(1, "a hit is answered by the first read");
+
+        recorder.Reset();
+        (await store.Store.GetAsync(Guid.CreateVersion7(), Ct)).ShouldBeNull();
+        recorder.Commands.Count(c => c.Operation == "find").ShouldBe(findsForAMissingGet);
+
+        recorder.Reset();
+        var found = await store.Store.GetManyAsync([order.Id, Guid.CreateVersion7()], Ct).ToListAsync(Ct);
+        found.Select(o => o.Id).ShouldBe([order.Id]);
+        recorder.Commands.Count(c => c.Operation == "find").ShouldBe(findsForAHalfMissingBatch);
+    }
 }

@@ -75,7 +75,7 @@ public sealed class PostgresCircuitBreakerTests
         await postgres.RestartAsync(Ct);
         var restarted = Stopwatch.GetTimestamp();
 
-        await WaitUntilReadyAsync(client);
+        await api.WaitUntilReadyAsync(Bound, "/health/ready must turn green by itself once the server is back");
         await stream.WaitForAsync(a => a.Status == 201 && a.Started > restarted, 5, Bound);
         events.Saw("OnCircuitHalfOpened").ShouldBeTrue("the circuit closes through a half-open call");
         events.Saw("OnCircuitClosed").ShouldBeTrue();
@@ -90,21 +90,6 @@ public sealed class PostgresCircuitBreakerTests
         answers.ShouldContain(a => a.CircuitOpen && a.Started > firstOpen.Started && a.RetryAfter < BreakSeconds, "the break counts down");
     }
 
-    private static async Task WaitUntilReadyAsync(HttpClient client)
-    {
-        var clock = Stopwatch.StartNew();
-        while (true)
-        {
-            using var ready = await client.GetAsync("/health/ready", Ct);
-            if (ready.StatusCode == HttpStatusCode.OK)
-            {
-                return;
-            }
-
-            clock.Elapsed.ShouldBeLessThan(Bound, "/health/ready must turn green by itself once the server is back");
-            await Task.Delay(250, Ct);
-        }
-    }
 
     /// <summary>One answer of the stream: when it was sent, how long it took, what it said.</summary>
     private sealed record Answer(long Started, TimeSpan Elapsed, int Status, int RetryAfter, bool CircuitOpen);

@@ -14,16 +14,19 @@ public sealed class RerunRuleTests
     [InlineData(RerunSafety.Always, StoreFault.RolledBack, true)]
     [InlineData(RerunSafety.Always, StoreFault.Unreachable, true)]
     [InlineData(RerunSafety.Always, StoreFault.Interrupted, true)]
+    [InlineData(RerunSafety.Always, StoreFault.Saturated, true)]
     [InlineData(RerunSafety.Always, StoreFault.Permanent, false)]
     // A transition without If-Match: only when nothing can have committed.
     [InlineData(RerunSafety.OnlyIfNothingCommitted, StoreFault.RolledBack, true)]
     [InlineData(RerunSafety.OnlyIfNothingCommitted, StoreFault.Unreachable, true)]
     [InlineData(RerunSafety.OnlyIfNothingCommitted, StoreFault.Interrupted, false)]
+    [InlineData(RerunSafety.OnlyIfNothingCommitted, StoreFault.Saturated, true)] // nothing was sent
     [InlineData(RerunSafety.OnlyIfNothingCommitted, StoreFault.Permanent, false)]
     // The readiness probe: one attempt.
     [InlineData(RerunSafety.Never, StoreFault.RolledBack, false)]
     [InlineData(RerunSafety.Never, StoreFault.Unreachable, false)]
     [InlineData(RerunSafety.Never, StoreFault.Interrupted, false)]
+    [InlineData(RerunSafety.Never, StoreFault.Saturated, false)]
     public void A_call_is_rerun_only_when_its_safety_covers_what_the_fault_left_behind(RerunSafety safety, StoreFault fault, bool rerun) =>
         RerunRule.Allows(safety, fault).ShouldBe(rerun);
 

@@ -2,6 +2,7 @@ using System.Net.Sockets;
 using Microsoft.Data.Sqlite;
 using Npgsql;
 using OrderService.Data;
+using OrderService.Data.MongoDb;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
 using OrderService.Data.SqlServer;
@@ -73,6 +74,26 @@ public sealed class TransientFaultsTests
     [InlineData(2627, StoreFault.Permanent)]   // unique constraint
     public void SQL_Server_error_numbers(int number, StoreFault expected) =>
         SqlServerTransientFaults.ClassifyNumber(number).ShouldBe(expected);
+
+    [Fact]
+    public void A_pool_with_no_free_connection_in_time_is_saturation_on_every_driver_and_nothing_else_is()
+    {
+        // Each driver's own words (none has a code for it); SqlClient's two spaces are its own.
+        SqlServerTransientFaults.Instance.Classify(new InvalidOperationException(
+            "Timeout expired.  The timeout period elapsed prior to obtaining a connection from the pool.  This may have occurred because all pooled connections were in use and max pool size was reached."))
+            .ShouldBe(StoreFault.Saturated);
+        new PostgresTransientFaults().Classify(new NpgsqlException(
+            "The connection pool has been exhausted, either raise 'Max Pool Size' (currently 1) or 'Timeout' (currently 1 seconds) in your connection string.", new TimeoutException()))
+            .ShouldBe(StoreFault.Saturated);
+        new PostgresTransientFaults().Classify(new PostgresConnectFailure(new NpgsqlException(
+            "The connection pool has been exhausted, either raise 'Max Pool Size' (currently 1) or 'Timeout' (currently 1 seconds) in your connection string.", new TimeoutException())))
+            .ShouldBe(StoreFault.Saturated, "the store's connect wraps it, and it stays saturation");
+        MongoTransientFaults.Instance.Classify(new TimeoutException("Timed out waiting for a connection after 1000ms.")).ShouldBe(StoreFault.Saturated);
+
+        // What is not: a server that could not be selected, and a read that timed out on the wire.
+        MongoTransientFaults.Instance.Classify(new TimeoutException("A timeout occurred after 2000ms selecting a server")).ShouldBe(StoreFault.Unreachable);
+        new PostgresTransientFaults().Classify(new NpgsqlException("Exception while reading from stream", new TimeoutException())).ShouldBe(StoreFault.Interrupted);
+    }
 
     [Fact]
     public void A_store_that_cannot_tell_is_treated_as_interrupted_so_its_ambiguous_writes_are_never_rerun()

@@ -15,6 +15,23 @@ public sealed partial class OrderApi(HttpClient http)
 
     public HttpClient Http { get; } = http;
 
+    /// <summary>Polls /health/ready until it is green (the store back, the circuit closed), or fails after <paramref name="bound"/>.</summary>
+    public async Task WaitUntilReadyAsync(TimeSpan bound, string because)
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (true)
+        {
+            using var ready = await Http.GetAsync("/health/ready", TestContext.Current.CancellationToken);
+            if (ready.StatusCode == HttpStatusCode.OK)
+            {
+                return;
+            }
+
+            clock.Elapsed.ShouldBeLessThan(bound, because);
+            await Task.Delay(250, TestContext.Current.CancellationToken);
+        }
+    }
+
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     public Task<HttpResponseMessage> GetAsync(string path) => Http.GetAsync(path, Ct);

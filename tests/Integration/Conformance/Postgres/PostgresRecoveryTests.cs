@@ -44,7 +44,7 @@ public sealed class PostgresRecoveryTests
 
         await server.RestartAsync(Ct);
 
-        await WaitUntilReadyAsync(client);
+        await api.WaitUntilReadyAsync(RecoveryBound, "/health/ready must recover by itself once the server is back");
         (await api.GetOrderAsync(before.Id)).ShouldBeEquivalentTo(before);
         await api.TransitionOkAsync(before.Id, "pay");
         await api.CreateOrderAsync(Ids.NewCustomer());
@@ -67,7 +67,7 @@ public sealed class PostgresRecoveryTests
         await server.KillAsync(Ct);
         await server.RestartAsync(Ct); // crash recovery replays the WAL
 
-        await WaitUntilReadyAsync(client);
+        await api.WaitUntilReadyAsync(RecoveryBound, "/health/ready must recover by itself once the server is back");
         foreach (var order in acknowledged)
         {
             (await api.GetOrderAsync(order.Id)).ShouldBeEquivalentTo(order);
@@ -90,20 +90,4 @@ public sealed class PostgresRecoveryTests
         ["Store:Layout"] = "Relational",
         ["ConnectionStrings:Orders"] = await server.CreateDatabaseAsync("recovery", Ct),
     };
-
-    private static async Task WaitUntilReadyAsync(HttpClient client)
-    {
-        var clock = Stopwatch.StartNew();
-        while (true)
-        {
-            using var ready = await client.GetAsync("/health/ready", Ct);
-            if (ready.StatusCode == HttpStatusCode.OK)
-            {
-                return;
-            }
-
-            clock.Elapsed.ShouldBeLessThan(RecoveryBound, "/health/ready must recover by itself once the server is back");
-            await Task.Delay(250, Ct);
-        }
-    }
 }

@@ -1,10 +1,11 @@
 using System.Runtime.CompilerServices;
 using OrderService.Data.Orders;
 
-namespace OrderService.Data.PostgreSql;
+namespace OrderService.Data;
 
 /// <summary>
-/// Reads from a standby, writes on the primary (Store:PostgreSql:ReadConnectionString). The staleness contract
+/// Reads from a standby, writes on the primary: a PostgreSQL standby (Store:PostgreSql:ReadConnectionString), or a
+/// MongoDB secondary (Store:MongoDb:ReadPreference other than Primary). The same staleness contract on both
 /// (docs/read-replicas.md):
 /// <list type="bullet">
 /// <item>GET by id: the standby first; a miss is re-read on the primary, so an order this service acknowledged is
