@@ -44,6 +44,31 @@ public sealed class RefusingPostgres : IAsyncLifetime
         await command.ExecuteNonQueryAsync();
     }
 
+    /// <summary>
+    /// Opens unpooled sessions (as the superuser, who may take the reserved slot too) until the server refuses one.
+    /// The caller disposes <c>Held</c>; <c>Refusal</c> is null if ten sessions were all accepted.
+    /// </summary>
+    public async Task<(List<NpgsqlConnection> Held, PostgresException? Refusal)> TakeEverySlotAsync(CancellationToken cancellationToken)
+    {
+        var held = new List<NpgsqlConnection>();
+        for (var slot = 0; slot < 10; slot++)
+        {
+            var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(Database) { Pooling = false }.ConnectionString);
+            try
+            {
+                await connection.OpenAsync(cancellationToken);
+                held.Add(connection);
+            }
+            catch (PostgresException refused)
+            {
+                await connection.DisposeAsync();
+                return (held, refused);
+            }
+        }
+
+        return (held, null);
+    }
+
     public async ValueTask DisposeAsync()
     {
         if (Server is not null)
@@ -85,26 +110,10 @@ public sealed class PostgresRefusedSessionTests(RefusingPostgres postgres) : ICl
     [Fact]
     public async Task Too_many_clients_is_53300_unavailability_and_503()
     {
-        // Take every slot the server has (the superuser may use the reserved one too), then ask as the service.
-        var held = new List<NpgsqlConnection>();
+        // Take every slot the server has, then ask as the service.
+        var (held, full) = await postgres.TakeEverySlotAsync(Ct);
         try
         {
-            PostgresException? full = null;
-            for (var slot = 0; slot < 10 && full is null; slot++)
-            {
-                var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(postgres.Database) { Pooling = false }.ConnectionString);
-                try
-                {
-                    await connection.OpenAsync(Ct);
-                    held.Add(connection);
-                }
-                catch (PostgresException refused)
-                {
-                    await connection.DisposeAsync();
-                    full = refused;
-                }
-            }
-
             full.ShouldNotBeNull("the server must refuse a session once its slots are taken");
             full.SqlState.ShouldBe("53300");
             full.MessageText.ShouldBe("sorry, too many clients already");

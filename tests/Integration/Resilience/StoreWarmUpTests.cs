@@ -1,7 +1,6 @@
 using System.Net;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
-using Npgsql;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.ServiceDefaults;
 using Shouldly;
@@ -35,7 +34,9 @@ public sealed class StoreWarmUpTests(RefusingPostgres postgres) : IClassFixture<
         // idle connection. How many that is depends on timing: on a quiet machine most of them (the warm-up that sent
         // its whole batch through the circuit failed this test there), under load sometimes none. With several slots
         // free, connections handed back early serve most of the batch, and the test would show nothing.
-        var held = await TakeEverySlotAsync();
+        var (held, refusal) = await postgres.TakeEverySlotAsync(Ct);
+        refusal.ShouldNotBeNull("the server was to have six connection slots, but it kept accepting sessions");
+        refusal.SqlState.ShouldBe("53300");
         await held[^1].DisposeAsync();
         held.RemoveAt(held.Count - 1);
         try
@@ -61,26 +62,5 @@ public sealed class StoreWarmUpTests(RefusingPostgres postgres) : IClassFixture<
 
         using var ready = await client.GetAsync("/health/ready", Ct);
         ready.StatusCode.ShouldBe(HttpStatusCode.OK);
-    }
-
-    private async Task<List<NpgsqlConnection>> TakeEverySlotAsync()
-    {
-        var held = new List<NpgsqlConnection>();
-        for (var slot = 0; slot < 10; slot++)
-        {
-            var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(postgres.Database) { Pooling = false }.ConnectionString);
-            try
-            {
-                await connection.OpenAsync(Ct);
-                held.Add(connection);
-            }
-            catch (PostgresException refused) when (refused.SqlState == "53300")
-            {
-                await connection.DisposeAsync();
-                return held;
-            }
-        }
-
-        throw new InvalidOperationException("The server was to have six connection slots, but it kept accepting sessions.");
     }
 }
