@@ -39,6 +39,7 @@ public sealed partial class MongoOrderStore : IOrderStore
     private readonly TransactionOptions _transaction;
     private readonly ClientSessionOptions _requestSession;
     private readonly StoreOptions _options;
+    private readonly OneKeyAtATime _keyTurns = new();
 
     /// <param name="primaryReads">
     /// Read the primary whatever the read preference: the store a secondary's miss falls back to
@@ -72,6 +73,7 @@ public sealed partial class MongoOrderStore : IOrderStore
     {
         var stored = OrderDocument.Normalize(order.Order);
         var document = OrderBson.ToDocument(stored, order.IdempotencyKey, order.RequestHash);
+        using var turn = order.IdempotencyKey is { } key ? await _keyTurns.EnterAsync(key, cancellationToken).ConfigureAwait(false) : default(OneKeyAtATime.Held?);
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
         try
         {
