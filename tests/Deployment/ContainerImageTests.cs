@@ -67,6 +67,8 @@ public sealed class ContainerImageTests
         }
         catch (ImageBuildFailedException exception)
         {
+            // A failed build leaves its finished stages behind as well.
+            await RemoveImagesLeftByTheBuildAsync(docker, danglingBefore);
             Assert.Fail($"{exception.Message}\nThe build's last lines:\n{buildOutput.Tail}");
         }
 

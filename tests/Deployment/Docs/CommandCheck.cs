@@ -12,8 +12,8 @@ internal sealed partial class CommandCheck(string root)
     private const string ServiceProject = "src/OrderService";
     private const string LoadProject = "tests/Load";
 
-    /// <summary>The host's own command-line switches, which bind no options class.</summary>
-    private static readonly string[] HostSwitches = ["--urls", "--environment", "--contentRoot", "--applicationName"];
+    /// <summary>The host's own command-line switches, which bind no options class, and the service's one verb of its own.</summary>
+    private static readonly string[] HostSwitches = ["--urls", "--environment", "--contentRoot", "--applicationName", OrderService.ServiceDefaults.ConfigurationReference.WriteFlag];
 
     private readonly Lazy<HashSet<string>> _loadOptions = new(() => LoadOptions(root));
     private readonly Lazy<HashSet<string>> _composeServices = new(() => ComposeServices(root));

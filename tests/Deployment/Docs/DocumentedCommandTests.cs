@@ -4,7 +4,8 @@ using Xunit;
 namespace OrderService.Deployment.Tests.Docs;
 
 /// <summary>
-/// Every command in a ```bash or ```sh block of README.md and docs/ is held to the repository: scripts exist and are
+/// Every command in a ```bash or ```sh block of README.md, docs/ and tests/Load/README.md, and every command written
+/// inline in their prose (a code span that starts with `dotnet `, `scripts/`, `ORDERS_`...), is held to the repository: scripts exist and are
 /// executable; `dotnet run --project`, `dotnet build` and `dotnet test` name projects that exist; a test assembly is the
 /// one its project builds and `-class` matches one of its classes; the shoot-out's flags are options tests/Load
 /// declares; `--Section:Key` on the service's command line and `Section__Key` in the environment are settings the app
@@ -17,10 +18,11 @@ public sealed class DocumentedCommandTests
     public void Every_command_in_README_and_docs_names_what_the_repository_has()
     {
         var check = new CommandCheck(Repository.Root);
-        var pages = MarkdownPage.TrackedPages(Repository.Root).Where(p => p == "README.md" || p.StartsWith("docs/", StringComparison.Ordinal));
+        var pages = MarkdownPage.TrackedPages(Repository.Root)
+            .Where(p => p is "README.md" or "tests/Load/README.md" || p.StartsWith("docs/", StringComparison.Ordinal));
         foreach (var page in pages)
         {
-            foreach (var block in MarkdownPage.Parse(page, File.ReadAllText(Repository.PathOf(page))).CodeBlocks.Where(b => b.Language is "bash" or "sh" or "shell"))
+            foreach (var block in MarkdownPage.Parse(page, File.ReadAllText(Repository.PathOf(page))).CodeBlocks.Where(b => b.Language is "bash" or "sh" or "shell" or MarkdownPage.InlineCommand))
             {
                 check.Check(block);
             }
@@ -68,6 +70,18 @@ public sealed class DocumentedCommandTests
         check.Problems.ShouldContain(p => p.EndsWith("docker-compose.yml has no service no-such-service", StringComparison.Ordinal));
         check.Problems.ShouldContain(p => p.EndsWith("no project tests/NoSuch/NoSuch.csproj", StringComparison.Ordinal));
         check.Problems.ShouldContain(p => p.EndsWith("Unit.csproj builds OrderService.Unit.Tests.dll", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void A_command_written_inline_in_prose_is_checked_like_one_in_a_block()
+    {
+        var page = MarkdownPage.Parse("example.md", "Run `dotnet run -c Release --project tests/Load -- --workflow 10` to race; `dotnet run` alone, `--stores` and `Store:Provider` are names, not commands.\n");
+
+        var inline = page.CodeBlocks.ShouldHaveSingleItem();
+        (inline.Language, inline.Line).ShouldBe((MarkdownPage.InlineCommand, 1));
+        var check = new CommandCheck(Repository.Root);
+        check.Check(inline);
+        check.Problems.ShouldHaveSingleItem().ShouldEndWith("tests/Load declares no option --workflow");
     }
 
     [Fact]

@@ -64,6 +64,12 @@ internal sealed partial class MarkdownPage
             .Order(StringComparer.Ordinal)];
     }
 
+    /// <summary>The language of a command written inline in prose (`dotnet run ...`), not in a fenced block.</summary>
+    public const string InlineCommand = "inline";
+
+    // How an inline code span that is a whole command begins; any other span is a name or a value, not a command.
+    private static readonly string[] InlineCommandStarts = ["dotnet ", "scripts/", ".ci/run", "docker compose ", "ORDERS_"];
+
     public static MarkdownPage Parse(string path, string text)
     {
         var anchors = new List<string>();
@@ -101,6 +107,16 @@ internal sealed partial class MarkdownPage
                 }
 
                 continue;
+            }
+
+            foreach (Match span in InlineCode().Matches(line))
+            {
+                var code = span.Value.Trim('`').Trim();
+                // A bare "dotnet run" in prose names the tool, not a command to check.
+                if (InlineCommandStarts.Any(start => code.StartsWith(start, StringComparison.Ordinal)) && code is not "dotnet run" and not "dotnet test")
+                {
+                    blocks.Add(new CodeBlock(path, i + 1, InlineCommand, code + "\n"));
+                }
             }
 
             var prose = InlineCode().Replace(line, "");
