@@ -134,7 +134,8 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
         await using (var connection = new NpgsqlConnection(AdminConnectionString))
         {
             await connection.OpenAsync(cancellationToken);
-            await using var command = new NpgsqlCommand($"CREATE DATABASE \"{name}\"", connection);
+            // CREATE DATABASE waits for a checkpoint: under a full test run's load that has taken more than Npgsql's default 30 s.
+            await using var command = new NpgsqlCommand($"CREATE DATABASE \"{name}\"", connection) { CommandTimeout = 180 };
             await command.ExecuteNonQueryAsync(cancellationToken);
         }
 
