@@ -30,6 +30,12 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
                 "empty unless Store:Provider=PostgreSql (reads from standbys are a PostgreSQL switch)"));
         }
 
+        if (options.Provider != StoreProvider.SqlServer && !string.IsNullOrWhiteSpace(options.SqlServer.ReadConnectionString))
+        {
+            return ValidateOptionsResult.Fail(SettingError.Invalid("Store:SqlServer:ReadConnectionString", options.SqlServer.ReadConnectionString,
+                "empty unless Store:Provider=SqlServer (reads from a readable secondary are a SQL Server switch)"));
+        }
+
         var value = configuration.GetConnectionString(StoreRegistration.ConnectionStringName);
         if (string.IsNullOrWhiteSpace(value))
         {

@@ -89,6 +89,8 @@ public sealed class StoreOptions
 
     public PostgreSqlStoreOptions PostgreSql { get; set; } = new();
 
+    public SqlServer.SqlServerStoreOptions SqlServer { get; set; } = new();
+
     public MongoDb.MongoStoreOptions MongoDb { get; set; } = new();
 }
 

@@ -1,4 +1,7 @@
 using Microsoft.Data.SqlClient;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
@@ -13,11 +16,24 @@ public static class SqlServerStores
     {
         var options = context.Options;
         var connectionString = NormalizeConnectionString(context.ConnectionString, options);
-        var connections = new SqlServerConnections(() => new SqlConnection(connectionString), options.ReadIsolation);
-        var store = new RelationalOrderStore(new SqlServerDialect(options.ReadIsolation), connections, options);
+        var store = Relational(connectionString, options);
         var schema = new SqlServerSchema(connectionString, options.CommandTimeoutSeconds);
-        return new StoreBundle(store, schema, SqlServerTransientFaults.Instance, new PoolRelease(connectionString));
+        if (string.IsNullOrWhiteSpace(options.SqlServer.ReadConnectionString))
+        {
+            return new StoreBundle(store, schema, SqlServerTransientFaults.Instance, new PoolRelease(connectionString));
+        }
+
+        // Reads on the secondary's own pool; the schema is migrated on the primary only and reaches the secondary by
+        // replication. The same fallback on a miss as a PostgreSQL standby's (StandbyReadsOrderStore).
+        var readConnectionString = NormalizeConnectionString(options.SqlServer.ReadConnectionString, options);
+        (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(SqlServerStores)).LogInformation(
+            "Store:SqlServer:ReadConnectionString is set: GET by id, the batch and the customer listing read from the secondary; writes stay on the primary.");
+        var reads = new StandbyReadsOrderStore(store, Relational(readConnectionString, options));
+        return new StoreBundle(reads, schema, SqlServerTransientFaults.Instance, new PoolRelease(connectionString, readConnectionString));
     }
+
+    private static RelationalOrderStore Relational(string connectionString, StoreOptions options) =>
+        new(new SqlServerDialect(options.ReadIsolation), new SqlServerConnections(() => new SqlConnection(connectionString), options.ReadIsolation), options);
 
     /// <summary>
     /// The operator's connection string with our defaults where it says nothing: a connect timeout as
@@ -48,13 +64,17 @@ public static class SqlServerStores
         return builder.ConnectionString;
     }
 
-    /// <summary>Empties this store's connection pool when the host stops (tests start many hosts in one process).</summary>
-    private sealed class PoolRelease(string connectionString) : IAsyncDisposable
+    /// <summary>Empties this store's connection pools when the host stops (tests start many hosts in one process).</summary>
+    private sealed class PoolRelease(params string[] connectionStrings) : IAsyncDisposable
     {
         public ValueTask DisposeAsync()
         {
-            using var connection = new SqlConnection(connectionString);
-            SqlConnection.ClearPool(connection);
+            foreach (var connectionString in connectionStrings)
+            {
+                using var connection = new SqlConnection(connectionString);
+                SqlConnection.ClearPool(connection);
+            }
+
             return ValueTask.CompletedTask;
         }
     }

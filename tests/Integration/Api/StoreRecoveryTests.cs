@@ -54,6 +54,8 @@ public sealed class StoreRecoveryTests(ApiHost host) : IClassFixture<ApiHost>
     [InlineData("Resilience:CircuitSamplingSeconds", "0")]
     [InlineData("Resilience:CircuitBreakSeconds", "0")]
     [InlineData("Payments:AuthorizationDelayMilliseconds", "-5")]
+    [InlineData("Store:SqlServer:ReadConnectionString", "Server=127.0.0.1;Database=orders")] // set while the store is SQLite
+    [InlineData("Store:PostgreSql:ReadConnectionString", "Host=127.0.0.1;Database=orders")]
     public async Task A_bad_setting_stops_start_up_naming_its_key(string key, string value)
     {
         await using var factory = host.Create((key, value));
@@ -61,6 +63,22 @@ public sealed class StoreRecoveryTests(ApiHost host) : IClassFixture<ApiHost>
         var failure = Should.Throw<OptionsValidationException>(() => factory.CreateClient());
 
         failure.Message.ShouldContain(key);
+        await Task.CompletedTask;
+    }
+
+    [Fact]
+    public async Task A_secondary_connection_string_that_does_not_parse_stops_start_up_with_one_line_that_hides_it()
+    {
+        await using var factory = host.Create(
+            ("Store:Provider", "SqlServer"),
+            ("ConnectionStrings:Orders", "Server=127.0.0.1;Database=orders;User ID=orders;Password=unused"),
+            ("Store:SqlServer:ReadConnectionString", "Sever=127.0.0.1;Pasword=secret"));
+
+        var failure = Should.Throw<OptionsValidationException>(() => factory.CreateClient());
+
+        var line = failure.Failures.ShouldHaveSingleItem();
+        line.ShouldStartWith("Invalid setting Store:SqlServer:ReadConnectionString = (value hidden");
+        line.ShouldNotContain("secret");
         await Task.CompletedTask;
     }
 }
