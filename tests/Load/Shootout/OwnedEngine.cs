@@ -78,6 +78,10 @@ public sealed class OwnedEngine
         var postmaster = int.Parse(PidFileLine(_dataDirectory, 1), System.Globalization.CultureInfo.InvariantCulture);
         var clock = Stopwatch.StartNew();
         Shell.KillTreeHard(postmaster);
+
+        // start.sh asks pg_ctl status, which counts a zombie postmaster as running (kill -0): restarted before PID 1 has
+        // reaped it, start.sh takes its "already running" path, cannot connect, and fails (a Babelfish crash row did).
+        await Shell.WaitUntilReapedAsync(postmaster, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
         var kill = clock.Elapsed;
         await Task.Delay(downtime).ConfigureAwait(false);
         clock.Restart();

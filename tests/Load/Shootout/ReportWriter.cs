@@ -103,7 +103,9 @@ public static class ReportWriter
             md.AppendLine().AppendLine("## Crash runs").AppendLine();
             foreach (var row in crashes)
             {
-                md.AppendLine($"- {row.Key}: {row.CrashNote}; acknowledged {row.Audit?.Acknowledged}, **lost {row.Audit?.Lost}**, stored but never acknowledged {row.Audit?.StoredUnacknowledged}.");
+                md.AppendLine(row.Audit is { } audit
+                    ? $"- {row.Key}: {row.CrashNote}; acknowledged {audit.Acknowledged}, **lost {audit.Lost}**, stored but never acknowledged {audit.StoredUnacknowledged}."
+                    : $"- {row.Key}: **no verdict**, the run failed before its audit: {row.Failure ?? "no reason recorded"}");
             }
         }
 

@@ -108,6 +108,19 @@ public static class Shell
 
     public static bool IsAlive(int pid) => File.Exists($"/proc/{pid}/stat") && !IsZombie(pid);
 
+    /// <summary>
+    /// Waits until <paramref name="pid"/> has left the process table (reaped, not only a zombie), or the time is up.
+    /// A killed daemon's parent is PID 1, which reaps it about a second later; until then kill -0 still finds it.
+    /// </summary>
+    public static async Task WaitUntilReapedAsync(int pid, TimeSpan timeout)
+    {
+        var deadline = DateTime.UtcNow + timeout;
+        while (File.Exists($"/proc/{pid}/stat") && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(20).ConfigureAwait(false);
+        }
+    }
+
     private static bool IsZombie(int pid)
     {
         try
