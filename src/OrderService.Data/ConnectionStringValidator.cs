@@ -61,6 +61,26 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
         }
     }
 
+    /// <summary>True when <paramref name="provider"/>'s own parser takes <paramref name="text"/> (or the provider has none).</summary>
+    internal static bool Parses(StoreProvider provider, string text)
+    {
+        var builder = Builder(provider);
+        if (builder is null)
+        {
+            return true;
+        }
+
+        try
+        {
+            builder.ConnectionString = text;
+            return true;
+        }
+        catch (Exception exception) when (exception is ArgumentException or FormatException or KeyNotFoundException)
+        {
+            return false;
+        }
+    }
+
     /// <summary>
     /// The provider's own parser; null for a provider whose strings are not key=value pairs. One method per
     /// provider: a ReadyToRun method resolves every type it names before it first runs, so one switch naming

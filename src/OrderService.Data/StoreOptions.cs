@@ -160,6 +160,6 @@ public sealed class PostgreSqlStoreOptions
     /// replication delay (docs/read-replicas.md). Empty: every read goes to the primary.
     /// </summary>
     [Description("A standby's connection string: GET by id, the batch and the listing read there; a miss is re-read on the primary. Empty: every read goes to the primary.")]
-    [PostgreSqlConnectionString]
+    [ConnectionStringOf(StoreProvider.PostgreSql)]
     public string? ReadConnectionString { get; set; }
 }

@@ -14,6 +14,6 @@ public sealed class SqlServerStoreOptions
     /// primary; a listing may lag by the replication delay (docs/read-replicas.md). Empty: every read goes to the primary.
     /// </summary>
     [Description("A readable secondary's connection string (an availability group listener with ApplicationIntent=ReadOnly): GET by id, the batch and the listing read there; a miss is re-read on the primary. Empty: every read goes to the primary.")]
-    [SqlServerConnectionString]
+    [ConnectionStringOf(StoreProvider.SqlServer)]
     public string? ReadConnectionString { get; set; }
 }
