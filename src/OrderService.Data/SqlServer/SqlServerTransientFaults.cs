@@ -44,6 +44,17 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     ];
 
     /// <summary>
+    /// The starts of the Babelfish messages under <see cref="BabelfishUnmappedError"/> that stop a statement on the server
+    /// (SQLSTATE 57014): PostgreSQL's statement_timeout, which a DBA may give the service's login as the server's own
+    /// bound on a statement (Babelfish reads a client's cancel only between requests). It is the server's counterpart of
+    /// a command time-out (-2) and, like it, may have met a commit in flight: interrupted, no blind rerun, a key decides.
+    /// </summary>
+    private static readonly string[] BabelfishCancelledStatementMessages =
+    [
+        "canceling statement due to statement timeout", // 57014: the login's (or session's) statement_timeout
+    ];
+
+    /// <summary>
     /// The starts of the Babelfish messages under <see cref="BabelfishUnmappedError"/> that refuse the session itself
     /// (PostgreSQL's connection-slot and authentication errors, SQLSTATE 53300, 28000 and 28P01, which reach the client
     /// under that number): nothing was sent, so the store is unavailable, as SQL Server's 18456 says. Seen from a
@@ -126,6 +137,7 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     {
         BabelfishUnmappedError when BabelfishTransientMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.RolledBack,
         BabelfishUnmappedError when BabelfishRefusedSessionMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Unreachable,
+        BabelfishUnmappedError when BabelfishCancelledStatementMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Interrupted,
         BabelfishUnmappedError => StoreFault.Permanent,
         DuplicateKey or DuplicateIndexKey when RacedKeys.Any(k => message.Contains(k, StringComparison.Ordinal)) => StoreFault.RolledBack,
         _ => ClassifyNumber(number),

@@ -149,6 +149,39 @@ public sealed class SqlServerEngineBehaviourTests : IClassFixture<SqlServerRelat
     }
 
     [Fact]
+    public async Task A_statement_stopped_at_its_time_out_is_interrupted_minus_2_from_the_client_on_SQL_Server_57014_from_the_server_on_Babelfish()
+    {
+        // Long enough on either engine to outlast the time-out by far: a three-way cross join of the catalog.
+        const string slow = "SELECT COUNT_BIG(*) FROM sys.all_objects a CROSS JOIN sys.all_objects b CROSS JOIN sys.all_objects c;";
+        await using var connection = await OpenAsync();
+        if (_engine == SqlServerEngine.Babelfish)
+        {
+            // What a DBA sets on the service's login (ALTER ROLE ... SET statement_timeout), here for this session only.
+            await connection.ExecuteAsync("SELECT set_config('statement_timeout', '300', false);");
+        }
+
+        var fault = await Should.ThrowAsync<SqlException>(() => connection.ExecuteScalarAsync<long>(
+            new CommandDefinition(slow, commandTimeout: _engine == SqlServerEngine.SqlServer ? 1 : 60, cancellationToken: Ct)));
+
+        TestContext.Current.SendDiagnosticMessage($"{_engine}: {fault.Number} {fault.Message}");
+        if (_engine == SqlServerEngine.SqlServer)
+        {
+            fault.Number.ShouldBe(-2); // SqlClient's own time-out: SQL Server stopped the statement at the client's attention
+        }
+        else
+        {
+            fault.Number.ShouldBe(SqlServerTransientFaults.BabelfishUnmappedError);
+            fault.Message.ShouldStartWith("canceling statement due to statement timeout");
+
+            // The server stopped the statement itself, so the session is free at once (a client-side cancel is read only
+            // between requests: the statement would still be running).
+            (await connection.ExecuteScalarAsync<int>(new CommandDefinition("SELECT 1;", commandTimeout: 10, cancellationToken: Ct))).ShouldBe(1);
+        }
+
+        SqlServerTransientFaults.Instance.Classify(fault).ShouldBe(StoreFault.Interrupted, "a statement stopped at its time-out may have met a commit in flight");
+    }
+
+    [Fact]
     public async Task A_unique_clash_names_the_key_2627_or_2601_on_SQL_Server_always_2627_in_PostgreSQLs_words_on_Babelfish()
     {
         var suffix = Guid.NewGuid().ToString("N")[..12];

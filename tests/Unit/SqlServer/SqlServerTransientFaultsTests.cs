@@ -56,6 +56,17 @@ public sealed class SqlServerTransientFaultsTests
     public void Babelfish_refused_sessions_are_unreachable(string message) =>
         SqlServerTransientFaults.ClassifyError(SqlServerTransientFaults.BabelfishUnmappedError, message).ShouldBe(StoreFault.Unreachable);
 
+    // PostgreSQL's statement_timeout under Babelfish's catch-all number is the server's own command time-out: like -2 it
+    // may have met a commit in flight.
+    [Fact]
+    public void A_Babelfish_statement_time_out_is_interrupted_like_a_client_time_out()
+    {
+        SqlServerTransientFaults.ClassifyError(SqlServerTransientFaults.BabelfishUnmappedError, "canceling statement due to statement timeout")
+            .ShouldBe(StoreFault.Interrupted); // word for word from Babelfish 4.3
+        SqlServerTransientFaults.ClassifyError(50000, "canceling statement due to statement timeout").ShouldBe(StoreFault.Permanent);
+        SqlServerTransientFaults.ClassifyNumber(-2).ShouldBe(StoreFault.Interrupted);
+    }
+
     [Theory]
     [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "could not determine which collation to use for string comparison")]
     [InlineData(SqlServerTransientFaults.BabelfishUnmappedError, "canceling statement due to user request")]
