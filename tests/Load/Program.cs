@@ -18,6 +18,8 @@ var replicas = new Option<string>("--replicas") { Description = "Service process
 var abortRate = new Option<double>("--abort-rate") { Description = "Fraction of pays the service declines (402, rolled back) while readers probe for dirty reads.", DefaultValueFactory = _ => 0 };
 var crash = new Option<bool>("--crash") { Description = "Add crash runs: kill -9 the database (PostgreSQL) or the service (SQLite) mid-run, restart, audit." };
 var crashVariants = new Option<string>("--crash-variants") { Description = "Variants that get a crash run.", DefaultValueFactory = _ => string.Join(',', ShootoutOptions.DefaultCrashVariants) };
+var failover = new Option<string>("--failover") { Description = "PostgreSQL failover rows: sync, async or sync,async. Each starts a pg_auto_failover formation (monitor, primary, secondary) of its own, runs relational/v1-shared-uow on the multi-host connection string, kills -9 the primary a third of the way in, lets the monitor promote the secondary, and audits the new primary. Needs pg_autoctl (scripts/test.sh installs it as root).", DefaultValueFactory = _ => "" };
+var crashWindow = new Option<int>("--crash-window") { Description = "Seconds a crash run keeps starting workflows after the restart; then it lets the running ones finish and audits what was acknowledged (0: all --workflows, however slow the engine came back).", DefaultValueFactory = _ => 300 };
 var output = new Option<string>("--out") { Description = "Output folder for report.md, report.json, chart.svg, histograms/ and logs/.", DefaultValueFactory = _ => Path.Combine("artifacts", "shootout", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)) };
 var sqlServer = new Option<string?>("--sqlserver") { Description = "A SQL Server connection string: adds SQL Server to the run." };
 var mongodb = new Option<string?>("--mongodb") { Description = "A MongoDB replica-set URI (e.g. mongodb://127.0.0.1:27017/?directConnection=true): adds MongoDB to the run." };
@@ -41,7 +43,7 @@ var notes = new Option<string[]>("--note") { Description = "A note for the repor
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
 {
-    stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, output, sqlServer, mongodb, mongodbGroupCommit, sqlServerEngine, mongodbEngine, engines, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf,
+    stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, crashWindow, failover, output, sqlServer, mongodb, mongodbGroupCommit, sqlServerEngine, mongodbEngine, engines, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf,
 };
 
 root.SetAction(async (parse, cancellationToken) =>
@@ -87,6 +89,8 @@ root.SetAction(async (parse, cancellationToken) =>
         AbortRate = parse.GetValue(abortRate),
         Crash = parse.GetValue(crash),
         CrashVariants = Split(parse.GetValue(crashVariants)),
+        Failover = Split(parse.GetValue(failover)) is var modes && modes.All(m => m is "sync" or "async") ? modes : throw new ArgumentException("--failover: sync, async or sync,async."),
+        CrashWindowSeconds = parse.GetValue(crashWindow) >= 0 ? parse.GetValue(crashWindow) : throw new ArgumentException("--crash-window: seconds, 0 or more."),
         OutputDirectory = Path.GetFullPath(parse.GetValue(output)!),
         SqlServerConnectionString = sqlServerConnection,
         PostgresConnectionString = parse.GetValue(postgres),

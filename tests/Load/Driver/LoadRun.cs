@@ -40,6 +40,18 @@ public sealed class LoadRun
     public (long Done, long Planned) Progress =>
         (_budgets.Values.Sum(b => b.Finished), _budgets.Values.Sum(b => b.Limit));
 
+    /// <summary>Iterations started so far over all closed scenarios.</summary>
+    public long Started => _budgets.Values.Sum(b => b.Claimed);
+
+    /// <summary>Ends the run early: closed scenarios start no more iterations, and those running finish.</summary>
+    public void StopStarting()
+    {
+        foreach (var budget in _budgets.Values)
+        {
+            budget.Close();
+        }
+    }
+
     public async Task<IReadOnlyList<ScenarioStats>> RunAsync(CancellationToken cancellationToken)
     {
         using var companions = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);

@@ -9,6 +9,7 @@ public sealed class WorkBudget(long limit)
 {
     private long _claimed;
     private long _finished;
+    private int _closed;
 
     public long Limit { get; } = limit >= 0 ? limit : throw new ArgumentOutOfRangeException(nameof(limit));
 
@@ -19,9 +20,21 @@ public sealed class WorkBudget(long limit)
 
     public bool IsExhausted => Interlocked.Read(ref _claimed) >= Limit;
 
+    /// <summary>True once <see cref="Close"/> ended the run early.</summary>
+    public bool IsClosed => Volatile.Read(ref _closed) == 1;
+
+    /// <summary>No ticket is handed out after this; iterations already claimed run to their end.</summary>
+    public void Close() => Volatile.Write(ref _closed, 1);
+
     /// <summary>Claims the next ticket (0-based) or returns false when all <see cref="Limit"/> are taken.</summary>
     public bool TryClaim(out long ticket)
     {
+        if (IsClosed)
+        {
+            ticket = -1;
+            return false;
+        }
+
         var claimed = Interlocked.Increment(ref _claimed);
         if (claimed > Limit)
         {

@@ -23,15 +23,18 @@ public sealed record EngineIdentity(string Label, string Version, IReadOnlyDicti
 public static partial class EngineProbe
 {
     /// <summary>
-    /// Babelfish compiles every statement shape again on each new session (seconds on a busy machine), so the
-    /// service's default 2 s attempt abandons every first call: the values docs/stores/babelfish.md gives for Babelfish (the SQL Server
-    /// integration fixture applies the same).
+    /// Babelfish parses every statement shape again on each new session (ANTLR, seconds per shape on a busy machine),
+    /// and neither a client's cancel nor statement_timeout stops a parse. The command time-out must outlast the first
+    /// parses of a whole pool of new sessions at full load, which is what a restart brings: with 20 s, a crash run at
+    /// 100 copies timed its new sessions out mid-parse, the pool replaced them while the abandoned ones parsed on, and
+    /// the engine stayed at 2 wf/s with about 60 busy backends; with 60 s the 16 new sessions parsed once and the run
+    /// was back at full speed in about a minute. The values docs/stores/babelfish.md gives for Babelfish.
     /// </summary>
     public static readonly IReadOnlyDictionary<string, string> BabelfishSettings = new Dictionary<string, string>
     {
-        ["Store:CommandTimeoutSeconds"] = "20",
-        ["Resilience:AttemptTimeoutSeconds"] = "30",
-        ["Resilience:TotalTimeoutSeconds"] = "60",
+        ["Store:CommandTimeoutSeconds"] = "60",
+        ["Resilience:AttemptTimeoutSeconds"] = "75",
+        ["Resilience:TotalTimeoutSeconds"] = "90",
     };
 
     /// <summary>

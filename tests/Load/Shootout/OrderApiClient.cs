@@ -36,7 +36,10 @@ public sealed class OrderApiClient(HttpClient http)
         })
         {
             BaseAddress = baseAddress,
-            Timeout = TimeSpan.FromSeconds(60),
+
+            // Above the longest Resilience:TotalTimeoutSeconds the harness gives the service (Babelfish: 90 s), so that the
+            // service's own answer (a 503 with Retry-After at worst) always arrives before the client gives up on it.
+            Timeout = TimeSpan.FromSeconds(120),
         };
 
     public Task<ApiReply> CreateAsync(string customerId, string idempotencyKey, CancellationToken cancellationToken)

@@ -38,6 +38,20 @@ public sealed record ShootoutOptions
     public IReadOnlyList<string> CrashVariants { get; init; } = DefaultCrashVariants;
 
     /// <summary>
+    /// PostgreSQL failover rows, "sync" and/or "async": the durable variant 1 on a pg_auto_failover formation the harness
+    /// starts per row, the primary killed a third of the way in, the secondary promoted by the monitor.
+    /// </summary>
+    public IReadOnlyList<string> Failover { get; init; } = [];
+
+    /// <summary>
+    /// Seconds a crash run keeps starting workflows after the restart (0: no limit). An engine that comes back slowly
+    /// (Babelfish on 2 cores: every new session parses its T-SQL again) would otherwise hold the run for an hour; the
+    /// audit needs only the workflows that were acknowledged, so the row stops starting new ones, lets the running ones
+    /// finish, and audits them, and its crash note says where it stopped.
+    /// </summary>
+    public int CrashWindowSeconds { get; init; } = 300;
+
+    /// <summary>
     /// The durable variant 1 and the traded one of every relational store (SQL Server's on an engine of its own), and
     /// MongoDB's journaled variant 4 (on FerretDB: kill -9 of its PostgreSQL).
     /// </summary>

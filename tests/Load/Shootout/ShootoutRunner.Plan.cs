@@ -10,7 +10,8 @@ public sealed partial class ShootoutRunner
         var replicaCounts = options.Replicas.Count(n => ReplicaSupport.WhyNot(store, n) is null);
         var ownsProcess = store == StoreKind.Sqlite || (store == StoreKind.PostgreSql && options.PostgresConnectionString is null);
         var crashes = ownsProcess ? options.SelectedCrashVariants(store).Count() : 0;
-        return (options.SelectedVariants(store).Count() * builds * twins * replicaCounts) + crashes;
+        var failovers = store == StoreKind.PostgreSql ? options.Failover.Count : 0;
+        return (options.SelectedVariants(store).Count() * builds * twins * replicaCounts) + crashes + failovers;
     }
 
     /// <summary>Each process's CPU seconds over the measured window, or null when /proc could not tell for one of them.</summary>

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using OrderService.Load.Driver;
 
@@ -79,6 +78,11 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 foreach (var variant in options.SelectedCrashVariants(store).Where(_ => target.OwnsProcess))
                 {
                     rows.Add(await RunVariantAsync(target, variant, crash: true, serviceDll, cancellationToken).ConfigureAwait(false));
+                }
+
+                if (target is PostgresTarget && options.Failover.Count > 0)
+                {
+                    rows.AddRange(await RunFailoverRowsAsync(serviceDll, engineNotes, cancellationToken).ConfigureAwait(false));
                 }
 
                 if (target is PostgresTarget postgres && options.Pgbench && PostgresTarget.BinDirectory is not null)
@@ -218,36 +222,6 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             [.. (stats?.Steps ?? []).Select(StepSummary.From)], errors, audit,
             raw is { } r ? Math.Round(r, 1) : null, raw is { } rr && rr > 0 && perSecond > 0 ? Math.Round(perSecond / rr, 3) : null,
             crashNote, failure, histogramFile);
-    }
-
-    private async Task<string?> CrashMidRunAsync(LoadRun load, Task running, StoreTarget target, ServiceProcess service, CancellationToken cancellationToken)
-    {
-        var crashPoint = options.Workflows / 3;
-        while (load.Progress.Done < crashPoint)
-        {
-            if (running.IsCompleted)
-            {
-                return "the run finished before the crash point";
-            }
-
-            await Task.Delay(10, cancellationToken).ConfigureAwait(false);
-        }
-
-        var done = load.Progress.Done;
-        var clock = Stopwatch.StartNew();
-        if (target.CrashAndRestartAsync((int)done) is { } engineCrash)
-        {
-            return await engineCrash.ConfigureAwait(false);
-        }
-
-        if (target is PostgresTarget { OwnsProcess: true } postgres)
-        {
-            var (kill, restart) = await postgres.CrashAndRestartAsync(TimeSpan.FromSeconds(1)).ConfigureAwait(false);
-            return Invariant($"kill -9 of the PostgreSQL postmaster and its backends after {done} workflows (gone in {kill.TotalSeconds:F1} s, 1 s down, pg_ctl start with crash recovery {restart.TotalSeconds:F1} s)");
-        }
-
-        await service.CrashAndRestartAsync(TimeSpan.FromMilliseconds(500), cancellationToken).ConfigureAwait(false);
-        return Invariant($"kill -9 of the service process (SQLite lives in it) after {done} workflows; ready again after {clock.Elapsed.TotalSeconds:F1} s");
     }
 
     /// <summary>The service builds to run for each variant, in order: the working tree's, and the baseline's before or after it.</summary>

@@ -62,6 +62,36 @@ public sealed class ClosedModelTests
     }
 
     [Fact]
+    public async Task Stopping_early_starts_no_new_iteration_and_lets_every_started_one_finish()
+    {
+        long finished = 0;
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var scenario = Scenario.Create("workflow", async _ =>
+            {
+                await gate.Task;
+                Interlocked.Increment(ref finished);
+                return Response.Ok();
+            })
+            .WithLoadSimulation(LoadSimulation.IterationsForConstant(5, 1_000));
+        var run = new LoadRun([scenario]);
+
+        var running = run.RunAsync(TestContext.Current.CancellationToken);
+        while (run.Started < 5)
+        {
+            await Task.Delay(1, TestContext.Current.CancellationToken);
+        }
+
+        run.StopStarting();
+        gate.SetResult();
+        var stats = (await running.WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken)).Single();
+
+        run.Started.ShouldBe(5);
+        finished.ShouldBe(5);
+        stats.Iterations.ShouldBe(5);
+        run.Progress.ShouldBe((5L, 1_000L));
+    }
+
+    [Fact]
     public async Task A_companion_scenario_runs_beside_the_closed_one_and_stops_when_it_is_done()
     {
         long closedDone = 0;
