@@ -100,7 +100,7 @@ internal sealed partial class CommandCheck(string root)
     /// <summary>artifacts/bin/&lt;project&gt;/release/&lt;assembly&gt;.dll: the project exists and builds that assembly; -class names one of its classes.</summary>
     private void CheckTestAssembly(string dll, List<string> args, string where)
     {
-        var match = ArtifactPath().Match(dll);
+        var match = DocumentedCommands.ArtifactPath().Match(dll);
         if (!match.Success)
         {
             Problems.Add($"{where}: {dll} is not artifacts/bin/<project>/release/<assembly>.dll");
@@ -225,9 +225,6 @@ internal sealed partial class CommandCheck(string root)
 
     [GeneratedRegex(@"new\s+Option<[^(]*>\s*\(\s*(?:""(?<name>[^""]+)""\s*,?\s*)+")]
     private static partial Regex OptionDeclaration();
-
-    [GeneratedRegex(@"^artifacts/bin/(?<project>[^/]+)/release/(?<assembly>[^/]+)\.dll$")]
-    private static partial Regex ArtifactPath();
 
     [GeneratedRegex(@"<AssemblyName>([^<]+)</AssemblyName>")]
     private static partial Regex AssemblyName();

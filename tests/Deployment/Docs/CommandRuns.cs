@@ -132,7 +132,7 @@ internal sealed partial class CommandRuns(string root, string binaries, string s
 
     private void AddAssembly(DocumentedCommand documented, string dll, List<string> args)
     {
-        switch (ArtifactPath().Match(dll) is { Success: true } match ? match.Groups["project"].Value : null)
+        switch (DocumentedCommands.ArtifactPath().Match(dll) is { Success: true } match ? match.Groups["project"].Value : null)
         {
             case "OrderService":
                 AddService(documented, args);
@@ -246,16 +246,13 @@ internal sealed partial class CommandRuns(string root, string binaries, string s
 
     private void Skip(string reason) => NotRun[reason] = NotRun.GetValueOrDefault(reason) + 1;
 
-    [GeneratedRegex(@"^artifacts/bin/(?<project>[^/]+)/release/(?<assembly>[^/]+)\.dll$")]
-    private static partial Regex ArtifactPath();
-
     [GeneratedRegex(@"\$\{(?<name>\w+):-(?<default>[^}]*)\}|\$\{(?<name>\w+)\}|\$(?<name>\w+)|\$\([^)]*\)")]
     private static partial Regex Variable();
 
     [GeneratedRegex(@"^Plan \(--plan-only", RegexOptions.Multiline)]
     private static partial Regex PlanPrinted();
 
-    [GeneratedRegex(@"^configuration valid\s*$", RegexOptions.Multiline)]
+    [GeneratedRegex("^" + ConfigurationCheck.Valid + @"\s*$", RegexOptions.Multiline)]
     private static partial Regex ConfigurationValid();
 
     [GeneratedRegex(@"^Wrote ", RegexOptions.Multiline)]

@@ -1,3 +1,5 @@
+using System.Text.RegularExpressions;
+
 namespace OrderService.Deployment.Tests.Docs;
 
 /// <summary>One simple command of a page, with the folder a reader's earlier `cd` in the same block left them in.</summary>
@@ -11,7 +13,7 @@ internal sealed record DocumentedCommand(CodeBlock Block, ShellCommand Command, 
 /// tests/Load/README.md, and every command written inline in their prose. Both the name check
 /// (<see cref="CommandCheck"/>) and the run check (<see cref="CommandRuns"/>) read them from here.
 /// </summary>
-internal static class DocumentedCommands
+internal static partial class DocumentedCommands
 {
     public static IEnumerable<CodeBlock> Blocks(string root) =>
         MarkdownPage.TrackedPages(root)
@@ -36,4 +38,8 @@ internal static class DocumentedCommands
     /// <summary>A path relative to the root, with '/', from a folder relative to the root and a path relative to that folder.</summary>
     public static string Join(string root, string directory, string path) =>
         Path.GetRelativePath(root, Path.GetFullPath(Path.Combine(root, directory, path))).Replace('\\', '/');
+
+    /// <summary>artifacts/bin/&lt;project&gt;/release/&lt;assembly&gt;.dll, the way the pages call a built assembly.</summary>
+    [GeneratedRegex(@"^artifacts/bin/(?<project>[^/]+)/release/(?<assembly>[^/]+)\.dll$")]
+    public static partial Regex ArtifactPath();
 }
