@@ -8,7 +8,8 @@ if (ConfigurationReference.WriteIfAsked(args) is { } written)
     return written; // docs/configuration.md, rendered from the options classes (no host is built)
 }
 
-var builder = WebApplication.CreateBuilder(args);
+var checkOnly = ConfigurationCheck.IsAsked(args);
+var builder = WebApplication.CreateBuilder(ConfigurationCheck.WithoutFlag(args));
 builder.AddServiceDefaults();
 builder.AddOrderStore();
 builder.AddPayments();
@@ -18,6 +19,12 @@ var app = builder.Build();
 if (!app.SettingsAreValid())
 {
     return 1; // each bad setting was printed as one line on stderr: key, value given, what is allowed
+}
+
+if (checkOnly)
+{
+    Console.WriteLine(ConfigurationCheck.Valid); // the settings would start the service; nothing was opened
+    return 0;
 }
 
 app.UseProblems();

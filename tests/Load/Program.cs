@@ -39,17 +39,19 @@ var baselineFirst = new Option<bool>("--baseline-first") { Description = "Run ea
 var serviceEnv = new Option<string[]>("--service-env") { Description = "KEY=VALUE (repeatable): environment for the service under test only, not the baseline (A/B a runtime knob against the same build).", AllowMultipleArgumentsPerToken = false };
 var medianOf = new Option<string[]>("--median-of") { Description = "Only summarize these report.json files (repeatable, 3 or more runs of the same command): median and spread of each figure, as docs/performance.md table rows.", AllowMultipleArgumentsPerToken = true };
 var fromJson = new Option<string?>("--from-json") { Description = "Only re-render report.md and chart.svg from an existing report.json (into --out, or beside it)." };
+var planOnly = new Option<bool>("--plan-only") { Description = "Parse and check the options as a run would, print the plan (stores, variants, rows) and exit: nothing is published, started or connected to." };
 var notes = new Option<string[]>("--note") { Description = "A note for the report header (repeatable), e.g. what else ran on the machine.", AllowMultipleArgumentsPerToken = false };
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
 {
-    stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, crashWindow, failover, output, sqlServer, mongodb, mongodbGroupCommit, sqlServerEngine, mongodbEngine, engines, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf,
+    stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, crashWindow, failover, output, sqlServer, mongodb, mongodbGroupCommit, sqlServerEngine, mongodbEngine, engines, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf, planOnly,
 };
 
 root.SetAction(async (parse, cancellationToken) =>
 {
     if (parse.GetValue(medianOf) is { Length: > 0 } reports)
     {
+        // Reads and prints only, so --plan-only changes nothing here.
         Console.Write(ReportSummary.Markdown([.. reports.Select(ReportWriter.Read)]));
         return 0;
     }
@@ -58,6 +60,12 @@ root.SetAction(async (parse, cancellationToken) =>
     {
         var directory = parse.GetResult(output) is null or { Implicit: true } ? Path.GetDirectoryName(Path.GetFullPath(existing))! : Path.GetFullPath(parse.GetValue(output)!);
         var rendered = ReportWriter.Read(existing);
+        if (parse.GetValue(planOnly))
+        {
+            Console.WriteLine($"Plan (--plan-only): re-render {rendered.Rows.Count} rows of {Path.GetFullPath(existing)} into {directory}");
+            return 0;
+        }
+
         await ReportWriter.WriteAsync(rendered, directory);
         ConsoleReport.Print(rendered, directory);
         return 0;
@@ -112,6 +120,22 @@ root.SetAction(async (parse, cancellationToken) =>
         ServiceEnvironment = (parse.GetValue(serviceEnv) ?? []).Select(pair => pair.Split('=', 2)).ToDictionary(
             pair => pair[0], pair => pair.Length == 2 ? pair[1] : throw new ArgumentException($"--service-env {pair[0]}: expected KEY=VALUE.")),
     };
+
+    if (ShootoutPlan.Problems(options) is { Count: > 0 } problems)
+    {
+        foreach (var problem in problems)
+        {
+            Console.Error.WriteLine(problem);
+        }
+
+        return 2;
+    }
+
+    if (parse.GetValue(planOnly))
+    {
+        ShootoutPlan.Print(options, Console.Out);
+        return 0;
+    }
 
     var report = await new ShootoutRunner(options).RunAsync(cancellationToken);
     await ReportWriter.WriteAsync(report, options.OutputDirectory);

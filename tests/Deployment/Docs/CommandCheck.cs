@@ -5,15 +5,16 @@ namespace OrderService.Deployment.Tests.Docs;
 /// <summary>
 /// Checks the commands of a page against the repository, so that a renamed script, project, test class, shoot-out flag,
 /// configuration key or compose service fails the build rather than the reader. Nothing here runs the commands: each
-/// is held to what the repository declares (files, option declarations, class declarations, options classes).
+/// is held to what the repository declares (files, option declarations, class declarations, options classes);
+/// <see cref="CommandRuns"/> then runs those that can run in the test run.
 /// </summary>
 internal sealed partial class CommandCheck(string root)
 {
     private const string ServiceProject = "src/OrderService";
     private const string LoadProject = "tests/Load";
 
-    /// <summary>The host's own command-line switches, which bind no options class, and the service's one verb of its own.</summary>
-    private static readonly string[] HostSwitches = ["--urls", "--environment", "--contentRoot", "--applicationName", OrderService.ServiceDefaults.ConfigurationReference.WriteFlag];
+    /// <summary>The host's own command-line switches, which bind no options class, and the service's one-shot switches.</summary>
+    private static readonly string[] HostSwitches = ["--urls", "--environment", "--contentRoot", "--applicationName", OrderService.ServiceDefaults.ConfigurationReference.WriteFlag, OrderService.ServiceDefaults.ConfigurationCheck.Flag];
 
     private readonly Lazy<HashSet<string>> _loadOptions = new(() => LoadOptions(root));
     private readonly Lazy<HashSet<string>> _composeServices = new(() => ComposeServices(root));
@@ -26,8 +27,7 @@ internal sealed partial class CommandCheck(string root)
 
     public void Check(CodeBlock block)
     {
-        var cwd = "";
-        foreach (var command in ShellCommands.Parse(block.Text))
+        foreach (var (_, command, cwd) in DocumentedCommands.In(block, root))
         {
             var where = $"{block.Page}:{block.Line}: {string.Join(' ', command.Words)}";
             foreach (var (name, _) in command.Assignments)
@@ -44,8 +44,7 @@ internal sealed partial class CommandCheck(string root)
             var args = command.Words.Skip(1).ToList();
             if (program == "cd" && args.Count == 1)
             {
-                cwd = Join(cwd, args[0]);
-                Expect(Directory.Exists(Full(cwd)), "directory", where, $"no folder {cwd}");
+                Expect(Directory.Exists(Full(Join(cwd, args[0]))), "directory", where, $"no folder {Join(cwd, args[0])}");
             }
             else if (program == "dotnet")
             {
@@ -101,7 +100,7 @@ internal sealed partial class CommandCheck(string root)
     /// <summary>artifacts/bin/&lt;project&gt;/release/&lt;assembly&gt;.dll: the project exists and builds that assembly; -class names one of its classes.</summary>
     private void CheckTestAssembly(string dll, List<string> args, string where)
     {
-        var match = ArtifactPath().Match(dll);
+        var match = DocumentedCommands.ArtifactPath().Match(dll);
         if (!match.Success)
         {
             Problems.Add($"{where}: {dll} is not artifacts/bin/<project>/release/<assembly>.dll");
@@ -185,7 +184,7 @@ internal sealed partial class CommandCheck(string root)
 
     private string Full(string relative) => Path.GetFullPath(Path.Combine(root, relative));
 
-    private string Join(string cwd, string path) => Path.GetRelativePath(root, Path.GetFullPath(Path.Combine(root, cwd, path))).Replace('\\', '/');
+    private string Join(string cwd, string path) => DocumentedCommands.Join(root, cwd, path);
 
     /// <summary>The option names tests/Load declares (new Option&lt;T&gt;("--name", "-alias")), plus System.CommandLine's own.</summary>
     private static HashSet<string> LoadOptions(string root)
@@ -226,9 +225,6 @@ internal sealed partial class CommandCheck(string root)
 
     [GeneratedRegex(@"new\s+Option<[^(]*>\s*\(\s*(?:""(?<name>[^""]+)""\s*,?\s*)+")]
     private static partial Regex OptionDeclaration();
-
-    [GeneratedRegex(@"^artifacts/bin/(?<project>[^/]+)/release/(?<assembly>[^/]+)\.dll$")]
-    private static partial Regex ArtifactPath();
 
     [GeneratedRegex(@"<AssemblyName>([^<]+)</AssemblyName>")]
     private static partial Regex AssemblyName();

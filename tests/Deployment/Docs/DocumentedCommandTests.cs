@@ -18,14 +18,9 @@ public sealed class DocumentedCommandTests
     public void Every_command_in_README_and_docs_names_what_the_repository_has()
     {
         var check = new CommandCheck(Repository.Root);
-        var pages = MarkdownPage.TrackedPages(Repository.Root)
-            .Where(p => p is "README.md" or "tests/Load/README.md" || p.StartsWith("docs/", StringComparison.Ordinal));
-        foreach (var page in pages)
+        foreach (var block in DocumentedCommands.Blocks(Repository.Root))
         {
-            foreach (var block in MarkdownPage.Parse(page, File.ReadAllText(Repository.PathOf(page))).CodeBlocks.Where(b => b.Language is "bash" or "sh" or "shell" or MarkdownPage.InlineCommand))
-            {
-                check.Check(block);
-            }
+            check.Check(block);
         }
 
         check.Problems.ShouldBeEmpty(string.Join('\n', check.Problems));

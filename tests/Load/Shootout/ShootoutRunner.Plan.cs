@@ -3,16 +3,7 @@ namespace OrderService.Load.Shootout;
 /// <summary>How many rows a store will add (the live view's estimate of the time left), and what the console says about a row's conditions.</summary>
 public sealed partial class ShootoutRunner
 {
-    private int PlannedRows(StoreKind store)
-    {
-        var builds = options.BaselineCommit is null && options.BaselineServiceDll is null ? 1 : 2;
-        var twins = options.Otlp ? 2 : 1;
-        var replicaCounts = options.Replicas.Count(n => ReplicaSupport.WhyNot(store, n) is null);
-        var ownsProcess = store == StoreKind.Sqlite || (store == StoreKind.PostgreSql && options.PostgresConnectionString is null);
-        var crashes = ownsProcess ? options.SelectedCrashVariants(store).Count() : 0;
-        var failovers = store == StoreKind.PostgreSql ? options.Failover.Count : 0;
-        return (options.SelectedVariants(store).Count() * builds * twins * replicaCounts) + crashes + failovers;
-    }
+    private int PlannedRows(StoreKind store) => ShootoutPlan.PlannedRows(options, store);
 
     /// <summary>Each process's CPU seconds over the measured window, or null when /proc could not tell for one of them.</summary>
     private static List<double>? ReplicaCpuSeconds(IReadOnlyList<TimeSpan?> before, IReadOnlyList<TimeSpan?> after) =>
