@@ -30,20 +30,8 @@ public sealed class MongoConcurrencyTests
     {
         await using var store = await MongoScratchStore.OpenAsync(o => o.UnitOfWork = unitOfWork);
         var order = await store.CreateOrderAsync();
-        using var start = new ManualResetEventSlim();
+        await TransitionRace.RunAsync(store.Store, order.Id, Parallel, withIfMatch);
 
-        var attempts = Enumerable.Range(0, Parallel).Select(i => Task.Run(async () =>
-        {
-            start.Wait(Ct);
-            var action = withIfMatch && i % 2 == 1 ? OrderAction.Cancel : OrderAction.Pay;
-            return await store.Store.TransitionAsync(TestOrders.Command(order.Id, action, withIfMatch ? 1 : null), Ct);
-        }, Ct)).ToArray();
-        start.Set();
-        var results = await Task.WhenAll(attempts);
-
-        results.Count(r => r.Outcome == TransitionOutcome.Applied).ShouldBe(1);
-        results.Where(r => r.Outcome != TransitionOutcome.Applied)
-            .ShouldAllBe(r => r.Outcome == TransitionOutcome.StaleVersion || r.Outcome == TransitionOutcome.IllegalFromStatus);
         var stored = await store.RawDocumentAsync(order.Id);
         stored["version"].AsInt32.ShouldBe(2);
         stored["events"].AsBsonArray.Select(e => e["sequence"].AsInt32).ShouldBe([1, 2]);

@@ -23,26 +23,12 @@ public sealed class ConcurrencyTests(RelationalStores stores)
     {
         await using var store = await stores.OpenAsync(engine, o => o.UnitOfWork = unitOfWork);
         var order = await store.CreateOrderAsync();
-        using var start = new ManualResetEventSlim();
+        var winner = await TransitionRace.RunAsync(store.Store, order.Id, Parallel, withIfMatch);
 
-        var attempts = Enumerable.Range(0, Parallel).Select(i => Task.Run(async () =>
-        {
-            start.Wait(Ct);
-            // Without If-Match only one action can race: Pay then Cancel is a legal sequence, so mixing
-            // them would rightly produce two winners. With If-Match the version guard decides.
-            var action = withIfMatch && i % 2 == 1 ? OrderAction.Cancel : OrderAction.Pay;
-            return await store.Store.TransitionAsync(TestOrders.Command(order.Id, action, withIfMatch ? 1 : null), Ct);
-        }, Ct)).ToArray();
-        start.Set();
-        var results = await Task.WhenAll(attempts);
-
-        results.Count(r => r.Outcome == TransitionOutcome.Applied).ShouldBe(1);
-        results.Where(r => r.Outcome != TransitionOutcome.Applied)
-            .ShouldAllBe(r => r.Outcome == TransitionOutcome.StaleVersion || r.Outcome == TransitionOutcome.IllegalFromStatus);
         var final = (await store.Store.GetAsync(order.Id, Ct))!;
         final.Version.ShouldBe(2);
         final.Events.Select(e => e.Sequence).ShouldBe([1, 2]);
-        final.Status.ShouldBe(results.Single(r => r.Outcome == TransitionOutcome.Applied).Order!.Status);
+        final.Status.ShouldBe(winner.Order!.Status);
         var stored = await store.QueryAsync<long>("SELECT sequence FROM order_events WHERE order_id = @Id ORDER BY sequence", new { Id = store.Id(order.Id) });
         stored.ShouldBe([1L, 2L]);
     }
