@@ -2,8 +2,9 @@
 # MongoDB batches and listings over HTTP, the Order path against raw BSON to JSON (Store:MongoDb:RawBsonToJson=false
 # and true): two instances of the built service (artifacts/bin/OrderService/release) on one database, the same orders.
 # Seeds N completed orders of one customer (three lines, four events each), then, round after round and instance after
-# instance (so machine noise spreads over both alike): GET /customers/{id}/orders?limit=N and POST /orders/batch with
-# the N ids, one request at a time, timed to the last byte by curl; then 8 of each with 4 in flight, timed as a whole.
+# instance, which one first alternating (so machine noise spreads over both alike): GET /customers/{id}/orders?limit=N
+# and POST /orders/batch with the N ids, one request at a time, timed to the last byte by curl; then 8 of each with 4
+# in flight, timed as a whole.
 # Prints the medians, the ratio raw/Orders, and whether both instances answered the same bytes.
 #
 #   scripts/mongo-raw-json.sh MONGODB_URI [ORDERS=1000] [ROUNDS=15]
@@ -81,8 +82,10 @@ done
 
 echo "==> $rounds rounds (after 3 to warm up)"
 for round in $(seq 1 $((rounds + 3))); do
+  # Which instance goes first alternates, so neither always follows the other's load on the server.
+  if (( round % 2 )); then order="raw orders"; else order="orders raw"; fi
   for kind in listing batch; do
-    for p in raw orders; do
+    for p in $order; do
       port_of="${p}_port"
       seq_time="$(one "${!port_of}" "$kind")"
       par_time="$(parallel "${!port_of}" "$kind")"
@@ -95,9 +98,9 @@ python3 - "$work" "$orders" <<'PY'
 import statistics, sys
 work, count = sys.argv[1], sys.argv[2]
 def median(name): return statistics.median(float(x) for x in open(f"{work}/{name}"))
-print(f"{'':32} {'Orders':>10} {'raw JSON':>10} {'raw/Orders':>10}")
+print(f"{'':40} {'Orders':>10} {'raw JSON':>10} {'raw/Orders':>10}")
 for kind in ("listing", "batch"):
     for suffix, what in (("one", "one at a time, s"), ("par", "8 with 4 in flight, s")):
         o, r = median(f"orders.{kind}.{suffix}"), median(f"raw.{kind}.{suffix}")
-        print(f"{kind + ' of ' + count + ', ' + what:32} {o:10.4f} {r:10.4f} {r / o:10.2f}x")
+        print(f"{kind + ' of ' + count + ', ' + what:40} {o:10.4f} {r:10.4f} {r / o:10.2f}x")
 PY

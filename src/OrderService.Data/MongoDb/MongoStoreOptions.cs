@@ -10,7 +10,7 @@ namespace OrderService.Data.MongoDb;
 /// keep one URI and let a variant change only what it names. Validated at start-up
 /// (<see cref="MongoStoreOptionsValidator"/>) and logged at start-up with where each value came from.
 /// </summary>
-[Description("The MongoDB write and read concerns (with Store:Provider=MongoDb). Every key is optional; a key set here wins over the same option in the mongodb:// connection string, which wins over the driver's and the server's defaults.")]
+[Description("The MongoDB write and read concerns, and how lists are read (with Store:Provider=MongoDb). Every key is optional; a key set here wins over the same option in the mongodb:// connection string, which wins over the driver's and the server's defaults.")]
 public sealed class MongoStoreOptions
 {
     public const string SectionName = "Store:MongoDb";
