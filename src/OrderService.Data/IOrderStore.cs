@@ -124,6 +124,12 @@ public interface IOrderStore
 
     /// <summary>Round-trips to the store; throws when it cannot be reached.</summary>
     Task CheckReadyAsync(CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The list reads as API JSON when this store can write them without building Orders (see <see cref="IOrderJsonReads"/>),
+    /// else null: callers then use <see cref="GetManyAsync"/> and <see cref="ListByCustomerAsync"/>.
+    /// </summary>
+    IOrderJsonReads? JsonReads => null;
 }
 
 /// <summary>
@@ -243,7 +249,27 @@ public readonly record struct OrderPosition(DateTimeOffset CreatedAt, Guid Id);
 public sealed record CustomerOrdersQuery(string CustomerId, OrderStatus? Status, int Limit, OrderPosition? After = null);
 
 /// <summary>The positions that bound one page, both inclusive: its first (newest) and its last order.</summary>
-public readonly record struct PageRange(OrderPosition Top, OrderPosition Last);
+public readonly record struct PageRange(OrderPosition Top, OrderPosition Last)
+{
+    /// <summary>
+    /// The range a lookahead of up to <paramref name="limit"/> + 1 positions (in listing order) describes, or null when
+    /// it found none; <paramref name="next"/> is the range's Last when the lookahead found more than <paramref name="limit"/>.
+    /// </summary>
+    public static PageRange? FromLookahead(IReadOnlyList<OrderPosition> positions, int limit, out OrderPosition? next)
+    {
+        ArgumentNullException.ThrowIfNull(positions);
+        ArgumentOutOfRangeException.ThrowIfLessThan(limit, 1);
+        next = null;
+        if (positions.Count == 0)
+        {
+            return null;
+        }
+
+        var last = positions[Math.Min(positions.Count, limit) - 1];
+        next = positions.Count > limit ? last : null;
+        return new PageRange(positions[0], last);
+    }
+}
 
 /// <summary>
 /// One page: its orders (a cold stream, see <see cref="IOrderStore.ListByCustomerAsync"/>) and the
@@ -260,15 +286,7 @@ public sealed record OrderPage(IAsyncEnumerable<Order> Orders, OrderPosition? Ne
     /// </summary>
     public static OrderPage FromLookahead(IReadOnlyList<OrderPosition> positions, int limit, Func<PageRange, IAsyncEnumerable<Order>> rows)
     {
-        ArgumentNullException.ThrowIfNull(positions);
         ArgumentNullException.ThrowIfNull(rows);
-        ArgumentOutOfRangeException.ThrowIfLessThan(limit, 1);
-        if (positions.Count == 0)
-        {
-            return Empty;
-        }
-
-        var last = positions[Math.Min(positions.Count, limit) - 1];
-        return new OrderPage(rows(new PageRange(positions[0], last)), positions.Count > limit ? last : null);
+        return PageRange.FromLookahead(positions, limit, out var next) is { } range ? new OrderPage(rows(range), next) : Empty;
     }
 }

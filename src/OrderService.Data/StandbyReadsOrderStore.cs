@@ -16,8 +16,10 @@ namespace OrderService.Data;
 /// replication delay: a listing has no id to miss on, so there is nothing to fall back for.</item>
 /// <item>Creates, transitions (and every read they make inside their unit of work) and readiness: the primary.</item>
 /// </list>
+/// The batch and the listing as API JSON (<see cref="IOrderJsonReads"/>) follow the same rules, offered only when both
+/// stores offer them (StandbyReadsOrderStore.Json.cs).
 /// </summary>
-public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore standby) : IOrderStore
+public sealed partial class StandbyReadsOrderStore(IOrderStore primary, IOrderStore standby) : IOrderStore
 {
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken) =>
         primary.CreateAsync(order, cancellationToken);

@@ -15,6 +15,13 @@ public sealed partial class MongoOrderStore
 {
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
+        var positions = await ReadLookaheadAsync(query, cancellationToken).ConfigureAwait(false);
+        return OrderPage.FromLookahead(positions, query.Limit, range => StreamPageAsync(query, range, CancellationToken.None));
+    }
+
+    /// <summary>The positions of the first Limit + 1 matching orders after the query's cursor, in listing order.</summary>
+    private async Task<List<OrderPosition>> ReadLookaheadAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
+    {
         var take = query.Limit + 1;
         var options = new FindOptions<BsonDocument, BsonDocument>
         {
@@ -33,7 +40,7 @@ public sealed partial class MongoOrderStore
             }
         }
 
-        return OrderPage.FromLookahead(positions, query.Limit, range => StreamPageAsync(query, range, CancellationToken.None));
+        return positions;
     }
 
     /// <summary>The page's orders: cold (a session and cursor of its own per enumeration), no limit (the range bounds it), newest first.</summary>

@@ -99,14 +99,12 @@ public sealed partial class MongoOrderStore : IOrderStore
 
     public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        var distinct = OrderDocument.DistinctIds(ids);
-        if (distinct.Length == 0)
+        var chunks = BatchChunks(ids);
+        if (chunks.Count == 0)
         {
             yield break;
         }
 
-        // Json: one find whose $in carries every id in one array. InList: the same find per chunk of ids, one after another.
-        IEnumerable<Guid[]> chunks = _options.BatchFilter == BatchFilter.Json ? [distinct] : distinct.Chunk(InListChunkSize);
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
         foreach (var chunk in chunks)
         {
@@ -116,6 +114,16 @@ public sealed partial class MongoOrderStore : IOrderStore
                 yield return order;
             }
         }
+    }
+
+    /// <summary>
+    /// The finds a batch of <paramref name="ids"/> takes (none for no id). Json: one find whose $in carries every id in one
+    /// array. InList: the same find per chunk of ids, one after another.
+    /// </summary>
+    private IReadOnlyList<Guid[]> BatchChunks(IReadOnlyCollection<Guid> ids)
+    {
+        var distinct = OrderDocument.DistinctIds(ids);
+        return distinct.Length == 0 ? [] : _options.BatchFilter == BatchFilter.Json ? [distinct] : [.. distinct.Chunk(InListChunkSize)];
     }
 
     /// <summary>A ping that needs the primary: ready means writes can be accepted.</summary>

@@ -24,8 +24,9 @@ public static class MongoStores
 
         if (logger.IsEnabled(LogLevel.Information))
         {
-            logger.LogInformation("MongoDB store (one document per order: Store:Layout is not used): {Settings}; unit of work {UnitOfWork}{Sessions}; batch filter {BatchFilter}.",
-                settings.Describe(), options.UnitOfWork, Sessions(options, settings), options.BatchFilter);
+            logger.LogInformation("MongoDB store (one document per order: Store:Layout is not used): {Settings}; unit of work {UnitOfWork}{Sessions}; batch filter {BatchFilter}; batches and listings {Lists}.",
+                settings.Describe(), options.UnitOfWork, Sessions(options, settings), options.BatchFilter,
+                options.MongoDb.RawBsonToJson ? "written as JSON straight from the BSON" : "read into Orders (Store:MongoDb:RawBsonToJson=false)");
         }
 
         foreach (var warning in NoOpSwitches(options).Concat(StaleReads(settings)))

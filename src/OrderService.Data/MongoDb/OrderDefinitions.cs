@@ -21,6 +21,13 @@ public static partial class OrderDefinitions
         new ReadAs<Order>(new BsonDocument(OrderKeys.Field, 0), OrderBsonSerializer.Instance);
 
     /// <summary>
+    /// The same projection read as the reply's raw bytes, one <see cref="RawBsonDocument"/> per order, for the JSON reads
+    /// (<see cref="OrderBsonJson"/>); the driver's raw serializer is named here, not looked up in a registry.
+    /// </summary>
+    public static readonly ProjectionDefinition<BsonDocument, RawBsonDocument> RawWithoutKeys =
+        new ReadAs<RawBsonDocument>(new BsonDocument(OrderKeys.Field, 0), MongoDB.Bson.Serialization.Serializers.RawBsonDocumentSerializer.Instance);
+
+    /// <summary>
     /// The whole stored document with its entry for <paramref name="key"/> (<see cref="KeyedOrderBsonSerializer"/>): a create
     /// or transition that met a known key compares request hashes, and a replay cuts the order back to the entry's version.
     /// </summary>

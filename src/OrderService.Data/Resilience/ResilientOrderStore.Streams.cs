@@ -1,6 +1,4 @@
 using System.Runtime.CompilerServices;
-using OrderService.Data.Orders;
-
 namespace OrderService.Data.Resilience;
 
 /// <summary>
@@ -10,9 +8,9 @@ namespace OrderService.Data.Resilience;
 /// </summary>
 public sealed partial class ResilientOrderStore
 {
-    private async IAsyncEnumerable<Order> StreamAsync<TArgument>(
+    private async IAsyncEnumerable<TRow> StreamAsync<TRow, TArgument>(
         string operation,
-        Func<IOrderStore, TArgument, CancellationToken, IAsyncEnumerable<Order>> open,
+        Func<IOrderStore, TArgument, CancellationToken, IAsyncEnumerable<TRow>> open,
         TArgument argument,
         [EnumeratorCancellation] CancellationToken cancellationToken)
     {
@@ -37,8 +35,8 @@ public sealed partial class ResilientOrderStore
     /// enumerator gets its own token, linked to the caller's, because the attempt's token belongs to the
     /// pipeline and dies with the attempt.
     /// </summary>
-    private async Task<OpenedStream> OpenStreamAsync<TArgument>(
-        Func<IOrderStore, TArgument, CancellationToken, IAsyncEnumerable<Order>> open,
+    private async Task<OpenedStream<TRow>> OpenStreamAsync<TRow, TArgument>(
+        Func<IOrderStore, TArgument, CancellationToken, IAsyncEnumerable<TRow>> open,
         TArgument argument,
         CancellationToken callerToken,
         CancellationToken attemptToken)
@@ -56,7 +54,7 @@ public sealed partial class ResilientOrderStore
             // The attempt timed out just as the first row came: the stream's token is spent, so try again.
             attemptToken.ThrowIfCancellationRequested();
 
-            return new OpenedStream(enumerator, lifetime, hasFirst, _faults);
+            return new OpenedStream<TRow>(enumerator, lifetime, hasFirst, _faults);
         }
         catch
         {
@@ -67,13 +65,13 @@ public sealed partial class ResilientOrderStore
     }
 
     /// <summary>A stream whose first row is already fetched; later faults become <see cref="StoreUnavailableException"/>, never retried.</summary>
-    private sealed class OpenedStream(IAsyncEnumerator<Order> rows, CancellationTokenSource lifetime, bool hasFirst, ITransientFaults faults)
+    private sealed class OpenedStream<TRow>(IAsyncEnumerator<TRow> rows, CancellationTokenSource lifetime, bool hasFirst, ITransientFaults faults)
         : IAsyncDisposable
     {
         private bool _firstPending = hasFirst;
         private bool _ended = !hasFirst;
 
-        public Order Current => rows.Current;
+        public TRow Current => rows.Current;
 
         public async ValueTask<bool> MoveNextAsync()
         {

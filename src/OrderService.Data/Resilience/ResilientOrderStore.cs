@@ -16,7 +16,7 @@ namespace OrderService.Data.Resilience;
 /// while the store is down and recovers by itself when the store comes back.
 /// A new port member is one line here: its operation name, its rerun safety, the call.
 /// </summary>
-public sealed partial class ResilientOrderStore : IOrderStore, IDisposable
+public sealed partial class ResilientOrderStore : IOrderStore, IOrderJsonReads, IDisposable
 {
     private readonly IOrderStore _inner;
     private readonly IStoreSchema _schema;
@@ -27,6 +27,7 @@ public sealed partial class ResilientOrderStore : IOrderStore, IDisposable
     private readonly TimeProvider _clock;
     private readonly SemaphoreSlim _schemaGate = new(1, 1);
     private volatile bool _schemaReady;
+    private readonly IOrderJsonReads? _jsonReads;
 
     /// <param name="store">The provider's store, schema, fault classifier and pool.</param>
     /// <param name="pipeline">The store's pipeline (<see cref="StorePipeline.For"/>).</param>
@@ -40,7 +41,11 @@ public sealed partial class ResilientOrderStore : IOrderStore, IDisposable
         _pipeline = pipeline;
         _system = system;
         _clock = clock;
+        _jsonReads = _inner.JsonReads is null ? null : this;
     }
+
+    /// <summary>This decorator's JSON reads (ResilientOrderStore.Json.cs) when the store beneath offers them.</summary>
+    public IOrderJsonReads? JsonReads => _jsonReads;
 
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken) =>
         RunAsync("create", RerunSafety.Always, static (store, order, token) => store.CreateAsync(order, token), order, cancellationToken);

@@ -51,9 +51,24 @@ public static class CustomersApi
             return errors.ToProblem();
         }
 
-        var page = await store.ListByCustomerAsync(new CustomerOrdersQuery(customerId, statusFilter, take, after), cancellationToken).ConfigureAwait(false);
-        var stream = await OrderStream.OpenAsync(page.Orders, cancellationToken).ConfigureAwait(false);
-        if (page.Next is { } next)
+        var query = new CustomerOrdersQuery(customerId, statusFilter, take, after);
+        OrderStream stream;
+        OrderPosition? pageNext;
+        if (store.JsonReads is { } json)
+        {
+            // The rows as API JSON (MongoDB): the same bytes as the Orders would give, and the same Next.
+            var page = await json.ListByCustomerJsonAsync(query, cancellationToken).ConfigureAwait(false);
+            stream = await OrderStream.OpenAsync(page.Orders, cancellationToken).ConfigureAwait(false);
+            pageNext = page.Next;
+        }
+        else
+        {
+            var page = await store.ListByCustomerAsync(query, cancellationToken).ConfigureAwait(false);
+            stream = await OrderStream.OpenAsync(page.Orders, cancellationToken).ConfigureAwait(false);
+            pageNext = page.Next;
+        }
+
+        if (pageNext is { } next)
         {
             response.Headers.Link = NextLink(response.HttpContext.Request, take, statusFilter, next);
         }

@@ -4,6 +4,7 @@ using System.Text.Json.Serialization.Metadata;
 using Microsoft.AspNetCore.Http.Json;
 using Microsoft.AspNetCore.Http.Metadata;
 using Microsoft.Extensions.Options;
+using OrderService.Data;
 using OrderService.Data.Orders;
 
 namespace OrderService.Apis;
@@ -13,41 +14,35 @@ namespace OrderService.Apis;
 /// flushed every <see cref="FlushEvery"/> orders, so memory stays flat however many rows there are.
 /// It is created only after the first row (or the end) has arrived: a store fault before any row is
 /// still an exception the handler turns into a clean 503, because nothing has been sent yet.
+/// The rows are Orders, serialized with the API's JSON context, or, from a store that offers it
+/// (<see cref="IOrderStore.JsonReads"/>), orders already as API JSON that write themselves into the same writer:
+/// the same bytes either way (<see cref="OrderRows"/>).
 /// </summary>
 public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCodeHttpResult
 {
     private const int FlushEvery = 32;
 
-    private readonly IAsyncEnumerator<Order> _rows;
+    private readonly OrderRows _rows;
     private readonly bool _hasFirst;
-    private readonly Func<Order, bool>? _keep;
 
-    private OrderStream(IAsyncEnumerator<Order> rows, bool hasFirst, Func<Order, bool>? keep = null)
+    private OrderStream(OrderRows rows, bool hasFirst)
     {
         _rows = rows;
         _hasFirst = hasFirst;
-        _keep = keep;
     }
 
     public int? StatusCode => StatusCodes.Status200OK;
 
     /// <summary>Starts the query and waits for its first row.</summary>
-    public static async Task<OrderStream> OpenAsync(IAsyncEnumerable<Order> orders, CancellationToken cancellationToken)
-    {
-        var rows = orders.GetAsyncEnumerator(cancellationToken);
-        try
-        {
-            return new OrderStream(rows, await rows.MoveNextAsync().ConfigureAwait(false));
-        }
-        catch
-        {
-            await rows.DisposeAsync().ConfigureAwait(false);
-            throw;
-        }
-    }
+    public static Task<OrderStream> OpenAsync(IAsyncEnumerable<Order> orders, CancellationToken cancellationToken) =>
+        OpenAsync(new OrderRows.OfOrders(orders.GetAsyncEnumerator(cancellationToken)));
 
-    /// <summary>The same stream, writing only the orders <paramref name="keep"/> accepts (a customer-scoped token's view).</summary>
-    public OrderStream Where(Func<Order, bool> keep) => new(_rows, _hasFirst, _keep is null ? keep : order => _keep(order) && keep(order));
+    /// <summary>Starts the query of rows already as API JSON and waits for its first row.</summary>
+    public static Task<OrderStream> OpenAsync(IAsyncEnumerable<OrderJson> orders, CancellationToken cancellationToken) =>
+        OpenAsync(new OrderRows.OfJson(orders.GetAsyncEnumerator(cancellationToken)));
+
+    /// <summary>The same stream, writing only <paramref name="customerId"/>'s orders (a customer-scoped token's view).</summary>
+    public OrderStream OnlyOf(string customerId) => new(_rows.OnlyOf(customerId), _hasFirst);
 
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
         builder.Metadata.Add(new ProducesResponseTypeMetadata(StatusCodes.Status200OK, typeof(Order[]), ["application/json"]));
@@ -71,12 +66,12 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
                 var written = 0;
                 do
                 {
-                    if (_keep?.Invoke(_rows.Current) == false)
+                    if (!_rows.Kept())
                     {
                         continue;
                     }
 
-                    JsonSerializer.Serialize(writer, _rows.Current, order);
+                    _rows.Write(writer, order);
                     if (++written % FlushEvery == 0)
                     {
                         writer.Flush();
@@ -89,6 +84,19 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
             writer.WriteEndArray();
             writer.Flush();
             await body.FlushAsync(cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    private static async Task<OrderStream> OpenAsync(OrderRows rows)
+    {
+        try
+        {
+            return new OrderStream(rows, await rows.MoveNextAsync().ConfigureAwait(false));
+        }
+        catch
+        {
+            await rows.DisposeAsync().ConfigureAwait(false);
+            throw;
         }
     }
 }

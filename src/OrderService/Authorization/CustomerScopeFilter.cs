@@ -86,7 +86,7 @@ internal sealed class CustomerScopeFilter : IEndpointFilter
                 response.Headers.ETag = default;
                 return ApiProblems.OrderNotFound(order.Id);
             case OrderStream stream:
-                return stream.Where(order => string.Equals(order.CustomerId, customer, StringComparison.Ordinal));
+                return stream.OnlyOf(customer);
             default:
                 return result;
         }

@@ -1,0 +1,88 @@
+using System.Runtime.CompilerServices;
+using MongoDB.Bson;
+using MongoDB.Driver;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// The batch and the listing's rows as API JSON (<see cref="IOrderJsonReads"/>): the same finds as the Order reads
+/// (filter, projection, sort, batch sizes, session), but the cursor hands back each document as the raw bytes of
+/// its reply (<see cref="RawBsonDocument"/>) and <see cref="OrderBsonJson"/> writes them straight into the response's
+/// writer: no Order, no BsonDocument, no strings per order. Offered while Store:MongoDb:RawBsonToJson is on (the default).
+/// </summary>
+public sealed partial class MongoOrderStore : IOrderJsonReads
+{
+    public IOrderJsonReads? JsonReads => _options.MongoDb.RawBsonToJson ? this : null;
+
+    public async IAsyncEnumerable<OrderJson> GetManyJsonAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var chunks = BatchChunks(ids);
+        if (chunks.Count == 0)
+        {
+            yield break;
+        }
+
+        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        foreach (var chunk in chunks)
+        {
+            var options = new FindOptions<BsonDocument, RawBsonDocument> { Projection = OrderDefinitions.RawWithoutKeys, BatchSize = Math.Min(chunk.Length, InListChunkSize) };
+            await foreach (var row in StreamJsonAsync(session, OrderDefinitions.ByIds(chunk), options, cancellationToken).ConfigureAwait(false))
+            {
+                yield return row;
+            }
+        }
+    }
+
+    public async Task<OrderJsonPage> ListByCustomerJsonAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
+    {
+        var positions = await ReadLookaheadAsync(query, cancellationToken).ConfigureAwait(false);
+        return OrderJsonPage.FromLookahead(positions, query.Limit, range => StreamPageJsonAsync(query, range, CancellationToken.None));
+    }
+
+    /// <summary>The page's orders as JSON: cold (a session and cursor of its own per enumeration), no limit (the range bounds it), newest first.</summary>
+    private async IAsyncEnumerable<OrderJson> StreamPageJsonAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var options = new FindOptions<BsonDocument, RawBsonDocument>
+        {
+            Projection = OrderDefinitions.RawWithoutKeys,
+            Sort = OrderDefinitions.NewestFirst,
+            BatchSize = query.Limit, // the usual page in the first batch
+        };
+        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        await foreach (var row in StreamJsonAsync(session, OrderDefinitions.PageRows(query, range), options, cancellationToken).ConfigureAwait(false))
+        {
+            yield return row;
+        }
+    }
+
+    /// <summary>
+    /// Yields one row per document as its batch arrives, the same row object each time (valid until the next row). A
+    /// batch's documents hold slices of the reply's pooled buffer, so they are all released when the batch is done,
+    /// also when the reader stops early.
+    /// </summary>
+    private async IAsyncEnumerable<OrderJson> StreamJsonAsync(
+        IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, FindOptions<BsonDocument, RawBsonDocument> options, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        using var cursor = await FindAsync(_orders, session, filter, options, cancellationToken).ConfigureAwait(false);
+        var row = new MongoOrderJson();
+        while (await cursor.MoveNextAsync(cancellationToken).ConfigureAwait(false))
+        {
+            var batch = cursor.Current;
+            try
+            {
+                foreach (var document in batch)
+                {
+                    row.Show(document);
+                    yield return row;
+                }
+            }
+            finally
+            {
+                foreach (var document in batch)
+                {
+                    document.Dispose();
+                }
+            }
+        }
+    }
+}
