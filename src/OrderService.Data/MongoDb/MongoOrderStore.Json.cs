@@ -25,8 +25,7 @@ public sealed partial class MongoOrderStore : IOrderJsonReads
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
         foreach (var chunk in chunks)
         {
-            var options = new FindOptions<BsonDocument, RawBsonDocument> { Projection = OrderDefinitions.RawWithoutKeys, BatchSize = Math.Min(chunk.Length, InListChunkSize) };
-            await foreach (var row in StreamJsonAsync(session, OrderDefinitions.ByIds(chunk), options, cancellationToken).ConfigureAwait(false))
+            await foreach (var row in StreamJsonAsync(session, OrderDefinitions.ByIds(chunk), BatchOptions(OrderDefinitions.RawWithoutKeys, chunk.Length), cancellationToken).ConfigureAwait(false))
             {
                 yield return row;
             }
@@ -42,14 +41,8 @@ public sealed partial class MongoOrderStore : IOrderJsonReads
     /// <summary>The page's orders as JSON: cold (a session and cursor of its own per enumeration), no limit (the range bounds it), newest first.</summary>
     private async IAsyncEnumerable<OrderJson> StreamPageJsonAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        var options = new FindOptions<BsonDocument, RawBsonDocument>
-        {
-            Projection = OrderDefinitions.RawWithoutKeys,
-            Sort = OrderDefinitions.NewestFirst,
-            BatchSize = query.Limit, // the usual page in the first batch
-        };
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
-        await foreach (var row in StreamJsonAsync(session, OrderDefinitions.PageRows(query, range), options, cancellationToken).ConfigureAwait(false))
+        await foreach (var row in StreamJsonAsync(session, OrderDefinitions.PageRows(query, range), PageRowOptions(OrderDefinitions.RawWithoutKeys, query), cancellationToken).ConfigureAwait(false))
         {
             yield return row;
         }

@@ -43,17 +43,18 @@ public sealed partial class MongoOrderStore
         return positions;
     }
 
+    /// <summary>
+    /// The find options of a page's rows, one definition for both shapes a row is read in (an Order, or raw BSON for
+    /// JSON), so that both run the same find: newest first, the usual page in the first batch.
+    /// </summary>
+    private static FindOptions<BsonDocument, TRow> PageRowOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, CustomerOrdersQuery query) =>
+        new() { Projection = projection, Sort = OrderDefinitions.NewestFirst, BatchSize = query.Limit };
+
     /// <summary>The page's orders: cold (a session and cursor of its own per enumeration), no limit (the range bounds it), newest first.</summary>
     private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        var options = new FindOptions<BsonDocument, Order>
-        {
-            Projection = OrderDefinitions.WithoutKeys,
-            Sort = OrderDefinitions.NewestFirst,
-            BatchSize = query.Limit, // the usual page in the first batch
-        };
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
-        await foreach (var order in StreamAsync(session, OrderDefinitions.PageRows(query, range), options, cancellationToken).ConfigureAwait(false))
+        await foreach (var order in StreamAsync(session, OrderDefinitions.PageRows(query, range), PageRowOptions(OrderDefinitions.WithoutKeys, query), cancellationToken).ConfigureAwait(false))
         {
             yield return order;
         }

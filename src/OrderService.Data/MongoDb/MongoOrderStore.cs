@@ -108,13 +108,16 @@ public sealed partial class MongoOrderStore : IOrderStore
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
         foreach (var chunk in chunks)
         {
-            var options = new FindOptions<BsonDocument, Order> { Projection = OrderDefinitions.WithoutKeys, BatchSize = Math.Min(chunk.Length, InListChunkSize) };
-            await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk), options, cancellationToken).ConfigureAwait(false))
+            await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk), BatchOptions(OrderDefinitions.WithoutKeys, chunk.Length), cancellationToken).ConfigureAwait(false))
             {
                 yield return order;
             }
         }
     }
+
+    /// <summary>The find options of one batch find, for both shapes a row is read in (an Order, or raw BSON for JSON).</summary>
+    private static FindOptions<BsonDocument, TRow> BatchOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, int ids) =>
+        new() { Projection = projection, BatchSize = Math.Min(ids, InListChunkSize) };
 
     /// <summary>
     /// The finds a batch of <paramref name="ids"/> takes (none for no id). Json: one find whose $in carries every id in one
