@@ -1,6 +1,7 @@
 using OrderService.Apis;
 using OrderService.Data.Configuration;
 using OrderService.Authorization;
+using OrderService.Problems;
 using OrderService.ServiceDefaults;
 
 if (ConfigurationReference.WriteIfAsked(args) is { } written)
@@ -27,7 +28,7 @@ if (checkOnly)
     return 0;
 }
 
-app.UseProblems();
+app.UseApiProblems();
 app.UseOrderAuthorization();
 app.MapServiceDefaults();
 app.MapOrdersApi();

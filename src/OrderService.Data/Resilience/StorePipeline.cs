@@ -57,12 +57,6 @@ public static class StorePipeline
 
     internal static void Configure(ResiliencePipelineBuilder pipeline, ResilienceOptions options, string system, CircuitBreakerStateProvider circuit, ILogger logger)
     {
-        // Polly's telemetry listener (which AddResiliencePipeline sets) times and reports every execution and every
-        // attempt, on the hot path, for figures the store's own meter already keeps (call duration by outcome,
-        // retries, circuit state). Without it and the second timer each write request allocates ~470 B less; its CPU
-        // share is below this machine's noise (docs/performance.md, "Second pass"). The events an operator needs are
-        // logged from the strategies' callbacks (ResilienceLog).
-        pipeline.TelemetryListener = null;
         var total = TimeSpan.FromSeconds(options.TotalTimeoutSeconds);
         var attempt = TimeSpan.FromSeconds(options.AttemptTimeoutSeconds);
         var timeProvider = pipeline.TimeProvider ?? TimeProvider.System;

@@ -66,11 +66,11 @@ internal sealed class ProblemAuthorizationResultHandler : IAuthorizationMiddlewa
         if (authorizeResult.Challenged)
         {
             await context.ChallengeAsync().ConfigureAwait(false);
-            await ProblemWriter.WriteAsync(context, AuthorizationProblems.Unauthorized(scope)).ConfigureAwait(false);
+            await ProblemSetup.WriteAsync(context, AuthorizationProblems.Unauthorized(scope)).ConfigureAwait(false);
             return;
         }
 
         await context.ForbidAsync().ConfigureAwait(false);
-        await ProblemWriter.WriteAsync(context, AuthorizationProblems.MissingScope(scope ?? "(none)")).ConfigureAwait(false);
+        await ProblemSetup.WriteAsync(context, AuthorizationProblems.MissingScope(scope ?? "(none)")).ConfigureAwait(false);
     }
 }

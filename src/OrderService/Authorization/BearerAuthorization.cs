@@ -40,7 +40,7 @@ public static class BearerAuthorization
         return builder;
     }
 
-    /// <summary>After <c>UseProblems</c>, so that a fault in a token handler still becomes a problem.</summary>
+    /// <summary>After <c>UseApiProblems</c>, so that a fault in a token handler still becomes a problem.</summary>
     public static WebApplication UseOrderAuthorization(this WebApplication app)
     {
         if (app.Services.GetRequiredService<BearerAuthorizationSwitch>().IsOn)

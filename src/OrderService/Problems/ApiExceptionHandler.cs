@@ -33,13 +33,13 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
                     ? Math.Max(1, (int)Math.Ceiling(left.TotalSeconds))
                     : resilience.Value.RetryAfterSeconds;
                 httpContext.Response.Headers.RetryAfter = retryAfter.ToString(System.Globalization.CultureInfo.InvariantCulture);
-                await ProblemWriter.WriteAsync(httpContext, ApiProblems.StoreUnavailable(
+                await ProblemSetup.WriteAsync(httpContext, ApiProblems.StoreUnavailable(
                         retryAfter, circuitOpen: unavailable.InnerException is BrokenCircuitException, operatorReason: unavailable.NeedsOperator ? unavailable.Message : null))
                     .ConfigureAwait(false);
                 return true;
 
             case BadHttpRequestException badRequest:
-                await ProblemWriter.WriteAsync(httpContext, BadRequestProblems.From(badRequest)).ConfigureAwait(false);
+                await ProblemSetup.WriteAsync(httpContext, BadRequestProblems.From(badRequest)).ConfigureAwait(false);
                 return true;
 
             case OperationCanceledException when httpContext.RequestAborted.IsCancellationRequested:
@@ -48,7 +48,7 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
 
             default:
                 LogUnexpected(logger, exception, httpContext.Request.Method, httpContext.Request.Path.Value);
-                await ProblemWriter.WriteAsync(httpContext, new Microsoft.AspNetCore.Mvc.ProblemDetails
+                await ProblemSetup.WriteAsync(httpContext, new Microsoft.AspNetCore.Mvc.ProblemDetails
                 {
                     Status = StatusCodes.Status500InternalServerError,
                     Title = "Unexpected error",

@@ -16,10 +16,10 @@ public abstract class ProblemResult(ProblemDetails problem) : IResult, IStatusCo
 
     public int? StatusCode => Value.Status;
 
-    public Task ExecuteAsync(HttpContext httpContext) => ProblemWriter.WriteAsync(httpContext, Value);
+    public Task ExecuteAsync(HttpContext httpContext) => ProblemSetup.WriteAsync(httpContext, Value);
 
     protected static void Describe(EndpointBuilder builder, int statusCode) =>
-        builder.Metadata.Add(new ProducesResponseTypeMetadata(statusCode, typeof(ProblemDetails), [ProblemWriter.ContentType]));
+        builder.Metadata.Add(new ProducesResponseTypeMetadata(statusCode, typeof(ProblemDetails), [ProblemSetup.ContentType]));
 }
 
 /// <summary>404: no order (or customer) with that id.</summary>

@@ -22,11 +22,7 @@ public static class ServiceDefaultsExtensions
 
         services.ConfigureHttpJsonOptions(json => OrderServiceJsonContext.Configure(json.SerializerOptions));
 
-        // Binding failures (a non-UUID id, malformed JSON, a wrong field type) throw, so the exception
-        // handler can answer them as problems that name the field, instead of an empty 400.
-        services.Configure<RouteHandlerOptions>(routes => routes.ThrowOnBadRequest = true);
-        services.AddProblemDetails();
-        services.AddExceptionHandler<ApiExceptionHandler>();
+        services.AddApiProblems();
 
         services.AddHealthChecks().AddCheck<OrderStoreHealthCheck>("order-store", tags: [HealthApi.ReadyTag]);
         services.AddHostedService<StoreWarmUp>();
@@ -48,15 +44,6 @@ public static class ServiceDefaultsExtensions
         builder.Services.AddSettings<PaymentOptions>(builder.Configuration, PaymentOptions.SectionName);
         builder.Services.AddSingleton<PaymentAuthorizer>();
         return builder;
-    }
-
-    /// <summary>Every failure becomes application/problem+json: exceptions, bare status codes (415, 404 for an unknown path, 405), oversized bodies.</summary>
-    public static WebApplication UseProblems(this WebApplication app)
-    {
-        app.UseExceptionHandler();
-        app.UseMiddleware<StatusCodeProblems>();
-        app.UseRequestBodyLimit();
-        return app;
     }
 
     /// <summary>Health, the OpenAPI document and Swagger UI.</summary>

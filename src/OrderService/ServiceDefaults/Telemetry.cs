@@ -11,8 +11,8 @@ namespace OrderService.ServiceDefaults;
 
 /// <summary>
 /// OpenTelemetry. What the service emits is described once (<see cref="Describe"/>), whatever happens to it:
-/// ASP.NET Core, HttpClient, Npgsql and SqlClient spans and metrics, the runtime's metrics and our stores' spans
-/// and meter (<see cref="StoreTelemetry"/>). It is described, and providers exist and listen, only when something
+/// ASP.NET Core, HttpClient, Npgsql and SqlClient spans and metrics, the runtime's metrics, our stores' spans
+/// and meter (<see cref="StoreTelemetry"/>) and Polly's meter for the store pipeline. It is described, and providers exist and listen, only when something
 /// exports: the OTLP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set. Without it nothing listens (no Activity is
 /// sampled and recorded on the hot path, no instrument aggregates, no log record is built) and nothing of
 /// OpenTelemetry is even loaded: describing runs the instrumentation packages' registrations and static set-up,
@@ -77,5 +77,8 @@ public static class Telemetry
         .AddRuntimeInstrumentation()
         .AddSqlClientInstrumentation()
         .AddNpgsqlInstrumentation()
-        .AddMeter(StoreTelemetry.Name);
+        .AddMeter(StoreTelemetry.Name, PollyMeter);
+
+    /// <summary>The meter Polly's telemetry writes to: the store pipeline's executions, attempts and resilience events.</summary>
+    private const string PollyMeter = "Polly";
 }

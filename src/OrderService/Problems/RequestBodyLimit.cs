@@ -1,7 +1,5 @@
 using Microsoft.AspNetCore.Http.Features;
-using OrderService.Problems;
-
-namespace OrderService.ServiceDefaults;
+namespace OrderService.Problems;
 
 /// <summary>
 /// The 1 MiB body cap, answered as a 413 problem. A declared Content-Length over the cap is refused before
@@ -15,7 +13,7 @@ public static class RequestBodyLimit
         var request = context.Request;
         if (request.ContentLength > RequestLimits.MaxBodyBytes)
         {
-            return ProblemWriter.WriteAsync(context, BadRequestProblems.TooLarge());
+            return ProblemSetup.WriteAsync(context, BadRequestProblems.TooLarge());
         }
 
         if (request.ContentLength is null && context.Features.Get<IHttpMaxRequestBodySizeFeature>() is null)

@@ -1,0 +1,87 @@
+using Microsoft.AspNetCore.Mvc;
+
+namespace OrderService.Problems;
+
+/// <summary>
+/// Every failure is an application/problem+json answer written by ASP.NET Core's IProblemDetailsService: exceptions
+/// (<see cref="ApiExceptionHandler"/>), bare status codes (UseStatusCodePages: a 404 for an unknown path, 405, 415,
+/// 413), oversized bodies and the handlers' typed problems. The framework's problems are kept as API.md states
+/// them by configuring it: the RFC 9110 type of the statuses its defaults leave out, and a problem whatever the
+/// Accept header says.
+/// </summary>
+public static class ProblemSetup
+{
+    public const string ContentType = "application/problem+json";
+
+    public static IServiceCollection AddApiProblems(this IServiceCollection services)
+    {
+        // Binding failures (a non-UUID id, malformed JSON, a wrong field type) throw, so the exception
+        // handler can answer them as problems that name the field, instead of an empty 400.
+        services.Configure<RouteHandlerOptions>(routes => routes.ThrowOnBadRequest = true);
+        services.AddProblemDetails(problems => problems.CustomizeProblemDetails = static context => Complete(context.ProblemDetails));
+
+        // Registered after the framework's writer, so it is asked only when that one declines (an Accept without JSON).
+        services.AddSingleton<IProblemDetailsWriter, AnyAcceptProblemWriter>();
+        services.AddExceptionHandler<ApiExceptionHandler>();
+        return services;
+    }
+
+    public static WebApplication UseApiProblems(this WebApplication app)
+    {
+        app.UseExceptionHandler();
+        app.UseStatusCodePages(static context => WriteAsync(context.HttpContext, ForStatus(context.HttpContext.Response.StatusCode)));
+        app.UseRequestBodyLimit();
+        return app;
+    }
+
+    /// <summary>Answers <paramref name="problem"/> with its status, through IProblemDetailsService.</summary>
+    public static Task WriteAsync(HttpContext httpContext, ProblemDetails problem)
+    {
+        httpContext.Response.StatusCode = problem.Status ??= StatusCodes.Status500InternalServerError;
+        return httpContext.RequestServices.GetRequiredService<IProblemDetailsService>()
+            .WriteAsync(new ProblemDetailsContext { HttpContext = httpContext, ProblemDetails = problem }).AsTask();
+    }
+
+    /// <summary>A bare status: 413 and 415 say what the limit is; the others are the status and its reason phrase.</summary>
+    private static ProblemDetails ForStatus(int status) => status switch
+    {
+        StatusCodes.Status415UnsupportedMediaType => BadRequestProblems.UnsupportedMediaType(),
+        StatusCodes.Status413PayloadTooLarge => BadRequestProblems.TooLarge(),
+        _ => new ProblemDetails { Status = status },
+    };
+
+    /// <summary>What the framework's defaults leave empty: the RFC 9110 section of 402 and 413, and a title for any status.</summary>
+    private static void Complete(ProblemDetails problem)
+    {
+        if (problem.Status is not { } status)
+        {
+            return;
+        }
+
+        problem.Type ??= status switch
+        {
+            StatusCodes.Status402PaymentRequired => "https://tools.ietf.org/html/rfc9110#section-15.5.3",
+            StatusCodes.Status413PayloadTooLarge => "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+            _ => null,
+        };
+        if (problem.Title is null)
+        {
+            var phrase = Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase(status);
+            problem.Title = string.IsNullOrEmpty(phrase) ? "Error" : phrase;
+        }
+    }
+
+    /// <summary>
+    /// The framework's writer declines a request whose Accept header names no JSON type, which would leave the
+    /// answer without a body; this one lets the framework's writer answer it anyway.
+    /// </summary>
+    private sealed class AnyAcceptProblemWriter(IServiceProvider services) : IProblemDetailsWriter
+    {
+        private IProblemDetailsWriter? _framework;
+
+        public bool CanWrite(ProblemDetailsContext context) => true;
+
+        public ValueTask WriteAsync(ProblemDetailsContext context) =>
+            (_framework ??= services.GetServices<IProblemDetailsWriter>().First(writer => writer is not AnyAcceptProblemWriter)).WriteAsync(context);
+    }
+}
