@@ -1,16 +1,14 @@
 using OrderService.Apis;
+using OrderService.Data;
 using OrderService.Data.Configuration;
 using OrderService.Authorization;
+using OrderService.Payments;
 using OrderService.Problems;
 using OrderService.ServiceDefaults;
 
-if (ConfigurationReference.WriteIfAsked(args) is { } written)
-{
-    return written; // docs/configuration.md, rendered from the options classes (no host is built)
-}
-
 var checkOnly = ConfigurationCheck.IsAsked(args);
 var builder = WebApplication.CreateBuilder(ConfigurationCheck.WithoutFlag(args));
+builder.AddOrdersApi();
 builder.AddServiceDefaults();
 builder.AddOrderStore();
 builder.AddPayments();

@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Configuration;
 using OrderService.Data.Configuration;
-using OrderService.ServiceDefaults;
+using OrderService.Tools;
 using Shouldly;
 using Xunit;
 using YamlDotNet.RepresentationModel;

@@ -24,7 +24,6 @@ public static class OrdersApi
         // Rules for every endpoint: a bad id or body is a 400 problem; any store call may answer 503 with Retry-After.
         var orders = app.MapGroup("/orders")
             .RequireOrderAccess()
-            .WithoutUntypedBody()
             .WithTags("Orders")
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
@@ -50,7 +49,7 @@ public static class OrdersApi
     internal static async Task<Results<Created<Order>, ValidationProblem, UnprocessableProblem>> CreateOrderAsync(
         CreateOrderRequest request,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [AsParameters] OrderServices services,
+        [FromServices] OrderServices services,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
@@ -87,7 +86,7 @@ public static class OrdersApi
 
     internal static async Task<Results<Ok<Order>, NotFoundProblem>> GetOrderAsync(
         Guid id,
-        [AsParameters] OrderServices services,
+        [FromServices] OrderServices services,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
@@ -100,7 +99,7 @@ public static class OrdersApi
         PayOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [AsParameters] OrderServices services,
+        [FromServices] OrderServices services,
         [FromServices] PaymentAuthorizer payments,
         HttpResponse response,
         CancellationToken cancellationToken)
@@ -132,7 +131,7 @@ public static class OrdersApi
         ShipOrderRequest request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [AsParameters] OrderServices services,
+        [FromServices] OrderServices services,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
@@ -154,7 +153,7 @@ public static class OrdersApi
         Guid id,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [AsParameters] OrderServices services,
+        [FromServices] OrderServices services,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
@@ -175,7 +174,7 @@ public static class OrdersApi
         CancelOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [AsParameters] OrderServices services,
+        [FromServices] OrderServices services,
         HttpResponse response,
         CancellationToken cancellationToken)
     {

@@ -14,7 +14,7 @@ internal sealed partial class CommandCheck(string root)
     private const string LoadProject = "tests/Load";
 
     /// <summary>The host's own command-line switches, which bind no options class, and the service's one-shot switches.</summary>
-    private static readonly string[] HostSwitches = ["--urls", "--environment", "--contentRoot", "--applicationName", OrderService.ServiceDefaults.ConfigurationReference.WriteFlag, OrderService.ServiceDefaults.ConfigurationCheck.Flag];
+    private static readonly string[] HostSwitches = ["--urls", "--environment", "--contentRoot", "--applicationName", OrderService.ServiceDefaults.ConfigurationCheck.Flag];
 
     private readonly Lazy<HashSet<string>> _loadOptions = new(() => LoadOptions(root));
     private readonly Lazy<HashSet<string>> _composeServices = new(() => ComposeServices(root));

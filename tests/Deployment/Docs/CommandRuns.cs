@@ -124,6 +124,9 @@ internal sealed partial class CommandRuns(string root, string binaries, string s
             case "tests/Benchmarks":
                 AddBenchmarks(documented, programArgs);
                 break;
+            case "tools/ConfigurationReference":
+                AddReferencePage(documented, programArgs);
+                break;
             default:
                 Skip($"dotnet run of {project}: no checking form");
                 break;
@@ -165,21 +168,19 @@ internal sealed partial class CommandRuns(string root, string binaries, string s
         Add(ShootoutPlan, documented, Assembly("Load", "OrderService.Load.dll"), [.. args, "--plan-only"], Environment(documented), root, PlanPrinted());
     }
 
-    /// <summary>
-    /// The service with its documented settings and --check-config, from its own folder (appsettings.json beside it, as
-    /// the image runs it). --write-config-reference writes its page to a scratch file instead of docs/.
-    /// </summary>
+    /// <summary>The service with its documented settings and --check-config, from its own folder (appsettings.json beside it, as the image runs it).</summary>
     private void AddService(DocumentedCommand documented, List<string> args)
     {
         var service = Assembly("OrderService", "OrderService.dll");
-        if (args.IndexOf(ConfigurationReference.WriteFlag) is var at and >= 0 && at + 1 < args.Count)
-        {
-            var page = Path.Combine(scratch, $"configuration-{Runs.Count}.md");
-            Add(ReferencePage, documented, service, [.. args[..(at + 1)], page, .. args[(at + 2)..]], Environment(documented), Path.GetDirectoryName(service)!, PageWritten());
-            return;
-        }
-
         Add(ServiceCheck, documented, service, [.. args, ConfigurationCheck.Flag], Environment(documented), Path.GetDirectoryName(service)!, ConfigurationValid());
+    }
+
+    /// <summary>The configuration reference tool, writing its page to a scratch file instead of docs/.</summary>
+    private void AddReferencePage(DocumentedCommand documented, List<string> args)
+    {
+        var tool = Assembly("ConfigurationReference", "OrderService.ConfigurationReference.dll");
+        var page = Path.Combine(scratch, $"configuration-{Runs.Count}.md");
+        Add(ReferencePage, documented, tool, args.Count == 1 ? [page] : args, Environment(documented), Path.GetDirectoryName(tool)!, PageWritten());
     }
 
     private void AddBenchmarks(DocumentedCommand documented, List<string> args)

@@ -2,8 +2,8 @@ using System.Net;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Npgsql;
+using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
-using OrderService.ServiceDefaults;
 using Shouldly;
 using Xunit;
 

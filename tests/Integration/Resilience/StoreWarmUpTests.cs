@@ -1,8 +1,8 @@
 using System.Net;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
-using OrderService.ServiceDefaults;
 using Shouldly;
 using Xunit;
 

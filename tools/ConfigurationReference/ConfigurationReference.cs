@@ -1,8 +1,11 @@
 using System.Reflection;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Logging;
 using OrderService.Data;
 using OrderService.Data.Configuration;
+using OrderService.ServiceDefaults;
 
-namespace OrderService.ServiceDefaults;
+namespace OrderService.Tools;
 
 /// <summary>
 /// docs/configuration.md, rendered from the code: every options class of the service (a class with a
@@ -13,34 +16,17 @@ namespace OrderService.ServiceDefaults;
 /// </summary>
 public static partial class ConfigurationReference
 {
-    public const string WriteFlag = "--write-config-reference";
     public const string PagePath = "docs/configuration.md";
-    public const string RegenerateCommand = $"dotnet run --project src/OrderService -- {WriteFlag} {PagePath}";
+    public const string RegenerateCommand = $"dotnet run --project tools/ConfigurationReference -- {PagePath}";
 
-    /// <summary>
-    /// When <paramref name="args"/> hold <see cref="WriteFlag"/> and a path, writes the page there (with today's date)
-    /// and returns the exit code; otherwise null, and the service starts as usual.
-    /// </summary>
-    public static int? WriteIfAsked(string[] args)
+    /// <summary>Writes the page to <paramref name="path"/> with today's date, and returns its full path.</summary>
+    public static string Write(string path)
     {
-        var at = Array.IndexOf(args, WriteFlag);
-        if (at < 0)
-        {
-            return null;
-        }
-
-        if (at + 1 >= args.Length)
-        {
-            Console.Error.WriteLine($"{WriteFlag} needs the page's path, e.g. {PagePath}");
-            return 2;
-        }
-
-        // appsettings.json as the service reads it at start-up (the build copies it next to the assembly).
+        // appsettings.json as the service reads it at start-up (the build copies it next to the service's assembly, and here).
         var defaults = new ConfigurationBuilder().AddJsonFile(Path.Combine(AppContext.BaseDirectory, "appsettings.json"), optional: false).Build();
-        var path = Path.GetFullPath(args[at + 1]);
-        File.WriteAllText(path, Render(defaults, DateOnly.FromDateTime(DateTime.UtcNow)));
-        Console.WriteLine($"Wrote {path}");
-        return 0;
+        var full = Path.GetFullPath(path);
+        File.WriteAllText(full, Render(defaults, DateOnly.FromDateTime(DateTime.UtcNow)));
+        return full;
     }
 
     /// <summary>Every section of the service, in key order, nested sections inside their parent.</summary>
@@ -87,7 +73,7 @@ public static partial class ConfigurationReference
 
     private static IEnumerable<(Type Type, string Section)> OptionsClasses()
     {
-        var service = typeof(ConfigurationReference).Assembly;
+        var service = typeof(Telemetry).Assembly;
         var assemblies = service.GetReferencedAssemblies().Where(a => a.Name!.StartsWith("OrderService", StringComparison.Ordinal))
             .Select(Assembly.Load).Prepend(service);
         foreach (var type in assemblies.SelectMany(a => a.GetTypes()))

@@ -1,8 +1,9 @@
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using OrderService.Data;
 using OrderService.Data.Resilience;
 
-namespace OrderService.ServiceDefaults;
+namespace OrderService.Data;
 
 /// <summary>
 /// Creates the schema right after start-up so the first request does not pay for it. It does not

@@ -1,8 +1,9 @@
 using System.Globalization;
 using System.Text;
+using Microsoft.Extensions.Configuration;
 using OrderService.Data.Configuration;
 
-namespace OrderService.ServiceDefaults;
+namespace OrderService.Tools;
 
 public static partial class ConfigurationReference
 {

@@ -1,0 +1,15 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+
+namespace OrderService.Data;
+
+/// <summary>The store as a host runs it: chosen by the Store:* keys (<see cref="StoreRegistration"/>) and warmed up after start-up (<see cref="StoreWarmUp"/>).</summary>
+public static class StoreHosting
+{
+    public static IHostApplicationBuilder AddOrderStore(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddOrderStore(builder.Configuration);
+        builder.Services.AddHostedService<StoreWarmUp>();
+        return builder;
+    }
+}

@@ -1,0 +1,17 @@
+using OrderService.Contracts;
+using OrderService.Problems;
+
+namespace OrderService.Apis;
+
+/// <summary>What the endpoints rely on: the JSON contract, the body limit, the problems and the handlers' services.</summary>
+public static class ApiSetup
+{
+    public static WebApplicationBuilder AddOrdersApi(this WebApplicationBuilder builder)
+    {
+        builder.WebHost.ConfigureKestrel(static kestrel => kestrel.Limits.MaxRequestBodySize = RequestLimits.MaxBodyBytes);
+        builder.Services.ConfigureHttpJsonOptions(static json => OrderServiceJsonContext.Configure(json.SerializerOptions));
+        builder.Services.AddApiProblems();
+        builder.Services.AddSingleton<OrderServices>();
+        return builder;
+    }
+}
