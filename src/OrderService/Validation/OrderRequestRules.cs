@@ -20,7 +20,7 @@ public static class OrderRequestRules
     {
         if (string.IsNullOrEmpty(value) || value.Length > RequestLimits.MaxCustomerIdLength || value.AsSpan().ContainsAnyExcept(CustomerIdCharacters))
         {
-            errors.Add(field, "Must be 1–64 characters of [A-Za-z0-9_-].");
+            errors.Add(field, Messages.CustomerId);
         }
     }
 
@@ -29,7 +29,7 @@ public static class OrderRequestRules
     {
         if (lines is null || lines.Count is 0 or > RequestLimits.MaxLines)
         {
-            errors.Add("lines", "Must hold 1–100 lines.");
+            errors.Add("lines", Messages.Lines);
             return null;
         }
 
@@ -46,19 +46,19 @@ public static class OrderRequestRules
 
             if (!IsPrintable(line.Sku, RequestLimits.MaxSkuLength))
             {
-                errors.Add($"lines[{i}].sku", "Must be 1–64 printable characters.");
+                errors.Add($"lines[{i}].sku", Messages.Sku);
                 allValid = false;
             }
 
             if (line.Quantity is not (>= RequestLimits.MinQuantity and <= RequestLimits.MaxQuantity))
             {
-                errors.Add($"lines[{i}].quantity", "Must be an integer from 1 to 1,000.");
+                errors.Add($"lines[{i}].quantity", Messages.Quantity);
                 allValid = false;
             }
 
             if (line.UnitPrice is not { } price || price < 0 || price > RequestLimits.MaxUnitPrice || decimal.Round(price, RequestLimits.MaxUnitPriceDecimals) != price)
             {
-                errors.Add($"lines[{i}].unitPrice", "Must be from 0 to 1,000,000 with at most 2 decimals.");
+                errors.Add($"lines[{i}].unitPrice", Messages.UnitPrice);
                 allValid = false;
             }
 
@@ -81,7 +81,7 @@ public static class OrderRequestRules
 
         if (header.Length is 0 or > RequestLimits.MaxIdempotencyKeyLength || header.AsSpan().ContainsAnyExceptInRange(' ', '~'))
         {
-            errors.Add("Idempotency-Key", "Must be 1–128 printable ASCII characters.");
+            errors.Add("Idempotency-Key", Messages.IdempotencyKey);
             return null;
         }
 
@@ -111,7 +111,7 @@ public static class OrderRequestRules
     {
         if (request?.PaymentReference is { Length: > RequestLimits.MaxPaymentReferenceLength })
         {
-            errors.Add("paymentReference", "Must be at most 128 characters.");
+            errors.Add("paymentReference", Messages.PaymentReference);
         }
     }
 
@@ -119,12 +119,12 @@ public static class OrderRequestRules
     {
         if (!IsPrintable(request?.Carrier, RequestLimits.MaxCarrierLength))
         {
-            errors.Add("carrier", "Must be 1–64 printable characters.");
+            errors.Add("carrier", Messages.Carrier);
         }
 
         if (!IsPrintable(request?.TrackingNumber, RequestLimits.MaxTrackingNumberLength))
         {
-            errors.Add("trackingNumber", "Must be 1–64 printable characters.");
+            errors.Add("trackingNumber", Messages.TrackingNumber);
         }
     }
 
@@ -132,7 +132,7 @@ public static class OrderRequestRules
     {
         if (request?.Reason is { Length: > RequestLimits.MaxCancelReasonLength })
         {
-            errors.Add("reason", "Must be at most 500 characters.");
+            errors.Add("reason", Messages.Reason);
         }
     }
 
@@ -142,7 +142,7 @@ public static class OrderRequestRules
         var ids = request?.Ids;
         if (ids is null || ids.Count is 0 or > RequestLimits.MaxBatchIds)
         {
-            errors.Add("ids", "Must hold 1–10,000 order ids.");
+            errors.Add("ids", Messages.BatchIds);
             return null;
         }
 
@@ -171,7 +171,7 @@ public static class OrderRequestRules
             }
         }
 
-        errors.Add("status", "Must be one of Created, Paid, Shipped, Completed, Cancelled.");
+        errors.Add("status", Messages.Status);
         return null;
     }
 
@@ -191,7 +191,7 @@ public static class OrderRequestRules
 
         if (limit is < RequestLimits.MinListLimit or > RequestLimits.MaxListLimit)
         {
-            errors.Add("limit", "Must be from 1 to 1,000.");
+            errors.Add("limit", Messages.Limit);
         }
 
         return limit;
@@ -212,6 +212,30 @@ public static class OrderRequestRules
 
         errors.Add("cursor", "Must be a cursor from the Link header (rel=\"next\") of this listing, unchanged.");
         return null;
+    }
+
+    /// <summary>What each rule answers, worded from <see cref="RequestLimits"/> so that a limit is stated once.</summary>
+    private static class Messages
+    {
+        public static readonly string CustomerId = Text($"Must be 1–{RequestLimits.MaxCustomerIdLength} characters of [A-Za-z0-9_-].");
+        public static readonly string Lines = Text($"Must hold 1–{RequestLimits.MaxLines:N0} lines.");
+        public static readonly string Sku = Printable(RequestLimits.MaxSkuLength);
+        public static readonly string Quantity = Text($"Must be an integer from {RequestLimits.MinQuantity:N0} to {RequestLimits.MaxQuantity:N0}.");
+        public static readonly string UnitPrice = Text($"Must be from 0 to {RequestLimits.MaxUnitPrice:N0} with at most {RequestLimits.MaxUnitPriceDecimals} decimals.");
+        public static readonly string IdempotencyKey = Text($"Must be 1–{RequestLimits.MaxIdempotencyKeyLength} printable ASCII characters.");
+        public static readonly string PaymentReference = AtMost(RequestLimits.MaxPaymentReferenceLength);
+        public static readonly string Carrier = Printable(RequestLimits.MaxCarrierLength);
+        public static readonly string TrackingNumber = Printable(RequestLimits.MaxTrackingNumberLength);
+        public static readonly string Reason = AtMost(RequestLimits.MaxCancelReasonLength);
+        public static readonly string BatchIds = Text($"Must hold 1–{RequestLimits.MaxBatchIds:N0} order ids.");
+        public static readonly string Status = $"Must be one of {string.Join(", ", StatusNames)}.";
+        public static readonly string Limit = Text($"Must be from {RequestLimits.MinListLimit:N0} to {RequestLimits.MaxListLimit:N0}.");
+
+        private static string Printable(int maxLength) => Text($"Must be 1–{maxLength} printable characters.");
+
+        private static string AtMost(int maxLength) => Text($"Must be at most {maxLength:N0} characters.");
+
+        private static string Text(FormattableString message) => message.ToString(CultureInfo.InvariantCulture);
     }
 
     /// <summary>1..max characters, not blank, with no control characters (C0, DEL, C1).</summary>
