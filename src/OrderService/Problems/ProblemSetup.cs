@@ -6,8 +6,7 @@ namespace OrderService.Problems;
 /// Every failure is an application/problem+json answer written by ASP.NET Core's IProblemDetailsService: exceptions
 /// (<see cref="ApiExceptionHandler"/>), bare status codes (UseStatusCodePages: a 404 for an unknown path, 405, 415,
 /// 413), oversized bodies and the handlers' typed problems. The framework's problems are kept as API.md states
-/// them by configuring it: the RFC 9110 type of the statuses its defaults leave out, and a problem whatever the
-/// Accept header says.
+/// them by configuring it: a title for any status, and a problem whatever the Accept header says.
 /// </summary>
 public static class ProblemSetup
 {
@@ -18,7 +17,7 @@ public static class ProblemSetup
         // Binding failures (a non-UUID id, malformed JSON, a wrong field type) throw, so the exception
         // handler can answer them as problems that name the field, instead of an empty 400.
         services.Configure<RouteHandlerOptions>(routes => routes.ThrowOnBadRequest = true);
-        services.AddProblemDetails(problems => problems.CustomizeProblemDetails = static context => Complete(context.ProblemDetails));
+        services.AddProblemDetails(problems => problems.CustomizeProblemDetails = static context => context.ProblemDetails.Title ??= ReasonPhrase(context.ProblemDetails.Status));
 
         // Registered after the framework's writer, so it is asked only when that one declines (an Accept without JSON).
         services.AddSingleton<IProblemDetailsWriter, AnyAcceptProblemWriter>();
@@ -50,26 +49,9 @@ public static class ProblemSetup
         _ => new ProblemDetails { Status = status },
     };
 
-    /// <summary>What the framework's defaults leave empty: the RFC 9110 section of 402 and 413, and a title for any status.</summary>
-    private static void Complete(ProblemDetails problem)
-    {
-        if (problem.Status is not { } status)
-        {
-            return;
-        }
-
-        problem.Type ??= status switch
-        {
-            StatusCodes.Status402PaymentRequired => "https://tools.ietf.org/html/rfc9110#section-15.5.3",
-            StatusCodes.Status413PayloadTooLarge => "https://tools.ietf.org/html/rfc9110#section-15.5.14",
-            _ => null,
-        };
-        if (problem.Title is null)
-        {
-            var phrase = Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase(status);
-            problem.Title = string.IsNullOrEmpty(phrase) ? "Error" : phrase;
-        }
-    }
+    /// <summary>The title of a status the framework's defaults do not name, as the status line words it.</summary>
+    private static string ReasonPhrase(int? status) =>
+        Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase(status ?? 0) is { Length: > 0 } phrase ? phrase : "Error";
 
     /// <summary>
     /// The framework's writer declines a request whose Accept header names no JSON type, which would leave the
