@@ -7,6 +7,7 @@ using Polly;
 using Polly.CircuitBreaker;
 using Polly.Registry;
 using Polly.Retry;
+using Polly.Telemetry;
 using Polly.Timeout;
 
 namespace OrderService.Data.Resilience;
@@ -34,6 +35,11 @@ public static class StorePipeline
     public static IServiceCollection AddStoreResilience(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddSettings<ResilienceOptions>(configuration, ResilienceOptions.SectionName);
+
+        // Polly's telemetry as AddResiliencePipeline sets it up, but a retry and the failed attempt before it are
+        // routine under contention (the meters count them), so they log at Debug instead of as warnings.
+        services.Configure<TelemetryOptions>(static telemetry => telemetry.SeverityProvider = static args =>
+            args.Event.EventName is "OnRetry" or "ExecutionAttempt" ? ResilienceEventSeverity.Debug : args.Event.Severity);
 
         foreach (var provider in Enum.GetValues<StoreProvider>())
         {

@@ -1,0 +1,59 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using OrderService.Data;
+using OrderService.Data.Resilience;
+using Polly;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Unit.Tests.Resilience;
+
+/// <summary>Polly's telemetry is on for the store pipeline, and a routine retry is logged at Debug, not as a warning.</summary>
+public sealed class PollyTelemetryTests
+{
+    [Fact]
+    public async Task A_retry_after_a_rolled_back_conflict_is_logged_by_Polly_at_Debug_only()
+    {
+        var logs = new PollyLogs();
+        var services = new ServiceCollection().AddLogging(logging => logging.SetMinimumLevel(LogLevel.Trace).AddProvider(logs));
+        services.AddStoreResilience(new ConfigurationBuilder().Build());
+        await using var provider = services.BuildServiceProvider();
+        var pipeline = StorePipeline.For(provider, StoreProvider.Sqlite);
+        var context = ResilienceContextPool.Shared.Get(TestContext.Current.CancellationToken);
+        context.Properties.Set(StorePipeline.Facts, new StoreCallFacts("test", RerunSafety.Always, TimeProvider.System.GetTimestamp()));
+        var attempts = 0;
+
+        await pipeline.ExecuteAsync(_ => ++attempts == 1
+            ? throw new TransientStoreFault(new InvalidOperationException("serialization failure"), StoreFault.RolledBack)
+            : ValueTask.CompletedTask, context);
+        ResilienceContextPool.Shared.Return(context);
+
+        attempts.ShouldBe(2);
+        logs.Entries.ShouldContain(e => e.Level == LogLevel.Debug && e.Message.Contains("OnRetry", StringComparison.Ordinal), "Polly's own events are logged");
+        logs.Entries.Where(e => e.Level >= LogLevel.Warning).ShouldBeEmpty("a retry is routine under contention: the meters count it");
+    }
+
+    private sealed class PollyLogs : ILoggerProvider
+    {
+        public ConcurrentQueue<(LogLevel Level, string Message)> Entries { get; } = new();
+
+        public ILogger CreateLogger(string categoryName) => new Logger(categoryName.StartsWith("Polly", StringComparison.Ordinal) ? Entries : null);
+
+        public void Dispose()
+        {
+        }
+
+        private sealed class Logger(ConcurrentQueue<(LogLevel Level, string Message)>? entries) : ILogger
+        {
+            public IDisposable? BeginScope<TState>(TState state)
+                where TState : notnull => null;
+
+            public bool IsEnabled(LogLevel logLevel) => entries is not null;
+
+            public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
+                entries?.Enqueue((logLevel, formatter(state, exception)));
+        }
+    }
+}
