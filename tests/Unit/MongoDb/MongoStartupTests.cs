@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -16,7 +15,7 @@ public sealed class MongoStartupTests
     [Fact]
     public async Task Building_the_store_logs_every_switch_with_its_source()
     {
-        var log = new RecordingLoggerProvider();
+        var log = new RecordingLoggerProvider(static category => category.Contains("MongoStores", StringComparison.Ordinal));
         var options = new StoreOptions { Provider = StoreProvider.MongoDb, MongoDb = new MongoStoreOptions { W = "1", Journal = false } };
 
         await using (Create(options, "mongodb://127.0.0.1:1/shop?readConcernLevel=local", log))
@@ -35,7 +34,7 @@ public sealed class MongoStartupTests
     [Fact]
     public async Task With_read_concern_available_the_request_session_is_not_causal_and_the_log_says_why()
     {
-        var log = new RecordingLoggerProvider();
+        var log = new RecordingLoggerProvider(static category => category.Contains("MongoStores", StringComparison.Ordinal));
         var options = new StoreOptions { Provider = StoreProvider.MongoDb, MongoDb = new MongoStoreOptions { ReadConcern = MongoReadConcern.Available } };
 
         await using (Create(options, "mongodb://127.0.0.1:1", log))
@@ -49,7 +48,7 @@ public sealed class MongoStartupTests
     [Fact]
     public async Task Isolation_switches_that_mean_nothing_on_MongoDB_are_said_at_start_up()
     {
-        var log = new RecordingLoggerProvider();
+        var log = new RecordingLoggerProvider(static category => category.Contains("MongoStores", StringComparison.Ordinal));
         var options = new StoreOptions { Provider = StoreProvider.MongoDb, WriteIsolation = WriteIsolation.Serializable, ReadIsolation = ReadIsolation.ReadUncommitted };
 
         await using (Create(options, "mongodb://127.0.0.1:1", log))
@@ -101,29 +100,5 @@ public sealed class MongoStartupTests
             .AddSingleton(Options.Create(new ResilienceOptions()))
             .BuildServiceProvider();
         return MongoStores.Create(new StoreContext(options, connectionString, services));
-    }
-
-    private sealed class RecordingLoggerProvider : ILoggerProvider
-    {
-        private readonly ConcurrentQueue<(LogLevel Level, string Text)> _lines = new();
-
-        public IReadOnlyList<(LogLevel Level, string Text)> Lines => [.. _lines];
-
-        public ILogger CreateLogger(string categoryName) => categoryName.Contains("MongoStores", StringComparison.Ordinal) ? new Recorder(_lines) : Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance;
-
-        public void Dispose()
-        {
-        }
-
-        private sealed class Recorder(ConcurrentQueue<(LogLevel, string)> lines) : ILogger
-        {
-            public IDisposable? BeginScope<TState>(TState state)
-                where TState : notnull => null;
-
-            public bool IsEnabled(LogLevel logLevel) => true;
-
-            public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
-                lines.Enqueue((logLevel, formatter(state, exception)));
-        }
     }
 }

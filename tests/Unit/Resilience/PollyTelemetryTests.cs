@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
@@ -16,7 +15,7 @@ public sealed class PollyTelemetryTests
     [Fact]
     public async Task A_retry_after_a_rolled_back_conflict_is_logged_by_Polly_at_Debug_only()
     {
-        var logs = new PollyLogs();
+        var logs = new RecordingLoggerProvider(static category => category.StartsWith("Polly", StringComparison.Ordinal));
         var services = new ServiceCollection().AddLogging(logging => logging.SetMinimumLevel(LogLevel.Trace).AddProvider(logs));
         services.AddStoreResilience(new ConfigurationBuilder().Build());
         await using var provider = services.BuildServiceProvider();
@@ -31,29 +30,7 @@ public sealed class PollyTelemetryTests
         ResilienceContextPool.Shared.Return(context);
 
         attempts.ShouldBe(2);
-        logs.Entries.ShouldContain(e => e.Level == LogLevel.Debug && e.Message.Contains("OnRetry", StringComparison.Ordinal), "Polly's own events are logged");
-        logs.Entries.Where(e => e.Level >= LogLevel.Warning).ShouldBeEmpty("a retry is routine under contention: the meters count it");
-    }
-
-    private sealed class PollyLogs : ILoggerProvider
-    {
-        public ConcurrentQueue<(LogLevel Level, string Message)> Entries { get; } = new();
-
-        public ILogger CreateLogger(string categoryName) => new Logger(categoryName.StartsWith("Polly", StringComparison.Ordinal) ? Entries : null);
-
-        public void Dispose()
-        {
-        }
-
-        private sealed class Logger(ConcurrentQueue<(LogLevel Level, string Message)>? entries) : ILogger
-        {
-            public IDisposable? BeginScope<TState>(TState state)
-                where TState : notnull => null;
-
-            public bool IsEnabled(LogLevel logLevel) => entries is not null;
-
-            public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
-                entries?.Enqueue((logLevel, formatter(state, exception)));
-        }
+        logs.Lines.ShouldContain(l => l.Level == LogLevel.Debug && l.Text.Contains("OnRetry", StringComparison.Ordinal), "Polly's own events are logged");
+        logs.Lines.Where(l => l.Level >= LogLevel.Warning).ShouldBeEmpty("a retry is routine under contention: the meters count it");
     }
 }
