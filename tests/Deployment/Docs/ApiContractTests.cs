@@ -2,7 +2,6 @@ using System.Net.Http.Json;
 using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
-using Microsoft.Data.Sqlite;
 using Shouldly;
 using Xunit;
 
@@ -59,24 +58,13 @@ public sealed class ApiContractTests
 
     private static async Task<HashSet<string>> PublishedOutcomesAsync()
     {
-        var database = Path.Combine(Path.GetTempPath(), $"orders-api-contract-{Guid.NewGuid():N}.db");
-        try
-        {
-            await using var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b =>
-                b.UseEnvironment("Testing").UseSetting("ConnectionStrings:Orders", $"Data Source={database}"));
-            using var client = app.CreateClient();
-            var document = (await client.GetFromJsonAsync<JsonObject>("/openapi/v1.json", Ct))!;
-            return [.. document["paths"]!.AsObject().SelectMany(path => path.Value!.AsObject().SelectMany(operation =>
-                operation.Value!["responses"]!.AsObject().Select(response => $"{operation.Key.ToUpperInvariant()} {path.Key} {response.Key}")))];
-        }
-        finally
-        {
-            SqliteConnection.ClearAllPools();
-            foreach (var file in Directory.GetFiles(Path.GetTempPath(), Path.GetFileName(database) + "*"))
-            {
-                File.Delete(file);
-            }
-        }
+        using var database = new ScratchSqliteFile();
+        await using var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b =>
+            b.UseEnvironment("Testing").UseSetting("ConnectionStrings:Orders", database.ConnectionString));
+        using var client = app.CreateClient();
+        var document = (await client.GetFromJsonAsync<JsonObject>("/openapi/v1.json", Ct))!;
+        return [.. document["paths"]!.AsObject().SelectMany(path => path.Value!.AsObject().SelectMany(operation =>
+            operation.Value!["responses"]!.AsObject().Select(response => $"{operation.Key.ToUpperInvariant()} {path.Key} {response.Key}")))];
     }
 
     /// <summary>The rows (cells without their backticks) of the table under <paramref name="header"/>.</summary>
