@@ -5,7 +5,6 @@ using System.Net.Sockets;
 using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
-using Microsoft.Data.Sqlite;
 using Shouldly;
 using Xunit;
 
@@ -35,11 +34,10 @@ public sealed class RestWalkTests
         var walk = readme.CodeBlocks.Single(b => b.Language == "bash" && b.Text.Contains(DocumentedBase, StringComparison.Ordinal) && b.Text.Contains("curl", StringComparison.Ordinal)).Text;
 
         var port = FreePort();
-        var database = Path.Combine(Path.GetTempPath(), $"orders-walk-{Guid.NewGuid():N}.db");
-        try
+        using var database = new ScratchSqliteFile();
+        await using (var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b =>
+            b.UseEnvironment("Testing").UseSetting("ConnectionStrings:Orders", database.ConnectionString)))
         {
-            await using var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b =>
-                b.UseEnvironment("Testing").UseSetting("ConnectionStrings:Orders", $"Data Source={database}"));
             app.UseKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, port));
             app.StartServer();
 
@@ -58,14 +56,6 @@ public sealed class RestWalkTests
             order!["status"]!.GetValue<string>().ShouldBe("Completed");
             order["version"]!.GetValue<int>().ShouldBe(4);
             order["events"]!.AsArray().Select(e => e!["type"]!.GetValue<string>()).ToArray().ShouldBe(new[] { "Created", "Paid", "Shipped", "Completed" });
-        }
-        finally
-        {
-            SqliteConnection.ClearAllPools();
-            foreach (var file in Directory.GetFiles(Path.GetTempPath(), Path.GetFileName(database) + "*"))
-            {
-                File.Delete(file);
-            }
         }
     }
 

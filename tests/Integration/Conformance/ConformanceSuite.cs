@@ -4,7 +4,7 @@ using Xunit;
 namespace OrderService.Integration.Tests.Conformance;
 
 /// <summary>
-/// THE conformance suite: the whole HTTP contract of ../shared/API.md plus the store port, run against
+/// THE conformance suite: the whole HTTP contract of docs/api.md plus the store port, run against
 /// one store fixture. A store joins by deriving one empty class from this (see Stores/); the tests
 /// themselves never name a store. Split over ConformanceSuite.*.cs by topic.
 /// </summary>

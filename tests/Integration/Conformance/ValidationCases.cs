@@ -4,7 +4,7 @@ using Xunit;
 namespace OrderService.Integration.Tests.Conformance;
 
 /// <summary>
-/// Every rule of the limits table in ../shared/API.md as a named bad request, plus the field the
+/// Every rule of the limits table in docs/api.md as a named bad request, plus the field the
 /// answer's <c>errors</c> map must name. Theory data carries only the case name, so each case is a
 /// visible test; the body is built here from a valid one with one thing broken.
 /// </summary>
