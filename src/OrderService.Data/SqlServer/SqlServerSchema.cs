@@ -87,6 +87,12 @@ public sealed class SqlServerSchema(string connectionString, int commandTimeoutS
             return;
         }
 
+        if (await TargetDatabaseOpensAsync(cancellationToken).ConfigureAwait(false))
+        {
+            // A contained database user (Azure SQL) may not open master at all: never ask it when the database is there.
+            return;
+        }
+
         builder.InitialCatalog = "master";
         await using var connection = new SqlConnection(builder.ConnectionString);
         await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
@@ -98,6 +104,22 @@ public sealed class SqlServerSchema(string connectionString, int commandTimeoutS
         catch (SqlException e) when (e.Number == SqlServerSchemaSql.DatabaseAlreadyExists)
         {
             // Another instance created it between our check and our CREATE: that is what we wanted.
+        }
+    }
+
+    private async Task<bool> TargetDatabaseOpensAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            await using var connection = new SqlConnection(connectionString);
+            await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+            StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
+            return true;
+        }
+        catch (SqlException)
+        {
+            // Missing, or not reachable yet: the path through master creates it or reports the real fault.
+            return false;
         }
     }
 
