@@ -97,4 +97,9 @@ internal static class DocumentSql
 
     public const string RecordSchemaVersion = "INSERT INTO document_schema_versions (version) VALUES (@version)";
 
+    /// <summary>The clean-up's batch: at most @limit keys stored before @before, oldest first, through the index on created_at; SKIP LOCKED lets another replica's clean-up take other rows instead of waiting.</summary>
+    public const string DeleteExpiredKeys = """
+        DELETE FROM order_document_keys WHERE key IN (
+            SELECT key FROM order_document_keys WHERE created_at < @before ORDER BY created_at LIMIT @limit FOR UPDATE SKIP LOCKED)
+        """;
 }

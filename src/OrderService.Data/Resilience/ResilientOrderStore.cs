@@ -69,6 +69,11 @@ public sealed partial class ResilientOrderStore : IOrderStore, IOrderJsonReads, 
         }
     }
 
+    /// <summary>A delete of keys older than a cutoff: rerunning it deletes what is left, so it is always safe.</summary>
+    public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken) =>
+        RunAsync("forget_keys", RerunSafety.Always, static (store, batch, token) => store.ForgetKeysStoredBeforeAsync(batch.StoredBefore, batch.Limit, token),
+            (StoredBefore: storedBefore, Limit: limit), cancellationToken);
+
     public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
         StreamAsync("get_many", static (store, ids, token) => store.GetManyAsync(ids, token), ids, cancellationToken);
 

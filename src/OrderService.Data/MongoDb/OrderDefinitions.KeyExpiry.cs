@@ -1,0 +1,26 @@
+using MongoDB.Bson;
+using MongoDB.Driver;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// The clean-up's filter and update (<see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>): the orders that hold a key
+/// stored before the cutoff, found through <see cref="KeyAgeIndex"/>, and a <c>$pull</c> of those entries alone. An
+/// order left with <c>keys: []</c> drops out of both partial indexes, so any number of them can exist.
+/// </summary>
+public static partial class OrderDefinitions
+{
+    public static readonly ProjectionDefinition<BsonDocument, BsonDocument> IdOnly =
+        new BsonDocumentProjectionDefinition<BsonDocument, BsonDocument>(new BsonDocument(OrderBson.Id, 1));
+
+    public static FilterDefinition<BsonDocument> HoldingKeysStoredBefore(DateTimeOffset before) =>
+        Filter.Lt(OrderKeys.AtPath, (BsonValue)new BsonInt64(OrderBson.ToMicroseconds(before)));
+
+    /// <summary>The same condition on the orders a batch found by id: an entry stored since (a later step's key) stays.</summary>
+    public static FilterDefinition<BsonDocument> HoldingKeysStoredBefore(DateTimeOffset before, IEnumerable<BsonValue> ids) =>
+        Filter.And(Filter.In(OrderBson.Id, ids), HoldingKeysStoredBefore(before));
+
+    public static UpdateDefinition<BsonDocument> ForgetKeysStoredBefore(DateTimeOffset before) =>
+        new BsonDocumentUpdateDefinition<BsonDocument>(new BsonDocument("$pull", new BsonDocument(
+            OrderKeys.Field, new BsonDocument(OrderKeys.At, new BsonDocument("$lt", OrderBson.ToMicroseconds(before))))));
+}
