@@ -8,7 +8,7 @@ namespace OrderService.Data.Keys;
 /// <summary>
 /// Forgets the Idempotency-Keys older than Store:IdempotencyKeys:RetentionHours, every CleanupIntervalSeconds, in the
 /// background: requests never wait for it. Each sweep deletes in batches of CleanupBatchSize, each batch a short write
-/// of its own through the store port (and its resilience pipeline), until a batch comes back short. Replicas may sweep
+/// of its own through the store port (and its resilience pipeline), until a batch finds nothing. Replicas may sweep
 /// at the same moment: every store's batch skips or finds gone what another one holds (<see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>).
 /// A sweep the store cannot answer is logged and tried again at the next tick; it never stops the service.
 /// </summary>
@@ -44,7 +44,7 @@ public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<St
                 total += batch;
                 Forgotten.Add(batch, new KeyValuePair<string, object?>("db.system", _system));
             }
-            while (batch >= _keys.CleanupBatchSize);
+            while (batch > 0);
         }
         catch (Exception fault) when (!cancellationToken.IsCancellationRequested)
         {

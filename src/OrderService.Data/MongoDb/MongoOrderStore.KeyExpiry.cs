@@ -20,13 +20,15 @@ public sealed partial class MongoOrderStore
             ids = (await cursor.ToListAsync(cancellationToken).ConfigureAwait(false)).ConvertAll(order => order[OrderBson.Id]);
         }
 
-        if (ids.Count > 0)
+        if (ids.Count == 0)
         {
-            await _orders.UpdateManyAsync(
-                OrderDefinitions.HoldingKeysStoredBefore(storedBefore, ids), OrderDefinitions.ForgetKeysStoredBefore(storedBefore), cancellationToken: cancellationToken)
-                .ConfigureAwait(false);
+            return 0;
         }
 
-        return ids.Count;
+        // Modified, not found: an order another replica's clean-up pulled first is not counted twice.
+        var pulled = await _orders.UpdateManyAsync(
+            OrderDefinitions.HoldingKeysStoredBefore(storedBefore, ids), OrderDefinitions.ForgetKeysStoredBefore(storedBefore), cancellationToken: cancellationToken)
+            .ConfigureAwait(false);
+        return (int)pulled.ModifiedCount;
     }
 }
