@@ -14,7 +14,7 @@ namespace OrderService.Integration.Tests.Keys;
 /// suite drives the sweep itself on every store; this shows the service starts it, on SQLite, whose key table the test
 /// can count straight from the file.
 /// </summary>
-public sealed class IdempotencyKeyCleanupServiceTests : IDisposable
+public sealed class SqliteKeyCleanupServiceTests : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("orders-key-cleanup-").FullName;
 
