@@ -93,8 +93,16 @@ public abstract partial class ConformanceSuite<TStore>
         await stop.CancelAsync();
         var fresh = (await Task.WhenAll(traffic)).SelectMany(answers => answers).ToList();
 
-        sweeps.Sum().ShouldBe(expired.Count, $"each expired key is forgotten exactly once across both clean-ups ({sweeps[0]} + {sweeps[1]})");
-        (await ForgetAllAsync(cutoff, batchSize: 7)).ShouldBe(0);
+        if (Store.CountsEachForgottenKeyOnce)
+        {
+            sweeps.Sum().ShouldBe(expired.Count, $"each expired key is forgotten, and counted, once across both clean-ups ({sweeps[0]} + {sweeps[1]})");
+        }
+        else
+        {
+            sweeps.Sum().ShouldBeGreaterThanOrEqualTo(expired.Count, $"the engine may count an order both clean-ups reached ({sweeps[0]} + {sweeps[1]})");
+        }
+
+        (await ForgetAllAsync(cutoff, batchSize: 7)).ShouldBe(0, "no expired key is left");
         foreach (var (key, id) in fresh)
         {
             using var again = await Api.CreateAsync(customer, idempotencyKey: key);
