@@ -36,12 +36,6 @@ public sealed class PostgreSqlDialect(ReadIsolation readIsolation) : SqlDialect(
 
     protected override string IdIsInSet(string column, string parameter) => $"{column} = ANY({parameter})";
 
-    /// <summary>SKIP LOCKED: a clean-up in another replica takes other rows instead of waiting on these (or deadlocking).</summary>
-    protected override string BuildDeleteExpiredKeys() => """
-        DELETE FROM idempotency_keys WHERE key IN (
-            SELECT key FROM idempotency_keys WHERE created_at < @Before ORDER BY created_at LIMIT @Limit FOR UPDATE SKIP LOCKED)
-        """;
-
     /// <summary>
     /// The whole create as ONE statement (data-modifying CTEs): the lines and the event are inserted
     /// FROM the order's RETURNING, so they follow only an order this call inserted; with a key, the order

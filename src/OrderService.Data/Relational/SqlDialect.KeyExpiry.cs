@@ -7,7 +7,9 @@ public abstract partial class SqlDialect
 
     /// <summary>
     /// Deletes at most @Limit idempotency_keys rows whose created_at is before @Before, oldest first, through the index on
-    /// created_at: a short write whatever the table's size. The row count is the answer.
+    /// created_at: a short write whatever the table's size. The row count is the answer. A replica's clean-up that meets
+    /// rows another one is deleting waits for that short transaction, then finds them gone (PostgreSQL and SQLite; no
+    /// FOR UPDATE SKIP LOCKED on PostgreSQL: Citus refuses row locks in a query over several shards).
     /// </summary>
     public string DeleteExpiredKeys => _deleteExpiredKeys ??= BuildDeleteExpiredKeys();
 
