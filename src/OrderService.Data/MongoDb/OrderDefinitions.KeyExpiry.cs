@@ -20,6 +20,25 @@ public static partial class OrderDefinitions
     public static FilterDefinition<BsonDocument> HoldingKeysStoredBefore(DateTimeOffset before, IEnumerable<BsonValue> ids) =>
         Filter.And(Filter.In(OrderBson.Id, ids), HoldingKeysStoredBefore(before));
 
+    /// <summary>
+    /// Orders after <paramref name="afterId"/> (in _id order, so a pass walks the collection once) holding an entry written
+    /// before entries carried <c>at</c>, unchanged since before the cutoff: every such entry is at least that old, as a key
+    /// is stored by the order's own writes. No index serves the entry test; the _id index bounds the walk.
+    /// </summary>
+    public static FilterDefinition<BsonDocument> HoldingUntimedKeysUnchangedSince(DateTimeOffset before, BsonValue? afterId)
+    {
+        var untimed = Filter.And(
+            Filter.ElemMatch<BsonDocument>(OrderKeys.Field, new BsonDocument(OrderKeys.At, new BsonDocument("$exists", false))),
+            Filter.Lt(OrderBson.UpdatedAt, (BsonValue)new BsonInt64(OrderBson.ToMicroseconds(before))));
+        return afterId is null ? untimed : Filter.And(Filter.Gt(OrderBson.Id, afterId), untimed);
+    }
+
+    public static readonly SortDefinition<BsonDocument> InIdOrder = Builders<BsonDocument>.Sort.Ascending(OrderBson.Id);
+
+    public static readonly UpdateDefinition<BsonDocument> ForgetUntimedKeys =
+        new BsonDocumentUpdateDefinition<BsonDocument>(new BsonDocument("$pull", new BsonDocument(
+            OrderKeys.Field, new BsonDocument(OrderKeys.At, new BsonDocument("$exists", false)))));
+
     public static UpdateDefinition<BsonDocument> ForgetKeysStoredBefore(DateTimeOffset before) =>
         new BsonDocumentUpdateDefinition<BsonDocument>(new BsonDocument("$pull", new BsonDocument(
             OrderKeys.Field, new BsonDocument(OrderKeys.At, new BsonDocument("$lt", OrderBson.ToMicroseconds(before))))));
