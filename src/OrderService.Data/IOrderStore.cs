@@ -122,6 +122,14 @@ public interface IOrderStore
     /// </summary>
     Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// The clean-up's one batch (Store:IdempotencyKeys): forgets Idempotency-Keys stored before <paramref name="storedBefore"/>,
+    /// at most <paramref name="limit"/> rows (MongoDB: the keys of at most that many orders), in one short write of its own,
+    /// and returns how many rows (orders) it changed. Orders and events stay. Safe while other processes run it: a row
+    /// another clean-up holds is skipped or found gone, never an error, so 0 means none is left that this call could take.
+    /// </summary>
+    Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken);
+
     /// <summary>Round-trips to the store; throws when it cannot be reached.</summary>
     Task CheckReadyAsync(CancellationToken cancellationToken);
 

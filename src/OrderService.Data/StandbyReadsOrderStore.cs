@@ -27,6 +27,9 @@ public sealed partial class StandbyReadsOrderStore(IOrderStore primary, IOrderSt
     public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken) =>
         primary.TransitionAsync(command, cancellationToken);
 
+    public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken) =>
+        primary.ForgetKeysStoredBeforeAsync(storedBefore, limit, cancellationToken);
+
     public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken) =>
         await standby.GetAsync(id, cancellationToken).ConfigureAwait(false)
         ?? await primary.GetAsync(id, cancellationToken).ConfigureAwait(false);

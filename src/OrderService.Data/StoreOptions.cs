@@ -92,6 +92,8 @@ public sealed class StoreOptions
     public SqlServer.SqlServerStoreOptions SqlServer { get; set; } = new();
 
     public MongoDb.MongoStoreOptions MongoDb { get; set; } = new();
+
+    public Keys.IdempotencyKeyOptions IdempotencyKeys { get; set; } = new();
 }
 
 public enum SqliteSynchronous

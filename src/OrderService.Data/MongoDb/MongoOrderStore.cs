@@ -141,7 +141,9 @@ public sealed partial class MongoOrderStore : IOrderStore
     {
         var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByKey(key) : OrderDefinitions.KeyedById(order.Order.Id);
         var existing = await FindKeyedAsync(session, filter, order.IdempotencyKey, cancellationToken).ConfigureAwait(false)
-            ?? throw new InvalidOperationException($"Order {order.Order.Id} met a duplicate key on insert, but the order holding it cannot be read.");
+            ?? (order.IdempotencyKey is { } forgotten
+                ? throw new Keys.IdempotencyKeyForgottenException(forgotten)
+                : throw new InvalidOperationException($"Order {order.Order.Id} met a duplicate key on insert, but the order holding it cannot be read."));
         return OrderDocument.Existing(order, existing.Key?.RequestHash, existing.Order);
     }
 

@@ -14,8 +14,8 @@ namespace OrderService.Data.MongoDb;
 ///   version: 2, createdAt: NumberLong("1735725600123456"), updatedAt: NumberLong("1735725601000001"),
 ///   events: [ { sequence: 1, type: "Created", at: NumberLong("…"), data: { total: NumberDecimal("25.00") } },
 ///             { sequence: 2, type: "Paid", at: NumberLong("…"), data: { paymentReference: "p-9" } } ],
-///   keys: [ { key: "order-42", requestHash: "…", version: 1 },        // only the steps that carried an
-///           { key: "pay-42", requestHash: "…", version: 2 } ] }      // Idempotency-Key (OrderKeys)
+///   keys: [ { key: "order-42", requestHash: "…", version: 1, at: NumberLong("…") },   // only the steps that carried
+///           { key: "pay-42", requestHash: "…", version: 2, at: NumberLong("…") } ] } // an Idempotency-Key (OrderKeys)
 /// </code>
 /// <list type="bullet">
 /// <item><c>_id</c> is the UUIDv7 as binary subtype 4 (GuidRepresentation.Standard): 16 bytes that sort by creation
@@ -108,7 +108,7 @@ public static class OrderBson
             // A create's key is the first entry of the one key list its order's transitions add to: one unique index.
             writer.WriteStartArray(Keys);
             BsonDocumentSerializer.Instance.Serialize(
-                BsonSerializationContext.CreateRoot(writer), OrderKeys.Entry(idempotencyKey, requestHash ?? "", 1));
+                BsonSerializationContext.CreateRoot(writer), OrderKeys.Entry(idempotencyKey, requestHash ?? "", 1, order.CreatedAt));
             writer.WriteEndArray();
         }
 

@@ -13,6 +13,7 @@ public static partial class OrderDefinitions
 {
     public const string CustomerIndexName = "customer_newest_first";
     public const string KeyIndexName = "idempotency_keys";
+    public const string KeyAgeIndexName = "idempotency_keys_at";
 
     private static readonly FilterDefinitionBuilder<BsonDocument> Filter = Builders<BsonDocument>.Filter;
 
@@ -62,7 +63,20 @@ public static partial class OrderDefinitions
             PartialFilterExpression = Filter.Exists(OrderKeys.KeyPath),
         });
 
-    public static IReadOnlyList<CreateIndexModel<BsonDocument>> Indexes { get; } = [CustomerIndex, KeyIndex];
+    /// <summary>
+    /// The clean-up's index, <c>{"keys.at": 1}</c>: finds the orders that hold an expired key without a collection scan
+    /// (OrderDefinitions.KeyExpiry.cs). Partial like <see cref="KeyIndex"/>: orders without a key are not in it. Not a TTL
+    /// index: a TTL index deletes whole documents, and these entries live inside the orders they guard.
+    /// </summary>
+    public static readonly CreateIndexModel<BsonDocument> KeyAgeIndex = new(
+        Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.AtPath),
+        new CreateIndexOptions<BsonDocument>
+        {
+            Name = KeyAgeIndexName,
+            PartialFilterExpression = Filter.Exists(OrderKeys.AtPath),
+        });
+
+    public static IReadOnlyList<CreateIndexModel<BsonDocument>> Indexes { get; } = [CustomerIndex, KeyIndex, KeyAgeIndex];
 
     public static FilterDefinition<BsonDocument> ById(Guid id) => Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
@@ -111,7 +125,7 @@ public static partial class OrderDefinitions
                 .Inc(OrderBson.Version, 1)
                 .Push(OrderBson.Events, OrderBson.EventDocument(expected + 1, type, command.At, command.Data));
             return command.IdempotencyKey is { } key
-                ? update.Push(OrderKeys.Field, OrderKeys.Entry(key, command.RequestHash, expected + 1))
+                ? update.Push(OrderKeys.Field, OrderKeys.Entry(key, command.RequestHash, expected + 1, command.At))
                 : update;
         }
 
@@ -130,7 +144,7 @@ public static partial class OrderDefinitions
         if (command.IdempotencyKey is { } keyed)
         {
             // An order without keys has no "keys" field ($concatArrays of a missing field is null, so start from []).
-            var entry = OrderKeys.Entry(keyed, command.RequestHash, next);
+            var entry = OrderKeys.Entry(keyed, command.RequestHash, next, command.At);
             entry["key"] = Literal(keyed);
             entry["requestHash"] = Literal(command.RequestHash);
             var stored = new BsonDocument("$ifNull", new BsonArray { "$" + OrderKeys.Field, new BsonArray() });

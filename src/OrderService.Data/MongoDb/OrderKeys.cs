@@ -7,7 +7,7 @@ using OrderService.Data.Orders;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// The Idempotency-Keys of an order, inside the order: <c>keys: [{ key, requestHash, version }]</c>, one entry per
+/// The Idempotency-Keys of an order, inside the order: <c>keys: [{ key, requestHash, version, at }]</c>, one entry per
 /// keyed step (the create's entry has version 1, a transition's the version it produced). Creates and transitions
 /// share one key space (<see cref="IOrderStore.TransitionAsync"/>), so one unique multikey index on <c>keys.key</c>
 /// spans them all, across orders (<see cref="OrderDefinitions.KeyIndex"/>). Because the key lives in the document
@@ -25,12 +25,17 @@ public static class OrderKeys
     public const string Field = "keys";
     public const string KeyPath = "keys.key";
 
+    /// <summary>When the entry was stored (the create's or the step's time, Int64 microseconds like every timestamp here): the clean-up's age.</summary>
+    public const string At = "at";
+    public const string AtPath = "keys.at";
+
     /// <summary>One entry of <see cref="Field"/>, as an insert writes it and a transition pushes it.</summary>
-    public static BsonDocument Entry(string key, string requestHash, BsonValue version) => new()
+    public static BsonDocument Entry(string key, string requestHash, BsonValue version, DateTimeOffset at) => new()
     {
         { "key", key },
         { "requestHash", requestHash },
         { "version", version },
+        { At, OrderBson.ToMicroseconds(at) },
     };
 
     /// <summary>Reads the <see cref="Field"/> array at the reader's position and returns the entry of <paramref name="wanted"/>, if there is one.</summary>

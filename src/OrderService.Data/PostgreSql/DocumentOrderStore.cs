@@ -273,7 +273,7 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
         await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken).ConfigureAwait(false);
         if (!await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
         {
-            throw new InvalidOperationException($"Idempotency key conflicted on insert but cannot be read (order {order.Order.Id}).");
+            throw new Keys.IdempotencyKeyForgottenException(order.IdempotencyKey);
         }
 
         return OrderDocument.Existing(order, reader.GetString(0), reader.GetString(1));

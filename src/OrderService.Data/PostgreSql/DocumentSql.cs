@@ -97,4 +97,13 @@ internal static class DocumentSql
 
     public const string RecordSchemaVersion = "INSERT INTO document_schema_versions (version) VALUES (@version)";
 
+    /// <summary>
+    /// The clean-up's batch: at most @limit keys stored before @before, oldest first, through the index on created_at. A
+    /// replica's clean-up that meets rows another one is deleting waits for that short transaction, then finds them gone.
+    /// No FOR UPDATE SKIP LOCKED: Citus refuses row locks in a query over several shards.
+    /// </summary>
+    public const string DeleteExpiredKeys = """
+        DELETE FROM order_document_keys WHERE key IN (
+            SELECT key FROM order_document_keys WHERE created_at < @before ORDER BY created_at LIMIT @limit)
+        """;
 }

@@ -157,6 +157,11 @@ public sealed partial class RelationalOrderStore : IOrderStore
             (knownHash, knownOrderId) = (stored.Hash, stored.OrderId);
         }
 
+        if (withKey && knownHash is null)
+        {
+            throw new Keys.IdempotencyKeyForgottenException(order.IdempotencyKey!);
+        }
+
         if (withKey && knownHash != order.RequestHash)
         {
             return new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null);

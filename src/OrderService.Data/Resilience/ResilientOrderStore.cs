@@ -69,6 +69,11 @@ public sealed partial class ResilientOrderStore : IOrderStore, IOrderJsonReads, 
         }
     }
 
+    /// <summary>A delete of keys older than a cutoff: rerunning it deletes what is left, so it is always safe.</summary>
+    public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken) =>
+        RunAsync("forget_keys", RerunSafety.Always, static (store, batch, token) => store.ForgetKeysStoredBeforeAsync(batch.StoredBefore, batch.Limit, token),
+            (StoredBefore: storedBefore, Limit: limit), cancellationToken);
+
     public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
         StreamAsync("get_many", static (store, ids, token) => store.GetManyAsync(ids, token), ids, cancellationToken);
 
@@ -161,7 +166,7 @@ public sealed partial class ResilientOrderStore : IOrderStore, IOrderJsonReads, 
                         // A stream cannot be abandoned (its reader would leak): it relies on the linked token.
                         return await (state.Abandonable ? pending.WaitAsync(attemptToken) : pending).ConfigureAwait(false);
                     }
-                    catch (Exception fault) when (self._faults.Classify(fault) is var kind && kind != StoreFault.Permanent)
+                    catch (Exception fault) when (Classify(self._faults, fault) is var kind && kind != StoreFault.Permanent)
                     {
                         if (kind is StoreFault.Unreachable or StoreFault.Interrupted)
                         {
@@ -200,6 +205,10 @@ public sealed partial class ResilientOrderStore : IOrderStore, IOrderJsonReads, 
             ResilienceContextPool.Shared.Return(context);
         }
     }
+
+    // A key the clean-up forgot under a create's feet: nothing was written, and the rerun creates the order.
+    private static StoreFault Classify(ITransientFaults faults, Exception fault) =>
+        fault is Keys.IdempotencyKeyForgottenException ? StoreFault.RolledBack : faults.Classify(fault);
 
     private async ValueTask EnsureSchemaAsync(CancellationToken cancellationToken)
     {

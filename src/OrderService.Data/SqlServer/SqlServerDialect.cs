@@ -73,6 +73,13 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     protected override string LimitRows(string parameter) => "";
 
     /// <summary>
+    /// READPAST: a clean-up in another replica skips the rows this one holds instead of waiting on them. Batches stay
+    /// under the 5,000 locks at which SQL Server escalates to a table lock.
+    /// </summary>
+    protected override string BuildDeleteExpiredKeys() =>
+        "DELETE TOP (@Limit) FROM dbo.idempotency_keys WITH (READPAST) WHERE created_at < @Before;";
+
+    /// <summary>
     /// Newest first; ties on created_at go to the later insert (seq), because SQL Server does not sort
     /// uniqueidentifier values in UUIDv7 (time) order. A page's position carries the id, so its seq is
     /// looked up (one seek on the unique id index; ids never change and orders are never deleted).

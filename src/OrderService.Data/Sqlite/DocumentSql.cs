@@ -89,4 +89,10 @@ internal static class DocumentSql
             RETURNING document
             """;
     }
+
+    /// <summary>The clean-up's batch: at most @limit keys stored before @before, oldest first, through the index on created_at (SQLite has one writer: nothing to skip).</summary>
+    public const string DeleteExpiredKeys = """
+        DELETE FROM order_document_keys WHERE key IN (
+            SELECT key FROM order_document_keys WHERE created_at < @before ORDER BY created_at LIMIT @limit)
+        """;
 }

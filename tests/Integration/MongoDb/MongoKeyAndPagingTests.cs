@@ -1,6 +1,7 @@
 using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data;
+using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Stores;
 using Shouldly;
@@ -32,7 +33,7 @@ public sealed class MongoKeyAndPagingTests
 
         paid.Outcome.ShouldBe(TransitionOutcome.Applied);
         var stored = await store.RawDocumentAsync(order.Id);
-        stored["keys"].ShouldBe(new BsonArray { new BsonDocument { { "key", key }, { "requestHash", TestOrders.Hash(key) }, { "version", 2 } } });
+        stored["keys"].ShouldBe(new BsonArray { new BsonDocument { { "key", key }, { "requestHash", TestOrders.Hash(key) }, { "version", 2 }, { "at", OrderBson.ToMicroseconds(paid.Order!.UpdatedAt) } } });
         stored["events"].AsBsonArray.Select(e => e["sequence"].AsInt32).ShouldBe([1, 2, 3]);
         paid.Order!.ShouldNotBeNull();
         (await store.Store.GetAsync(order.Id, Ct))!.Version.ShouldBe(3);

@@ -34,6 +34,10 @@ public abstract class MongoStoreFixture : StoreFixture
             ? MongoEngine.FerretDbSettings
             : [];
 
+    /// <summary>FerretDB's updateMany counts an order as modified when a racing update pulled its entries first.</summary>
+    public override bool CountsEachForgottenKeyOnce =>
+        UnavailableReason is not null || MongoEngine.DetectAsync().GetAwaiter().GetResult().Kind != MongoEngineKind.FerretDb;
+
     public override async ValueTask InitializeAsync()
     {
         await MongoTestServer.SelectAsync();

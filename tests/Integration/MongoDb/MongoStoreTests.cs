@@ -88,25 +88,29 @@ public sealed class MongoDocumentTests
         stored["total"].BsonType.ShouldBe(BsonType.Decimal128);
         stored["lines"][0]["unitPrice"].AsDecimal128.ToString().ShouldBe("12.34");
         stored["createdAt"].AsInt64.ShouldBe(OrderBson.ToMicroseconds(order.CreatedAt));
-        stored["keys"].ShouldBe(new BsonArray { new BsonDocument { { "key", stored["keys"][0]["key"] }, { "requestHash", "HASH" }, { "version", 1 } } });
+        stored["keys"].ShouldBe(new BsonArray { new BsonDocument { { "key", stored["keys"][0]["key"] }, { "requestHash", "HASH" }, { "version", 1 }, { "at", OrderBson.ToMicroseconds(order.CreatedAt) } } });
         (await store.RawDocumentAsync(unkeyed.Id)).Contains("keys").ShouldBeFalse();
     }
 
     [Fact]
-    public async Task The_schema_gate_creates_the_two_indexes_and_running_it_again_changes_nothing()
+    public async Task The_schema_gate_creates_the_three_indexes_and_running_it_again_changes_nothing()
     {
         await using var store = await MongoScratchStore.OpenAsync();
         await new MongoSchema(store.Raw).EnsureCreatedAsync(Ct); // a second service starting on the same database
 
         var indexes = await (await store.Raw.Indexes.ListAsync(Ct)).ToListAsync(Ct);
 
-        indexes.Select(i => i["name"].AsString).Order().ShouldBe(["_id_", "customer_newest_first", "idempotency_keys"]);
+        indexes.Select(i => i["name"].AsString).Order().ShouldBe(["_id_", "customer_newest_first", "idempotency_keys", "idempotency_keys_at"]);
         var customer = indexes.Single(i => i["name"] == "customer_newest_first");
         customer["key"].ShouldBe(new BsonDocument { { "customerId", 1 }, { "createdAt", -1 }, { "_id", -1 } });
         var key = indexes.Single(i => i["name"] == "idempotency_keys");
         key["key"].ShouldBe(new BsonDocument("keys.key", 1));
         key["unique"].AsBoolean.ShouldBeTrue();
         key["partialFilterExpression"].ShouldBe(new BsonDocument("keys.key", new BsonDocument("$exists", true)));
+        var age = indexes.Single(i => i["name"] == "idempotency_keys_at");
+        age["key"].ShouldBe(new BsonDocument("keys.at", 1));
+        age.Contains("expireAfterSeconds").ShouldBeFalse("not a TTL index: it would delete the orders");
+        age["partialFilterExpression"].ShouldBe(new BsonDocument("keys.at", new BsonDocument("$exists", true)));
     }
 
     [Fact]

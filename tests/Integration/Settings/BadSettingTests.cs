@@ -31,6 +31,7 @@ public sealed class BadSettingTests
         ["other nested section, unknown enum name"] = (["--Store:PostgreSql:SynchronousCommit=maybe"], ["Store:PostgreSql:SynchronousCommit", "\"maybe\"", "On, Off, Local"]),
         ["other nested section, number above its range"] = (["--Store:PostgreSql:CommitDelayMicroseconds=200000"], ["Store:PostgreSql:CommitDelayMicroseconds", "\"200000\"", "0 to 100000"]),
         ["group commit writers below their range"] = (["--Store:PostgreSql:GroupCommitWriters=0"], ["Store:PostgreSql:GroupCommitWriters", "\"0\"", "1 to 64"]),
+        ["key retention below its range"] = (["--Store:IdempotencyKeys:RetentionHours=0"], ["Store:IdempotencyKeys:RetentionHours", "\"0\"", "1 to 8760"]),
         ["resilience, negative count"] = (["--Resilience:MaxRetries=-1"], ["Resilience:MaxRetries", "\"-1\"", "0 to 10"]),
         ["resilience, attempt longer than total"] = (["--Resilience:AttemptTimeoutSeconds=10"], ["Resilience:AttemptTimeoutSeconds", "\"10\"", "1 to 5", "Resilience:TotalTimeoutSeconds"]),
         ["payments, negative delay"] = (["--Payments:AuthorizationDelayMilliseconds=-5"], ["Payments:AuthorizationDelayMilliseconds", "\"-5\"", "0 to 60000"]),

@@ -131,8 +131,8 @@ public sealed class MongoDefinitionRenderTests
     }
 
     [Fact]
-    public void The_schema_is_exactly_these_two_indexes() =>
-        OrderDefinitions.Indexes.Select(i => i.Options.Name).ShouldBe(["customer_newest_first", "idempotency_keys"]);
+    public void The_schema_is_exactly_these_three_indexes() =>
+        OrderDefinitions.Indexes.Select(i => i.Options.Name).ShouldBe(["customer_newest_first", "idempotency_keys", "idempotency_keys_at"]);
 
     internal static TransitionCommand Command(OrderAction action, int? expectedVersion, OrderEventData? data = null) =>
         new(OrderId, action, expectedVersion, At, data ?? new OrderEventData());

@@ -34,12 +34,12 @@ public sealed class MongoKeyAndPagingRenderTests
     [Fact]
     public void With_If_Match_the_keyed_update_pushes_the_key_with_the_new_version_beside_the_event() =>
         Rendered.Json(OrderDefinitions.Transition(Keyed(OrderAction.Pay, expectedVersion: 1, new OrderEventData(PaymentReference: "p-9")))).ShouldBe(
-            $$"""{ "$set" : { "status" : "Paid", "updatedAt" : NumberLong("{{AtMicros}}") }, "$inc" : { "version" : 1 }, "$push" : { "events" : { "sequence" : 2, "type" : "Paid", "at" : NumberLong("{{AtMicros}}"), "data" : { "paymentReference" : "p-9" } }, "keys" : { "key" : "pay-1", "requestHash" : "HASH", "version" : 2 } } }""");
+            $$"""{ "$set" : { "status" : "Paid", "updatedAt" : NumberLong("{{AtMicros}}") }, "$inc" : { "version" : 1 }, "$push" : { "events" : { "sequence" : 2, "type" : "Paid", "at" : NumberLong("{{AtMicros}}"), "data" : { "paymentReference" : "p-9" } }, "keys" : { "key" : "pay-1", "requestHash" : "HASH", "version" : 2, "at" : NumberLong("{{AtMicros}}") } } }""");
 
     [Fact]
     public void Without_If_Match_the_keyed_update_appends_the_key_in_the_same_stage_with_the_stored_version_plus_one() =>
         Rendered.Json(OrderDefinitions.Transition(Keyed(OrderAction.Complete, expectedVersion: null))).ShouldBe(
-            $$"""[{ "$set" : { "status" : { "$literal" : "Completed" }, "updatedAt" : NumberLong("{{AtMicros}}"), "version" : { "$add" : ["$version", 1] }, "events" : { "$concatArrays" : ["$events", [{ "sequence" : { "$add" : ["$version", 1] }, "type" : { "$literal" : "Completed" }, "at" : NumberLong("{{AtMicros}}"), "data" : { "$literal" : { } } }]] }, "keys" : { "$concatArrays" : [{ "$ifNull" : ["$keys", []] }, [{ "key" : { "$literal" : "pay-1" }, "requestHash" : { "$literal" : "HASH" }, "version" : { "$add" : ["$version", 1] } }]] } } }]""");
+            $$"""[{ "$set" : { "status" : { "$literal" : "Completed" }, "updatedAt" : NumberLong("{{AtMicros}}"), "version" : { "$add" : ["$version", 1] }, "events" : { "$concatArrays" : ["$events", [{ "sequence" : { "$add" : ["$version", 1] }, "type" : { "$literal" : "Completed" }, "at" : NumberLong("{{AtMicros}}"), "data" : { "$literal" : { } } }]] }, "keys" : { "$concatArrays" : [{ "$ifNull" : ["$keys", []] }, [{ "key" : { "$literal" : "pay-1" }, "requestHash" : { "$literal" : "HASH" }, "version" : { "$add" : ["$version", 1] }, "at" : NumberLong("{{AtMicros}}") }]] } } }]""");
 
     [Fact]
     public void An_unkeyed_transition_neither_filters_on_keys_nor_writes_them()
@@ -52,7 +52,7 @@ public sealed class MongoKeyAndPagingRenderTests
     [Fact]
     public void A_key_that_looks_like_a_field_path_stays_a_literal_in_the_pipeline() =>
         Rendered.Json(OrderDefinitions.Transition(Command(OrderAction.Pay, null) with { IdempotencyKey = "$version", RequestHash = "$total" }))
-            .ShouldContain("""{ "key" : { "$literal" : "$version" }, "requestHash" : { "$literal" : "$total" }, "version" : { "$add" : ["$version", 1] } }""");
+            .ShouldContain($$"""{ "key" : { "$literal" : "$version" }, "requestHash" : { "$literal" : "$total" }, "version" : { "$add" : ["$version", 1] }, "at" : NumberLong("{{AtMicros}}") }""");
 
     [Fact]
     public void The_first_page_lookahead_is_the_customer_and_status_alone() =>

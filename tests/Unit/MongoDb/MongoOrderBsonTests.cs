@@ -26,7 +26,7 @@ public sealed class MongoOrderBsonTests
             "total" : NumberDecimal("37.52"), "version" : 2, "createdAt" : NumberLong("1741064767123456"), "updatedAt" : NumberLong("1741064767223457"),
             "events" : [{ "sequence" : 1, "type" : "Created", "at" : NumberLong("1741064767123456"), "data" : { "total" : NumberDecimal("37.52") } },
             { "sequence" : 2, "type" : "Paid", "at" : NumberLong("1741064767223457"), "data" : { "paymentReference" : "p-9" } }],
-            "keys" : [{ "key" : "order-42", "requestHash" : "HASH", "version" : 1 }] }
+            "keys" : [{ "key" : "order-42", "requestHash" : "HASH", "version" : 1, "at" : NumberLong("1741064767123456") }] }
             """.ReplaceLineEndings(" "));
     }
 

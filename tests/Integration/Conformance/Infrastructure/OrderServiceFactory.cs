@@ -14,7 +14,16 @@ namespace OrderService.Integration.Tests.Conformance.Infrastructure;
 /// </summary>
 public sealed class OrderServiceFactory(IReadOnlyDictionary<string, string?> settings) : WebApplicationFactory<Program>
 {
-    public IReadOnlyDictionary<string, string?> Settings { get; } = settings;
+    private const string CleanupInterval = "Store:IdempotencyKeys:CleanupIntervalSeconds";
+
+    /// <summary>
+    /// The settings, with the Idempotency-Key clean-up's tick a day away unless a test sets it: port tests stamp their
+    /// keys in 2025, and a tick at the default five minutes, in a class that runs longer, would forget them mid-test.
+    /// The key-expiry tests run the sweep themselves, or set the interval.
+    /// </summary>
+    public IReadOnlyDictionary<string, string?> Settings { get; } = settings.ContainsKey(CleanupInterval)
+        ? settings
+        : new Dictionary<string, string?>(settings, StringComparer.OrdinalIgnoreCase) { [CleanupInterval] = "86400" };
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
