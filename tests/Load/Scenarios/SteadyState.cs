@@ -1,4 +1,4 @@
-namespace OrderService.Load.Driver;
+namespace OrderService.Load.Scenarios;
 
 /// <summary>
 /// Decides when a warm-up has reached steady state: the throughput of two consecutive windows differs by at most

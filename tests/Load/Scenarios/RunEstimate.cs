@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace OrderService.Load.Driver;
+namespace OrderService.Load.Scenarios;
 
 /// <summary>
 /// The whole shoot-out's clock for the live view: time since the start, and an estimate of the time left from the

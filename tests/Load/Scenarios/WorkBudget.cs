@@ -1,4 +1,4 @@
-namespace OrderService.Load.Driver;
+namespace OrderService.Load.Scenarios;
 
 /// <summary>
 /// The closed model's exact count: copies claim tickets before each iteration, and exactly
