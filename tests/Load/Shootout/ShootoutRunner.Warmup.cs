@@ -31,8 +31,18 @@ public sealed partial class ShootoutRunner
         var windows = WarmupWindows.Plan(options.Warmup, options.Concurrency).ToList();
         var warmup = scenario(options.Warmup);
         var detector = new SteadyStateDetector();
-        var watching = WatchWindowsAsync(warmup, windows, detector, cancellationToken);
-        await RunClosedAsync(label, folder, warmup, reports: false, cancellationToken: cancellationToken).ConfigureAwait(false);
+        using var runEnded = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var watching = WatchWindowsAsync(warmup, windows, detector, runEnded.Token);
+        try
+        {
+            await RunClosedAsync(label, folder, warmup, reports: false, cancellationToken: cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            // A session that failed never drains: the watcher must not poll on after it.
+            await runEnded.CancelAsync().ConfigureAwait(false);
+        }
+
         await watching.ConfigureAwait(false);
         return new WarmupUsed(WarmupUsed.Adaptive, (int)warmup.Budget.Finished, options.Warmup, [.. detector.Rates], detector.IsSteady);
     }
@@ -46,9 +56,9 @@ public sealed partial class ShootoutRunner
         foreach (var size in windows)
         {
             windowEnd += size;
-            while (warmup.Budget.Finished < windowEnd && !warmup.Drained.IsCompleted)
+            while (warmup.Budget.Finished < windowEnd && !warmup.Drained.IsCompleted && !cancellationToken.IsCancellationRequested)
             {
-                await Task.Delay(5, cancellationToken).ConfigureAwait(false);
+                await Task.Delay(5, CancellationToken.None).ConfigureAwait(false);
             }
 
             if (warmup.Budget.Finished < windowEnd)
@@ -73,6 +83,6 @@ public sealed partial class ShootoutRunner
         await using var closeOnCancel = cancellationToken.Register(scenario.Budget.Close).ConfigureAwait(false);
         var running = LoadSession.RunAsync(folder, label, reports, [scenario.Build(), .. companions ?? []]);
         var stats = await LiveProgress.TrackAsync(label, scenario, running, _estimate).ConfigureAwait(false);
-        return ScenarioResult.From(stats.Scenario(scenario.Name));
+        return ScenarioResult.From(stats.Scenario(scenario.Name), scenario.Elapsed);
     }
 }

@@ -44,7 +44,7 @@ public static class TargetRun
             .Workflow(options.Concurrency, cancellationToken, options.Duration ?? (unbounded ? ClosedScenario.Unbounded : null));
         Directory.CreateDirectory(options.OutputDirectory);
         var stats = await LoadSession.RunAsync(options.OutputDirectory, "target", reports: true, [workflow.Build()], options.Config).ConfigureAwait(false);
-        var result = ScenarioResult.From(stats.Scenario(workflow.Name));
+        var result = ScenarioResult.From(stats.Scenario(workflow.Name), workflow.Elapsed);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"{result.OkIterations:N0} workflows completed, {result.FailedIterations:N0} failed, {result.WorkflowsPerSecond:F1} wf/s. NBomber's reports: {options.OutputDirectory}"));
         return result.FailedIterations == 0 && (unbounded || result.OkIterations == options.Workflows) ? 0 : 1;
