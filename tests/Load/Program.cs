@@ -41,7 +41,7 @@ var serviceEnv = new Option<string[]>("--service-env") { Description = "KEY=VALU
 var medianOf = new Option<string[]>("--median-of") { Description = "Only summarize these report.json files (repeatable, 3 or more runs of the same command): median and spread of each figure, as docs/performance.md table rows.", AllowMultipleArgumentsPerToken = true };
 var fromJson = new Option<string?>("--from-json") { Description = "Only re-render report.md and chart.svg from an existing report.json (into --out, or beside it)." };
 var planOnly = new Option<bool>("--plan-only") { Description = "Parse and check the options as a run would, print the plan (stores, variants, rows) and exit: nothing is published, started or connected to." };
-var target = new Option<Uri?>("--target") { Description = "Load-test this running OrderService (e.g. http://127.0.0.1:5000) with the workflow scenario: no store orchestration, no audit; NBomber's statistics on the console and its reports in --out. Exits 2 when /health/ready does not answer 200." };
+var target = new Option<string?>("--target") { Description = "Load-test this running OrderService (e.g. http://127.0.0.1:5000) with the workflow scenario: no store orchestration, no audit; NBomber's statistics on the console and its reports in --out. Exits 2 when /health/ready does not answer 200." };
 var duration = new Option<TimeSpan?>("--duration") { Description = "With --target: run for this long (e.g. 00:01:00) instead of exactly --workflows workflows." };
 var config = new Option<string?>("--config") { Description = "With --target: NBomber's JSON config; its LoadSimulationsSettings for the scenario \"workflow\" set the load." };
 var notes = new Option<string[]>("--note") { Description = "A note for the report header (repeatable), e.g. what else ran on the machine.", AllowMultipleArgumentsPerToken = false };
@@ -60,8 +60,11 @@ root.SetAction(async (parse, cancellationToken) =>
         return 0;
     }
 
-    if (parse.GetValue(target) is { } service)
+    if (parse.GetValue(target) is { } address)
     {
+        var service = Uri.TryCreate(address, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https"
+            ? uri
+            : throw new ArgumentException($"--target: '{address}' is not an http:// or https:// address.");
         var load = new TargetOptions(
             service.AbsoluteUri.EndsWith('/') ? service : new Uri(service.AbsoluteUri + "/"),
             parse.GetValue(workflows) is var count and > 0 ? count : throw new ArgumentException("--workflows: 1 or more."),

@@ -101,7 +101,7 @@ public sealed class ShootoutSmokeTests
                     .ShouldContain("workflow", Case.Sensitive, row.Key);
             }
 
-            text.ShouldNotContain(output, Case.Sensitive, "report.md names --out as <out> or relative paths, never the folder itself");
+            text.ShouldNotContain(output, Case.Sensitive, "report.md names --out as $OUT or relative paths, never the folder itself");
         }
         finally
         {

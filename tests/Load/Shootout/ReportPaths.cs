@@ -4,9 +4,9 @@ namespace OrderService.Load.Shootout;
 
 /// <summary>
 /// Keeps the build machine's folders out of what a report says (its command, notes, failures): a path inside the
-/// repository becomes repository-relative, one inside --out (when that lies elsewhere) starts with &lt;out&gt;, one beside
+/// repository becomes repository-relative, one inside --out (when that lies elsewhere) starts with $OUT, one beside
 /// the repository (../shared) starts with ../, and one in the temporary folder starts with $TMPDIR. Reports are kept
-/// in the repository and read on other machines, where those folders mean nothing.
+/// in the repository and read on other machines, where those folders mean nothing; the command stays one a shell runs.
 /// </summary>
 public static class ReportPaths
 {
@@ -17,7 +17,7 @@ public static class ReportPaths
         var replacements = new List<(string Root, string As)>();
         if (!IsInside(output, repository))
         {
-            replacements.Add((output, "<out>"));
+            replacements.Add((output, "$OUT"));
         }
 
         replacements.Add((repository, "."));
