@@ -148,7 +148,8 @@ public sealed class ShootoutSmokeTests
             row.Audit.WrongSequences.ShouldBe(0);
             row.Audit.Duplicates.ShouldBe(0, string.Join("; ", row.Audit.Samples));
             row.ReplicaCpuSeconds.ShouldNotBeNull().Count.ShouldBe(2);
-            row.ReplicaCpuSeconds.ShouldAllBe(seconds => seconds > 0.2, "both processes served parts of the workflows");
+            // An idle process uses a few hundredths of a second; each of these served half of 800 requests (0.19 s and more on 2 busy cores).
+            row.ReplicaCpuSeconds.ShouldAllBe(seconds => seconds > 0.1, "both processes served parts of the workflows");
             report.Notes.ShouldContain(n => n.Contains("sqlite/relational/v1-shared-uow with 2 replicas: skipped", StringComparison.Ordinal));
             report.Notes.ShouldContain(n => n.StartsWith("Replicas, postgres/relational/v1-shared-uow:", StringComparison.Ordinal));
             File.Exists(Path.Combine(output, "logs", "01-postgres-relational-v1-shared-uow-x2.service.2.log")).ShouldBeTrue("the second process logs beside the first");

@@ -14,6 +14,10 @@ public static class LoadSession
     /// <summary>The file name (without extension) of NBomber's reports in each session folder.</summary>
     public const string ReportFileName = "nbomber";
 
+    // NBomber's console (Spectre.Console live displays) and its Serilog logger are process-wide: two sessions at once
+    // in one process (test classes in parallel) throw "interactive functions concurrently". One at a time, then.
+    private static readonly SemaphoreSlim OneAtATime = new(1, 1);
+
     /// <param name="folder">NBomber's report folder; NBomber empties it first and writes its log there too.</param>
     /// <param name="reports">NBomber's html, md, csv and txt reports (off for warm-ups: nobody reads them).</param>
     /// <param name="config">NBomber's JSON config (load simulations per scenario, report settings), or null.</param>
@@ -34,7 +38,20 @@ public static class LoadSession
             context = context.LoadConfig(config);
         }
 
-        return Task.Run(() => context.Run());
+        return RunAloneAsync(context);
+    }
+
+    private static async Task<NodeStats> RunAloneAsync(NBomber.Contracts.NBomberContext context)
+    {
+        await OneAtATime.WaitAsync().ConfigureAwait(false);
+        try
+        {
+            return await Task.Run(() => context.Run()).ConfigureAwait(false);
+        }
+        finally
+        {
+            OneAtATime.Release();
+        }
     }
 
     /// <summary>NBomber's statistics of one scenario of the session.</summary>
