@@ -13,7 +13,7 @@ public static class ReplicaSupport
     /// workflows at 20 copies, each crossing both): nothing acknowledged was lost, but 11% of the workflows failed
     /// (503, the busy file lock opening the circuit), and some writes that had committed were answered 409 or 503.
     /// </summary>
-    public const string SqliteReason = "SQLite lives inside the service process; a second process on the same file contends at the file lock (busy, 503) and may answer a committed write with an error, so SQLite runs as one replica";
+    public const string SqliteReason = "SQLite lives inside the service process: a second process on the same file shares its one write lock and the same cores, so it adds no throughput; SQLite rows run as one replica";
 
     /// <summary>Null when <paramref name="store"/> runs with <paramref name="replicas"/> processes; otherwise the reason it does not.</summary>
     public static string? WhyNot(StoreKind store, int replicas) =>
