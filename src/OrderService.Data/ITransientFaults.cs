@@ -15,6 +15,12 @@ public interface ITransientFaults
     /// a write that may have committed). A store that can tell overrides it.
     /// </summary>
     StoreFault Classify(Exception exception) => IsTransient(exception) ? StoreFault.Interrupted : StoreFault.Permanent;
+
+    /// <summary>
+    /// True when the engine refused the statement itself, for good (a feature it does not support, SQL it cannot run):
+    /// answered as a defect (<see cref="StoreRefusedException"/>), never as a retryable outage.
+    /// </summary>
+    bool IsRefusal(Exception exception) => false;
 }
 
 /// <summary>

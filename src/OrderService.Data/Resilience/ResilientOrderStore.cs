@@ -182,6 +182,13 @@ public sealed partial class ResilientOrderStore : IOrderStore, IOrderJsonReads, 
             telemetry?.Fail(fault is BrokenCircuitException ? "circuit_open" : StorePipeline.ErrorType(fault), unavailable.Message);
             throw unavailable;
         }
+        catch (Exception fault) when (!cancellationToken.IsCancellationRequested && _faults.IsRefusal(fault))
+        {
+            // The engine refused the statement for good: a retry gets the same answer, so not an outage (no 503).
+            var refused = new StoreRefusedException(StoreErrors.Describe(fault) ?? fault.Message, fault);
+            telemetry?.Fail(fault.GetType().FullName!, refused.EngineError);
+            throw refused;
+        }
         catch (Exception fault) when (!cancellationToken.IsCancellationRequested && StoreErrors.Describe(fault) is { } engineError)
         {
             // An engine error the store does not classify (not transient, not an outcome the store answers itself):

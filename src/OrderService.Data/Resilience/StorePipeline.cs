@@ -95,7 +95,7 @@ public static class StorePipeline
             StateProvider = circuit,
             OnOpened = args =>
             {
-                ResilienceLog.CircuitOpened(logger, system, args.BreakDuration.TotalSeconds, ErrorType(args.Outcome.Exception));
+                ResilienceLog.CircuitOpened(logger, system, args.BreakDuration.TotalSeconds, FaultDescription(args.Outcome.Exception));
                 return ValueTask.CompletedTask;
             },
             OnHalfOpened = _ =>
@@ -174,6 +174,13 @@ public static class StorePipeline
         TimeoutRejectedException => "timeout",
         _ => "other",
     };
+
+    /// <summary>For the log: the engine's code and message where an engine raised the fault, else the exception's type and message.</summary>
+    internal static string FaultDescription(Exception? exception)
+    {
+        var fault = exception is TransientStoreFault transient ? transient.InnerException! : exception;
+        return fault is null ? "unknown" : StoreErrors.Describe(fault) ?? $"{fault.GetType().FullName}: {fault.Message}";
+    }
 
     internal static string ErrorType(Exception? exception) => exception switch
     {
