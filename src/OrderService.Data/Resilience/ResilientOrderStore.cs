@@ -163,12 +163,13 @@ public sealed partial class ResilientOrderStore : IOrderStore, IOrderJsonReads, 
                     }
                     catch (Exception fault) when (self._faults.Classify(fault) is var kind && kind != StoreFault.Permanent)
                     {
-                        if (kind is StoreFault.Unreachable or StoreFault.Interrupted)
+                        var partial = self._faults.IsPartialOutage(fault);
+                        if (kind is StoreFault.Unreachable or StoreFault.Interrupted && !partial)
                         {
                             self._pool?.DropIdleConnections();
                         }
 
-                        throw new TransientStoreFault(fault, kind);
+                        throw new TransientStoreFault(fault, kind) { PartialOutage = partial };
                     }
                 },
                 context,
