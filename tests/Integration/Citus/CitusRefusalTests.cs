@@ -5,7 +5,6 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.Logging;
 using OrderService.Integration.Tests.Api;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -17,34 +16,12 @@ namespace OrderService.Integration.Tests.Citus;
 /// Citus refuses with 0A000 ("complex joins are only supported when ..."). That is answered 500, never a 503 with
 /// Retry-After that tells clients to send it again, and the log names the SQLSTATE and Citus's own words.
 /// </summary>
-public sealed class CitusRefusalTests : IAsyncLifetime
+public sealed class CitusRefusalTests : CitusClusterTests
 {
-    private readonly CitusDatabases? _cluster = CitusDatabases.FromEnvironment();
-
-    private static CancellationToken Ct => TestContext.Current.CancellationToken;
-
-    public ValueTask InitializeAsync()
-    {
-        if (_cluster is null)
-        {
-            Assert.Skip(CitusDatabases.UnavailableReason);
-        }
-
-        return ValueTask.CompletedTask;
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        if (_cluster is not null)
-        {
-            await _cluster.DisposeAsync();
-        }
-    }
-
     [Fact]
     public async Task A_statement_Citus_refuses_answers_500_without_Retry_After_and_logs_0A000_with_its_message()
     {
-        var connectionString = await _cluster!.CreateDatabaseAsync("refusal", Ct);
+        var connectionString = await Cluster.CreateDatabaseAsync("refusal", Ct);
         Guid id;
         await using (var distributed = new OrderServiceFactory(Settings(connectionString, "Citus")))
         {

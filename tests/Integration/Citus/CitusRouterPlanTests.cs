@@ -6,7 +6,6 @@ using OrderService.Data.Document;
 using OrderService.Data.Orders;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.PostgreSql.Citus;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -19,35 +18,13 @@ namespace OrderService.Integration.Tests.Citus;
 /// order: EXPLAIN of each, with the store's own parameters, on the schema the service made. Only the batch and the
 /// customer listing span shards, by what they ask for.
 /// </summary>
-public sealed partial class CitusRouterPlanTests : IAsyncLifetime
+public sealed partial class CitusRouterPlanTests : CitusClusterTests
 {
-    private readonly CitusDatabases? _cluster = CitusDatabases.FromEnvironment();
-
-    private static CancellationToken Ct => TestContext.Current.CancellationToken;
-
-    public ValueTask InitializeAsync()
-    {
-        if (_cluster is null)
-        {
-            Assert.Skip(CitusDatabases.UnavailableReason);
-        }
-
-        return ValueTask.CompletedTask;
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        if (_cluster is not null)
-        {
-            await _cluster.DisposeAsync();
-        }
-    }
-
     [Fact]
     public async Task Every_relational_workflow_statement_is_one_task()
     {
         var options = CitusOptions(StoreLayout.Relational);
-        var connectionString = await _cluster!.CreateDatabaseAsync("plan_relational", Ct);
+        var connectionString = await Cluster.CreateDatabaseAsync("plan_relational", Ct);
         await using var database = new PostgresDatabase(connectionString, options);
         await new PostgresSchema(database).EnsureCreatedAsync(Ct);
         var dialect = new PostgreSqlDialect(options.ReadIsolation, PostgreSqlDistribution.Citus);
@@ -92,7 +69,7 @@ public sealed partial class CitusRouterPlanTests : IAsyncLifetime
     public async Task Every_document_workflow_statement_is_one_task()
     {
         var options = CitusOptions(StoreLayout.Document);
-        var connectionString = await _cluster!.CreateDatabaseAsync("plan_document", Ct);
+        var connectionString = await Cluster.CreateDatabaseAsync("plan_document", Ct);
         await using var database = new PostgresDatabase(connectionString, options);
         await new DocumentSchema(database).EnsureCreatedAsync(Ct);
 
