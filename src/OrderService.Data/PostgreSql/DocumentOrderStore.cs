@@ -30,9 +30,6 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
     private readonly IGroupCommit? _groupCommit =
         options is { UnitOfWork: UnitOfWork.PerRequest, WriteIsolation: WriteIsolation.ReadCommitted } ? database.GroupCommit : null;
 
-    // Store:PostgreSql:Distribution=Citus: the keyed statements of CitusDocumentSql, and a keyed create's id from its key.
-    private readonly bool _citus = database.Distribution == PostgreSqlDistribution.Citus;
-
     public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
     {
         if (_citus && order.IdempotencyKey is { } key)
@@ -223,15 +220,6 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
         return await update.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false) as string;
     }
 
-    private string TransitionSql(TransitionCommand command) =>
-        (command.IdempotencyKey is null, _citus) switch
-        {
-            (true, false) => DocumentSql.Transition,
-            (true, true) => Citus.CitusDocumentSql.Transition,
-            (false, false) => DocumentSql.TransitionWithKey,
-            (false, true) => Citus.CitusDocumentSql.TransitionWithKey,
-        };
-
     /// <summary>The update matched nothing: the key (when given) decides first, then the order is missing, or its status or version says no.</summary>
     private async Task<TransitionResult> ExplainNoMatchAsync(NpgsqlConnection connection, TransitionCommand command, CancellationToken cancellationToken)
     {
@@ -269,20 +257,6 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
 
         // The key and its document update committed together, so the document read with the key holds the step.
         return OrderDocument.KnownKey(command, reader.GetString(0), reader.GetGuid(1), reader.GetInt32(2), reader.IsDBNull(3) ? null : reader.GetString(3));
-    }
-
-    // Citus relays a worker's error without the table's name: there the shard's constraint is named in the message.
-    private bool IsKeyTaken(PostgresException exception) =>
-        exception.SqlState == PostgresErrorCodes.UniqueViolation
-        && (exception.TableName == "order_document_keys" || (_citus && exception.MessageText.Contains("\"order_document_keys_pkey_", StringComparison.Ordinal)));
-
-    /// <summary>On Citus a key is unique per order: its lookup names the order (<c>@id</c>).</summary>
-    private void AddOrderIdOnCitus(NpgsqlCommand command, Guid orderId)
-    {
-        if (_citus)
-        {
-            command.Parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = orderId });
-        }
     }
 
     private async Task<CreateResult> ReadExistingAsync(NpgsqlConnection connection, NewOrder order, CancellationToken cancellationToken)

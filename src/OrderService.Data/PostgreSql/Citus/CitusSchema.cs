@@ -18,8 +18,9 @@ internal static class CitusSchema
         if (!hasCitus)
         {
             throw new StoreUnavailableException(
-                $"Store:PostgreSql:Distribution is Citus, but database \"{connection.Database}\" has no citus extension. As a superuser, on every node: " +
-                "CREATE EXTENSION citus; then on the coordinator: SELECT citus_set_coordinator_host(<host>, <port>); SELECT citus_add_node(<host>, <port>) for each worker.")
+                $"Store:PostgreSql:Distribution is Citus, but database \"{connection.Database}\" has no citus extension. As a superuser: create the database on every " +
+                "worker too (CREATE DATABASE on each, or on the coordinator with citus.enable_create_database_propagation = on), then in it on every node " +
+                "CREATE EXTENSION citus; then in it on the coordinator SELECT citus_set_coordinator_host(<host>, <port>); and SELECT citus_add_node(<host>, <port>); for each worker.")
             { NeedsOperator = true };
         }
 
