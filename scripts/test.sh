@@ -6,7 +6,7 @@
 # It fails when any test fails, when a test assembly does not report, or when the PostgreSQL tests did
 # not run: a PostgreSQL suite that did not run is a failure, not a skip. SQL Server and MongoDB tests that need a
 # server skip (with the reason) unless ORDERS_TEST_SQLSERVER / ORDERS_TEST_MONGODB name one or a Docker engine can
-# run their container.
+# run their container; the Citus tests skip unless ORDERS_TEST_CITUS names a cluster (../shared/engines/citus).
 # It uses a Docker engine that already runs (Testcontainers, the image test) but never starts one.
 #
 # As root it also installs pg_auto_failover (postgresql-<major>-auto-failover, pg-auto-failover-cli) for the failover
@@ -138,7 +138,7 @@ done
 
 # One line per test, "<store group>\t<result>\t<seconds>", from the <test ...> tags (attributes never span lines).
 # The group comes from the test class and its theory arguments: a store's test
-# classes carry its name (Postgres, Sqlite, SqlServer, Mongo; Document for the document layout), and a test
+# classes carry its name (Postgres, Citus, Sqlite, SqlServer, Mongo; Document for the document layout), and a test
 # parameterized by engine names it in its arguments.
 summary="$results/summary.tsv"
 { cat "$results"/*.xml 2>/dev/null | grep -oP '<test [^>]*' || true; } | awk '
@@ -150,7 +150,7 @@ summary="$results/summary.tsv"
     args = index(name, "(") ? substr(name, index(name, "(")) : ""
     where = type " " args   # the class and the theory arguments; a method name may say "document" for other reasons
     group = "store-independent"
-    if (where ~ /postgre/) group = "PostgreSQL"; else if (where ~ /sqlserver/) group = "SQL Server"; else if (where ~ /sqlite/) group = "SQLite"
+    if (where ~ /citus/) group = "Citus"; else if (where ~ /postgre/) group = "PostgreSQL"; else if (where ~ /sqlserver/) group = "SQL Server"; else if (where ~ /sqlite/) group = "SQLite"
     if (group != "store-independent") group = group (where ~ /document/ ? " document" : " relational")
     # MongoDB has one layout; its tests say Mongo in their class (or, compared with other stores, in the method name).
     if (where ~ /mongo/ || name ~ /mongo/) group = "MongoDB"

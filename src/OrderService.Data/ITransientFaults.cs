@@ -15,6 +15,19 @@ public interface ITransientFaults
     /// a write that may have committed). A store that can tell overrides it.
     /// </summary>
     StoreFault Classify(Exception exception) => IsTransient(exception) ? StoreFault.Interrupted : StoreFault.Permanent;
+
+    /// <summary>
+    /// True when the engine refused the statement itself, for good (a feature it does not support, SQL it cannot run):
+    /// answered as a defect (<see cref="StoreRefusedException"/>), never as a retryable outage.
+    /// </summary>
+    bool IsRefusal(Exception exception) => false;
+
+    /// <summary>
+    /// True when the store answered but one of its nodes did not (Citus: a worker down, relayed by the coordinator): the
+    /// call that needed that node failed, while calls on the other nodes go on. It is retried like any fault of its kind,
+    /// but never opens the circuit, which would turn away the calls the live nodes can serve.
+    /// </summary>
+    bool IsPartialOutage(Exception exception) => false;
 }
 
 /// <summary>

@@ -36,7 +36,8 @@ public static class StoreErrors
             };
             if (code is not null)
             {
-                return $"{code}: {current.Message}";
+                // PostgreSQL's exception message starts with the SQLSTATE again: the server's own words only.
+                return $"{code}: {(current is PostgresException server ? server.MessageText : current.Message)}";
             }
         }
 

@@ -122,6 +122,16 @@ public sealed class SqliteStoreOptions
     public int BusyTimeoutMilliseconds { get; set; } = 5_000;
 }
 
+/// <summary>How the PostgreSQL store lays its tables over the servers.</summary>
+public enum PostgreSqlDistribution
+{
+    /// <summary>Plain tables on one primary.</summary>
+    None,
+
+    /// <summary>Citus: the order tables distributed and colocated on the order id (docs/stores/citus.md).</summary>
+    Citus,
+}
+
 public enum PostgreSqlSynchronousCommit
 {
     On,
@@ -150,6 +160,14 @@ public sealed class PostgreSqlStoreOptions
     [Description("The most writes one group may carry.")]
     [Range(1, 10_000)]
     public int GroupCommitMaxBatch { get; set; } = 128;
+
+    /// <summary>
+    /// Chosen by the operator, not detected: distributing changes what the service promises (an Idempotency-Key is
+    /// unique per order, a keyed create's order id comes from its key) and is one-way for the database's tables, and
+    /// a database the service creates itself has no extension to detect yet.
+    /// </summary>
+    [Description("None: plain tables on one primary; Citus: the service distributes its tables on the order id (colocated), runs every workflow statement on one shard, and turns its group commit off (docs/stores/citus.md).")]
+    public PostgreSqlDistribution Distribution { get; set; } = PostgreSqlDistribution.None;
 
     [Description("How many groups may be in flight at once, each on a connection of its own.")]
     [Range(1, 64)]

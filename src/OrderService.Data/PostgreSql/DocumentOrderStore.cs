@@ -32,8 +32,13 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
 
     public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
     {
+        if (_citus && order.IdempotencyKey is { } key)
+        {
+            order = order with { Order = order.Order with { Id = Citus.CitusOrderIds.ForCreateKey(key) } };
+        }
+
         var stored = OrderDocument.Normalize(order.Order);
-        var sql = order.IdempotencyKey is not null ? DocumentSql.InsertOrderWithKey : DocumentSql.InsertOrder;
+        var sql = order.IdempotencyKey is null ? DocumentSql.InsertOrder : _citus ? Citus.CitusDocumentSql.InsertOrderWithKey : DocumentSql.InsertOrderWithKey;
         var parameters = new DocumentCreateParameters(stored, OrderDocument.ToJson(stored), order);
         if (_groupCommit is not null)
         {
@@ -205,7 +210,7 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
         return TransitionResult.Applied(OrderDocument.FromJson(document));
     }
 
-    private static async Task<string?> UpdateAsync(
+    private async Task<string?> UpdateAsync(
         NpgsqlConnection connection, NpgsqlTransaction? transaction, TransitionCommand command, string isolation, CancellationToken cancellationToken)
     {
         var sql = TransitionSql(command);
@@ -215,11 +220,8 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
         return await update.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false) as string;
     }
 
-    private static string TransitionSql(TransitionCommand command) =>
-        command.IdempotencyKey is not null ? DocumentSql.TransitionWithKey : DocumentSql.Transition;
-
     /// <summary>The update matched nothing: the key (when given) decides first, then the order is missing, or its status or version says no.</summary>
-    private static async Task<TransitionResult> ExplainNoMatchAsync(NpgsqlConnection connection, TransitionCommand command, CancellationToken cancellationToken)
+    private async Task<TransitionResult> ExplainNoMatchAsync(NpgsqlConnection connection, TransitionCommand command, CancellationToken cancellationToken)
     {
         if (command.IdempotencyKey is not null && await AnswerFromKeyAsync(connection, command, cancellationToken).ConfigureAwait(false) is { } keyed)
         {
@@ -240,11 +242,13 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
     }
 
     /// <summary>What a stored key answers (a replay of its step, or a reuse), or null when the key is unknown.</summary>
-    private static async Task<TransitionResult?> AnswerFromKeyAsync(NpgsqlConnection connection, TransitionCommand command, CancellationToken cancellationToken)
+    private async Task<TransitionResult?> AnswerFromKeyAsync(NpgsqlConnection connection, TransitionCommand command, CancellationToken cancellationToken)
     {
-        using var activity = StoreTelemetry.Command(Provider, "document.transition_key", DocumentSql.SelectTransitionKey, AutocommitIsolation);
-        await using var select = new NpgsqlCommand(DocumentSql.SelectTransitionKey, connection);
+        var sql = _citus ? Citus.CitusDocumentSql.SelectTransitionKey : DocumentSql.SelectTransitionKey;
+        using var activity = StoreTelemetry.Command(Provider, "document.transition_key", sql, AutocommitIsolation);
+        await using var select = new NpgsqlCommand(sql, connection);
         select.Parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = command.IdempotencyKey });
+        AddOrderIdOnCitus(select, command.OrderId);
         await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken).ConfigureAwait(false);
         if (!await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
         {
@@ -255,10 +259,7 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
         return OrderDocument.KnownKey(command, reader.GetString(0), reader.GetGuid(1), reader.GetInt32(2), reader.IsDBNull(3) ? null : reader.GetString(3));
     }
 
-    private static bool IsKeyTaken(PostgresException exception) =>
-        exception is { SqlState: PostgresErrorCodes.UniqueViolation, TableName: "order_document_keys" };
-
-    private static async Task<CreateResult> ReadExistingAsync(NpgsqlConnection connection, NewOrder order, CancellationToken cancellationToken)
+    private async Task<CreateResult> ReadExistingAsync(NpgsqlConnection connection, NewOrder order, CancellationToken cancellationToken)
     {
         if (order.IdempotencyKey is null)
         {
@@ -267,9 +268,11 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
             return OrderDocument.Existing(order, null, document);
         }
 
-        using var activity = StoreTelemetry.Command(Provider, "document.create_existing", DocumentSql.SelectByKey, AutocommitIsolation);
-        await using var select = new NpgsqlCommand(DocumentSql.SelectByKey, connection);
+        var sql = _citus ? Citus.CitusDocumentSql.SelectByKey : DocumentSql.SelectByKey;
+        using var activity = StoreTelemetry.Command(Provider, "document.create_existing", sql, AutocommitIsolation);
+        await using var select = new NpgsqlCommand(sql, connection);
         select.Parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = order.IdempotencyKey });
+        AddOrderIdOnCitus(select, order.Order.Id);
         await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken).ConfigureAwait(false);
         if (!await reader.ReadAsync(cancellationToken).ConfigureAwait(false))
         {

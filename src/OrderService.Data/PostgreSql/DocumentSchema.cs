@@ -2,6 +2,7 @@ using System.Globalization;
 using Npgsql;
 using NpgsqlTypes;
 using OrderService.Data.Document;
+using OrderService.Data.PostgreSql.Citus;
 
 namespace OrderService.Data.PostgreSql;
 
@@ -32,6 +33,11 @@ public sealed class DocumentSchema(PostgresDatabase database) : IStoreSchema
             await using var record = new NpgsqlCommand(DocumentSql.RecordSchemaVersion, connection, transaction);
             record.Parameters.Add(new NpgsqlParameter<int>("version", NpgsqlDbType.Integer) { TypedValue = version });
             await record.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
+        }
+
+        if (database.Distribution == PostgreSqlDistribution.Citus)
+        {
+            await CitusSchema.DistributeAsync(connection, transaction, StoreLayout.Document, cancellationToken).ConfigureAwait(false);
         }
 
         await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);

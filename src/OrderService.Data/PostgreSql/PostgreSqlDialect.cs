@@ -10,9 +10,13 @@ namespace OrderService.Data.PostgreSql;
 /// PostgreSQL's words: jsonb, json_agg, uuid[] with = ANY for the batch filter, and writes that are ONE
 /// statement each (data-modifying CTEs): a transition's write and its read-back travel as one
 /// multi-statement command (one round trip, one implicit transaction), and so does a create.
+/// On Citus the writes are calls of distributed functions instead (PostgreSqlDialect.Citus.cs).
 /// </summary>
-public sealed class PostgreSqlDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
+public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, PostgreSqlDistribution distribution = PostgreSqlDistribution.None)
+    : SqlDialect(readIsolation)
 {
+    private readonly bool _citus = distribution == PostgreSqlDistribution.Citus;
+
     public override string ProviderName => PostgresDatabase.ProviderName;
 
     /// <summary>The wire protocol counts parameters in 16 bits.</summary>
@@ -44,6 +48,11 @@ public sealed class PostgreSqlDialect(ReadIsolation readIsolation) : SqlDialect(
     /// </summary>
     protected override string BuildCreateOrder(bool withIdempotencyKey)
     {
+        if (_citus)
+        {
+            return CitusCreateOrder(withIdempotencyKey);
+        }
+
         var sql = new StringBuilder("WITH c AS (INSERT INTO customers (id, created_at) VALUES (@CustomerId, @At) ON CONFLICT (id) DO NOTHING), ");
         if (withIdempotencyKey)
         {
@@ -76,16 +85,18 @@ public sealed class PostgreSqlDialect(ReadIsolation readIsolation) : SqlDialect(
     /// stored by a transaction that then commits) raises a unique violation, which aborts the whole
     /// statement, update and event included. No read of the key is added to the write.
     /// </summary>
-    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
-        WriteCtes(action, checksVersion, withKey, orderColumns: "id, version", eventColumns: "") + " SELECT version FROM u;";
+    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) => _citus
+        ? $"SELECT t.version FROM {CitusTransition(action, checksVersion, withKey)} t;"
+        : WriteCtes(action, checksVersion, withKey, orderColumns: "id, version", eventColumns: "") + " SELECT version FROM u;";
 
     /// <summary>
     /// The write and the read-back as ONE statement (<see cref="SqlDialect.TransitionReturnsWrittenOrder"/>): the order
     /// row comes from the UPDATE's RETURNING and its events are the stored ones plus the one just inserted (UNION
     /// ALL), so no second statement, snapshot or orders lookup. A row only when the write happened.
     /// </summary>
-    protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
-        WriteCtes(action, checksVersion, withKey, orderColumns: "id, customer_id, status, total, version, created_at, updated_at", eventColumns: " RETURNING sequence, type, at, data") +
+    protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) => _citus
+        ? $"SELECT t.id, t.customer_id, t.status, t.total, t.version, t.created_at, t.updated_at, t.lines, t.events FROM {CitusTransition(action, checksVersion, withKey)} t;"
+        : WriteCtes(action, checksVersion, withKey, orderColumns: "id, customer_id, status, total, version, created_at, updated_at", eventColumns: " RETURNING sequence, type, at, data") +
         " SELECT u.id, u.customer_id, u.status, u.total, u.version, u.created_at, u.updated_at, " + LinesJson("u") + " AS lines, " +
         "(SELECT json_agg(json_build_object('sequence', x.sequence, 'type', x.type, 'at', x.at, 'data', x.data) ORDER BY x.sequence) " +
         "FROM (SELECT v.sequence, v.type, v.at, v.data FROM order_events v WHERE v.order_id = u.id UNION ALL SELECT sequence, type, at, data FROM e) x) AS events " +
@@ -100,7 +111,11 @@ public sealed class PostgreSqlDialect(ReadIsolation readIsolation) : SqlDialect(
         $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data::jsonb FROM u{eventColumns})" +
         (withKey ? ", k AS (INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) SELECT @Key, @RequestHash, id, version, @At FROM u)" : "");
 
-    /// <summary>unique_violation (23505) on idempotency_keys: the transition's key was stored meanwhile.</summary>
+    /// <summary>
+    /// unique_violation (23505) on idempotency_keys: the transition's key was stored meanwhile. Citus relays a worker's
+    /// error without the table's name: there the constraint is named in the message (of the shard's copy of the key).
+    /// </summary>
     public override bool IsIdempotencyKeyTaken(Exception exception) =>
-        exception is PostgresException { SqlState: PostgresErrorCodes.UniqueViolation, TableName: "idempotency_keys" };
+        exception is PostgresException { SqlState: PostgresErrorCodes.UniqueViolation } violation
+        && (violation.TableName == "idempotency_keys" || (_citus && violation.MessageText.Contains("\"idempotency_keys_pkey_", StringComparison.Ordinal)));
 }

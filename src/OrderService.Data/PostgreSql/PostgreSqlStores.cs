@@ -35,7 +35,7 @@ public static class PostgreSqlStores
         var standby = new PostgresDatabase(readConnectionString, options, logger, readsOnly: true);
         IOrderStore standbyStore = options.Layout == StoreLayout.Document
             ? new DocumentOrderStore(standby, options)
-            : new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation), new PostgresConnections(standby), options);
+            : new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(standby), options);
         logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer listing read from the standby; writes stay on the primary.");
         return primary with
         {
@@ -47,7 +47,7 @@ public static class PostgreSqlStores
     private static StoreBundle CreateRelational(string connectionString, StoreOptions options, ILogger logger)
     {
         var database = new PostgresDatabase(connectionString, options, logger);
-        var store = new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation), new PostgresConnections(database), options);
+        var store = new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(database), options);
         return new StoreBundle(store, new PostgresSchema(database), new PostgresTransientFaults(), database);
     }
 

@@ -66,7 +66,10 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         get
         {
             var postgres = _options.PostgreSql;
-            if (!postgres.GroupCommit || _readsOnly)
+
+            // On Citus a group of many orders is a transaction over many shards: two-phase commit across the workers
+            // in it, and one worker down fails every group that touches it (docs/stores/citus.md).
+            if (!postgres.GroupCommit || _readsOnly || Distribution == PostgreSqlDistribution.Citus)
             {
                 return null;
             }
@@ -77,6 +80,9 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     }
 
     public NpgsqlDataSource DataSource { get; }
+
+    /// <summary>Store:PostgreSql:Distribution: how the schema lays the tables over the servers.</summary>
+    public PostgreSqlDistribution Distribution => _options.PostgreSql.Distribution;
 
     /// <summary>The effective connection string, session settings included.</summary>
     public string ConnectionString { get; }

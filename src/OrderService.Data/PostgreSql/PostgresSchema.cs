@@ -1,4 +1,5 @@
 using Dapper;
+using OrderService.Data.PostgreSql.Citus;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
@@ -29,6 +30,11 @@ public sealed class PostgresSchema(PostgresDatabase database, string folder = "P
             await connection.ExecuteAsync(new CommandDefinition(script.Sql, transaction: transaction, cancellationToken: cancellationToken)).ConfigureAwait(false);
             await connection.ExecuteAsync(new CommandDefinition(
                 $"INSERT INTO {versionsTable} (version) VALUES (@Version);", new { script.Version }, transaction, cancellationToken: cancellationToken)).ConfigureAwait(false);
+        }
+
+        if (database.Distribution == PostgreSqlDistribution.Citus)
+        {
+            await CitusSchema.DistributeAsync(connection, transaction, StoreLayout.Relational, cancellationToken).ConfigureAwait(false);
         }
 
         await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);

@@ -23,6 +23,22 @@ public sealed class PostgresTransientFaults : ITransientFaults
 
     public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
 
+    /// <summary>How Citus words a statement whose worker it could not reach (SQLSTATE 08006 or 08001, from the coordinator).</summary>
+    public const string CitusRemoteNodeFailure = "connection to the remote node ";
+
+    /// <summary>A Citus worker that is down fails the calls that need its shards; the coordinator and the other workers answer.</summary>
+    public bool IsPartialOutage(Exception exception) =>
+        exception is PostgresException { SqlState: "08006" or "08001" } remote && remote.MessageText.StartsWith(CitusRemoteNodeFailure, StringComparison.Ordinal);
+
+    /// <summary>
+    /// Class 0A (feature_not_supported: what Citus answers a statement it cannot distribute) and class 42 (syntax
+    /// error or access rule violation: SQL this engine cannot run) but 42501: a missing privilege is the operator's to
+    /// grant, and the store answers again once granted.
+    /// </summary>
+    public bool IsRefusal(Exception exception) =>
+        exception is PostgresException { SqlState: var state } && (state.StartsWith("0A", StringComparison.Ordinal)
+            || (state.StartsWith("42", StringComparison.Ordinal) && state != PostgresErrorCodes.InsufficientPrivilege));
+
     public StoreFault Classify(Exception exception) => exception switch
     {
         PostgresException pg => pg.SqlState switch

@@ -195,7 +195,7 @@ public sealed partial class RelationalOrderStore
     private async Task<TransitionResult?> AnswerFromKeyAsync(
         DbConnection connection, DbTransaction? transaction, TransitionCommand command, Order? current, CancellationToken cancellationToken)
     {
-        if (await ReadStoredKeyAsync(connection, transaction, command.IdempotencyKey!, "transition.key", _writeIsolationInForce, cancellationToken)
+        if (await ReadStoredKeyAsync(connection, transaction, command.IdempotencyKey!, command.OrderId, "transition.key", _writeIsolationInForce, cancellationToken)
             is not { } stored)
         {
             return null;

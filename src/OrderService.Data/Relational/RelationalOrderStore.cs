@@ -62,6 +62,11 @@ public sealed partial class RelationalOrderStore : IOrderStore
 
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
     {
+        if (_dialect.KeyDecidesCreatedOrderId && order.IdempotencyKey is { } key)
+        {
+            order = order with { Order = order.Order with { Id = PostgreSql.Citus.CitusOrderIds.ForCreateKey(key) } };
+        }
+
         var sql = _dialect.CreateOrder(order.IdempotencyKey is not null);
         var created = order.Order;
         var parameters = new CreateParameters
@@ -152,7 +157,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
     {
         var withKey = order.IdempotencyKey is not null;
         if (withKey && _dialect.CreateLooksUpKeySeparately
-            && await ReadStoredKeyAsync(connection, transaction, order.IdempotencyKey!, "create.key", _createIsolationInForce, cancellationToken) is { } stored)
+            && await ReadStoredKeyAsync(connection, transaction, order.IdempotencyKey!, order.Order.Id, "create.key", _createIsolationInForce, cancellationToken) is { } stored)
         {
             (knownHash, knownOrderId) = (stored.Hash, stored.OrderId);
         }
@@ -174,15 +179,16 @@ public sealed partial class RelationalOrderStore : IOrderStore
 
     /// <summary>
     /// An Idempotency-Key's row (<see cref="SqlDialect.SelectIdempotencyKey"/>): the request hash, the order, and the version
-    /// its step produced (1 for a create's key); null when the key is not stored.
+    /// its step produced (1 for a create's key); null when the key is not stored. <paramref name="orderId"/> is the order
+    /// the request names, which a dialect whose keys are unique per order looks the key up with.
     /// </summary>
     private async Task<(string Hash, Guid OrderId, int Version)?> ReadStoredKeyAsync(
-        DbConnection connection, DbTransaction? transaction, string key, string operation, string isolation, CancellationToken cancellationToken)
+        DbConnection connection, DbTransaction? transaction, string key, Guid orderId, string operation, string isolation, CancellationToken cancellationToken)
     {
         var sql = _dialect.SelectIdempotencyKey;
         using (StoreTelemetry.Command(_dialect.ProviderName, operation, sql, isolation))
         {
-            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new { Key = key }, cancellationToken);
+            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new { Key = key, Id = _dialect.Id(orderId) }, cancellationToken);
             return await reader.ReadAsync(cancellationToken)
                 ? (reader.GetString(0), reader.GetGuid(1), reader.GetInt32(2))
                 : null;

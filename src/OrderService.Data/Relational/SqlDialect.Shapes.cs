@@ -13,6 +13,12 @@ public abstract partial class SqlDialect
     public virtual bool CreateLooksUpKeySeparately => false;
 
     /// <summary>
+    /// True when a keyed create's order id is derived from its key (<see cref="PostgreSql.Citus.CitusOrderIds"/>) and
+    /// <see cref="SelectIdempotencyKey"/> names the order (<c>@Id</c>): keys are unique per order there.
+    /// </summary>
+    public virtual bool KeyDecidesCreatedOrderId => false;
+
+    /// <summary>
     /// True when <see cref="Transition"/> has ONE result set: the order row after the write (the columns of
     /// <see cref="SelectOrderById"/>), only when the write happened. The store reads the order afresh when no row came
     /// back (to tell 404 from 409) and when the row's events are not 1..version. On PostgreSQL it is one statement

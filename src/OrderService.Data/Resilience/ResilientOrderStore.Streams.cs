@@ -91,6 +91,10 @@ public sealed partial class ResilientOrderStore
                 _ended = !await rows.MoveNextAsync().ConfigureAwait(false);
                 return !_ended;
             }
+            catch (Exception fault) when (faults.IsRefusal(fault))
+            {
+                throw new StoreRefusedException(StoreErrors.Describe(fault) ?? fault.Message, fault);
+            }
             catch (Exception fault) when (faults.IsTransient(fault))
             {
                 throw new StoreUnavailableException($"The order store failed mid-stream: {fault.Message}", fault);

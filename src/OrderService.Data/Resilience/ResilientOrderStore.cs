@@ -168,12 +168,13 @@ public sealed partial class ResilientOrderStore : IOrderStore, IOrderJsonReads, 
                     }
                     catch (Exception fault) when (Classify(self._faults, fault) is var kind && kind != StoreFault.Permanent)
                     {
-                        if (kind is StoreFault.Unreachable or StoreFault.Interrupted)
+                        var partial = self._faults.IsPartialOutage(fault);
+                        if (kind is StoreFault.Unreachable or StoreFault.Interrupted && !partial)
                         {
                             self._pool?.DropIdleConnections();
                         }
 
-                        throw new TransientStoreFault(fault, kind);
+                        throw new TransientStoreFault(fault, kind) { PartialOutage = partial };
                     }
                 },
                 context,
@@ -186,6 +187,13 @@ public sealed partial class ResilientOrderStore : IOrderStore, IOrderJsonReads, 
             var unavailable = Unavailable(fault);
             telemetry?.Fail(fault is BrokenCircuitException ? "circuit_open" : StorePipeline.ErrorType(fault), unavailable.Message);
             throw unavailable;
+        }
+        catch (Exception fault) when (!cancellationToken.IsCancellationRequested && _faults.IsRefusal(fault))
+        {
+            // The engine refused the statement for good: a retry gets the same answer, so not an outage (no 503).
+            var refused = new StoreRefusedException(StoreErrors.Describe(fault) ?? fault.Message, fault);
+            telemetry?.Fail(fault.GetType().FullName!, refused.EngineError);
+            throw refused;
         }
         catch (Exception fault) when (!cancellationToken.IsCancellationRequested && StoreErrors.Describe(fault) is { } engineError)
         {

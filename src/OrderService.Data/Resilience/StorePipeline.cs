@@ -95,7 +95,7 @@ public static class StorePipeline
             StateProvider = circuit,
             OnOpened = args =>
             {
-                ResilienceLog.CircuitOpened(logger, system, args.BreakDuration.TotalSeconds, ErrorType(args.Outcome.Exception));
+                ResilienceLog.CircuitOpened(logger, system, args.BreakDuration.TotalSeconds, FaultDescription(args.Outcome.Exception));
                 return ValueTask.CompletedTask;
             },
             OnHalfOpened = _ =>
@@ -144,10 +144,13 @@ public static class StorePipeline
         return attempt < budget && RerunRule.Allows(context.Properties.GetValue(Facts, default).Rerun, fault);
     }
 
-    /// <summary>What opens the circuit: the store out of reach or not answering. Contention, a saturated pool and bugs never do.</summary>
+    /// <summary>
+    /// What opens the circuit: the store out of reach or not answering. Contention, a saturated pool, one node of a
+    /// distributed store down (the others still serve) and bugs never do.
+    /// </summary>
     internal static bool IsOutage(Exception? exception) => exception switch
     {
-        TransientStoreFault transient => transient.Fault is StoreFault.Unreachable or StoreFault.Interrupted,
+        TransientStoreFault transient => transient.Fault is StoreFault.Unreachable or StoreFault.Interrupted && !transient.PartialOutage,
         TimeoutRejectedException => true,
         _ => false,
     };
@@ -175,6 +178,13 @@ public static class StorePipeline
         _ => "other",
     };
 
+    /// <summary>For the log: the engine's code and message where an engine raised the fault, else the exception's type and message.</summary>
+    internal static string FaultDescription(Exception? exception)
+    {
+        var fault = exception is TransientStoreFault transient ? transient.InnerException! : exception;
+        return fault is null ? "unknown" : StoreErrors.Describe(fault) ?? $"{fault.GetType().FullName}: {fault.Message}";
+    }
+
     internal static string ErrorType(Exception? exception) => exception switch
     {
         TransientStoreFault transient => transient.InnerException!.GetType().FullName!,
@@ -190,4 +200,7 @@ internal readonly record struct StoreCallFacts(string? Operation, RerunSafety Re
 internal sealed class TransientStoreFault(Exception inner, StoreFault fault) : Exception(inner.Message, inner)
 {
     public StoreFault Fault { get; } = fault;
+
+    /// <summary>One node of the store failed, the store answers (<see cref="ITransientFaults.IsPartialOutage"/>): not an outage for the circuit.</summary>
+    public bool PartialOutage { get; init; }
 }

@@ -47,8 +47,9 @@ public abstract partial class ConformanceSuite<TStore>
     public async Task Port_tells_a_replayed_key_from_a_key_reused_with_a_different_request()
     {
         var key = Ids.NewKey();
-        var first = NewOrder();
-        await Port.CreateAsync(new NewOrder(first, key, Hash("body-1")), Ct);
+
+        // The order as the store made it: a store whose key decides a keyed create's id (Citus) gives it that id.
+        var first = (await Port.CreateAsync(new NewOrder(NewOrder(), key, Hash("body-1")), Ct)).Order!;
 
         var replay = await Port.CreateAsync(new NewOrder(NewOrder(first.CustomerId), key, Hash("body-1")), Ct);
         replay.Outcome.ShouldBe(CreateOutcome.Replayed);
@@ -178,6 +179,7 @@ public abstract partial class ConformanceSuite<TStore>
     [Fact]
     public async Task Port_replays_a_keyed_transition_as_its_step_left_the_order_and_refuses_the_key_to_any_other_request()
     {
+        SkipWhenKeysAreUniquePerOrder();
         var order = NewOrder();
         var other = NewOrder(order.CustomerId);
         await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);

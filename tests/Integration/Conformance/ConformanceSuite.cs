@@ -32,6 +32,15 @@ public abstract partial class ConformanceSuite<TStore> : IClassFixture<TStore>, 
 
     public async ValueTask InitializeAsync() => Service = await Store.DefaultAsync();
 
+    /// <summary>A test that reuses a key on another order: it cannot hold where keys are unique per order.</summary>
+    protected void SkipWhenKeysAreUniquePerOrder()
+    {
+        if (Store.KeysUniquePerOrder is { } reason)
+        {
+            Assert.Skip(reason);
+        }
+    }
+
     public ValueTask DisposeAsync()
     {
         GC.SuppressFinalize(this);
@@ -76,7 +85,11 @@ public abstract partial class ConformanceSuite<TStore> : IClassFixture<TStore>, 
     public Task Retried_transitions_with_an_Idempotency_Key_answer_the_order_as_that_step_left_it() => CoreScenarios.Retried_transitions_with_an_Idempotency_Key_answer_the_order_as_that_step_left_it(Api);
 
     [Fact]
-    public Task A_transition_key_names_one_request_and_any_other_gets_422_and_changes_nothing() => CoreScenarios.A_transition_key_names_one_request_and_any_other_gets_422_and_changes_nothing(Api);
+    public Task A_transition_key_names_one_request_and_any_other_gets_422_and_changes_nothing()
+    {
+        SkipWhenKeysAreUniquePerOrder();
+        return CoreScenarios.A_transition_key_names_one_request_and_any_other_gets_422_and_changes_nothing(Api);
+    }
 
     [Fact]
     public Task Concurrent_retries_of_one_keyed_transition_append_one_event_and_all_answer_200() => CoreScenarios.Concurrent_retries_of_one_keyed_transition_append_one_event_and_all_answer_200(Api);

@@ -15,7 +15,7 @@ public sealed class StoreErrorsTests
     [Fact]
     public void PostgreSQL_errors_carry_their_SQLSTATE() =>
         StoreErrors.Describe(new PostgresException("relation \"orders\" does not exist", "ERROR", "ERROR", "42P01"))
-            .ShouldBe("PostgreSQL SQLSTATE 42P01: 42P01: relation \"orders\" does not exist");
+            .ShouldBe("PostgreSQL SQLSTATE 42P01: relation \"orders\" does not exist");
 
     [Fact]
     public void SQLite_errors_carry_their_result_code() =>

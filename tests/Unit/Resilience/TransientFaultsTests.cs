@@ -32,6 +32,27 @@ public sealed class TransientFaultsTests
     public void PostgreSQL_server_errors(string sqlState, StoreFault expected) =>
         new PostgresTransientFaults().Classify(new PostgresException("message", "ERROR", "ERROR", sqlState)).ShouldBe(expected);
 
+    [Theory]
+    [InlineData("0A000", true)]   // feature not supported: Citus's "complex joins are only supported when ..."
+    [InlineData("42601", true)]   // syntax error
+    [InlineData("42P01", true)]   // undefined table
+    [InlineData("42501", false)]  // insufficient privilege: the operator grants it, and the store answers again
+    [InlineData("23505", false)]  // unique violation: an outcome the store answers itself
+    [InlineData("08006", false)]  // connection failure
+    public void PostgreSQL_refusals_are_classes_0A_and_42_but_a_missing_privilege(string sqlState, bool refusal) =>
+        new PostgresTransientFaults().IsRefusal(new PostgresException("message", "ERROR", "ERROR", sqlState)).ShouldBe(refusal);
+
+    [Fact]
+    public void PostgreSQL_a_Citus_worker_that_is_down_is_a_partial_outage_and_the_coordinator_down_is_not()
+    {
+        var faults = new PostgresTransientFaults();
+        var worker = new PostgresException("connection to the remote node orders@127.0.0.1:5451 failed with the following error: Connection refused", "ERROR", "ERROR", "08006");
+        faults.IsPartialOutage(worker).ShouldBeTrue();
+        faults.Classify(worker).ShouldBe(StoreFault.Interrupted);
+        faults.IsPartialOutage(new PostgresException("terminating connection", "FATAL", "FATAL", "08006")).ShouldBeFalse();
+        faults.IsPartialOutage(new NpgsqlException("Failed to connect", new SocketException((int)SocketError.ConnectionRefused))).ShouldBeFalse();
+    }
+
     [Fact]
     public void PostgreSQL_a_refused_connection_sent_nothing_but_a_connection_lost_mid_call_may_have_committed()
     {

@@ -34,6 +34,12 @@ public abstract class StoreFixture : IAsyncLifetime
     /// <summary>Why this store cannot be tested on this machine (its tests then skip with this reason); null when it can.</summary>
     public virtual string? UnavailableReason => null;
 
+    /// <summary>
+    /// Why an Idempotency-Key may name requests of different orders on this store (the engine's limit), or null when a
+    /// key is one namespace across all orders: the tests of a key reused on another order skip with this reason.
+    /// </summary>
+    public virtual string? KeysUniquePerOrder => null;
+
     /// <summary>Creates an empty database of its own and returns the connection string for ConnectionStrings:Orders.</summary>
     protected abstract Task<string> CreateDatabaseAsync(string name, CancellationToken cancellationToken);
 

@@ -16,9 +16,12 @@ public abstract class PostgresStoreFixture(PostgresServer server) : StoreFixture
 
     public override async ValueTask InitializeAsync()
     {
-        _unavailableReason = await server.UnavailableReasonAsync();
+        _unavailableReason = await FindUnavailableReasonAsync();
         await base.InitializeAsync();
     }
+
+    /// <summary>Why the server this fixture makes its databases on is not here, or null when it is.</summary>
+    protected virtual Task<string?> FindUnavailableReasonAsync() => server.UnavailableReasonAsync();
 
     protected override async Task<string> CreateDatabaseAsync(string name, CancellationToken cancellationToken)
     {
@@ -52,7 +55,7 @@ public abstract class PostgresStoreFixture(PostgresServer server) : StoreFixture
         var (table, condition) = Layout == "Document"
             ? ("order_documents", $"starts_with(NEW.customer_id, '{prefix}')")
             : ("order_events", $"NEW.sequence = 1 AND EXISTS (SELECT 1 FROM orders o WHERE o.id = NEW.order_id AND starts_with(o.customer_id, '{prefix}'))");
-        await ExecuteAsync(connectionString, $"""
+        await ExecuteAsync(connectionString, PlantPreamble + $"""
             CREATE FUNCTION planted_create_failure() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 IF {condition} THEN
@@ -62,8 +65,11 @@ public abstract class PostgresStoreFixture(PostgresServer server) : StoreFixture
             END $$;
             CREATE TRIGGER planted_create_failure BEFORE INSERT ON {table} FOR EACH ROW EXECUTE FUNCTION planted_create_failure();
             """, cancellationToken);
-        return new AsyncCleanup(() => ExecuteAsync(connectionString, $"DROP TRIGGER planted_create_failure ON {table}; DROP FUNCTION planted_create_failure();", CancellationToken.None));
+        return new AsyncCleanup(() => ExecuteAsync(connectionString, PlantPreamble + $"DROP TRIGGER planted_create_failure ON {table}; DROP FUNCTION planted_create_failure();", CancellationToken.None));
     }
+
+    /// <summary>Session settings the planted trigger needs on this engine.</summary>
+    protected virtual string PlantPreamble => "";
 
     private static async Task ExecuteAsync(string connectionString, string sql, CancellationToken cancellationToken)
     {
