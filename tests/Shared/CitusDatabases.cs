@@ -20,6 +20,10 @@ public sealed class CitusDatabases : IAsyncDisposable
     private readonly List<string> _created = [];
     private readonly Lock _gate = new();
 
+    // Registering nodes in two new databases at once races on the workers' roles ("tuple concurrently updated" from
+    // worker_create_or_alter_role, then "failure on connection marked as essential"): one set-up at a time.
+    private static readonly SemaphoreSlim OneSetUpAtATime = new(1, 1);
+
     private CitusDatabases(string connectionString) => _connectionString = connectionString;
 
     /// <summary>The cluster named by ORDERS_TEST_CITUS, or null when it is not set.</summary>
@@ -33,6 +37,19 @@ public sealed class CitusDatabases : IAsyncDisposable
 
     /// <summary>Creates a distributed database of its own and returns the service's connection string to it.</summary>
     public async Task<string> CreateDatabaseAsync(string prefix, CancellationToken cancellationToken)
+    {
+        await OneSetUpAtATime.WaitAsync(cancellationToken);
+        try
+        {
+            return await CreateDistributedDatabaseAsync(prefix, cancellationToken);
+        }
+        finally
+        {
+            OneSetUpAtATime.Release();
+        }
+    }
+
+    private async Task<string> CreateDistributedDatabaseAsync(string prefix, CancellationToken cancellationToken)
     {
         var readable = new string(prefix.ToLowerInvariant().Select(c => char.IsAsciiLetterOrDigit(c) ? c : '_').ToArray());
         var name = $"{readable[..Math.Min(readable.Length, 30)]}_{Guid.NewGuid():N}";

@@ -35,4 +35,17 @@ public sealed partial class PostgreSqlDialect
     protected override string BuildSelectIdempotencyKey() => _citus
         ? base.BuildSelectIdempotencyKey() + " AND k.order_id = @Id"
         : base.BuildSelectIdempotencyKey();
+
+    /// <summary>
+    /// On Citus a create's key is never forgotten while its order exists: the order's id is derived from it
+    /// (<see cref="KeyDecidesCreatedOrderId"/>), so a create after the retention would land on that same id. A retry
+    /// replays the first order instead, whatever its age. Only the steps' keys (version 2 and on) expire; a key row is
+    /// named with its order, since a key is unique per order there.
+    /// </summary>
+    protected override string BuildDeleteExpiredKeys() => _citus
+        ? """
+            DELETE FROM idempotency_keys WHERE (order_id, key) IN (
+                SELECT order_id, key FROM idempotency_keys WHERE created_at < @Before AND version > 1 ORDER BY created_at LIMIT @Limit)
+            """
+        : base.BuildDeleteExpiredKeys();
 }

@@ -28,4 +28,10 @@ internal static class CitusDocumentSql
         FROM order_document_keys k LEFT JOIN order_documents d ON d.id = k.order_id AND d.id = @id
         WHERE k.key = @key AND k.order_id = @id
         """;
+
+    /// <summary>Only the steps' keys expire on Citus: a create's key derives its order's id (PostgreSqlDialect.Citus.cs).</summary>
+    public const string DeleteExpiredKeys = """
+        DELETE FROM order_document_keys WHERE (order_id, key) IN (
+            SELECT order_id, key FROM order_document_keys WHERE created_at < @before AND version > 1 ORDER BY created_at LIMIT @limit)
+        """;
 }

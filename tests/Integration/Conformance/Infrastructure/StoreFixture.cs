@@ -66,6 +66,12 @@ public abstract class StoreFixture : IAsyncLifetime
     /// </summary>
     public virtual bool CountsEachForgottenKeyOnce => true;
 
+    /// <summary>
+    /// Why a create's Idempotency-Key is kept for as long as its order on this store (the key decides the order's id),
+    /// or null when it expires like every key: a create retried after the retention then replays the first order.
+    /// </summary>
+    public virtual string? CreateKeysLiveWithTheirOrder => null;
+
     /// <summary>Store-specific settings added to every host (durability knobs and the like).</summary>
     protected virtual IEnumerable<KeyValuePair<string, string?>> ExtraSettings() => [];
 

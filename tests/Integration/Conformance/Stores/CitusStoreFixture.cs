@@ -22,6 +22,10 @@ public abstract class CitusStoreFixture(PostgresServer server) : PostgresStoreFi
     public override string? KeysUniquePerOrder =>
         "Citus limit: a unique key must hold the distribution column (the order id), so an Idempotency-Key is unique per order there, not across orders";
 
+    /// <inheritdoc />
+    public override string? CreateKeysLiveWithTheirOrder =>
+        "Citus: a keyed create's order id is derived from its key, so the key lives as long as the order";
+
     /// <summary>Citus refuses triggers on distributed tables unless this is on (they run on the shards).</summary>
     protected override string PlantPreamble => "SET citus.enable_unsafe_triggers = on; SET citus.multi_shard_modify_mode = sequential;\n";
 
