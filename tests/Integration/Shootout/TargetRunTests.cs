@@ -15,6 +15,7 @@ namespace OrderService.Integration.Tests.Shootout;
 /// <c>--target</c>: the workflow scenario against a service the test starts itself (on Kestrel, SQLite), with no
 /// store orchestration and no audit by the harness; the test counts the orders in the database on its own.
 /// </summary>
+[Collection(nameof(LoadHarnessCollection))]
 public sealed class TargetRunTests
 {
     private const int Workflows = 200;

@@ -46,7 +46,9 @@ public static class LoadSession
         await OneAtATime.WaitAsync().ConfigureAwait(false);
         try
         {
-            return await Task.Run(() => context.Run()).ConfigureAwait(false);
+            // NBomber's Run blocks until the session ends: a thread of its own, not one of the pool its copies run on.
+            return await Task.Factory.StartNew(() => context.Run(), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default)
+                .ConfigureAwait(false);
         }
         finally
         {
