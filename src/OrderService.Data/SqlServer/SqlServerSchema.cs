@@ -116,9 +116,11 @@ public sealed class SqlServerSchema(string connectionString, int commandTimeoutS
             StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
             return true;
         }
-        catch (SqlException)
+        catch (SqlException e) when (e.Class < 20)
         {
-            // Missing, or not reachable yet: the path through master creates it or reports the real fault.
+            // The server answered but would not open the database (4060 on SQL Server, 911 on Babelfish: missing):
+            // the path through master creates it. Severity 20 and above is the connection itself failing (a server
+            // that is down): reported now, not after a second connect time-out on master.
             return false;
         }
     }
