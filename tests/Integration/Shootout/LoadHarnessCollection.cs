@@ -4,8 +4,8 @@ namespace OrderService.Integration.Tests.Shootout;
 
 /// <summary>
 /// The harness's NBomber runs go alone, with no other test class in parallel: NBomber's copies share the test process's
-/// thread pool, and beside the parallel suites on 2 cores a small run starved to about one workflow a second and
-/// outlived its time-out. Alone, the smoke run takes about 90 s.
+/// thread pool. scripts/test.sh also runs them in a process of their own after the rest of the assembly: inside the
+/// long parallel run, sessions that pass alone in seconds stalled at zero workflows a second until their time-out.
 /// </summary>
 [CollectionDefinition(nameof(LoadHarnessCollection), DisableParallelization = true)]
 public sealed class LoadHarnessCollection;
