@@ -7,7 +7,7 @@ using OrderService.Problems;
 namespace OrderService.Authorization;
 
 /// <summary>
-/// A token with a customer_id claim reaches only that customer's orders (API.md); a token without one reaches
+/// A token with a customer_id claim reaches only that customer's orders (docs/api.md); a token without one reaches
 /// every customer's. The rules sit around the handlers, which stay unaware of them:
 /// <list type="bullet">
 /// <item>another customer's listing, or a create for another customer: 403 before the handler runs;</item>

@@ -3,7 +3,7 @@ using Microsoft.AspNetCore.Authorization;
 
 namespace OrderService.Authorization;
 
-/// <summary>The two scopes of API.md; each is also the name of the policy that requires it.</summary>
+/// <summary>The two scopes of docs/api.md; each is also the name of the policy that requires it.</summary>
 public static class OrderScopes
 {
     public const string Read = "orders:read";

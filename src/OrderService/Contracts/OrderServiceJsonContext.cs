@@ -8,7 +8,7 @@ namespace OrderService.Contracts;
 /// <summary>
 /// The one System.Text.Json source-generation context: every request, response and problem the API
 /// reads or writes, so nothing falls back to reflection on the hot path. The domain records are the
-/// response contract (the Order resource in API.md is exactly <see cref="Order"/>), so no mapping copy is made.
+/// response contract (the Order resource in docs/api.md is exactly <see cref="Order"/>), so no mapping copy is made.
 /// </summary>
 [JsonSourceGenerationOptions(
     JsonSerializerDefaults.Web,

@@ -5,7 +5,7 @@ namespace OrderService.Problems;
 /// <summary>
 /// Every failure is an application/problem+json answer written by ASP.NET Core's IProblemDetailsService: exceptions
 /// (<see cref="ApiExceptionHandler"/>), bare status codes (UseStatusCodePages: a 404 for an unknown path, 405, 415,
-/// 413), oversized bodies and the handlers' typed problems. The framework's problems are kept as API.md states
+/// 413), oversized bodies and the handlers' typed problems. The framework's problems are kept as docs/api.md states
 /// them by configuring it: a title for any status, and a problem whatever the Accept header says.
 /// </summary>
 public static class ProblemSetup

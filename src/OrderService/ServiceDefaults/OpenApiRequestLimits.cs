@@ -6,7 +6,7 @@ using OrderService.Contracts;
 namespace OrderService.ServiceDefaults;
 
 /// <summary>
-/// The field limits of API.md as JSON Schema keywords, built from <see cref="RequestLimits"/>, the constants the
+/// The field limits of docs/api.md as JSON Schema keywords, built from <see cref="RequestLimits"/>, the constants the
 /// validators use, so the document and the 400s cannot drift apart. The request records keep every member
 /// nullable (a missing field must reach validation to be named); here the required ones lose their null.
 /// Not expressed as keywords, and said in the descriptions instead:

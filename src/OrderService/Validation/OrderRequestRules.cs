@@ -6,7 +6,7 @@ using OrderService.Data.Orders;
 namespace OrderService.Validation;
 
 /// <summary>
-/// The field rules of API.md, written as plain loops: they run on every request, so they allocate
+/// The field rules of docs/api.md, written as plain loops: they run on every request, so they allocate
 /// only when they find an error. Each check records its error under the field's camelCase path.
 /// </summary>
 public static class OrderRequestRules
