@@ -1,7 +1,7 @@
 extern alias load;
 
 using System.Xml.Linq;
-using load::OrderService.Load.Scenarios;
+using load::OrderService.Load.Driver;
 using load::OrderService.Load.Shootout;
 using Shouldly;
 using Xunit;
@@ -89,20 +89,11 @@ public sealed class ShootoutSmokeTests
             XDocument.Load(chart).Root!.Name.LocalName.ShouldBe("svg");
             foreach (var row in report.Rows)
             {
-                // NBomber drove the run: its own reports lie in the row's folder, report.md links them, and its step count is the row's.
-                row.NBomberReports.ShouldNotBeNull(row.Key);
-                foreach (var extension in new[] { "html", "md", "csv", "txt" })
-                {
-                    File.Exists(Path.Combine(output, row.NBomberReports, "http", $"{LoadSession.ReportFileName}.{extension}")).ShouldBeTrue($"{row.Key}: NBomber's {extension} report");
-                }
-
-                text.ShouldContain($"]({row.NBomberReports}/http/{LoadSession.ReportFileName}.html)");
-                row.Steps.Single(s => s.Step == "create").Ok.ShouldBe(Workflows, row.Key);
-                (await File.ReadAllTextAsync(Path.Combine(output, row.NBomberReports, "http", $"{LoadSession.ReportFileName}.csv"), TestContext.Current.CancellationToken))
-                    .ShouldContain("workflow", Case.Sensitive, row.Key);
+                // The run's HdrHistogram log reads back with HdrHistogram's reader: one tagged histogram per step and outcome.
+                var histograms = HistogramLog.Read(Path.Combine(output, row.HistogramFile!));
+                var okCreates = histograms.Single(h => h.Tag == HistogramLog.Tag(row.Key, "workflow", "create", "ok"));
+                okCreates.TotalCount.ShouldBe(row.Steps.Single(s => s.Step == "create").Ok, row.Key);
             }
-
-            text.ShouldNotContain(output, Case.Sensitive, "report.md names --out as $OUT or relative paths, never the folder itself");
         }
         finally
         {
@@ -149,8 +140,7 @@ public sealed class ShootoutSmokeTests
             row.Audit.WrongSequences.ShouldBe(0);
             row.Audit.Duplicates.ShouldBe(0, string.Join("; ", row.Audit.Samples));
             row.ReplicaCpuSeconds.ShouldNotBeNull().Count.ShouldBe(2);
-            // An idle process uses a few hundredths of a second; each of these served half of 800 requests (0.19 s and more on 2 busy cores).
-            row.ReplicaCpuSeconds.ShouldAllBe(seconds => seconds > 0.1, "both processes served parts of the workflows");
+            row.ReplicaCpuSeconds.ShouldAllBe(seconds => seconds > 0.2, "both processes served parts of the workflows");
             report.Notes.ShouldContain(n => n.Contains("sqlite/relational/v1-shared-uow with 2 replicas: skipped", StringComparison.Ordinal));
             report.Notes.ShouldContain(n => n.StartsWith("Replicas, postgres/relational/v1-shared-uow:", StringComparison.Ordinal));
             File.Exists(Path.Combine(output, "logs", "01-postgres-relational-v1-shared-uow-x2.service.2.log")).ShouldBeTrue("the second process logs beside the first");
@@ -168,9 +158,7 @@ public sealed class ShootoutSmokeTests
         warmup.Cap.ShouldBe(WarmupCap, key);
         warmup.WindowRates.Count.ShouldBeInRange(2, 4, $"{key}: steady needs two windows; the cap allows four");
         warmup.WindowRates.ShouldAllBe(rate => rate > 0, key);
-        // One NBomber session: the workflows in flight when the last window closed finish too (at most one per copy).
-        var windowed = Math.Min(WarmupCap, warmup.WindowRates.Count * 60);
-        warmup.Workflows.ShouldBeInRange(windowed, Math.Min(WarmupCap, windowed + 20), key);
+        warmup.Workflows.ShouldBe(Math.Min(WarmupCap, warmup.WindowRates.Count * 60), key);
 
         // Either two consecutive windows agreed within 5% (and it stopped there), or the cap was spent without that.
         var lastTwoAgree = SteadyStateDetector.Agree(warmup.WindowRates[^2], warmup.WindowRates[^1], SteadyStateDetector.DefaultTolerance);
@@ -178,7 +166,6 @@ public sealed class ShootoutSmokeTests
         if (!warmup.Steady)
         {
             warmup.Workflows.ShouldBe(WarmupCap, $"{key}: an unsteady warm-up runs to its cap");
-            warmup.WindowRates.Count.ShouldBe(4, $"{key}: every window of the cap was measured");
         }
         else
         {
