@@ -115,18 +115,15 @@ rm -rf "$results"
 mkdir -p "$results"
 run_failed=0
 assembly_times=()
-# The shoot-out's NBomber tests run in a process of their own, after the rest of their assembly: inside the long
-# parallel run, NBomber sessions that pass alone in seconds stalled at zero workflows a second until their time-out.
-load_classes=(-class "*.Shootout.ShootoutSmokeTests" -class "*.Shootout.TargetRunTests")
-load_exclusions=(-class- "*.Shootout.ShootoutSmokeTests" -class- "*.Shootout.TargetRunTests")
-
-run_assembly() {   # run_assembly <results name> <assembly> [runner filters...]
-  local name="$1" assembly="$2" begun=$SECONDS
-  shift 2
-  echo "==> Running $(basename "$assembly") $*"
+for project in "${projects[@]}"; do
+  name="$(basename "$project" .csproj)"
+  assembly="$(find "$artifacts/bin/$name/release" -maxdepth 1 -name '*.Tests.dll' | head -n 1)"
+  [[ -n "$assembly" ]] || { echo "No test assembly was built for $project" >&2; exit 1; }
+  echo "==> Running $(basename "$assembly")"
+  begun=$SECONDS
   # The runner prints every skipped test with its reason (hundreds of identical SQL Server lines): drop
   # them here; the summary below gives each reason once per test class, with the count.
-  if ! timeout --kill-after=30s "${ORDERS_TEST_TIMEOUT:-45m}" dotnet "$assembly" -noLogo -noColor -preEnumerateTheories -xml "$results/$name.xml" "$@" \
+  if ! timeout --kill-after=30s "${ORDERS_TEST_TIMEOUT:-45m}" dotnet "$assembly" -noLogo -noColor -preEnumerateTheories -xml "$results/$name.xml" \
       | awk '/\[SKIP\]$/ { skipping = 1; indent = match($0, /[^ ]/); next }
              skipping && match($0, /[^ ]/) > indent { next }
              { skipping = 0; print; fflush() }'; then
@@ -136,19 +133,7 @@ run_assembly() {   # run_assembly <results name> <assembly> [runner filters...]
     echo "FAIL: $name wrote no results (it crashed or timed out)"
     run_failed=1
   fi
-  assembly_times+=("$(printf '  %-40s %5d s' "$name" $((SECONDS - begun)))")
-}
-
-for project in "${projects[@]}"; do
-  name="$(basename "$project" .csproj)"
-  assembly="$(find "$artifacts/bin/$name/release" -maxdepth 1 -name '*.Tests.dll' | head -n 1)"
-  [[ -n "$assembly" ]] || { echo "No test assembly was built for $project" >&2; exit 1; }
-  if [[ "$name" == Integration ]]; then
-    run_assembly "$name" "$assembly" "${load_exclusions[@]}"
-    run_assembly "$name-load" "$assembly" "${load_classes[@]}"
-  else
-    run_assembly "$name" "$assembly"
-  fi
+  assembly_times+=("$(printf '  %-40s %5d s' "$(basename "$assembly")" $((SECONDS - begun)))")
 done
 
 # One line per test, "<store group>\t<result>\t<seconds>", from the <test ...> tags (attributes never span lines).

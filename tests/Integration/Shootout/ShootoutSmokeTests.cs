@@ -14,7 +14,6 @@ namespace OrderService.Integration.Tests.Shootout;
 /// It proves the harness works (every workflow acknowledged, audit clean, report written and parsed
 /// back), not how fast anything is; the full matrix stays behind the explicit command.
 /// </summary>
-[Collection(nameof(LoadHarnessCollection))]
 public sealed class ShootoutSmokeTests
 {
     private const int Workflows = 200;
