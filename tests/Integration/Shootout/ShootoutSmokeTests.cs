@@ -139,7 +139,9 @@ public sealed class ShootoutSmokeTests
             row.Audit.WrongSequences.ShouldBe(0);
             row.Audit.Duplicates.ShouldBe(0, string.Join("; ", row.Audit.Samples));
             row.ReplicaCpuSeconds.ShouldNotBeNull().Count.ShouldBe(2);
-            row.ReplicaCpuSeconds.ShouldAllBe(seconds => seconds > 0.2, "both processes served parts of the workflows");
+            // Each process's CPU over the row: an idle one spends a few hundredths of a second; one that served part of
+            // 200 workflows spends 0.1 s and more (0.1 to 0.14 s on a quiet 2-core machine, 2026-11-28).
+            row.ReplicaCpuSeconds.ShouldAllBe(seconds => seconds > 0.05, "both processes served parts of the workflows");
             report.Notes.ShouldContain(n => n.Contains("sqlite/relational/v1-shared-uow with 2 replicas: skipped", StringComparison.Ordinal));
             report.Notes.ShouldContain(n => n.StartsWith("Replicas, postgres/relational/v1-shared-uow:", StringComparison.Ordinal));
             File.Exists(Path.Combine(output, "logs", "01-postgres-relational-v1-shared-uow-x2.service.2.log")).ShouldBeTrue("the second process logs beside the first");
