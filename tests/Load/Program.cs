@@ -2,7 +2,8 @@ using System.CommandLine;
 using System.Globalization;
 using OrderService.Load.Shootout;
 
-// The shoot-out's command line. Examples:
+// The shoot-out's command line, and a load test of a running service (--target). Examples:
+//   dotnet run -c Release --project tests/Load -- --target http://127.0.0.1:5000 --workflows 1000 --concurrency 100 --out artifacts/load
 //   dotnet run -c Release --project tests/Load -- --stores sqlite,postgres                  (the quick set, minutes)
 //   dotnet run -c Release --project tests/Load -- --stores sqlite,postgres --variants all --workflows 1000 --concurrency 100
 //   dotnet run -c Release --project tests/Load -- --stores postgres --replicas 1,2
@@ -40,11 +41,14 @@ var serviceEnv = new Option<string[]>("--service-env") { Description = "KEY=VALU
 var medianOf = new Option<string[]>("--median-of") { Description = "Only summarize these report.json files (repeatable, 3 or more runs of the same command): median and spread of each figure, as docs/performance.md table rows.", AllowMultipleArgumentsPerToken = true };
 var fromJson = new Option<string?>("--from-json") { Description = "Only re-render report.md and chart.svg from an existing report.json (into --out, or beside it)." };
 var planOnly = new Option<bool>("--plan-only") { Description = "Parse and check the options as a run would, print the plan (stores, variants, rows) and exit: nothing is published, started or connected to." };
+var target = new Option<string?>("--target") { Description = "Load-test this running OrderService (e.g. http://127.0.0.1:5000) with the workflow scenario: no store orchestration, no audit; NBomber's statistics on the console and its reports in --out. Exits 2 when /health/ready does not answer 200." };
+var duration = new Option<TimeSpan?>("--duration") { Description = "With --target: run for this long (e.g. 00:01:00) instead of exactly --workflows workflows." };
+var config = new Option<string?>("--config") { Description = "With --target: NBomber's JSON config; its LoadSimulationsSettings for the scenario \"workflow\" set the load." };
 var notes = new Option<string[]>("--note") { Description = "A note for the report header (repeatable), e.g. what else ran on the machine.", AllowMultipleArgumentsPerToken = false };
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
 {
-    stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, crashWindow, failover, output, sqlServer, mongodb, mongodbGroupCommit, sqlServerEngine, mongodbEngine, engines, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf, planOnly,
+    target, duration, config, stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, crashWindow, failover, output, sqlServer, mongodb, mongodbGroupCommit, sqlServerEngine, mongodbEngine, engines, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf, planOnly,
 };
 
 root.SetAction(async (parse, cancellationToken) =>
@@ -54,6 +58,27 @@ root.SetAction(async (parse, cancellationToken) =>
         // Reads and prints only, so --plan-only changes nothing here.
         Console.Write(ReportSummary.Markdown([.. reports.Select(ReportWriter.Read)]));
         return 0;
+    }
+
+    if (parse.GetValue(target) is { } address)
+    {
+        var service = Uri.TryCreate(address, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https"
+            ? uri
+            : throw new ArgumentException($"--target: '{address}' is not an http:// or https:// address.");
+        var load = new TargetOptions(
+            service.AbsoluteUri.EndsWith('/') ? service : new Uri(service.AbsoluteUri + "/"),
+            parse.GetValue(workflows) is var count and > 0 ? count : throw new ArgumentException("--workflows: 1 or more."),
+            parse.GetValue(concurrency) is var copies and > 0 ? copies : throw new ArgumentException("--concurrency: 1 or more."),
+            parse.GetValue(duration) is { } time ? (time > TimeSpan.Zero ? time : throw new ArgumentException("--duration: longer than zero.")) : null,
+            parse.GetValue(config) is { } file ? (File.Exists(file) ? Path.GetFullPath(file) : throw new ArgumentException($"--config: no file {file}.")) : null,
+            Path.GetFullPath(parse.GetValue(output)!));
+        if (parse.GetValue(planOnly))
+        {
+            Console.WriteLine(load.Plan());
+            return 0;
+        }
+
+        return await TargetRun.RunAsync(load, cancellationToken);
     }
 
     if (parse.GetValue(fromJson) is { } existing)

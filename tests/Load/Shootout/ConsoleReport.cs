@@ -54,13 +54,13 @@ public static class ConsoleReport
             Console.WriteLine($"{row.Key} failed: {row.Failure}");
         }
 
-        Console.WriteLine($"Report: {Path.Combine(outputDirectory, "report.md")} (JSON: report.json, chart: chart.svg, histograms/)");
+        Console.WriteLine($"Report: {Path.Combine(outputDirectory, "report.md")} (JSON: report.json, chart: chart.svg, NBomber's reports: nbomber/)");
     }
 
     /// <summary>The terminal as it is; for logs (CI, redirected output) plain text, wide enough for every column.</summary>
     private static IAnsiConsole TableConsole()
     {
-        if (Driver.LiveProgress.IsInteractive)
+        if (Scenarios.LiveProgress.IsInteractive)
         {
             return AnsiConsole.Console;
         }

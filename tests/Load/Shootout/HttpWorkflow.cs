@@ -1,6 +1,8 @@
 using System.Net.Sockets;
 using System.Threading.Channels;
-using OrderService.Load.Driver;
+using NBomber.Contracts;
+using NBomber.CSharp;
+using OrderService.Load.Scenarios;
 
 namespace OrderService.Load.Shootout;
 
@@ -27,6 +29,8 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
     private const int CompletePart = 3;
 
     private readonly Channel<DeclineProbe> _probes = Channel.CreateUnbounded<DeclineProbe>();
+    private Task _workflowsDone = Task.CompletedTask;
+    private CancellationToken _cancellation;
 
     public HttpWorkflow(OrderApiClient api, RunLedger ledger, WorkflowSettings settings)
         : this([api], ledger, settings)
@@ -38,23 +42,36 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
 
     private OrderApiClient Api(long ticket, int part) => replicas[ReplicaFor(ticket, part, replicas.Count)];
 
-    public Scenario Workflow(int copies) =>
-        Scenario.Create("workflow", RunAsync).WithLoadSimulation(LoadSimulation.IterationsForConstant(copies, ledger.Workflows));
-
-    public Scenario Readers(int copies) =>
-        Scenario.Create("dirty-read-probe", ReadAsync).WithLoadSimulation(LoadSimulation.KeepConstantWhileOthersRun(copies));
-
-    private async Task<Response> RunAsync(ScenarioContext context)
+    /// <summary>The NBomber scenario of exactly the ledger's workflows: create, pay, ship and complete as steps.</summary>
+    public ClosedScenario Workflow(int copies, CancellationToken cancellationToken, TimeSpan? during = null)
     {
-        var ticket = context.IterationNumber;
-        var cancellationToken = context.CancellationToken;
+        _cancellation = cancellationToken;
+        return new ClosedScenario("workflow", copies, ledger.Workflows, RunAsync, during);
+    }
+
+    /// <summary>The dirty-read probe's readers beside <paramref name="workflow"/>, stopped when it is done.</summary>
+    public ScenarioProps Readers(ClosedScenario workflow, int copies)
+    {
+        const string name = "dirty-read-probe";
+        workflow.StopsWithIt(name);
+        _workflowsDone = workflow.Drained;
+        return Scenario.Create(name, ReadAsync)
+            .WithoutWarmUp()
+            .WithRestartIterationOnFail(false)
+            .WithMaxFailCount(int.MaxValue)
+            .WithLoadSimulations(Simulation.KeepConstant(copies, ClosedScenario.Unbounded));
+    }
+
+    private async Task<Response<object>> RunAsync(IScenarioContext context, long ticket)
+    {
+        var cancellationToken = _cancellation;
         ledger.CreateAttempted();
         ApiReply created = default;
-        var create = await context.Step("create", async () =>
+        var create = await Steps.RunAsync("create", context, async () =>
         {
             (created, _) = await SendAsync(() => Api(ticket, CreatePart).CreateAsync(ledger.CustomerFor(ticket), ledger.IdempotencyKeyFor(ticket), cancellationToken), cancellationToken);
-            return created.IsSuccess ? Response.Ok(created.StatusCode) : Response.Fail(created.StatusCode, created.Problem);
-        });
+            return created.IsSuccess ? Steps.Ok(created.StatusCode) : Steps.Fail(created.StatusCode, created.Problem);
+        }, cancellationToken);
         if (create.IsError)
         {
             return create;
@@ -92,22 +109,22 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
         }
 
         ledger.WorkflowsAcknowledged[id] = 0;
-        return Response.Ok();
+        return Steps.Ok();
     }
 
-    private async Task<Response> DeclineAsync(ScenarioContext context, Guid id, int version, long ticket)
+    private async Task<Response<object>> DeclineAsync(IScenarioContext context, Guid id, int version, long ticket)
     {
         var probe = new DeclineProbe(id);
         ledger.DeclineProbed();
         _probes.Writer.TryWrite(probe);
-        var declined = await context.Step("pay-declined", async () =>
+        var declined = await Steps.RunAsync("pay-declined", context, async () =>
         {
             // A decline never commits, so retrying one after a crash is safe.
-            var (reply, _) = await SendAsync(() => Api(ticket, PayPart).PayAsync(id, version, $"DECLINE-{ticket}", context.CancellationToken), context.CancellationToken);
-            return reply.StatusCode == 402 ? Response.Ok(402) : Response.Fail(reply.StatusCode, reply.Problem);
-        });
+            var (reply, _) = await SendAsync(() => Api(ticket, PayPart).PayAsync(id, version, $"DECLINE-{ticket}", _cancellation), _cancellation);
+            return reply.StatusCode == 402 ? Steps.Ok(402) : Steps.Fail(reply.StatusCode, reply.Problem);
+        }, _cancellation);
         await probe.SettleAsync();
-        if (declined.IsOk)
+        if (!declined.IsError)
         {
             ledger.Declined[id] = 0;
         }
@@ -119,31 +136,31 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
     /// One If-Match transition. After a retry (a crash run), a 409 may mean our own earlier attempt
     /// committed but its reply was lost: a re-read that shows exactly the state we asked for settles it.
     /// </summary>
-    private async Task<(Response Response, int Version)> TransitionAsync(
-        ScenarioContext context, string step, Guid id, int version, string target, OrderApiClient api, Func<OrderApiClient, int, Task<ApiReply>> send)
+    private async Task<(Response<object> Response, int Version)> TransitionAsync(
+        IScenarioContext context, string step, Guid id, int version, string target, OrderApiClient api, Func<OrderApiClient, int, Task<ApiReply>> send)
     {
         var newVersion = version;
-        var response = await context.Step(step, async () =>
+        var response = await Steps.RunAsync(step, context, async () =>
         {
-            var (reply, attempts) = await SendAsync(() => send(api, version), context.CancellationToken);
+            var (reply, attempts) = await SendAsync(() => send(api, version), _cancellation);
             if (reply.IsSuccess)
             {
                 newVersion = reply.Version;
-                return Response.Ok(reply.StatusCode);
+                return Steps.Ok(reply.StatusCode);
             }
 
             if (reply.StatusCode == 409 && attempts > 1)
             {
-                var (current, _) = await SendAsync(() => api.GetAsync(id, context.CancellationToken), context.CancellationToken);
+                var (current, _) = await SendAsync(() => api.GetAsync(id, _cancellation), _cancellation);
                 if (current.IsSuccess && current.OrderStatus == target && current.Version == version + 1)
                 {
                     newVersion = current.Version;
-                    return Response.Ok(current.StatusCode);
+                    return Steps.Ok(current.StatusCode);
                 }
             }
 
-            return Response.Fail(reply.StatusCode, reply.Problem);
-        });
+            return Steps.Fail(reply.StatusCode, reply.Problem);
+        }, _cancellation);
         return (response, newVersion);
     }
 
@@ -181,12 +198,13 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
         _ => false,
     };
 
-    private async Task<Response> ReadAsync(ScenarioContext context)
+    private async Task<IResponse> ReadAsync(IScenarioContext context)
     {
         if (!_probes.Reader.TryRead(out var probe))
         {
-            await _probes.Reader.WaitToReadAsync(context.CancellationToken);
-            return Response.Ok();
+            // Until a probe arrives or the workflows are done (then this is the reader's last iteration).
+            await Task.WhenAny(_probes.Reader.WaitToReadAsync(_cancellation).AsTask(), _workflowsDone);
+            return Steps.Ok();
         }
 
         while (probe.TryBeginRead())
@@ -194,12 +212,12 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
             var sawPaid = false;
             try
             {
-                await context.Step("probe-read", async () =>
+                await Steps.RunAsync("probe-read", context, async () =>
                 {
-                    var reply = await replicas[(int)(context.IterationNumber % replicas.Count)].GetAsync(probe.OrderId, context.CancellationToken);
+                    var reply = await replicas[(int)(context.InvocationNumber % replicas.Count)].GetAsync(probe.OrderId, _cancellation);
                     sawPaid = reply.OrderStatus == "Paid";
-                    return reply.IsSuccess ? Response.Ok(reply.StatusCode) : Response.Fail(reply.StatusCode);
-                });
+                    return reply.IsSuccess ? Steps.Ok(reply.StatusCode) : Steps.Fail(reply.StatusCode);
+                }, _cancellation);
             }
             finally
             {
@@ -209,6 +227,6 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
             ledger.ProbeRead(sawPaid);
         }
 
-        return Response.Ok();
+        return Steps.Ok();
     }
 }

@@ -1,7 +1,8 @@
 using System.Globalization;
 using OrderService.Data;
 using OrderService.Data.Orders;
-using OrderService.Load.Driver;
+using NBomber.Contracts;
+using OrderService.Load.Scenarios;
 
 namespace OrderService.Load.Shootout;
 
@@ -9,26 +10,23 @@ namespace OrderService.Load.Shootout;
 /// The raw limit: the same four parts straight through the store port, at the same concurrency,
 /// with no HTTP, JSON or ASP.NET Core in between. HTTP wf/s divided by this is the service's overhead.
 /// </summary>
-public sealed class RawWorkflow(IOrderStore store, RunLedger ledger)
+public sealed class RawWorkflow(IOrderStore store, RunLedger ledger, CancellationToken cancellationToken)
 {
     private static readonly OrderLine[] Lines = [new("SKU-RED-42", 2, 19.99m), new("SKU-BLUE-7", 1, 5.50m)];
 
-    public Scenario Workflow(int copies) =>
-        Scenario.Create("raw-workflow", RunAsync).WithLoadSimulation(LoadSimulation.IterationsForConstant(copies, ledger.Workflows));
+    public ClosedScenario Workflow(int copies) => new("raw-workflow", copies, ledger.Workflows, RunAsync);
 
-    private async Task<Response> RunAsync(ScenarioContext context)
+    private async Task<Response<object>> RunAsync(IScenarioContext context, long ticket)
     {
-        var ticket = context.IterationNumber;
-        var cancellationToken = context.CancellationToken;
         Order? order = null;
-        var create = await context.Step("create", async () =>
+        var create = await Steps.RunAsync("create", context, async () =>
         {
             var draft = Transitions.Create(Guid.CreateVersion7(), ledger.CustomerFor(ticket), Lines, Timestamps.Now(TimeProvider.System));
             var hash = ticket.ToString("x16", CultureInfo.InvariantCulture);
             var result = await store.CreateAsync(new NewOrder(draft, null, hash), cancellationToken);
             order = result.Order;
-            return result.Outcome == CreateOutcome.Created ? Response.Ok(201) : Response.Fail(409, result.Outcome.ToString());
-        });
+            return result.Outcome == CreateOutcome.Created ? Steps.Ok(201) : Steps.Fail(409, result.Outcome.ToString());
+        }, cancellationToken);
         if (create.IsError || order is null)
         {
             return create;
@@ -43,20 +41,20 @@ public sealed class RawWorkflow(IOrderStore store, RunLedger ledger)
         foreach (var (name, action, data) in steps)
         {
             var current = order;
-            var step = await context.Step(name, async () =>
+            var step = await Steps.RunAsync(name, context, async () =>
             {
                 var command = new TransitionCommand(current.Id, action, current.Version, Timestamps.Now(TimeProvider.System), data);
                 var result = await store.TransitionAsync(command, cancellationToken);
                 order = result.Order;
-                return result.Outcome == TransitionOutcome.Applied ? Response.Ok(200) : Response.Fail(409, result.Outcome.ToString());
-            });
+                return result.Outcome == TransitionOutcome.Applied ? Steps.Ok(200) : Steps.Fail(409, result.Outcome.ToString());
+            }, cancellationToken);
             if (step.IsError || order is null)
             {
-                return step.IsError ? step : Response.Fail(500, "no order returned");
+                return step.IsError ? step : Steps.Fail(500, "no order returned");
             }
         }
 
         ledger.WorkflowsAcknowledged[order.Id] = 0;
-        return Response.Ok();
+        return Steps.Ok();
     }
 }

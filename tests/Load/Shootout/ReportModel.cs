@@ -1,5 +1,3 @@
-using OrderService.Load.Driver;
-
 namespace OrderService.Load.Shootout;
 
 /// <summary>The whole shoot-out: written as report.json, report.md and chart.svg, and parsed back by the CI test.</summary>
@@ -96,9 +94,12 @@ public sealed record VariantResult(
 
     /// <summary>The warm-up before the raw store-port run, when one ran.</summary>
     public WarmupUsed? RawWarmup { get; init; }
+
+    /// <summary>The folder, relative to the report, with NBomber's own reports (html, md, csv, txt) of this row's runs.</summary>
+    public string? NBomberReports { get; init; }
 }
 
-/// <summary>One step's latency (ms) and outcome counts.</summary>
+/// <summary>One step's latency (ms) and outcome counts, from NBomber's step statistics.</summary>
 public sealed record StepSummary(
     string Step,
     long Ok,
@@ -111,9 +112,16 @@ public sealed record StepSummary(
     Dictionary<string, long> Errors,
     Dictionary<string, string>? ErrorSamples = null)
 {
-    public static StepSummary From(StepStats stats) => new(
-        stats.Name, stats.Ok, stats.Failed,
-        stats.Latency.MillisecondsAt(50), stats.Latency.MillisecondsAt(95), stats.Latency.MillisecondsAt(99),
-        stats.Latency.MaxMilliseconds(), stats.Latency.MeanMilliseconds(),
-        new Dictionary<string, long>(stats.Errors), new Dictionary<string, string>(stats.ErrorSamples));
+    /// <summary>NBomber's requests per second of the step's successful calls (null in older reports).</summary>
+    public double? Rps { get; init; }
+
+    public static StepSummary From(NBomber.Contracts.Stats.StepStats stats) => new(
+        stats.StepName, stats.Ok.Request.Count, stats.Fail.Request.Count,
+        stats.Ok.Latency.Percent50, stats.Ok.Latency.Percent95, stats.Ok.Latency.Percent99,
+        stats.Ok.Latency.MaxMs, stats.Ok.Latency.MeanMs,
+        stats.Fail.StatusCodes.ToDictionary(c => c.StatusCode, c => (long)c.Count),
+        stats.Fail.StatusCodes.Where(c => !string.IsNullOrEmpty(c.Message)).ToDictionary(c => c.StatusCode, c => c.Message))
+    {
+        Rps = stats.Ok.Request.RPS,
+    };
 }

@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using OrderService.Load.Driver;
+using OrderService.Load.Scenarios;
 
 namespace OrderService.Load.Shootout;
 
@@ -21,8 +21,9 @@ public static class ReportWriter
         var json = Path.Combine(directory, "report.json");
         var markdown = Path.Combine(directory, "report.md");
         var chart = Path.Combine(directory, "chart.svg");
-        await File.WriteAllTextAsync(json, JsonSerializer.Serialize(report, JsonOptions)).ConfigureAwait(false);
-        await File.WriteAllTextAsync(markdown, Markdown(report)).ConfigureAwait(false);
+        var repository = ShootoutOptions.FindRepositoryRoot();
+        await File.WriteAllTextAsync(json, ReportPaths.Scrub(JsonSerializer.Serialize(report, JsonOptions), repository, directory)).ConfigureAwait(false);
+        await File.WriteAllTextAsync(markdown, ReportPaths.Scrub(Markdown(report), repository, directory)).ConfigureAwait(false);
         await File.WriteAllTextAsync(chart, SvgChart.Render(report)).ConfigureAwait(false);
         return (json, markdown, chart);
     }
@@ -141,8 +142,30 @@ public static class ReportWriter
             md.AppendLine($"- {note}");
         }
 
-        md.AppendLine().AppendLine("Each run's per-step latency histograms are in `histograms/*.hlog` (HdrHistogram log format, nanoseconds; tags key/scenario/step/ok|failed).");
+        NBomberReportsSection(md, report);
         return md.ToString();
+    }
+
+    private static void NBomberReportsSection(StringBuilder md, ShootoutReport report)
+    {
+        var rows = report.Rows.Where(r => r.NBomberReports is not null).ToList();
+        if (rows.Count > 0)
+        {
+            md.AppendLine().AppendLine("## NBomber's reports").AppendLine();
+            md.AppendLine("The per-step figures above are NBomber's scenario and step statistics. NBomber's own reports of each measured run: "
+                + "`http/` the workflow over HTTP, `raw/` the store port; the warm-ups' folders hold only NBomber's log.").AppendLine();
+            foreach (var row in rows)
+            {
+                var folder = row.NBomberReports!;
+                var raw = row.RawWorkflowsPerSecond is null ? "" : $", raw: [html]({folder}/raw/{LoadSession.ReportFileName}.html)";
+                md.AppendLine($"- {row.Key}: [html]({folder}/http/{LoadSession.ReportFileName}.html), [md]({folder}/http/{LoadSession.ReportFileName}.md), "
+                    + $"[csv]({folder}/http/{LoadSession.ReportFileName}.csv), [txt]({folder}/http/{LoadSession.ReportFileName}.txt){raw}");
+            }
+        }
+        else if (report.Rows.Any(r => r.HistogramFile is not null))
+        {
+            md.AppendLine().AppendLine("Each run's per-step latency histograms are in `histograms/*.hlog` (HdrHistogram log format, nanoseconds; tags key/scenario/step/ok|failed).");
+        }
     }
 
     private static void RunConditionsSection(StringBuilder md, ShootoutReport report)

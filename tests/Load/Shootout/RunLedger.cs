@@ -40,7 +40,7 @@ public sealed class RunLedger(string runTag, long workflows)
 
     public long DirtyReads => Interlocked.Read(ref _dirtyReads);
 
-    public long CustomerCount => Math.Max(1, (Workflows + OrdersPerCustomer - 1) / OrdersPerCustomer);
+    public long CustomerCount => Math.Max(1, (Workflows / OrdersPerCustomer) + (Workflows % OrdersPerCustomer == 0 ? 0 : 1));
 
     public string CustomerFor(long ticket) => $"{RunTag}-c{ticket % CustomerCount}";
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using CliWrap;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
@@ -16,48 +17,32 @@ public static class Shell
 
     public static bool IsRoot => Environment.UserName == "root";
 
-    /// <summary>Runs a program and captures stdout and stderr together.</summary>
+    /// <summary>Runs a program and captures stdout and stderr together, line by line as they come.</summary>
     public static async Task<Result> RunAsync(string fileName, IEnumerable<string> arguments, TimeSpan timeout,
         IReadOnlyDictionary<string, string>? environment = null, string? workingDirectory = null)
     {
-        var start = new ProcessStartInfo(fileName)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            WorkingDirectory = workingDirectory ?? Environment.CurrentDirectory,
-        };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        foreach (var (key, value) in environment ?? new Dictionary<string, string>())
-        {
-            start.Environment[key] = value;
-        }
-
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {fileName}.");
         var output = new StringBuilder();
-        process.OutputDataReceived += (_, e) => Append(output, e.Data);
-        process.ErrorDataReceived += (_, e) => Append(output, e.Data);
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
+        var lines = PipeTarget.ToDelegate(line => Append(output, line));
+        var command = Cli.Wrap(fileName)
+            .WithArguments(arguments)
+            .WithEnvironmentVariables((environment ?? new Dictionary<string, string>()).ToDictionary(p => p.Key, p => (string?)p.Value))
+            .WithWorkingDirectory(workingDirectory ?? Environment.CurrentDirectory)
+            .WithStandardOutputPipe(lines)
+            .WithStandardErrorPipe(lines)
+            .WithValidation(CommandResultValidation.None);
         using var timer = new CancellationTokenSource(timeout);
         try
         {
-            await process.WaitForExitAsync(timer.Token).ConfigureAwait(false);
+            // A cancelled CliWrap command kills the process (and its children) before the task ends.
+            var result = await command.ExecuteAsync(timer.Token).ConfigureAwait(false);
+            lock (output)
+            {
+                return new Result(result.ExitCode, output.ToString());
+            }
         }
-        catch (OperationCanceledException)
+        catch (OperationCanceledException) when (timer.IsCancellationRequested)
         {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"{fileName} {string.Join(' ', start.ArgumentList)} did not finish within {timeout}.");
-        }
-
-        process.WaitForExit();
-        lock (output)
-        {
-            return new Result(process.ExitCode, output.ToString());
+            throw new TimeoutException($"{fileName} {command.Arguments} did not finish within {timeout}.");
         }
     }
 

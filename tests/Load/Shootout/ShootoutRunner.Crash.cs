@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using OrderService.Load.Driver;
+using OrderService.Load.Scenarios;
 
 namespace OrderService.Load.Shootout;
 
@@ -10,10 +10,10 @@ namespace OrderService.Load.Shootout;
 /// </summary>
 public sealed partial class ShootoutRunner
 {
-    private async Task<string?> CrashMidRunAsync(LoadRun load, Task running, StoreTarget target, ServiceProcess service, CancellationToken cancellationToken)
+    private async Task<string?> CrashMidRunAsync(WorkBudget load, Task running, StoreTarget target, ServiceProcess service, CancellationToken cancellationToken)
     {
         var crashPoint = options.Workflows / 3;
-        while (load.Progress.Done < crashPoint)
+        while (load.Finished < crashPoint)
         {
             if (running.IsCompleted)
             {
@@ -23,14 +23,14 @@ public sealed partial class ShootoutRunner
             await Task.Delay(10, cancellationToken).ConfigureAwait(false);
         }
 
-        var note = await CrashAndRestartAsync(load.Progress.Done, target, service, cancellationToken).ConfigureAwait(false);
+        var note = await CrashAndRestartAsync(load.Finished, target, service, cancellationToken).ConfigureAwait(false);
         if (options.CrashWindowSeconds > 0)
         {
             var window = TimeSpan.FromSeconds(options.CrashWindowSeconds);
             if (await Task.WhenAny(running, Task.Delay(window, cancellationToken)).ConfigureAwait(false) != running)
             {
-                load.StopStarting();
-                note += Invariant($"; {options.CrashWindowSeconds} s after the restart the run stopped starting workflows ({load.Started:N0} of {load.Progress.Planned:N0} started), let the running ones finish and audited every acknowledged one");
+                load.Close();
+                note += Invariant($"; {options.CrashWindowSeconds} s after the restart the run stopped starting workflows ({load.Claimed:N0} of {load.Limit:N0} started), let the running ones finish and audited every acknowledged one");
             }
         }
 

@@ -25,7 +25,7 @@ public sealed partial class ShootoutRunner
             {
                 // No pg_auto_failover here (or the formation did not come up): the row says so instead of vanishing.
                 Console.WriteLine($"== {row.Key}: cannot start a pg_auto_failover formation: {exception.Message}");
-                rows.Add(Row(row, crash: true, null, null, null, null, $"no formation: {FirstLine(exception.Message)}", null) with { Key = row.Key + "+crash" });
+                rows.Add(Row(row, crash: true, null, null, null, null, $"no formation: {FirstLine(exception.Message)}") with { Key = row.Key + "+crash" });
                 _estimate?.RowFinished();
                 continue;
             }

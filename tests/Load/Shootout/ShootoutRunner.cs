@@ -1,5 +1,6 @@
 using System.Globalization;
-using OrderService.Load.Driver;
+using NBomber.Contracts;
+using OrderService.Load.Scenarios;
 
 namespace OrderService.Load.Shootout;
 
@@ -127,7 +128,8 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             var connectionString = await target.FreshDatabaseAsync(runName, variant, crash, cancellationToken).ConfigureAwait(false);
             var loadBefore = await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false);
             var ledger = new RunLedger(tag, options.Workflows);
-            IReadOnlyList<ScenarioStats> stats;
+            var nbomber = Path.Combine(options.OutputDirectory, "nbomber", runName);
+            ScenarioResult stats;
             string? crashNote = null;
             (TimeSpan? Service, TimeSpan? Driver) cpuBefore, cpuAfter;
             WarmupUsed warmup;
@@ -136,28 +138,23 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             await using (var service = await ServiceReplicas.StartAsync(replicas, serviceDll, environment, logPath, options.Concurrency + options.ReaderCopies + 4, cancellationToken).ConfigureAwait(false))
             {
                 var apis = service.Apis;
-                warmup = await WarmUpAsync("warm-up", (size, window) => new HttpWorkflow(apis, new RunLedger($"{tag}w{window}", size), new WorkflowSettings(0, TimeSpan.Zero)).Workflow(options.Concurrency), cancellationToken).ConfigureAwait(false);
-                var workflow = new HttpWorkflow(apis, ledger, new WorkflowSettings(options.AbortRate, crash ? TimeSpan.FromSeconds(90) : TimeSpan.Zero));
-                List<Scenario> scenarios = [workflow.Workflow(options.Concurrency)];
-                if (options.AbortRate > 0)
-                {
-                    scenarios.Add(workflow.Readers(options.ReaderCopies));
-                }
-
-                var load = new LoadRun(scenarios);
+                warmup = await WarmUpAsync("warm-up", Path.Combine(nbomber, "http-warmup"), size => new HttpWorkflow(apis, new RunLedger($"{tag}w", size), new WorkflowSettings(0, TimeSpan.Zero)).Workflow(options.Concurrency, cancellationToken), cancellationToken).ConfigureAwait(false);
+                var http = new HttpWorkflow(apis, ledger, new WorkflowSettings(options.AbortRate, crash ? TimeSpan.FromSeconds(90) : TimeSpan.Zero));
+                var workflow = http.Workflow(options.Concurrency, cancellationToken);
+                List<ScenarioProps> companions = options.AbortRate > 0 ? [http.Readers(workflow, options.ReaderCopies)] : [];
                 await target.SettleAsync(cancellationToken).ConfigureAwait(false);
                 cpuBefore = (service.CpuTime, ProcessCpu.OfSelf());
                 var replicaCpuBefore = service.CpuTimes;
-                var running = load.RunAsync(cancellationToken);
-                var crashing = crash ? CrashMidRunAsync(load, running, target, service.First, cancellationToken) : Task.FromResult<string?>(null);
-                stats = await LiveProgress.TrackAsync(label, load, running, _estimate).ConfigureAwait(false);
+                var running = RunClosedAsync(label, Path.Combine(nbomber, "http"), workflow, reports: true, companions, cancellationToken);
+                var crashing = crash ? CrashMidRunAsync(workflow.Budget, running, target, service.First, cancellationToken) : Task.FromResult<string?>(null);
+                stats = await running.ConfigureAwait(false);
                 cpuAfter = (service.CpuTime, ProcessCpu.OfSelf());
                 replicaCpu = ReplicaCpuSeconds(replicaCpuBefore, service.CpuTimes);
                 crashNote = await crashing.ConfigureAwait(false);
                 await service.StopAsync().ConfigureAwait(false);
             }
 
-            var conditions = new RunConditions(Math.Round(stats[0].Elapsed.TotalSeconds, 3), loadBefore, await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false));
+            var conditions = new RunConditions(Math.Round(stats.WallSeconds, 3), loadBefore, await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false));
             WarnAboutConditions(label, conditions);
             AuditResult audit;
             await using (var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken, target.EngineSettings).ConfigureAwait(false))
@@ -166,14 +163,14 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             }
 
             // The raw limit does not depend on the replica count: it runs beside the single-replica row only.
-            var raw = options.Raw && !crash && baselineCommit is null && replicas == 1 ? await RunRawAsync(target, variant, runName, tag, cancellationToken).ConfigureAwait(false) : null;
-            var histogramFile = await RunHistograms.WriteAsync(options.OutputDirectory, runName, variant.Key + build + (crash ? "+crash" : ""), stats, raw?.Stats).ConfigureAwait(false);
+            var raw = options.Raw && !crash && baselineCommit is null && replicas == 1 ? await RunRawAsync(target, variant, runName, tag, nbomber, cancellationToken).ConfigureAwait(false) : null;
 
             // A crash restarts the service mid-run: its CPU before the kill is gone, so no figure rather than a wrong one.
-            var ok = stats[0].OkIterations;
+            var ok = stats.OkIterations;
             _estimate?.RowFinished();
-            return Row(variant, crash, stats[0], audit, raw?.WorkflowsPerSecond, crashNote, null, histogramFile) with
+            return Row(variant, crash, stats, audit, raw?.WorkflowsPerSecond, crashNote, null) with
             {
+                NBomberReports = ReportPaths.Portable(Path.GetRelativePath(options.OutputDirectory, nbomber)),
                 Conditions = conditions,
                 Key = variant.Key + build + (crash ? "+crash" : ""),
                 Variant = variant.Name + build,
@@ -191,7 +188,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
         {
             Console.WriteLine($"   {label} failed: {exception.GetType().Name}: {exception.Message}");
             _estimate?.RowFinished();
-            return Row(variant, crash, null, null, null, null, $"{exception.GetType().Name}: {FirstLine(exception.Message)}", null) with
+            return Row(variant, crash, null, null, null, null, $"{exception.GetType().Name}: {FirstLine(exception.Message)}") with
             {
                 Key = variant.Key + build + (crash ? "+crash" : ""),
                 Variant = variant.Name + build,
@@ -201,17 +198,17 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
         }
     }
 
-    private VariantResult Row(Variant variant, bool crash, ScenarioStats? stats, AuditResult? audit, double? raw, string? crashNote, string? failure, string? histogramFile)
+    private VariantResult Row(Variant variant, bool crash, ScenarioResult? stats, AuditResult? audit, double? raw, string? crashNote, string? failure)
     {
-        var wall = stats?.Elapsed.TotalSeconds ?? 0;
+        var wall = stats?.WallSeconds ?? 0;
         var ok = stats?.OkIterations ?? 0;
-        var perSecond = wall > 0 ? ok / wall : 0;
+        var perSecond = stats?.WorkflowsPerSecond ?? 0;
         var errors = new Dictionary<string, long>();
         foreach (var step in stats?.Steps ?? [])
         {
             foreach (var (key, count) in step.Errors)
             {
-                errors[$"{key} {step.Name}"] = count;
+                errors[$"{key} {step.Step}"] = count;
             }
         }
 
@@ -219,9 +216,9 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             variant.Key + (crash ? "+crash" : ""), Variant.StoreName(variant.Store), variant.Layout, variant.Name, variant.SeedAnalogue,
             variant.Description, variant.Durable, variant.Durability, crash, options.Workflows, options.Concurrency,
             Math.Round(wall, 3), Math.Round(perSecond, 1), ok,
-            [.. (stats?.Steps ?? []).Select(StepSummary.From)], errors, audit,
+            stats?.Steps ?? [], errors, audit,
             raw is { } r ? Math.Round(r, 1) : null, raw is { } rr && rr > 0 && perSecond > 0 ? Math.Round(perSecond / rr, 3) : null,
-            crashNote, failure, histogramFile);
+            crashNote, failure, null);
     }
 
     /// <summary>The service builds to run for each variant, in order: the working tree's, and the baseline's before or after it.</summary>

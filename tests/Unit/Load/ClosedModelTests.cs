@@ -1,120 +1,126 @@
-using OrderService.Load.Driver;
+using System.Collections.Concurrent;
+using NBomber.CSharp;
+using OrderService.Load.Scenarios;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.Load;
 
-public sealed class ClosedModelTests
+/// <summary>
+/// The closed model on NBomber 4.1.2 (which has no iteration-count simulation): real NBomber sessions, counted by
+/// NBomber's own statistics, so the exact count is NBomber's figure and not only the budget's.
+/// </summary>
+public sealed class ClosedModelTests : IDisposable
 {
+    private readonly string _folder = Path.Combine(Path.GetTempPath(), "closed-model-" + Guid.NewGuid().ToString("N"));
+
     [Theory]
     [InlineData(1, 1)]
     [InlineData(100, 1_000)]
     [InlineData(100, 7)]
     [InlineData(7, 1_000)]
-    [InlineData(64, 0)]
-    public async Task Copies_stop_after_exactly_the_planned_number_of_iterations(int copies, long iterations)
+    public async Task NBomber_counts_exactly_the_planned_number_of_iterations(int copies, long iterations)
     {
-        long started = 0;
-        var tickets = new System.Collections.Concurrent.ConcurrentBag<long>();
-        var scenario = Scenario.Create("workflow", async context =>
+        var tickets = new ConcurrentBag<long>();
+        var scenario = new ClosedScenario("workflow", copies, iterations, async (context, ticket) =>
+        {
+            tickets.Add(ticket);
+            return await Steps.RunAsync("create", context, async () =>
             {
-                Interlocked.Increment(ref started);
-                tickets.Add(context.IterationNumber);
                 await Task.Yield();
-                return Response.Ok();
-            })
-            .WithLoadSimulation(LoadSimulation.IterationsForConstant(copies, iterations));
+                return Steps.Ok(201);
+            }, CancellationToken.None);
+        });
 
-        var stats = (await new LoadRun([scenario]).RunAsync(TestContext.Current.CancellationToken)).Single();
+        var stats = (await LoadSession.RunAsync(_folder, "exact", reports: false, [scenario.Build()])).Scenario("workflow");
 
-        started.ShouldBe(iterations);
-        stats.Iterations.ShouldBe(iterations);
+        stats.Ok.Request.Count.ShouldBe((int)iterations);
+        stats.Fail.Request.Count.ShouldBe(0);
+        stats.StepStats.Single().Ok.Request.Count.ShouldBe((int)iterations);
         tickets.Order().ShouldBe(Enumerable.Range(0, (int)iterations).Select(i => (long)i));
     }
 
     [Fact]
-    public async Task Failed_and_throwing_iterations_still_use_their_ticket_and_are_counted_by_error()
+    public async Task Failed_and_throwing_iterations_use_their_ticket_and_NBomber_counts_them_by_status()
     {
-        var scenario = Scenario.Create("workflow", async context =>
+        var scenario = new ClosedScenario("workflow", 13, 500, async (context, ticket) =>
+        {
+            var create = await Steps.RunAsync("create", context, () => Task.FromResult(Steps.Ok(201)), CancellationToken.None);
+            if (ticket % 10 == 0)
             {
-                var create = await context.Step("create", () => Task.FromResult(Response.Ok(201)));
-                if (context.IterationNumber % 10 == 0)
-                {
-                    throw new TimeoutException("slow");
-                }
+                throw new TimeoutException("slow");
+            }
 
-                return context.IterationNumber % 10 == 1
-                    ? await context.Step("pay", () => Task.FromResult(Response.Fail(409)))
-                    : create;
-            })
-            .WithLoadSimulation(LoadSimulation.IterationsForConstant(13, 500));
+            return ticket % 10 == 1
+                ? await Steps.RunAsync("pay", context, () => Task.FromResult(Steps.Fail(409, "version moved")), CancellationToken.None)
+                : create;
+        });
 
-        var stats = (await new LoadRun([scenario]).RunAsync(TestContext.Current.CancellationToken)).Single();
+        var stats = (await LoadSession.RunAsync(_folder, "failures", reports: false, [scenario.Build()])).Scenario("workflow");
 
-        stats.Iterations.ShouldBe(500);
-        stats.OkIterations.ShouldBe(400);
-        stats.IterationErrors["TimeoutException"].ShouldBe(50);
-        stats.IterationErrors["409"].ShouldBe(50);
-        stats.Steps.Select(s => s.Name).ShouldBe(["create", "pay"]);
-        stats.Steps[0].Ok.ShouldBe(500);
-        stats.Steps[0].Latency.TotalCount.ShouldBe(500);
-        stats.Steps[1].Errors["409"].ShouldBe(50);
+        stats.Ok.Request.Count.ShouldBe(400);
+        stats.Fail.Request.Count.ShouldBe(100);
+        stats.StepStats.Select(s => s.StepName).ShouldBe(["create", "pay"]);
+        stats.StepStats[0].Ok.Request.Count.ShouldBe(500);
+        stats.StepStats[1].Fail.StatusCodes.Single().StatusCode.ShouldBe("409");
+        stats.StepStats[1].Fail.StatusCodes.Single().Count.ShouldBe(50);
+        stats.Fail.StatusCodes.Single(c => c.StatusCode == nameof(TimeoutException)).Count.ShouldBe(50);
     }
 
     [Fact]
-    public async Task Stopping_early_starts_no_new_iteration_and_lets_every_started_one_finish()
+    public async Task Closing_the_budget_starts_no_new_iteration_and_lets_every_started_one_finish()
     {
         long finished = 0;
         var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var scenario = Scenario.Create("workflow", async _ =>
-            {
-                await gate.Task;
-                Interlocked.Increment(ref finished);
-                return Response.Ok();
-            })
-            .WithLoadSimulation(LoadSimulation.IterationsForConstant(5, 1_000));
-        var run = new LoadRun([scenario]);
-
-        var running = run.RunAsync(TestContext.Current.CancellationToken);
-        while (run.Started < 5)
+        var scenario = new ClosedScenario("workflow", 5, 1_000, async (_, _) =>
         {
-            await Task.Delay(1, TestContext.Current.CancellationToken);
+            await gate.Task;
+            Interlocked.Increment(ref finished);
+            return Steps.Ok();
+        });
+
+        var running = LoadSession.RunAsync(_folder, "closed early", reports: false, [scenario.Build()]);
+        while (scenario.Budget.Claimed < 5)
+        {
+            await Task.Delay(5, TestContext.Current.CancellationToken);
         }
 
-        run.StopStarting();
+        scenario.Budget.Close();
         gate.SetResult();
-        var stats = (await running.WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken)).Single();
+        var stats = (await running.WaitAsync(TimeSpan.FromSeconds(60), TestContext.Current.CancellationToken)).Scenario("workflow");
 
-        run.Started.ShouldBe(5);
+        scenario.Budget.Claimed.ShouldBe(5);
         finished.ShouldBe(5);
-        stats.Iterations.ShouldBe(5);
-        run.Progress.ShouldBe((5L, 1_000L));
+        stats.Ok.Request.Count.ShouldBe(5);
     }
 
     [Fact]
     public async Task A_companion_scenario_runs_beside_the_closed_one_and_stops_when_it_is_done()
     {
-        long closedDone = 0;
-        var closed = Scenario.Create("writers", async _ =>
+        long readerIterations = 0;
+        // About 2 s of writing: NBomber starts each copy within its first second, readers included.
+        var writers = new ClosedScenario("writers", 4, 100, async (context, _) =>
+            await Steps.RunAsync("write", context, async () =>
             {
-                await Task.Delay(1);
-                Interlocked.Increment(ref closedDone);
+                await Task.Delay(80);
+                return Steps.Ok();
+            }, CancellationToken.None));
+        writers.StopsWithIt("readers");
+        var readers = Scenario.Create("readers", async _ =>
+            {
+                Interlocked.Increment(ref readerIterations);
+                await Task.WhenAny(Task.Delay(1), writers.Drained);
                 return Response.Ok();
             })
-            .WithLoadSimulation(LoadSimulation.IterationsForConstant(4, 200));
-        var companion = Scenario.Create("readers", async context =>
-            {
-                await Task.Delay(1, context.CancellationToken);
-                return Response.Ok();
-            })
-            .WithLoadSimulation(LoadSimulation.KeepConstantWhileOthersRun(2));
+            .WithoutWarmUp()
+            .WithLoadSimulations(Simulation.KeepConstant(2, ClosedScenario.Unbounded));
 
-        var run = new LoadRun([closed, companion]);
-        var results = await run.RunAsync(TestContext.Current.CancellationToken);
+        var stats = await LoadSession.RunAsync(_folder, "companion", reports: false, [writers.Build(), readers])
+            .WaitAsync(TimeSpan.FromSeconds(120), TestContext.Current.CancellationToken);
 
-        closedDone.ShouldBe(200);
-        results[1].Iterations.ShouldBeGreaterThan(0);
-        run.Progress.ShouldBe((200L, 200L));
+        stats.Scenario("writers").Ok.Request.Count.ShouldBe(100);
+        Interlocked.Read(ref readerIterations).ShouldBeGreaterThan(0);
+        writers.Drained.IsCompleted.ShouldBeTrue();
     }
 
     [Fact]
@@ -138,5 +144,13 @@ public sealed class ClosedModelTests
 
         granted.ShouldBe(10_000);
         budget.Claimed.ShouldBe(10_000);
+    }
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_folder))
+        {
+            Directory.Delete(_folder, recursive: true);
+        }
     }
 }

@@ -1,4 +1,4 @@
-using OrderService.Load.Driver;
+using OrderService.Load.Scenarios;
 using OrderService.Load.Shootout;
 using Shouldly;
 using Xunit;

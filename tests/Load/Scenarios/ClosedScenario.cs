@@ -1,0 +1,119 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using NBomber.Contracts;
+using NBomber.CSharp;
+
+namespace OrderService.Load.Scenarios;
+
+/// <summary>
+/// An NBomber scenario in the closed model that runs exactly <see cref="WorkBudget.Limit"/> iterations.
+/// NBomber 4.1.2 has no iteration-count simulation, only time-bound ones, so the copies run under
+/// <c>KeepConstant(copies, <see cref="Unbounded"/>)</c> and the count is kept here: each iteration holds a ticket
+/// from a <see cref="WorkBudget"/>. A copy claims its next ticket before it returns; one that finds none left waits
+/// inside its last iteration until every claimed iteration has finished, and the last to finish stops the scenario
+/// (and its companions). NBomber's loop checks the stop before it starts another iteration, so it counts exactly W.
+/// </summary>
+public sealed class ClosedScenario
+{
+    /// <summary>The KeepConstant duration: longer than any run, the budget ends the scenario (under a day: NBomber's table prints hh:mm:ss).</summary>
+    public static readonly TimeSpan Unbounded = new(23, 59, 59);
+
+    private readonly Func<IScenarioContext, long, Task<Response<object>>> _iteration;
+    // Per copy: NBomber gives each copy (actor) one context object for all its iterations.
+    private readonly ConcurrentDictionary<IScenarioContext, long> _nextTicket = new(ReferenceEqualityComparer.Instance);
+    private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly List<string> _companions = [];
+    private readonly TimeSpan _during;
+    private long _firstStart;
+    private long _elapsedTicks;
+    private int _stopped;
+
+    /// <param name="iteration">One workflow: the NBomber context and the workflow's ticket (0-based, unique in the run).</param>
+    /// <param name="during">Null: exactly <paramref name="iterations"/>. A duration: as many as fit, NBomber's clock ends the
+    /// run (pass <see cref="long.MaxValue"/> iterations).</param>
+    public ClosedScenario(string name, int copies, long iterations, Func<IScenarioContext, long, Task<Response<object>>> iteration, TimeSpan? during = null)
+    {
+        Name = name;
+        Budget = new WorkBudget(iterations);
+        Copies = (int)Math.Min(Math.Max(1, copies), Math.Max(1, iterations));
+        _iteration = iteration;
+        _during = during ?? Unbounded;
+    }
+
+    public string Name { get; }
+
+    public int Copies { get; }
+
+    public WorkBudget Budget { get; }
+
+    /// <summary>Completes when every claimed iteration has finished and the scenario was told to stop.</summary>
+    public Task Drained => _drained.Task;
+
+    /// <summary>
+    /// From the first iteration's start to the last one's end, once drained. NBomber rounds a scenario's duration to
+    /// whole seconds and takes a run under a second as one second for its RPS, which at 1,000 workflows on a fast
+    /// store would cap wf/s at 1,000; this clock gives the wall time to the tick.
+    /// </summary>
+    public TimeSpan? Elapsed => Drained.IsCompleted ? TimeSpan.FromTicks(Interlocked.Read(ref _elapsedTicks)) : null;
+
+    /// <summary>Scenarios of the same run that stop when this one is done (the dirty-read probe's readers).</summary>
+    public void StopsWithIt(string companion) => _companions.Add(companion);
+
+    public ScenarioProps Build() =>
+        Scenario.Create(Name, RunOnceAsync)
+            .WithoutWarmUp()
+            .WithRestartIterationOnFail(false)
+            .WithMaxFailCount(int.MaxValue)
+            .WithLoadSimulations(Simulation.KeepConstant(Copies, _during));
+
+    private async Task<IResponse> RunOnceAsync(IScenarioContext context)
+    {
+        if (!_nextTicket.TryRemove(context, out var ticket) && !Budget.TryClaim(out ticket))
+        {
+            // Only when the budget was closed early before this copy's first iteration (a crash run's window).
+            await FinishAsync(context).ConfigureAwait(false);
+            return Steps.Fail(new OperationCanceledException("no workflow left to start"));
+        }
+
+        Interlocked.CompareExchange(ref _firstStart, Stopwatch.GetTimestamp(), 0);
+        Response<object> response;
+        try
+        {
+            response = await _iteration(context, ticket).ConfigureAwait(false);
+        }
+        catch (Exception exception)
+        {
+            response = Steps.Fail(exception);
+        }
+
+        Budget.MarkFinished();
+        if (Budget.TryClaim(out var next))
+        {
+            _nextTicket[context] = next;
+        }
+        else
+        {
+            await FinishAsync(context).ConfigureAwait(false);
+        }
+
+        return response;
+    }
+
+    private Task FinishAsync(IScenarioContext context)
+    {
+        if (Budget.Finished >= Budget.Claimed && Interlocked.Exchange(ref _stopped, 1) == 0)
+        {
+            var started = Interlocked.Read(ref _firstStart);
+            Interlocked.Exchange(ref _elapsedTicks, started == 0 ? 0 : Stopwatch.GetElapsedTime(started).Ticks);
+            foreach (var companion in _companions)
+            {
+                context.StopScenario(companion, $"{Name} is done");
+            }
+
+            context.StopScenario(Name, $"all {Budget.Claimed:N0} iterations done");
+            _drained.TrySetResult();
+        }
+
+        return _drained.Task;
+    }
+}
