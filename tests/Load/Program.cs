@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using OrderService.Load.Scenarios;
 using OrderService.Load.Shootout;
 
 // The shoot-out's command line, and a load test of a running service (--target). Examples:
@@ -8,6 +9,9 @@ using OrderService.Load.Shootout;
 //   dotnet run -c Release --project tests/Load -- --stores sqlite,postgres --variants all --workflows 1000 --concurrency 100
 //   dotnet run -c Release --project tests/Load -- --stores postgres --replicas 1,2
 //   ... --stores mongodb --mongodb "mongodb://127.0.0.1:27017/?directConnection=true" --mongodb-group-commit "mongodb://127.0.0.1:27018/?directConnection=true"
+// First, before anything reads the console's size: NBomber's live table must not deadlock its own log (NBomberConsole.cs).
+NBomberConsole.Install();
+
 var stores = new Option<string>("--stores") { Description = "Stores, comma-separated: sqlite, postgres, sqlserver, mongodb.", DefaultValueFactory = _ => "sqlite,postgres" };
 var variants = new Option<string>("--variants") { Description = "Variants: quick (each store's defaults, the seed's baseline, one durability-traded row), all, or names (baseline, v1-shared-uow, v1-shared-session, v3-nolock, v4-journaled, v5-group-commit, durability-traded, majority, straightforward), or layout/name.", DefaultValueFactory = _ => QuickSet.Selector };
 var layouts = new Option<string>("--layouts") { Description = "Layouts: all, relational, document.", DefaultValueFactory = _ => "all" };

@@ -9,7 +9,8 @@ namespace OrderService.Load.Scenarios;
 /// An NBomber scenario in the closed model that runs exactly <see cref="WorkBudget.Limit"/> iterations.
 /// NBomber 4.1.2 has no iteration-count simulation, only time-bound ones, so the copies run under
 /// <c>KeepConstant(copies, <see cref="Unbounded"/>)</c> and the count is kept here: each iteration holds a ticket
-/// from a <see cref="WorkBudget"/>. A copy claims its next ticket before it returns; one that finds none left waits
+/// from a <see cref="WorkBudget"/>. Each copy's first ticket is reserved for it by its number (NBomber starts the copies
+/// at random points of the first second, and a late copy must still find work). A copy claims its next ticket before it returns; one that finds none left waits
 /// inside its last iteration until every claimed iteration has finished, and the last to finish stops the scenario
 /// (and its companions). NBomber's loop checks the stop before it starts another iteration, so it counts exactly W.
 /// </summary>
@@ -34,8 +35,8 @@ public sealed class ClosedScenario
     public ClosedScenario(string name, int copies, long iterations, Func<IScenarioContext, long, Task<Response<object>>> iteration, TimeSpan? during = null)
     {
         Name = name;
-        Budget = new WorkBudget(iterations);
         Copies = (int)Math.Min(Math.Max(1, copies), Math.Max(1, iterations));
+        Budget = new WorkBudget(iterations, reserved: Copies);
         _iteration = iteration;
         _during = during ?? Unbounded;
     }
@@ -68,9 +69,11 @@ public sealed class ClosedScenario
 
     private async Task<IResponse> RunOnceAsync(IScenarioContext context)
     {
-        if (!_nextTicket.TryRemove(context, out var ticket) && !Budget.TryClaim(out ticket))
+        if (!_nextTicket.TryRemove(context, out var ticket)
+            && !Budget.TryTakeReserved(context.ScenarioInfo.ThreadNumber, out ticket)
+            && !Budget.TryClaim(out ticket))
         {
-            // Only when the budget was closed early before this copy's first iteration (a crash run's window).
+            // Only when the budget was closed before this copy's first iteration (a crash run's window, a cancelled run).
             await FinishAsync(context).ConfigureAwait(false);
             return Steps.Fail(new OperationCanceledException("no workflow left to start"));
         }

@@ -23,6 +23,7 @@ public static class LoadSession
     /// <param name="config">NBomber's JSON config (load simulations per scenario, report settings), or null.</param>
     public static Task<NodeStats> RunAsync(string folder, string testName, bool reports, IReadOnlyList<ScenarioProps> scenarios, string? config = null)
     {
+        NBomberConsole.Install();
         var context = NBomberRunner.RegisterScenarios([.. scenarios])
             .WithTestSuite("orderservice")
             .WithTestName(testName)

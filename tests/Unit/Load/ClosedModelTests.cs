@@ -70,17 +70,19 @@ public sealed class ClosedModelTests : IDisposable
     [Fact]
     public async Task Closing_the_budget_starts_no_new_iteration_and_lets_every_started_one_finish()
     {
+        long started = 0;
         long finished = 0;
         var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var scenario = new ClosedScenario("workflow", 5, 1_000, async (_, _) =>
         {
+            Interlocked.Increment(ref started);
             await gate.Task;
             Interlocked.Increment(ref finished);
             return Steps.Ok();
         });
 
         var running = LoadSession.RunAsync(_folder, "closed early", reports: false, [scenario.Build()]);
-        while (scenario.Budget.Claimed < 5)
+        while (Interlocked.Read(ref started) < 5)
         {
             await Task.Delay(5, TestContext.Current.CancellationToken);
         }
@@ -121,6 +123,44 @@ public sealed class ClosedModelTests : IDisposable
         stats.Scenario("writers").Ok.Request.Count.ShouldBe(100);
         Interlocked.Read(ref readerIterations).ShouldBeGreaterThan(0);
         writers.Drained.IsCompleted.ShouldBeTrue();
+    }
+
+    [Fact]
+    public async Task A_copy_that_NBomber_starts_late_still_runs_a_workflow_of_its_own()
+    {
+        // 50 copies and 55 workflows of 300 ms: NBomber starts the copies over its first second, so without a reserved
+        // first ticket the early ones take all 55 before the last ones start, and those count an empty failure.
+        var perCopy = new ConcurrentDictionary<int, int>();
+        var scenario = new ClosedScenario("workflow", 50, 55, async (context, _) =>
+        {
+            perCopy.AddOrUpdate(context.ScenarioInfo.ThreadNumber, 1, (_, n) => n + 1);
+            await Task.Delay(300);
+            return Steps.Ok();
+        });
+
+        var stats = (await LoadSession.RunAsync(_folder, "late copies", reports: false, [scenario.Build()])
+            .WaitAsync(TimeSpan.FromSeconds(120), TestContext.Current.CancellationToken)).Scenario("workflow");
+
+        stats.Fail.Request.Count.ShouldBe(0);
+        stats.Ok.Request.Count.ShouldBe(55);
+        perCopy.Keys.Order().ShouldBe(Enumerable.Range(0, 50));
+    }
+
+    [Fact]
+    public void Reserved_tickets_count_as_claimed_and_each_copy_takes_its_own_once()
+    {
+        var budget = new WorkBudget(10, reserved: 3);
+        budget.Claimed.ShouldBe(3);
+        budget.TryClaim(out var first).ShouldBeTrue();
+        first.ShouldBe(3);
+        budget.TryTakeReserved(1, out var reserved).ShouldBeTrue();
+        reserved.ShouldBe(1);
+        budget.TryTakeReserved(1, out _).ShouldBeFalse("a reservation is taken once");
+        budget.TryTakeReserved(3, out _).ShouldBeFalse("copy 3 has no reservation");
+
+        budget.Close();
+        budget.TryTakeReserved(0, out _).ShouldBeFalse("after Close a reservation is given up");
+        budget.Finished.ShouldBe(1, "a reservation given up counts as finished, so the run drains");
     }
 
     [Fact]
