@@ -26,7 +26,7 @@ internal static partial class QuotedRatios
         for (var i = 0; i < lines.Length; i++)
         {
             var line = lines[i];
-            if (Fence().IsMatch(line))
+            if (MarkdownPage.Fence().IsMatch(line))
             {
                 inFence = !inFence;
                 continue;
@@ -37,13 +37,13 @@ internal static partial class QuotedRatios
                 continue;
             }
 
-            if (Heading().Match(line) is { Success: true } heading)
+            if (MarkdownPage.Heading().Match(line) is { Success: true } heading)
             {
                 section = MarkdownPage.Slug(heading.Groups["text"].Value);
                 continue;
             }
 
-            foreach (Match ratio in Ratio().Matches(InlineCode().Replace(line, "")))
+            foreach (Match ratio in Ratio().Matches(MarkdownPage.InlineCode().Replace(line, "")))
             {
                 yield return new QuotedRatio(page, i + 1, section, ratio.Groups["figure"].Value);
             }
@@ -136,12 +136,4 @@ internal static partial class QuotedRatios
     [GeneratedRegex(@"^\d+\.\d+$")]
     private static partial Regex Number();
 
-    [GeneratedRegex(@"^\s{0,3}(`{3,}|~{3,})")]
-    private static partial Regex Fence();
-
-    [GeneratedRegex(@"^\s{0,3}#{1,6}\s+(?<text>.+?)\s*#*\s*$")]
-    private static partial Regex Heading();
-
-    [GeneratedRegex(@"(`+)[^`].*?\1")]
-    private static partial Regex InlineCode();
 }
