@@ -21,7 +21,6 @@ public sealed partial class QuotedRatioTests
         ("docs/performance.md", "cold-start", "scripts/cold-start.sh"),
         ("docs/performance.md", "allocations", "the benchmarks' allocations verb"),
         ("docs/architecture.md", "deviations-from-the-framework-defaults", "the benchmarks' allocations verb"),
-        ("docs/performance.md", "the-fast-path", "the MongoBsonJson benchmark and scripts/mongo-raw-json.sh"),
         ("docs/stores/mongodb.md", "raw-bson-to-json", "the MongoBsonJson benchmark and scripts/mongo-raw-json.sh"),
         ("docs/operations.md", "traces-metrics-and-logs-opentelemetry", "an --otlp shoot-out of 2026-11-24, its report not kept"),
         ("docs/isolation-and-durability.md", "strict-isolation-under-load", "a shoot-out of 2026-11-24 at 2,000 workflows, its report not kept"),
