@@ -12,7 +12,7 @@ namespace OrderService.Deployment.Tests.Docs;
 /// </summary>
 public sealed partial class EngineSetupTests
 {
-    private static readonly string[] Pages = ["README.md", "docs/getting-started.md", "docs/stores/babelfish.md", "docs/stores/ferretdb.md", "docs/stores/sqlserver.md", "docs/stores/mongodb.md", "docs/shootout.md"];
+    private static readonly string[] Pages = ["README.md", "docs/getting-started.md", "docs/stores/babelfish.md", "docs/stores/ferretdb.md", "docs/stores/sqlserver.md", "docs/stores/mongodb.md", "docs/shootout/README.md"];
 
     public static TheoryData<string, string, string> Engines => new()
     {

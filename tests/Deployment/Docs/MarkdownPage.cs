@@ -181,13 +181,13 @@ internal sealed partial class MarkdownPage
     }
 
     [GeneratedRegex(@"^\s{0,3}(?<fence>`{3,}|~{3,})(?<language>[^`]*)$")]
-    private static partial Regex Fence();
+    internal static partial Regex Fence();
 
     [GeneratedRegex(@"^\s{0,3}#{1,6}\s+(?<text>.+?)\s*#*\s*$")]
-    private static partial Regex Heading();
+    internal static partial Regex Heading();
 
     [GeneratedRegex(@"(`+)[^`].*?\1")]
-    private static partial Regex InlineCode();
+    internal static partial Regex InlineCode();
 
     [GeneratedRegex(@"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\((?<target>[^)\s]+)(?:\s+""[^""]*"")?\)")]
     private static partial Regex InlineLink();

@@ -52,13 +52,13 @@ public static class SideBySide
 
         var commit = figures.Select(f => f.BaselineCommit).FirstOrDefault(c => c is not null);
         md.AppendLine().AppendLine("## Side by side").AppendLine();
-        md.AppendLine("Every store that ran, with the ratios docs/performance.md states its targets in. × pgbench: the row's wf/s ÷ pgbench's in this run "
+        md.AppendLine($"Every store that ran, with the ratios {Ratios.TargetsTable} states its targets in. × pgbench: the row's wf/s ÷ pgbench's in this run "
             + "(PostgreSQL only). Service CPU: the service process's user + system CPU time (/proc/<pid>/stat) over the measured window ÷ workflows; "
             + "the service runs as its own process, so neither the load driver (its own column) nor the database is in it. "
             + "Raw CPU: the harness's CPU over the raw run ÷ workflows (the store port in process plus the driver loop; service − raw ≈ the HTTP path). "
             + (commit is null
                 ? "No --baseline-commit was given, so the baseline columns are empty."
-                : $"Baseline: the service built from commit {commit}, run right after its twin with the same store settings; CPU vs baseline = service CPU ÷ baseline CPU (target ≤ 0.50).")).AppendLine();
+                : $"Baseline: the service built from commit {commit}, run right after its twin with the same store settings; CPU vs baseline = service CPU ÷ baseline CPU.")).AppendLine();
         md.AppendLine(Header).AppendLine(Separator);
         foreach (var f in figures)
         {

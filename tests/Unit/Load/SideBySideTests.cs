@@ -27,6 +27,17 @@ public sealed class SideBySideTests
     }
 
     [Fact]
+    public void A_ratio_with_a_target_points_to_the_targets_table_and_carries_no_value_of_its_own()
+    {
+        var lines = Ratios.Describe(Report(serviceCpu: 0.5, baselineCpu: 1.25, perSecond: 650, pgbench: 500)).ToList();
+
+        lines.ShouldContain(line => line.Contains("v1-shared-uow (the default settings") && line.EndsWith("**1.30×** (target: docs/performance.md#targets)", StringComparison.Ordinal));
+        lines.ShouldContain(line => line.StartsWith("Service CPU per workflow", StringComparison.Ordinal) && line.EndsWith("(target: docs/performance.md#targets)", StringComparison.Ordinal));
+        lines.ShouldNotContain(line => line.Contains('≥') || line.Contains('≤'), "a target's value lives in docs/performance.md only");
+        ReportWriter.Markdown(Report(0.5, 1.25, 650, 500)).ShouldNotContain("target ≤");
+    }
+
+    [Fact]
     public void The_summary_gives_the_median_and_the_spread_of_each_figure_over_the_runs()
     {
         var reports = new[] { Report(0.5, 1.0, 600, 500), Report(0.7, 1.0, 650, 500), Report(0.6, 1.5, 700, 400) };
