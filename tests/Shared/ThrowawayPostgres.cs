@@ -212,7 +212,7 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
         }
     }
 
-    internal static int FreeLoopbackPort()
+    public static int FreeLoopbackPort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();

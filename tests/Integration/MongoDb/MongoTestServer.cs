@@ -8,7 +8,7 @@ using Xunit;
 namespace OrderService.Integration.Tests.MongoDb;
 
 /// <summary>
-/// Where the MongoDB tests find a server: <see cref="TestServers.MongoDbAsync"/> (tests/Shared/Servers), in its order:
+/// Where the MongoDB tests find a server: <see cref="TestServers.MongoDbAsync"/> (Servers/), in its order:
 /// ORDERS_TEST_MONGODB, a replica-set URI (transactions, majority and retryable writes need one), e.g.
 /// <c>mongodb://127.0.0.1:27017/?directConnection=true</c> against <c>docker compose up -d --wait mongo</c>; else a
 /// Testcontainers.MongoDb single-member replica set when a Docker endpoint answers and the image is present or pulls;

@@ -1,11 +1,9 @@
-extern alias load;
-
 using System.Net;
 using System.Net.Sockets;
-using load::OrderService.Load.Shootout;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Data.Sqlite;
+using OrderService.Load.Shootout;
 using Shouldly;
 using Xunit;
 
