@@ -4,6 +4,7 @@ using System.Net.Sockets;
 using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -16,6 +17,7 @@ namespace OrderService.Integration.Tests.MongoDb;
 /// connections until the test starts forwarding it.
 /// </summary>
 [Collection(nameof(MongoStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoRecoveryTests
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

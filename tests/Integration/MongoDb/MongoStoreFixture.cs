@@ -4,6 +4,7 @@ using MongoDB.Driver;
 using OrderService.Data.MongoDb;
 using OrderService.Integration.Tests.Conformance;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Xunit;
 
 namespace OrderService.Integration.Tests.MongoDb;
@@ -153,10 +154,13 @@ public sealed class MongoMajorityStore : MongoStoreFixture
     ];
 }
 
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoConformance(MongoStore store) : ConformanceSuite<MongoStore>(store);
 
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoAcknowledgedConformance(MongoAcknowledgedStore store) : ConformanceSuite<MongoAcknowledgedStore>(store);
 
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoMajorityConformance(MongoMajorityStore store) : ConformanceSuite<MongoMajorityStore>(store);
 
 /// <summary>
@@ -164,6 +168,7 @@ public sealed class MongoMajorityConformance(MongoMajorityStore store) : Conform
 /// (one $in or one per 1,000 ids). WriteIsolation and ReadIsolation have no counterpart there (docs/stores/mongodb.md), so
 /// their combinations would only repeat the same runs.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoSwitchMatrix(MongoStore store) : SwitchMatrixSuite<MongoStore>(store)
 {
     public static new TheoryData<string> Switches => new(

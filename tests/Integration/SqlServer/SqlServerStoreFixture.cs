@@ -6,7 +6,9 @@ using Microsoft.Data.SqlClient;
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using OrderService.Testing.Servers;
+using Xunit;
 
 namespace OrderService.Integration.Tests.SqlServer;
 
@@ -217,6 +219,7 @@ public sealed class SqlServerRelationalStore : SqlServerStoreFixture
     public override string StoreName => "SQL Server relational";
 }
 
+[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SqlServerRelationalConformance(SqlServerRelationalStore store) : ConformanceSuite<SqlServerRelationalStore>(store);
 
 /// <summary>
@@ -224,6 +227,7 @@ public sealed class SqlServerRelationalConformance(SqlServerRelationalStore stor
 /// there a ReadUncommitted combination repeats its ReadCommitted twin: two of them still run, one per unit of work and
 /// batch filter, to show the NOLOCK statements are accepted; the other ten would only add ten minutes to each run.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SqlServerRelationalSwitchMatrix(SqlServerRelationalStore store) : SwitchMatrixSuite<SqlServerRelationalStore>(store)
 {
     private static readonly SwitchSet[] NolockKeptOnBabelfish =

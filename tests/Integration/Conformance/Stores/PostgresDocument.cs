@@ -1,4 +1,5 @@
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Conformance.Stores;
@@ -10,9 +11,13 @@ public sealed class PostgresDocumentStore(PostgresServer server) : PostgresStore
     protected override string Layout => "Document";
 }
 
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
+[Trait(StoreTraits.Layout, StoreTraits.Document)]
 public sealed class PostgresDocumentConformance(PostgresDocumentStore store) : ConformanceSuite<PostgresDocumentStore>(store);
 
 /// <summary>The document layout's transition is one statement, so only the batch filter applies to it.</summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
+[Trait(StoreTraits.Layout, StoreTraits.Document)]
 public sealed class PostgresDocumentSwitchMatrix(PostgresDocumentStore store) : SwitchMatrixSuite<PostgresDocumentStore>(store)
 {
     public static new TheoryData<string> Switches => new(DocumentSwitches.Keys);
@@ -28,4 +33,6 @@ public sealed class PostgresDocumentUngroupedStore(PostgresServer server) : Post
     protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() => [new("Store:PostgreSql:GroupCommit", "false")];
 }
 
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
+[Trait(StoreTraits.Layout, StoreTraits.Document)]
 public sealed class PostgresDocumentUngroupedConformance(PostgresDocumentUngroupedStore store) : ConformanceSuite<PostgresDocumentUngroupedStore>(store);

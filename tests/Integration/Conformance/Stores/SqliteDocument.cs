@@ -1,4 +1,5 @@
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Conformance.Stores;
@@ -10,9 +11,13 @@ public sealed class SqliteDocumentStore : SqliteStoreFixture
     protected override string Layout => "Document";
 }
 
+[Trait(StoreTraits.Store, StoreTraits.SQLite)]
+[Trait(StoreTraits.Layout, StoreTraits.Document)]
 public sealed class SqliteDocumentConformance(SqliteDocumentStore store) : ConformanceSuite<SqliteDocumentStore>(store);
 
 /// <summary>The document layout's transition is one statement, so only the batch filter applies to it.</summary>
+[Trait(StoreTraits.Store, StoreTraits.SQLite)]
+[Trait(StoreTraits.Layout, StoreTraits.Document)]
 public sealed class SqliteDocumentSwitchMatrix(SqliteDocumentStore store) : SwitchMatrixSuite<SqliteDocumentStore>(store)
 {
     public static new TheoryData<string> Switches => new(DocumentSwitches.Keys);
