@@ -26,7 +26,7 @@ public sealed class MongoRecoveryTests
     public async Task A_service_started_while_MongoDB_is_unreachable_recovers_by_itself()
     {
         await MongoTestServer.RequireServerAsync();
-        var port = MongoDown.FreePort();
+        var port = FreePort.Loopback();
         var target = new MongoUrl(MongoTestServer.Uri!).Server;
         var uri = MongoTestServer.DatabaseUri("recovery", u =>
         {

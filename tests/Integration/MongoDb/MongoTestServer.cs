@@ -1,7 +1,6 @@
-using System.Net;
-using System.Net.Sockets;
 using MongoDB.Bson;
 using MongoDB.Driver;
+using OrderService.Testing;
 using OrderService.Testing.Servers;
 using Xunit;
 
@@ -110,12 +109,5 @@ public static class MongoTestServer
 /// <summary>A MongoDB that is down: a loopback port nothing listens on.</summary>
 public static class MongoDown
 {
-    public static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
-
-    public static string ConnectionString() => $"mongodb://127.0.0.1:{FreePort()}/orders";
+    public static string ConnectionString() => $"mongodb://127.0.0.1:{FreePort.Loopback()}/orders";
 }

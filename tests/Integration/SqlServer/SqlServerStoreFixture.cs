@@ -1,6 +1,4 @@
 using System.Collections.Concurrent;
-using System.Net;
-using System.Net.Sockets;
 using Dapper;
 using Microsoft.Data.SqlClient;
 using OrderService.Data;
@@ -206,11 +204,7 @@ public static class SqlServerDown
 {
     public static string ConnectionString()
     {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return $"Server=127.0.0.1,{port};Database=orders;User Id=sa;Password=unused;TrustServerCertificate=true;Connect Timeout=2";
+        return $"Server=127.0.0.1,{FreePort.Loopback()};Database=orders;User Id=sa;Password=unused;TrustServerCertificate=true;Connect Timeout=2";
     }
 }
 
