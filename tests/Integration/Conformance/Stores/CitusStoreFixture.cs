@@ -1,6 +1,5 @@
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Testing;
-using Xunit;
 
 namespace OrderService.Integration.Tests.Conformance.Stores;
 
@@ -47,16 +46,9 @@ public sealed class CitusRelationalStore(PostgresServer server) : CitusStoreFixt
     public override string StoreName => "Citus relational";
 }
 
-[Trait(StoreTraits.Store, StoreTraits.Citus)]
-public sealed class CitusRelationalConformance(CitusRelationalStore store) : ConformanceSuite<CitusRelationalStore>(store);
-
 public sealed class CitusDocumentStore(PostgresServer server) : CitusStoreFixture(server)
 {
     public override string StoreName => "Citus document";
 
     protected override string Layout => "Document";
 }
-
-[Trait(StoreTraits.Store, StoreTraits.Citus)]
-[Trait(StoreTraits.Layout, StoreTraits.Document)]
-public sealed class CitusDocumentConformance(CitusDocumentStore store) : ConformanceSuite<CitusDocumentStore>(store);

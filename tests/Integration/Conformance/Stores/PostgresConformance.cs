@@ -1,15 +1,16 @@
-using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Testing;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Conformance.Stores;
 
-public sealed class PostgresDocumentStore(PostgresServer server) : PostgresStoreFixture(server)
-{
-    public override string StoreName => "PostgreSQL document";
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
+public sealed class PostgresRelationalConformance(PostgresRelationalStore store) : ConformanceSuite<PostgresRelationalStore>(store);
 
-    protected override string Layout => "Document";
-}
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
+public sealed class PostgresRelationalSwitchMatrix(PostgresRelationalStore store) : SwitchMatrixSuite<PostgresRelationalStore>(store);
+
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
+public sealed class PostgresRelationalUngroupedConformance(PostgresRelationalUngroupedStore store) : ConformanceSuite<PostgresRelationalUngroupedStore>(store);
 
 [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 [Trait(StoreTraits.Layout, StoreTraits.Document)]
@@ -21,16 +22,6 @@ public sealed class PostgresDocumentConformance(PostgresDocumentStore store) : C
 public sealed class PostgresDocumentSwitchMatrix(PostgresDocumentStore store) : SwitchMatrixSuite<PostgresDocumentStore>(store)
 {
     public static new TheoryData<string> Switches => new(DocumentSwitches.Keys);
-}
-
-/// <summary>The same suite with Store:PostgreSql:GroupCommit off: every request's write commits on its own connection.</summary>
-public sealed class PostgresDocumentUngroupedStore(PostgresServer server) : PostgresStoreFixture(server)
-{
-    public override string StoreName => "PostgreSQL document, each request committed alone";
-
-    protected override string Layout => "Document";
-
-    protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() => [new("Store:PostgreSql:GroupCommit", "false")];
 }
 
 [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
