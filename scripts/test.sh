@@ -136,24 +136,22 @@ for project in "${projects[@]}"; do
   assembly_times+=("$(printf '  %-40s %5d s' "$(basename "$assembly")" $((SECONDS - begun)))")
 done
 
-# One line per test, "<store group>\t<result>\t<seconds>", from the <test ...> tags (attributes never span lines).
-# The group comes from the test class and its theory arguments: a store's test
-# classes carry its name (Postgres, Citus, Sqlite, SqlServer, Mongo; Document for the document layout), and a test
-# parameterized by engine names it in its arguments.
+# One line per test, "<store group>\t<result>\t<seconds>", from the <test> elements (one record each) and their
+# traits: Store (SQLite, PostgreSql, SqlServer, MongoDb, Citus; none on a store-independent test) and Layout=Document
+# for the document layout (tests/Shared/StoreTraits.cs).
 summary="$results/summary.tsv"
-{ cat "$results"/*.xml 2>/dev/null | grep -oP '<test [^>]*' || true; } | awk '
-  { name = ""; type = ""; result = ""; seconds = 0
-    if (match($0, / name="[^"]*"/)) name = tolower(substr($0, RSTART + 7, RLENGTH - 8))
-    if (match($0, / type="[^"]*"/)) type = tolower(substr($0, RSTART + 7, RLENGTH - 8))
-    if (match($0, / result="[^"]*"/)) result = substr($0, RSTART + 9, RLENGTH - 10)
-    if (match($0, / time="[^"]*"/)) seconds = substr($0, RSTART + 7, RLENGTH - 8) + 0
-    args = index(name, "(") ? substr(name, index(name, "(")) : ""
-    where = type " " args   # the class and the theory arguments; a method name may say "document" for other reasons
-    group = "store-independent"
-    if (where ~ /citus/) group = "Citus"; else if (where ~ /postgre/) group = "PostgreSQL"; else if (where ~ /sqlserver/) group = "SQL Server"; else if (where ~ /sqlite/) group = "SQLite"
-    if (group != "store-independent") group = group (where ~ /document/ ? " document" : " relational")
-    # MongoDB has one layout; its tests say Mongo in their class (or, compared with other stores, in the method name).
-    if (where ~ /mongo/ || name ~ /mongo/) group = "MongoDB"
+{ cat "$results"/*.xml 2>/dev/null || true; } | awk 'BEGIN { RS = "<test " } NR > 1 {
+    attributes = substr($0, 1, index($0, ">")); result = ""; seconds = 0; store = ""; layout = ""
+    if (match(attributes, / result="[^"]*"/)) result = substr(attributes, RSTART + 9, RLENGTH - 10)
+    if (match(attributes, / time="[^"]*"/)) seconds = substr(attributes, RSTART + 7, RLENGTH - 8) + 0
+    if (match($0, /<trait name="Store" value="[^"]*"/)) store = substr($0, RSTART + 27, RLENGTH - 28)
+    if (match($0, /<trait name="Layout" value="[^"]*"/)) layout = substr($0, RSTART + 28, RLENGTH - 29)
+    if (store == "") group = "store-independent"
+    else if (store == "MongoDb") group = "MongoDB"   # one layout
+    else {
+      group = store == "PostgreSql" ? "PostgreSQL" : store == "SqlServer" ? "SQL Server" : store
+      group = group (layout == "Document" ? " document" : " relational")
+    }
     printf "%s\t%s\t%.3f\n", group, result, seconds }' >"$summary"
 
 echo

@@ -189,3 +189,6 @@ static int ParseReplicaCount(string value) =>
 
 static List<string> Split(string? value) =>
     [.. (value ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)];
+
+/// <summary>The harness's entry point; internal, so that the tests that reference this assembly see only the service's Program.</summary>
+internal partial class Program;

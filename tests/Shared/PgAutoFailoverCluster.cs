@@ -84,8 +84,8 @@ public sealed partial class PgAutoFailoverCluster : IAsyncDisposable
 
         var root = Path.Combine(Path.GetTempPath(), $"orders-paf-{Guid.NewGuid():N}"[..23]);
         Directory.CreateDirectory(root);
-        var nodes = new[] { new FailoverNode("node1", ThrowawayPostgres.FreeLoopbackPort()), new FailoverNode("node2", ThrowawayPostgres.FreeLoopbackPort()) };
-        var cluster = new PgAutoFailoverCluster(root, tools!, ThrowawayPostgres.FreeLoopbackPort(), nodes);
+        var nodes = new[] { new FailoverNode("node1", FreePort.Loopback()), new FailoverNode("node2", FreePort.Loopback()) };
+        var cluster = new PgAutoFailoverCluster(root, tools!, FreePort.Loopback(), nodes);
         Running.TryAdd(cluster, 0);
         try
         {

@@ -80,7 +80,7 @@ internal sealed class PostgresCluster
         var root = Path.Combine(Path.GetTempPath(), $"orders-pg-{Guid.NewGuid():N}"[..22]);
         Directory.CreateDirectory(root);
         Directory.CreateDirectory(Path.Combine(root, "socket"));
-        var cluster = new PostgresCluster(binDirectory, root, ThrowawayPostgres.FreeLoopbackPort(), asServiceAccount);
+        var cluster = new PostgresCluster(binDirectory, root, FreePort.Loopback(), asServiceAccount);
         try
         {
             if (asServiceAccount)
@@ -125,7 +125,7 @@ internal sealed class PostgresCluster
         var root = Path.Combine(Path.GetTempPath(), $"orders-pg-{Guid.NewGuid():N}"[..22]);
         Directory.CreateDirectory(root);
         Directory.CreateDirectory(Path.Combine(root, "socket"));
-        var standby = new PostgresCluster(primary._binDirectory, root, ThrowawayPostgres.FreeLoopbackPort(), primary._asServiceAccount);
+        var standby = new PostgresCluster(primary._binDirectory, root, FreePort.Loopback(), primary._asServiceAccount);
         try
         {
             if (standby._asServiceAccount)

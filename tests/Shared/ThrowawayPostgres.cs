@@ -1,6 +1,4 @@
 using System.Collections.Concurrent;
-using System.Net;
-using System.Net.Sockets;
 using Npgsql;
 
 namespace OrderService.Testing;
@@ -164,7 +162,7 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
 
     /// <summary>A connection string to a loopback port where nothing listens: a PostgreSQL that is down.</summary>
     public static string UnreachableConnectionString() =>
-        $"Host=127.0.0.1;Port={FreeLoopbackPort()};Username={SuperUser};Database=orders;Timeout=3";
+        $"Host=127.0.0.1;Port={FreePort.Loopback()};Username={SuperUser};Database=orders;Timeout=3";
 
     /// <summary>Clean shutdown (pg_ctl stop -m fast).</summary>
     public Task StopAsync(CancellationToken cancellationToken = default) => RequireCluster().StopAsync("fast", cancellationToken);
@@ -210,13 +208,6 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
         {
             // Best effort: a server that went away keeps a few test databases, which is harmless.
         }
-    }
-
-    internal static int FreeLoopbackPort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 
     private PostgresCluster RequireCluster() =>

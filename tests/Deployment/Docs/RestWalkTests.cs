@@ -1,10 +1,10 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Json;
-using System.Net.Sockets;
 using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -33,7 +33,7 @@ public sealed class RestWalkTests
         var readme = MarkdownPage.Parse("README.md", Repository.Read("README.md"));
         var walk = readme.CodeBlocks.Single(b => b.Language == "bash" && b.Text.Contains(DocumentedBase, StringComparison.Ordinal) && b.Text.Contains("curl", StringComparison.Ordinal)).Text;
 
-        var port = FreePort();
+        var port = FreePort.Loopback();
         using var database = new ScratchSqliteFile();
         await using (var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b =>
             b.UseEnvironment("Testing").UseSetting("ConnectionStrings:Orders", database.ConnectionString)))
@@ -84,13 +84,6 @@ public sealed class RestWalkTests
         var output = await stdout;
         bash.ExitCode.ShouldBe(0, $"stderr: {await stderr}\nstdout: {output}");
         return output;
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 
     private static bool OnPath(string tool) =>

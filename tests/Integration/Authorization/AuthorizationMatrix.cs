@@ -3,6 +3,7 @@ using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -157,6 +158,8 @@ public abstract class AuthorizationMatrix<TService>(TService service) : IClassFi
     }
 }
 
+[Trait(StoreTraits.Store, StoreTraits.SQLite)]
 public sealed class SqliteAuthorizationMatrix(AuthorizedSqlite service) : AuthorizationMatrix<AuthorizedSqlite>(service);
 
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class PostgresAuthorizationMatrix(AuthorizedPostgres service) : AuthorizationMatrix<AuthorizedPostgres>(service);

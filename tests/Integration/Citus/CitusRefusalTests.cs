@@ -5,6 +5,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.Logging;
 using OrderService.Integration.Tests.Api;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -16,6 +17,7 @@ namespace OrderService.Integration.Tests.Citus;
 /// Citus refuses with 0A000 ("complex joins are only supported when ..."). That is answered 500, never a 503 with
 /// Retry-After that tells clients to send it again, and the log names the SQLSTATE and Citus's own words.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.Citus)]
 public sealed class CitusRefusalTests : CitusClusterTests
 {
     [Fact]

@@ -6,6 +6,7 @@ using OrderService.Data.Document;
 using OrderService.Data.Orders;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.PostgreSql.Citus;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -18,6 +19,7 @@ namespace OrderService.Integration.Tests.Citus;
 /// order: EXPLAIN of each, with the store's own parameters, on the schema the service made. Only the batch and the
 /// customer listing span shards, by what they ask for.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.Citus)]
 public sealed partial class CitusRouterPlanTests : CitusClusterTests
 {
     [Fact]

@@ -4,6 +4,7 @@ using OrderService.Data;
 using OrderService.Data.Document;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Stores;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 using static OrderService.Integration.Tests.Document.DocumentTestData;
@@ -11,13 +12,14 @@ using static OrderService.Integration.Tests.Document.DocumentTestData;
 namespace OrderService.Integration.Tests.Document;
 
 [Collection(nameof(DocumentCollection))]
+[Trait(StoreTraits.Layout, StoreTraits.Document)]
 public sealed partial class DocumentCreateAndReadTests(DocumentDatabases databases)
 {
     private static CancellationToken Token => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task The_stored_document_is_the_whole_order_in_the_api_json_shape(Engine engine)
     {
         await using var store = await databases.OpenAsync(engine);
@@ -43,8 +45,8 @@ public sealed partial class DocumentCreateAndReadTests(DocumentDatabases databas
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task A_retried_insert_of_the_same_order_id_is_replayed_as_its_creation_left_it(Engine engine)
     {
         await using var store = await databases.OpenAsync(engine);
@@ -64,8 +66,8 @@ public sealed partial class DocumentCreateAndReadTests(DocumentDatabases databas
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task An_idempotency_key_replays_the_same_request_and_refuses_a_different_one(Engine engine)
     {
         await using var store = await databases.OpenAsync(engine);
@@ -82,8 +84,8 @@ public sealed partial class DocumentCreateAndReadTests(DocumentDatabases databas
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task Concurrent_creates_with_one_key_make_one_order(Engine engine)
     {
         await using var store = await databases.OpenAsync(engine);
@@ -97,10 +99,10 @@ public sealed partial class DocumentCreateAndReadTests(DocumentDatabases databas
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite, BatchFilter.Json)]
-    [InlineData(Engine.Sqlite, BatchFilter.InList)]
-    [InlineData(Engine.PostgreSql, BatchFilter.Json)]
-    [InlineData(Engine.PostgreSql, BatchFilter.InList)]
+    [StoreData(Engine.Sqlite, BatchFilter.Json)]
+    [StoreData(Engine.Sqlite, BatchFilter.InList)]
+    [StoreData(Engine.PostgreSql, BatchFilter.Json)]
+    [StoreData(Engine.PostgreSql, BatchFilter.InList)]
     public async Task A_batch_returns_each_existing_order_once_across_chunks(Engine engine, BatchFilter filter)
     {
         await using var store = await databases.OpenAsync(engine, o => o.BatchFilter = filter);
@@ -119,8 +121,8 @@ public sealed partial class DocumentCreateAndReadTests(DocumentDatabases databas
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task A_customer_listing_is_newest_first_filtered_and_limited(Engine engine)
     {
         await using var store = await databases.OpenAsync(engine);
@@ -139,8 +141,8 @@ public sealed partial class DocumentCreateAndReadTests(DocumentDatabases databas
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task The_schema_is_versioned_and_applying_it_again_changes_nothing(Engine engine)
     {
         await using var store = await databases.OpenAsync(engine);

@@ -4,6 +4,7 @@ using OrderService.Data;
 using OrderService.Data.Document;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Stores;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 using static OrderService.Integration.Tests.Document.DocumentTestData;
@@ -11,13 +12,14 @@ using static OrderService.Integration.Tests.Document.DocumentTestData;
 namespace OrderService.Integration.Tests.Document;
 
 [Collection(nameof(DocumentCollection))]
+[Trait(StoreTraits.Layout, StoreTraits.Document)]
 public sealed class DocumentTransitionTests(DocumentDatabases databases)
 {
     private static CancellationToken Token => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task A_transition_is_one_statement_that_updates_status_version_and_events_together(Engine engine)
     {
         await using var store = await databases.OpenAsync(engine);
@@ -35,8 +37,8 @@ public sealed class DocumentTransitionTests(DocumentDatabases databases)
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task The_stored_transition_equals_the_pure_rules_applied_in_memory(Engine engine)
     {
         await using var store = await databases.OpenAsync(engine);
@@ -58,8 +60,8 @@ public sealed class DocumentTransitionTests(DocumentDatabases databases)
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task Hundred_parallel_transitions_on_one_order_have_exactly_one_winner(Engine engine)
     {
         await using var store = await databases.OpenAsync(engine);
@@ -80,8 +82,8 @@ public sealed class DocumentTransitionTests(DocumentDatabases databases)
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task Hundred_workers_racing_a_whole_workflow_with_if_match_leave_events_one_to_n_without_gaps(Engine engine)
     {
         await using var store = await databases.OpenAsync(engine);
@@ -113,8 +115,8 @@ public sealed class DocumentTransitionTests(DocumentDatabases databases)
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task A_write_that_matches_nothing_is_explained_by_the_current_state(Engine engine)
     {
         await using var store = await databases.OpenAsync(engine);
@@ -131,9 +133,9 @@ public sealed class DocumentTransitionTests(DocumentDatabases databases)
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite, false)]
-    [InlineData(Engine.Sqlite, true)]
-    [InlineData(Engine.PostgreSql, false)]
+    [StoreData(Engine.Sqlite, false)]
+    [StoreData(Engine.Sqlite, true)]
+    [StoreData(Engine.PostgreSql, false)]
     public async Task A_declined_confirmation_rolls_the_write_back_and_an_accepted_one_commits_it(Engine engine, bool groupCommit)
     {
         await using var store = await databases.OpenAsync(engine, o => o.Sqlite.GroupCommit = groupCommit);
@@ -151,9 +153,9 @@ public sealed class DocumentTransitionTests(DocumentDatabases databases)
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite, ReadIsolation.ReadUncommitted, OrderStatus.Paid)]
-    [InlineData(Engine.Sqlite, ReadIsolation.ReadCommitted, OrderStatus.Created)]
-    [InlineData(Engine.PostgreSql, ReadIsolation.ReadUncommitted, OrderStatus.Created)]
+    [StoreData(Engine.Sqlite, ReadIsolation.ReadUncommitted, OrderStatus.Paid)]
+    [StoreData(Engine.Sqlite, ReadIsolation.ReadCommitted, OrderStatus.Created)]
+    [StoreData(Engine.PostgreSql, ReadIsolation.ReadUncommitted, OrderStatus.Created)]
     public async Task A_reader_sees_a_pending_declined_write_only_where_dirty_reads_exist(Engine engine, ReadIsolation isolation, OrderStatus seen)
     {
         await using var store = await databases.OpenAsync(engine, o => o.ReadIsolation = isolation);

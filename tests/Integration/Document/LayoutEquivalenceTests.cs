@@ -4,6 +4,7 @@ using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.MongoDb;
 using OrderService.Integration.Tests.Stores;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 using static OrderService.Integration.Tests.Document.DocumentTestData;
@@ -20,8 +21,9 @@ public sealed class LayoutEquivalenceTests(DocumentDatabases databases)
     private static CancellationToken Token => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [Trait(StoreTraits.Layout, StoreTraits.Document)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task Relational_and_document_layouts_return_the_same_api_json_for_the_same_order(Engine engine)
     {
         await using var document = await databases.OpenAsync(engine);
@@ -56,6 +58,7 @@ public sealed class LayoutEquivalenceTests(DocumentDatabases databases)
 
     /// <summary>MongoDB stores the same resource natively: the same script gives the same bytes as the SQL layouts (skipped, with the reason, without a server).</summary>
     [Fact]
+    [Trait(StoreTraits.Store, StoreTraits.MongoDb)]
     public async Task MongoDB_returns_the_same_api_json_as_the_document_and_relational_layouts()
     {
         await MongoTestServer.RequireServerAsync();

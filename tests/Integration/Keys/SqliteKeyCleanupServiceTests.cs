@@ -4,6 +4,7 @@ using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -14,6 +15,7 @@ namespace OrderService.Integration.Tests.Keys;
 /// suite drives the sweep itself on every store; this shows the service starts it, on SQLite, whose key table the test
 /// can count straight from the file.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.SQLite)]
 public sealed class SqliteKeyCleanupServiceTests : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("orders-key-cleanup-").FullName;

@@ -1,5 +1,6 @@
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Conformance.Stores;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -10,6 +11,7 @@ namespace OrderService.Integration.Tests.Model;
 /// disagreement on a real store and shrink it to the two commands that show it. On SQLite only: this checks
 /// the checker, not a store.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.SQLite)]
 public sealed class SqliteRelationalModelSelfTests(SqliteRelationalStore store) : IClassFixture<SqliteRelationalStore>
 {
     [Fact]

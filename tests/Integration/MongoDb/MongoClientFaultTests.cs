@@ -1,6 +1,7 @@
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Integration.Tests.Resilience;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -10,6 +11,7 @@ namespace OrderService.Integration.Tests.MongoDb;
 /// MongoDB.Driver against a closed port: it cannot select a server within the bounded server-selection time-out and
 /// throws a TimeoutException, which the store calls transient. Majority, journaled writes: the strictest settings.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoClientFaultTests() : ClientFaultSuite(new Dictionary<string, string?>
 {
     ["Store:Provider"] = nameof(StoreProvider.MongoDb),
@@ -19,6 +21,7 @@ public sealed class MongoClientFaultTests() : ClientFaultSuite(new Dictionary<st
 });
 
 /// <summary>A bad MongoDB setting stops start-up with a message that names its key (no server needed).</summary>
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoStartupValidationTests
 {
     [Theory]

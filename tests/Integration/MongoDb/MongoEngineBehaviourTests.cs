@@ -4,6 +4,7 @@ using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Stores;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -18,6 +19,7 @@ namespace OrderService.Integration.Tests.MongoDb;
 /// and explains with PostgreSQL's plan. Either way the store gives the same answers (docs/stores/ferretdb.md).
 /// </summary>
 [Collection(nameof(MongoStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoEngineBehaviourTests : IAsyncLifetime
 {
     private MongoEngine _engine = null!;

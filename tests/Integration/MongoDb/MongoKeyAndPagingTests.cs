@@ -4,6 +4,7 @@ using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Stores;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -17,6 +18,7 @@ namespace OrderService.Integration.Tests.MongoDb;
 /// The behaviour every store shares (replays, 422, paging walks) is the conformance suite's (MongoConformance).
 /// </summary>
 [Collection(nameof(MongoStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoKeyAndPagingTests
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

@@ -2,6 +2,7 @@ using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Stores;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -12,6 +13,7 @@ namespace OrderService.Integration.Tests.MongoDb;
 /// are forgotten too, once their order has been unchanged for the retention, and only those.
 /// </summary>
 [Collection(nameof(MongoStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoKeyExpiryTests
 {
     private static readonly DateTimeOffset LongAgo = new(2001, 2, 3, 4, 5, 6, TimeSpan.Zero);

@@ -4,6 +4,7 @@ using System.Text.Json;
 using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Integration.Tests.Resilience;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -15,6 +16,7 @@ namespace OrderService.Integration.Tests.MongoDb;
 /// of a batch and a page are the same orders, in the same order, as the Order reads.
 /// </summary>
 [Collection(nameof(MongoStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoRawJsonStreamTests
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

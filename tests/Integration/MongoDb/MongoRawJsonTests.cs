@@ -6,6 +6,7 @@ using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
 using OrderService.Integration.Tests.Authorization;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -18,6 +19,7 @@ namespace OrderService.Integration.Tests.MongoDb;
 /// event data and non-ASCII text; pages walked by their Link headers; a customer-scoped token; the standby decorator.
 /// </summary>
 [Collection(nameof(MongoStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoRawJsonTests : IAsyncLifetime
 {
     private const string Customer = "raw-json-a";

@@ -4,6 +4,7 @@ using System.Net.Sockets;
 using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -16,6 +17,7 @@ namespace OrderService.Integration.Tests.MongoDb;
 /// connections until the test starts forwarding it.
 /// </summary>
 [Collection(nameof(MongoStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoRecoveryTests
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
@@ -24,7 +26,7 @@ public sealed class MongoRecoveryTests
     public async Task A_service_started_while_MongoDB_is_unreachable_recovers_by_itself()
     {
         await MongoTestServer.RequireServerAsync();
-        var port = MongoDown.FreePort();
+        var port = FreePort.Loopback();
         var target = new MongoUrl(MongoTestServer.Uri!).Server;
         var uri = MongoTestServer.DatabaseUri("recovery", u =>
         {

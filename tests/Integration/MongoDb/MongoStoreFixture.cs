@@ -2,9 +2,7 @@ using System.Collections.Concurrent;
 using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data.MongoDb;
-using OrderService.Integration.Tests.Conformance;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
-using Xunit;
 
 namespace OrderService.Integration.Tests.MongoDb;
 
@@ -151,23 +149,4 @@ public sealed class MongoMajorityStore : MongoStoreFixture
         new("Store:MongoDb:WTimeoutMilliseconds", "1000"),
         new("Store:MongoDb:ReadConcern", "Majority"),
     ];
-}
-
-public sealed class MongoConformance(MongoStore store) : ConformanceSuite<MongoStore>(store);
-
-public sealed class MongoAcknowledgedConformance(MongoAcknowledgedStore store) : ConformanceSuite<MongoAcknowledgedStore>(store);
-
-public sealed class MongoMajorityConformance(MongoMajorityStore store) : ConformanceSuite<MongoMajorityStore>(store);
-
-/// <summary>
-/// The general switches that mean something on MongoDB: UnitOfWork (a session per request or none) and BatchFilter
-/// (one $in or one per 1,000 ids). WriteIsolation and ReadIsolation have no counterpart there (docs/stores/mongodb.md), so
-/// their combinations would only repeat the same runs.
-/// </summary>
-public sealed class MongoSwitchMatrix(MongoStore store) : SwitchMatrixSuite<MongoStore>(store)
-{
-    public static new TheoryData<string> Switches => new(
-        from unitOfWork in Enum.GetValues<OrderService.Data.UnitOfWork>()
-        from batch in Enum.GetValues<OrderService.Data.BatchFilter>()
-        select (SwitchSet.Defaults with { UnitOfWork = unitOfWork, BatchFilter = batch }).Key);
 }

@@ -4,6 +4,7 @@ using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Stores;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -15,6 +16,7 @@ namespace OrderService.Integration.Tests.MongoDb;
 /// engine: MongoEngineBehaviourTests.
 /// </summary>
 [Collection(nameof(MongoStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoConcurrencyTests
 {
     private const int Parallel = 100;
@@ -71,6 +73,7 @@ public sealed class MongoConcurrencyTests
 }
 
 [Collection(nameof(MongoStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoDocumentTests
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

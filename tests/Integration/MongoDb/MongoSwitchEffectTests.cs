@@ -2,6 +2,7 @@ using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Stores;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -12,6 +13,7 @@ namespace OrderService.Integration.Tests.MongoDb;
 /// the write concern on every write, the read concern on the reads, the session of a request, the number of finds.
 /// </summary>
 [Collection(nameof(MongoStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoSwitchEffectTests
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

@@ -1,14 +1,13 @@
-using System.Net;
-using System.Net.Sockets;
 using MongoDB.Bson;
 using MongoDB.Driver;
+using OrderService.Testing;
 using OrderService.Testing.Servers;
 using Xunit;
 
 namespace OrderService.Integration.Tests.MongoDb;
 
 /// <summary>
-/// Where the MongoDB tests find a server: <see cref="TestServers.MongoDbAsync"/> (tests/Shared/Servers), in its order:
+/// Where the MongoDB tests find a server: <see cref="TestServers.MongoDbAsync"/> (Servers/), in its order:
 /// ORDERS_TEST_MONGODB, a replica-set URI (transactions, majority and retryable writes need one), e.g.
 /// <c>mongodb://127.0.0.1:27017/?directConnection=true</c> against <c>docker compose up -d --wait mongo</c>; else a
 /// Testcontainers.MongoDb single-member replica set when a Docker endpoint answers and the image is present or pulls;
@@ -110,12 +109,5 @@ public static class MongoTestServer
 /// <summary>A MongoDB that is down: a loopback port nothing listens on.</summary>
 public static class MongoDown
 {
-    public static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
-
-    public static string ConnectionString() => $"mongodb://127.0.0.1:{FreePort()}/orders";
+    public static string ConnectionString() => $"mongodb://127.0.0.1:{FreePort.Loopback()}/orders";
 }

@@ -1,6 +1,7 @@
 using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -12,6 +13,7 @@ namespace OrderService.Integration.Tests.MongoDb;
 /// (the connection is refused, no server can be selected in time) and a refused login on the test server.
 /// </summary>
 [Collection(nameof(MongoStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoUnavailabilityTests
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

@@ -1,6 +1,7 @@
 using Microsoft.Data.Sqlite;
 using Npgsql;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Replicas;
@@ -41,8 +42,8 @@ public sealed class CrossReplicaTests(PostgresServer postgres)
                 ["Store:Provider"] = "Sqlite",
                 ["ConnectionStrings:Orders"] = $"Data Source={Path.Combine(directory, "orders.db")}",
             };
-            await using var first = await ServiceProcess.StartAsync(directory, settings);
-            await using var second = await ServiceProcess.StartAsync(directory, settings);
+            await using var first = await OrderServiceProcess.StartAsync(directory, settings, TestContext.Current.CancellationToken);
+            await using var second = await OrderServiceProcess.StartAsync(directory, settings, TestContext.Current.CancellationToken);
             await CrossReplicaScenarios.RunAsync(new OrderApi(first.Client), new OrderApi(second.Client), workflows: 100);
         }
         finally

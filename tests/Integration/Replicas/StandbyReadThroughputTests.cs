@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Net;
 using Npgsql;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -13,6 +14,7 @@ namespace OrderService.Integration.Tests.Replicas;
 /// test output (docs/read-replicas.md quotes it). Both clusters and the service share this machine's cores, so the
 /// ratio says what moving reads costs or saves here, not what a standby on its own server would add.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class StandbyReadThroughputTests(PrimaryWithStandby pair) : IClassFixture<PrimaryWithStandby>
 {
     private const int Orders = 256;

@@ -1,6 +1,7 @@
 using System.Net;
 using Microsoft.Extensions.Options;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -11,6 +12,7 @@ namespace OrderService.Integration.Tests.Replicas;
 /// deterministically by pausing its replay (pg_wal_replay_pause), so what each read saw tells where it went:
 /// the standby shows nothing written after the pause, the primary shows everything.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class StandbyReadsTests(PrimaryWithStandby pair) : IClassFixture<PrimaryWithStandby>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

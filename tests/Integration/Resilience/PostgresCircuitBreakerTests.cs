@@ -19,6 +19,7 @@ namespace OrderService.Integration.Tests.Resilience;
 /// is red; after the restart the circuit closes through a half-open call, with no service restart.
 /// The test owns a throwaway cluster, since stopping the shared one would break the tests beside it.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class PostgresCircuitBreakerTests
 {
     private const int BreakSeconds = 4;

@@ -4,6 +4,7 @@ using Microsoft.Extensions.Hosting;
 using Npgsql;
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -16,6 +17,7 @@ namespace OrderService.Integration.Tests.Resilience;
 /// If-Match is rerun (the version check matches nothing: 409, no second event); a transition without
 /// If-Match is not (503: the client learns the outcome is unknown, not a false 409).
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class PostgresLostReplyTests(PostgresServer server) : IAsyncLifetime
 {
     private TcpProxy _proxy = null!;

@@ -85,6 +85,7 @@ public sealed class RefusingPostgres : IAsyncLifetime
 /// a role that may not log in (28000), and no connection slot left (53300, "sorry, too many clients already").
 /// Each is <see cref="StoreFault.Unreachable"/> (nothing was sent) and the API answers 503 with Retry-After.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class PostgresRefusedSessionTests(RefusingPostgres postgres) : IClassFixture<RefusingPostgres>
 {
     private static readonly TimeSpan Bound = TimeSpan.FromSeconds(30);

@@ -18,6 +18,7 @@ namespace OrderService.Integration.Tests.Resilience;
 /// that a rerun could not recognise is not rerun blind. A real primary and a real streaming standby
 /// (pg_basebackup -R), owned by this class, since the tests turn the primary read-only.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class PostgresUnavailabilityTests(PostgresUnavailabilityTests.PrimaryAndStandby servers)
     : IClassFixture<PostgresUnavailabilityTests.PrimaryAndStandby>
 {

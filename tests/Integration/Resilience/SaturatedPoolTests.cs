@@ -1,6 +1,7 @@
 using System.Net;
 using Npgsql;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -11,6 +12,7 @@ namespace OrderService.Integration.Tests.Resilience;
 /// when the budget runs out, and the circuit stays closed, so the store is served again the moment a connection is
 /// free. Here the pool holds one connection, and a pay blocked on a row lock (taken from outside) holds it.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class SaturatedPoolTests(PostgresServer server)
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

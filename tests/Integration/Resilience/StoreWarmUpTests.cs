@@ -3,6 +3,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -13,6 +14,7 @@ namespace OrderService.Integration.Tests.Resilience;
 /// them away (here PostgreSQL's own 53300, "too many clients"), as a slow engine times them out. Those misses
 /// must not open the circuit: the requests right behind the warm-up are served, and readiness stays green.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class StoreWarmUpTests(RefusingPostgres postgres) : IClassFixture<RefusingPostgres>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

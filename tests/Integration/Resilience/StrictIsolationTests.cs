@@ -21,13 +21,13 @@ public sealed class StrictIsolationTests(ApiHost host, PostgresServer postgres) 
     private const int Workflows = 120;
     private const int OrdersPerCustomer = 4;
 
-    public static TheoryData<string, string> Stores => new()
-    {
-        { "PostgreSql", "Serializable" },
-        { "PostgreSql", "RepeatableRead" },
-        { "Sqlite", "Serializable" },
-        { "Sqlite", "RepeatableRead" },
-    };
+    public static IEnumerable<TheoryDataRow<string, string>> Stores =>
+    [
+        new TheoryDataRow<string, string>("PostgreSql", "Serializable").WithStoreTraits(),
+        new TheoryDataRow<string, string>("PostgreSql", "RepeatableRead").WithStoreTraits(),
+        new TheoryDataRow<string, string>("Sqlite", "Serializable").WithStoreTraits(),
+        new TheoryDataRow<string, string>("Sqlite", "RepeatableRead").WithStoreTraits(),
+    ];
 
     [Theory]
     [MemberData(nameof(Stores))]

@@ -1,5 +1,3 @@
-using System.Net;
-using System.Net.Sockets;
 using DotNet.Testcontainers.Configurations;
 using Npgsql;
 using OrderService.Testing;
@@ -132,12 +130,7 @@ public sealed class ServerSelectionTests
     }
 
     /// <summary>A Docker endpoint where nothing listens.</summary>
-    private static Uri ClosedDockerEndpoint()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return new Uri($"tcp://127.0.0.1:{((IPEndPoint)listener.LocalEndpoint).Port}");
-    }
+    private static Uri ClosedDockerEndpoint() => new($"tcp://127.0.0.1:{FreePort.Loopback()}");
 
     /// <summary>The Docker endpoint Testcontainers finds, or a skip: these tests need a real engine (dockerd) to refuse a pull.</summary>
     private static Uri AnsweringDockerEndpoint() =>

@@ -1,3 +1,4 @@
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -12,6 +13,8 @@ namespace OrderService.Integration.Tests.Settings;
 /// </summary>
 public sealed class BadSettingTests
 {
+    private static CancellationToken Ct => TestContext.Current.CancellationToken;
+
     private static readonly string LongPrefix = new('P', 129);
 
     /// <summary>
@@ -47,7 +50,7 @@ public sealed class BadSettingTests
     public async Task A_bad_setting_exits_with_code_1_and_one_stderr_line_naming_key_value_and_what_is_allowed(string wrong)
     {
         var (arguments, expected) = Cases[wrong];
-        var run = await ServiceRun.StartAsync([.. arguments, "--urls", "http://127.0.0.1:0"]);
+        var run = await OrderServiceProcess.RunAsync([.. arguments, "--urls", "http://127.0.0.1:0"], cancellationToken: Ct);
 
         run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
         var line = run.ErrorLines.ShouldHaveSingleItem(run.StandardError);
@@ -62,7 +65,7 @@ public sealed class BadSettingTests
     [Fact]
     public async Task A_setting_from_an_environment_variable_is_named_by_its_configuration_key()
     {
-        var run = await ServiceRun.StartAsync(["--urls", "http://127.0.0.1:0"], new Dictionary<string, string> { ["Store__UnitOfWork"] = "PerWorkflow" });
+        var run = await OrderServiceProcess.RunAsync(["--urls", "http://127.0.0.1:0"], new Dictionary<string, string> { ["Store__UnitOfWork"] = "PerWorkflow" }, cancellationToken: Ct);
 
         run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
         run.ErrorLines.ShouldHaveSingleItem().ShouldBe("Invalid setting Store:UnitOfWork = \"PerWorkflow\"; allowed: PerRequest, PerCall.");
@@ -71,7 +74,7 @@ public sealed class BadSettingTests
     [Fact]
     public async Task A_bad_connection_string_is_named_without_printing_it()
     {
-        var run = await ServiceRun.StartAsync(["--Store:Provider=PostgreSql", "--ConnectionStrings:Orders=Hots=db;Password=hunter2", "--urls", "http://127.0.0.1:0"]);
+        var run = await OrderServiceProcess.RunAsync(["--Store:Provider=PostgreSql", "--ConnectionStrings:Orders=Hots=db;Password=hunter2", "--urls", "http://127.0.0.1:0"], cancellationToken: Ct);
 
         run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
         var line = run.ErrorLines.ShouldHaveSingleItem();
@@ -84,7 +87,7 @@ public sealed class BadSettingTests
     [Fact]
     public async Task Every_bad_setting_gets_its_own_line_in_one_run()
     {
-        var run = await ServiceRun.StartAsync(["--Store:Provider=Postgres", "--Store:Sqlite:BusyTimeoutMilliseconds=-1", "--Resilience:RetryAfterSeconds=0", "--urls", "http://127.0.0.1:0"]);
+        var run = await OrderServiceProcess.RunAsync(["--Store:Provider=Postgres", "--Store:Sqlite:BusyTimeoutMilliseconds=-1", "--Resilience:RetryAfterSeconds=0", "--urls", "http://127.0.0.1:0"], cancellationToken: Ct);
 
         run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
         run.ErrorLines.Count.ShouldBe(3, run.StandardError);
@@ -97,10 +100,11 @@ public sealed class BadSettingTests
     public async Task Good_settings_start_the_service()
     {
         // The control: the same process with valid settings (one per options class) listens and logs.
-        var run = await ServiceRun.StartAsync(
+        var run = await OrderServiceProcess.RunAsync(
             ["--Store:Provider=Sqlite", "--Store:Sqlite:GroupCommit=false", "--Store:PostgreSql:SynchronousCommit=off", "--Resilience:MaxRetries=3",
              "--Payments:AuthorizationDelayMilliseconds=10", "--urls", "http://127.0.0.1:0"],
-            stopWhenOutput: line => line.Contains("Now listening on", StringComparison.Ordinal));
+            stopWhenOutput: line => line.Contains("Now listening on", StringComparison.Ordinal),
+            cancellationToken: Ct);
 
         run.ExitCode.ShouldBe(-1, $"still running when stopped; stderr: {run.StandardError}");
         run.StandardOutput.ShouldContain("Now listening on");

@@ -1,8 +1,6 @@
-extern alias load;
-
 using System.Xml.Linq;
-using load::OrderService.Load.Scenarios;
-using load::OrderService.Load.Shootout;
+using OrderService.Load.Scenarios;
+using OrderService.Load.Shootout;
 using Shouldly;
 using Xunit;
 

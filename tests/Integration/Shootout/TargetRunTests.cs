@@ -1,11 +1,9 @@
-extern alias load;
-
 using System.Net;
-using System.Net.Sockets;
-using load::OrderService.Load.Shootout;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Data.Sqlite;
+using OrderService.Load.Shootout;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -25,7 +23,7 @@ public sealed class TargetRunTests
     [Fact(Timeout = 180_000)]
     public async Task A_load_test_of_a_running_service_completes_every_workflow_and_writes_NBomber_s_reports()
     {
-        var port = FreePort();
+        var port = FreePort.Loopback();
         var scratch = Path.Combine(Path.GetTempPath(), $"target-run-{Guid.NewGuid():N}");
         var database = Path.Combine(scratch, "orders.db");
         var output = Path.Combine(scratch, "reports");
@@ -68,7 +66,7 @@ public sealed class TargetRunTests
     {
         var output = Path.Combine(Path.GetTempPath(), $"target-none-{Guid.NewGuid():N}");
 
-        var exitCode = await TargetRun.RunAsync(new TargetOptions(new Uri($"http://127.0.0.1:{FreePort()}/"), Workflows, 20, null, null, output), Ct);
+        var exitCode = await TargetRun.RunAsync(new TargetOptions(new Uri($"http://127.0.0.1:{FreePort.Loopback()}/"), Workflows, 20, null, null, output), Ct);
 
         exitCode.ShouldBe(TargetRun.NotReady);
         Directory.Exists(output).ShouldBeFalse("nothing ran, so nothing was written");
@@ -79,12 +77,5 @@ public sealed class TargetRunTests
         await using var command = connection.CreateCommand();
         command.CommandText = sql;
         return (long)(await command.ExecuteScalarAsync(Ct))!;
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

@@ -1,9 +1,12 @@
 using OrderService.Data;
 using OrderService.Integration.Tests.Resilience;
+using OrderService.Testing;
+using Xunit;
 
 namespace OrderService.Integration.Tests.SqlServer;
 
 /// <summary>SqlClient against a closed port: a SqlException (error 0, a refused socket), which the store calls transient.</summary>
+[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SqlServerClientFaultTests() : ClientFaultSuite(new Dictionary<string, string?>
 {
     ["Store:Provider"] = nameof(StoreProvider.SqlServer),

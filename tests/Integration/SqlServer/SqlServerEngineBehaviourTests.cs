@@ -4,6 +4,7 @@ using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Data.SqlServer;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -18,6 +19,7 @@ namespace OrderService.Integration.Tests.SqlServer;
 /// PostgreSQL's errors that have no SQL Server twin as 33557097. Either way the store retries what clears
 /// on retry (<see cref="SqlServerTransientFaults"/>).
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SqlServerEngineBehaviourTests : IClassFixture<SqlServerRelationalStore>, IAsyncLifetime
 {
     private readonly SqlServerRelationalStore _store;

@@ -2,6 +2,7 @@ using Microsoft.Data.SqlClient;
 using OrderService.Data;
 using OrderService.Data.SqlServer;
 using OrderService.Integration.Tests.Resilience;
+using OrderService.Testing;
 using OrderService.Testing.Servers;
 using Shouldly;
 using Xunit;
@@ -14,6 +15,7 @@ namespace OrderService.Integration.Tests.SqlServer;
 /// SQL Server refuses an unknown login (or a wrong password) with 18456; Babelfish (trust authentication from
 /// loopback, so only an unknown login is refused) with 33557097 and PostgreSQL's "role ... does not exist".
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SqlServerRefusedSessionTests
 {
     private static readonly TimeSpan Bound = TimeSpan.FromSeconds(60);

@@ -2,6 +2,7 @@ using System.Net;
 using Microsoft.Data.SqlClient;
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -14,6 +15,7 @@ namespace OrderService.Integration.Tests.SqlServer;
 /// replay is paused (StandbyReadsTests). The connection string carries ApplicationIntent=ReadOnly, as one to a
 /// listener would.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SqlServerSecondaryReadsTests : IClassFixture<SqlServerRelationalStore>
 {
     private readonly SqlServerRelationalStore _store;

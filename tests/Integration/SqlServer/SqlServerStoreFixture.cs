@@ -1,11 +1,8 @@
 using System.Collections.Concurrent;
-using System.Net;
-using System.Net.Sockets;
 using Dapper;
 using Microsoft.Data.SqlClient;
-using OrderService.Data;
-using OrderService.Integration.Tests.Conformance;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using OrderService.Testing.Servers;
 
 namespace OrderService.Integration.Tests.SqlServer;
@@ -204,38 +201,11 @@ public static class SqlServerDown
 {
     public static string ConnectionString()
     {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return $"Server=127.0.0.1,{port};Database=orders;User Id=sa;Password=unused;TrustServerCertificate=true;Connect Timeout=2";
+        return $"Server=127.0.0.1,{FreePort.Loopback()};Database=orders;User Id=sa;Password=unused;TrustServerCertificate=true;Connect Timeout=2";
     }
 }
 
 public sealed class SqlServerRelationalStore : SqlServerStoreFixture
 {
     public override string StoreName => "SQL Server relational";
-}
-
-public sealed class SqlServerRelationalConformance(SqlServerRelationalStore store) : ConformanceSuite<SqlServerRelationalStore>(store);
-
-/// <summary>
-/// Every combination on SQL Server. Babelfish runs READ UNCOMMITTED as READ COMMITTED (docs/stores/babelfish.md), so
-/// there a ReadUncommitted combination repeats its ReadCommitted twin: two of them still run, one per unit of work and
-/// batch filter, to show the NOLOCK statements are accepted; the other ten would only add ten minutes to each run.
-/// </summary>
-public sealed class SqlServerRelationalSwitchMatrix(SqlServerRelationalStore store) : SwitchMatrixSuite<SqlServerRelationalStore>(store)
-{
-    private static readonly SwitchSet[] NolockKeptOnBabelfish =
-    [
-        SwitchSet.Defaults with { ReadIsolation = ReadIsolation.ReadUncommitted },
-        new(UnitOfWork.PerCall, WriteIsolation.ReadCommitted, ReadIsolation.ReadUncommitted, BatchFilter.InList),
-    ];
-
-    protected override async Task<string?> RedundantBecauseAsync(SwitchSet switches) =>
-        switches.ReadIsolation == ReadIsolation.ReadUncommitted
-        && !NolockKeptOnBabelfish.Contains(switches)
-        && await Store.EngineAsync() == SqlServerEngine.Babelfish
-            ? "Babelfish runs READ UNCOMMITTED as READ COMMITTED, so this ReadUncommitted combination repeats its ReadCommitted twin; two such combinations still run there, and SQL Server runs all (docs/stores/babelfish.md)."
-            : null;
 }

@@ -16,14 +16,14 @@ public sealed class AtomicityTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(Engine.Sqlite, UnitOfWork.PerRequest, true, WriteIsolation.ReadCommitted)]
-    [InlineData(Engine.Sqlite, UnitOfWork.PerCall, true, WriteIsolation.ReadCommitted)]
-    [InlineData(Engine.Sqlite, UnitOfWork.PerRequest, false, WriteIsolation.ReadCommitted)]
-    [InlineData(Engine.Sqlite, UnitOfWork.PerCall, false, WriteIsolation.ReadCommitted)]
-    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest, true, WriteIsolation.ReadCommitted)]
-    [InlineData(Engine.PostgreSql, UnitOfWork.PerCall, true, WriteIsolation.ReadCommitted)]
-    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest, true, WriteIsolation.Serializable)]
-    [InlineData(Engine.PostgreSql, UnitOfWork.PerCall, true, WriteIsolation.Serializable)]
+    [StoreData(Engine.Sqlite, UnitOfWork.PerRequest, true, WriteIsolation.ReadCommitted)]
+    [StoreData(Engine.Sqlite, UnitOfWork.PerCall, true, WriteIsolation.ReadCommitted)]
+    [StoreData(Engine.Sqlite, UnitOfWork.PerRequest, false, WriteIsolation.ReadCommitted)]
+    [StoreData(Engine.Sqlite, UnitOfWork.PerCall, false, WriteIsolation.ReadCommitted)]
+    [StoreData(Engine.PostgreSql, UnitOfWork.PerRequest, true, WriteIsolation.ReadCommitted)]
+    [StoreData(Engine.PostgreSql, UnitOfWork.PerCall, true, WriteIsolation.ReadCommitted)]
+    [StoreData(Engine.PostgreSql, UnitOfWork.PerRequest, true, WriteIsolation.Serializable)]
+    [StoreData(Engine.PostgreSql, UnitOfWork.PerCall, true, WriteIsolation.Serializable)]
     public async Task A_failing_event_insert_leaves_no_status_change(Engine engine, UnitOfWork unitOfWork, bool groupCommit, WriteIsolation isolation)
     {
         await using var store = await stores.OpenAsync(engine, o =>

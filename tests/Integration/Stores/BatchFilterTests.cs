@@ -13,8 +13,8 @@ public sealed class BatchFilterTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task Json_and_InList_return_identical_results_for_1_2100_and_10000_ids(Engine engine)
     {
         var database = await stores.NewDatabaseAsync(engine);

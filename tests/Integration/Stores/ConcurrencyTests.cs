@@ -14,11 +14,11 @@ public sealed class ConcurrencyTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(Engine.Sqlite, UnitOfWork.PerRequest, false)]
-    [InlineData(Engine.Sqlite, UnitOfWork.PerCall, true)]
-    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest, false)]
-    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest, true)]
-    [InlineData(Engine.PostgreSql, UnitOfWork.PerCall, false)]
+    [StoreData(Engine.Sqlite, UnitOfWork.PerRequest, false)]
+    [StoreData(Engine.Sqlite, UnitOfWork.PerCall, true)]
+    [StoreData(Engine.PostgreSql, UnitOfWork.PerRequest, false)]
+    [StoreData(Engine.PostgreSql, UnitOfWork.PerRequest, true)]
+    [StoreData(Engine.PostgreSql, UnitOfWork.PerCall, false)]
     public async Task Parallel_transitions_on_one_order_have_exactly_one_winner_and_no_event_gap(Engine engine, UnitOfWork unitOfWork, bool withIfMatch)
     {
         await using var store = await stores.OpenAsync(engine, o => o.UnitOfWork = unitOfWork);
@@ -72,10 +72,10 @@ public sealed class ConcurrencyTests(RelationalStores stores)
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite, true)]
-    [InlineData(Engine.Sqlite, false)]
-    [InlineData(Engine.PostgreSql, true)]
-    [InlineData(Engine.PostgreSql, false)]
+    [StoreData(Engine.Sqlite, true)]
+    [StoreData(Engine.Sqlite, false)]
+    [StoreData(Engine.PostgreSql, true)]
+    [StoreData(Engine.PostgreSql, false)]
     public async Task A_retried_create_with_the_same_id_is_replayed(Engine engine, bool withKey)
     {
         await using var store = await stores.OpenAsync(engine);
@@ -93,9 +93,9 @@ public sealed class ConcurrencyTests(RelationalStores stores)
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite, UnitOfWork.PerRequest)]
-    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest)]
-    [InlineData(Engine.PostgreSql, UnitOfWork.PerCall)]
+    [StoreData(Engine.Sqlite, UnitOfWork.PerRequest)]
+    [StoreData(Engine.PostgreSql, UnitOfWork.PerRequest)]
+    [StoreData(Engine.PostgreSql, UnitOfWork.PerCall)]
     public async Task Concurrent_creates_with_one_idempotency_key_make_one_order(Engine engine, UnitOfWork unitOfWork)
     {
         await using var store = await stores.OpenAsync(engine, o => o.UnitOfWork = unitOfWork);

@@ -16,12 +16,12 @@ public sealed class DirtyReadTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(Engine.Sqlite, ReadIsolation.ReadUncommitted, true, OrderStatus.Paid)]
-    [InlineData(Engine.Sqlite, ReadIsolation.ReadUncommitted, false, OrderStatus.Paid)]
-    [InlineData(Engine.Sqlite, ReadIsolation.ReadCommitted, true, OrderStatus.Created)]
-    [InlineData(Engine.Sqlite, ReadIsolation.ReadCommitted, false, OrderStatus.Created)]
-    [InlineData(Engine.PostgreSql, ReadIsolation.ReadUncommitted, false, OrderStatus.Created)]
-    [InlineData(Engine.PostgreSql, ReadIsolation.ReadCommitted, false, OrderStatus.Created)]
+    [StoreData(Engine.Sqlite, ReadIsolation.ReadUncommitted, true, OrderStatus.Paid)]
+    [StoreData(Engine.Sqlite, ReadIsolation.ReadUncommitted, false, OrderStatus.Paid)]
+    [StoreData(Engine.Sqlite, ReadIsolation.ReadCommitted, true, OrderStatus.Created)]
+    [StoreData(Engine.Sqlite, ReadIsolation.ReadCommitted, false, OrderStatus.Created)]
+    [StoreData(Engine.PostgreSql, ReadIsolation.ReadUncommitted, false, OrderStatus.Created)]
+    [StoreData(Engine.PostgreSql, ReadIsolation.ReadCommitted, false, OrderStatus.Created)]
     public async Task A_read_during_an_uncommitted_payment_sees(Engine engine, ReadIsolation isolation, bool groupCommit, OrderStatus seen)
     {
         await using var store = await stores.OpenAsync(engine, o => { o.ReadIsolation = isolation; o.Sqlite.GroupCommit = groupCommit; });

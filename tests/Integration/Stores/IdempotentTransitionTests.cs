@@ -14,11 +14,11 @@ public sealed class IdempotentTransitionTests(RelationalStores stores)
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
-    public static TheoryData<Engine, StoreLayout, bool> EnginesLayoutsOutcomes => new(
+    public static IEnumerable<TheoryDataRow<Engine, StoreLayout, bool>> EnginesLayoutsOutcomes =>
         from engine in Enum.GetValues<Engine>()
         from layout in Enum.GetValues<StoreLayout>()
         from commits in (bool[])[true, false]
-        select (engine, layout, commits));
+        select new TheoryDataRow<Engine, StoreLayout, bool>(engine, layout, commits).WithStoreTraits();
 
     /// <summary>
     /// The first attempt holds its write (key included) open, uncommitted, until it is told to commit or roll

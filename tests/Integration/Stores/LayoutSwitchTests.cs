@@ -22,10 +22,10 @@ public sealed class LayoutSwitchTests(PostgresServer postgres) : IDisposable
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData("Sqlite", "Relational")]
-    [InlineData("Sqlite", "Document")]
-    [InlineData("PostgreSql", "Relational")]
-    [InlineData("PostgreSql", "Document")]
+    [StoreData("Sqlite", "Relational")]
+    [StoreData("Sqlite", "Document")]
+    [StoreData("PostgreSql", "Relational")]
+    [StoreData("PostgreSql", "Document")]
     public async Task Switching_the_layout_on_a_database_with_orders_warns_at_start_up_naming_the_tables_and_their_rows(string provider, string written)
     {
         var connectionString = await NewDatabaseAsync(provider);
@@ -63,10 +63,10 @@ public sealed class LayoutSwitchTests(PostgresServer postgres) : IDisposable
     }
 
     [Theory]
-    [InlineData("Sqlite", "Relational")]
-    [InlineData("Sqlite", "Document")]
-    [InlineData("PostgreSql", "Relational")]
-    [InlineData("PostgreSql", "Document")]
+    [StoreData("Sqlite", "Relational")]
+    [StoreData("Sqlite", "Document")]
+    [StoreData("PostgreSql", "Relational")]
+    [StoreData("PostgreSql", "Document")]
     public async Task A_database_holding_only_its_own_layout_reports_nothing_of_the_other(string provider, string layout)
     {
         var connectionString = await NewDatabaseAsync(provider);

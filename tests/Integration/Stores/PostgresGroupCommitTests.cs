@@ -2,6 +2,7 @@ using System.Data.Common;
 using Npgsql;
 using OrderService.Data;
 using OrderService.Data.Orders;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -12,6 +13,7 @@ namespace OrderService.Integration.Tests.Stores;
 /// (its xmin), and what a group does when one of its statements fails.
 /// </summary>
 [Collection(nameof(RelationalStoresCollection))]
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class PostgresGroupCommitTests(RelationalStores stores)
 {
     private const int Writes = 64;
@@ -23,10 +25,10 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
     /// each commits alone when it is off (one transaction per row), on both layouts: the switch changes what the server does.
     /// </summary>
     [Theory]
-    [InlineData(StoreLayout.Relational, true)]
-    [InlineData(StoreLayout.Relational, false)]
-    [InlineData(StoreLayout.Document, true)]
-    [InlineData(StoreLayout.Document, false)]
+    [StoreData(StoreLayout.Relational, true)]
+    [StoreData(StoreLayout.Relational, false)]
+    [StoreData(StoreLayout.Document, true)]
+    [StoreData(StoreLayout.Document, false)]
     public async Task Concurrent_writes_share_transactions_only_with_group_commit(StoreLayout layout, bool groupCommit)
     {
         await using var store = await stores.OpenAsync(Engine.PostgreSql, o => o.PostgreSql.GroupCommit = groupCommit, layout: layout);

@@ -10,8 +10,8 @@ public sealed class SchemaTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(Engine.Sqlite)]
-    [InlineData(Engine.PostgreSql)]
+    [StoreData(Engine.Sqlite)]
+    [StoreData(Engine.PostgreSql)]
     public async Task Schema_scripts_apply_once_when_several_stores_start_together(Engine engine)
     {
         var database = await stores.NewDatabaseAsync(engine);

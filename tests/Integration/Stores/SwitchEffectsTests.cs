@@ -13,10 +13,10 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData(Engine.Sqlite, UnitOfWork.PerRequest, 1)]
-    [InlineData(Engine.Sqlite, UnitOfWork.PerCall, 2)]
-    [InlineData(Engine.PostgreSql, UnitOfWork.PerRequest, 1)]
-    [InlineData(Engine.PostgreSql, UnitOfWork.PerCall, 2)]
+    [StoreData(Engine.Sqlite, UnitOfWork.PerRequest, 1)]
+    [StoreData(Engine.Sqlite, UnitOfWork.PerCall, 2)]
+    [StoreData(Engine.PostgreSql, UnitOfWork.PerRequest, 1)]
+    [StoreData(Engine.PostgreSql, UnitOfWork.PerCall, 2)]
     public async Task Unit_of_work_sets_the_connections_a_transition_opens(Engine engine, UnitOfWork unitOfWork, int expected)
     {
         // Without group commit every SQLite write opens its own connection, as every PostgreSQL write does.
@@ -51,11 +51,11 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     /// (docs/isolation-and-durability.md: its decisions are unique and foreign keys, which hold at every level).
     /// </summary>
     [Theory]
-    [InlineData(Engine.PostgreSql, WriteIsolation.ReadCommitted, "ReadCommitted", "ReadCommitted")]
-    [InlineData(Engine.PostgreSql, WriteIsolation.RepeatableRead, "RepeatableRead", "ReadCommitted")]
-    [InlineData(Engine.PostgreSql, WriteIsolation.Serializable, "Serializable", "ReadCommitted")]
-    [InlineData(Engine.Sqlite, WriteIsolation.ReadCommitted, "Serializable", "Serializable")]
-    [InlineData(Engine.Sqlite, WriteIsolation.RepeatableRead, "Serializable", "Serializable")]
+    [StoreData(Engine.PostgreSql, WriteIsolation.ReadCommitted, "ReadCommitted", "ReadCommitted")]
+    [StoreData(Engine.PostgreSql, WriteIsolation.RepeatableRead, "RepeatableRead", "ReadCommitted")]
+    [StoreData(Engine.PostgreSql, WriteIsolation.Serializable, "Serializable", "ReadCommitted")]
+    [StoreData(Engine.Sqlite, WriteIsolation.ReadCommitted, "Serializable", "Serializable")]
+    [StoreData(Engine.Sqlite, WriteIsolation.RepeatableRead, "Serializable", "Serializable")]
     public async Task Write_isolation_in_force_is_reported_on_every_write(Engine engine, WriteIsolation isolation, string inForce, string createInForce)
     {
         await using var store = await stores.OpenAsync(engine, o => o.WriteIsolation = isolation);
@@ -109,10 +109,10 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     }
 
     [Theory]
-    [InlineData(Engine.PostgreSql, ReadIsolation.ReadUncommitted, "ReadCommitted")]
-    [InlineData(Engine.PostgreSql, ReadIsolation.ReadCommitted, "ReadCommitted")]
-    [InlineData(Engine.Sqlite, ReadIsolation.ReadUncommitted, "ReadUncommitted")]
-    [InlineData(Engine.Sqlite, ReadIsolation.ReadCommitted, "ReadCommitted")]
+    [StoreData(Engine.PostgreSql, ReadIsolation.ReadUncommitted, "ReadCommitted")]
+    [StoreData(Engine.PostgreSql, ReadIsolation.ReadCommitted, "ReadCommitted")]
+    [StoreData(Engine.Sqlite, ReadIsolation.ReadUncommitted, "ReadUncommitted")]
+    [StoreData(Engine.Sqlite, ReadIsolation.ReadCommitted, "ReadCommitted")]
     public async Task Read_isolation_in_force_is_reported_on_reads(Engine engine, ReadIsolation isolation, string inForce)
     {
         await using var store = await stores.OpenAsync(engine, o => o.ReadIsolation = isolation);
@@ -125,10 +125,10 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     }
 
     [Theory]
-    [InlineData(Engine.Sqlite, BatchFilter.Json, "IN (SELECT value FROM json_each(@Ids))")]
-    [InlineData(Engine.Sqlite, BatchFilter.InList, "IN (@Id0, @Id1, @Id2)")]
-    [InlineData(Engine.PostgreSql, BatchFilter.Json, "= ANY(@Ids)")]
-    [InlineData(Engine.PostgreSql, BatchFilter.InList, "IN (@Id0, @Id1, @Id2)")]
+    [StoreData(Engine.Sqlite, BatchFilter.Json, "IN (SELECT value FROM json_each(@Ids))")]
+    [StoreData(Engine.Sqlite, BatchFilter.InList, "IN (@Id0, @Id1, @Id2)")]
+    [StoreData(Engine.PostgreSql, BatchFilter.Json, "= ANY(@Ids)")]
+    [StoreData(Engine.PostgreSql, BatchFilter.InList, "IN (@Id0, @Id1, @Id2)")]
     public async Task Batch_filter_decides_how_the_ids_are_sent(Engine engine, BatchFilter filter, string expectedFilter)
     {
         await using var store = await stores.OpenAsync(engine, o => o.BatchFilter = filter);

@@ -99,7 +99,7 @@ public sealed class TelemetryTests(ApiHost host) : IClassFixture<ApiHost>
     {
         // Nothing listens on this port: exports fail quickly and are dropped; the service is unaffected.
         await using var service = host.Create(
-            (ServiceTelemetry.EndpointKey, $"http://127.0.0.1:{OrderService.Testing.ThrowawayPostgres.FreeLoopbackPort()}"),
+            (ServiceTelemetry.EndpointKey, $"http://127.0.0.1:{OrderService.Testing.FreePort.Loopback()}"),
             ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"));
         using var client = service.CreateClient();
 

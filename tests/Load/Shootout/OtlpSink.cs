@@ -1,4 +1,5 @@
 using System.Net;
+using OrderService.Testing;
 
 namespace OrderService.Load.Shootout;
 
@@ -30,7 +31,7 @@ public sealed class OtlpSink : IAsyncDisposable
 
     public long Bytes => Interlocked.Read(ref _bytes);
 
-    public static OtlpSink Start() => new(Shell.FreeTcpPort());
+    public static OtlpSink Start() => new(FreePort.Loopback());
 
     public async ValueTask DisposeAsync()
     {

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using OrderService.Testing;
 
 namespace OrderService.Load.Shootout;
 
@@ -46,7 +47,7 @@ public sealed class ServiceProcess : IAsyncDisposable
 
     public static async Task<ServiceProcess> StartAsync(string serviceDll, IReadOnlyDictionary<string, string> environment, string logPath, CancellationToken cancellationToken)
     {
-        var service = new ServiceProcess(serviceDll, Shell.FreeTcpPort(), environment, logPath);
+        var service = new ServiceProcess(serviceDll, FreePort.Loopback(), environment, logPath);
         await service.LaunchAsync(cancellationToken).ConfigureAwait(false);
         return service;
     }
@@ -110,21 +111,8 @@ public sealed class ServiceProcess : IAsyncDisposable
     private async Task LaunchAsync(CancellationToken cancellationToken)
     {
         _log ??= new StreamWriter(_logPath, append: true) { AutoFlush = true };
-        var start = new ProcessStartInfo("dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            WorkingDirectory = Path.GetDirectoryName(_serviceDll)!,
-        };
-        start.ArgumentList.Add(_serviceDll);
-        start.ArgumentList.Add("--urls");
-        start.ArgumentList.Add(BaseAddress.ToString().TrimEnd('/'));
-        foreach (var (key, value) in _environment)
-        {
-            start.Environment[key] = value;
-        }
-
+        // The variant's settings only: none of this machine's own (Store__, OTEL_, ...) leak in.
+        var start = OrderServiceProcess.StartInfo(_serviceDll, ["--urls", BaseAddress.ToString().TrimEnd('/')], Path.GetDirectoryName(_serviceDll)!, _environment);
         var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start OrderService.");
         process.OutputDataReceived += (_, e) => WriteLine(e.Data);
         process.ErrorDataReceived += (_, e) => WriteLine(e.Data);

@@ -1,7 +1,5 @@
 using System.Diagnostics;
 using CliWrap;
-using System.Net;
-using System.Net.Sockets;
 using System.Text;
 
 namespace OrderService.Load.Shootout;
@@ -51,13 +49,6 @@ public static class Shell
         IsRoot
             ? RunAsync("runuser", ["-u", "postgres", "--", fileName, .. arguments], timeout)
             : RunAsync(fileName, arguments, timeout);
-
-    public static int FreeTcpPort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
 
     /// <summary>
     /// SIGKILLs a process and every descendant (found through /proc), parent first so it cannot

@@ -1,6 +1,7 @@
 using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data.MongoDb;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 using static OrderService.Unit.Tests.MongoDb.MongoDefinitionRenderTests;
@@ -8,6 +9,7 @@ using static OrderService.Unit.Tests.MongoDb.MongoDefinitionRenderTests;
 namespace OrderService.Unit.Tests.MongoDb;
 
 /// <summary>The clean-up of expired Idempotency-Keys as the MongoDB JSON it sends: an indexed find, then a $pull of the expired entries only.</summary>
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoKeyExpiryRenderTests
 {
     [Fact]

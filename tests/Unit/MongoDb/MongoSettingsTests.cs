@@ -3,6 +3,7 @@ using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -12,6 +13,7 @@ namespace OrderService.Unit.Tests.MongoDb;
 /// The client and collection settings each configuration builds (nothing connects): write concern, journal,
 /// wtimeout, read concern, read preference, the timeouts, and which source wins when a key and the URI disagree.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoSettingsTests
 {
     private const string Uri = "mongodb://db.invalid:27017";

@@ -5,12 +5,14 @@ using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
 using OrderService.Load.Shootout;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.MongoDb;
 
 /// <summary>The shoot-out's MongoDB variants are configuration only: each binds, validates and builds the write concern its row claims.</summary>
+[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoShootoutVariantTests
 {
     [Theory]

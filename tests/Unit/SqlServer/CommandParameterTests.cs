@@ -1,6 +1,7 @@
 using System.Data;
 using System.Text.RegularExpressions;
 using OrderService.Data;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -11,6 +12,7 @@ namespace OrderService.Unit.Tests.SqlServer;
 /// parameter's SqlDbType makes SqlClient inspect the value's type for a CLR UDT attribute, which loads
 /// Microsoft.SqlServer.Server (the package SqlClient depends on): a missing or mismatched assembly fails here.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed partial class CommandParameterTests
 {
     private static readonly Dictionary<string, SqlDbType> ExpectedTypes = new(StringComparer.Ordinal)

@@ -1,11 +1,13 @@
 using Microsoft.Data.SqlClient;
 using OrderService.Data;
 using OrderService.Data.SqlServer;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.SqlServer;
 
+[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class ConnectionStringTests
 {
     [Fact]

@@ -1,10 +1,12 @@
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using OrderService.Data.SqlServer;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.SqlServer;
 
+[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SchemaScriptTests
 {
     [Fact]

@@ -1,4 +1,5 @@
 using OrderService.Data;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -9,6 +10,7 @@ namespace OrderService.Unit.Tests.SqlServer;
 /// parser (TSql160Parser): no server is needed to prove that the text is valid T-SQL and that the switches
 /// shape it as documented.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class StatementParseTests
 {
     public static TheoryData<UnitOfWork, WriteIsolation, ReadIsolation, BatchFilter> Combinations() => SentStatements.Combinations();

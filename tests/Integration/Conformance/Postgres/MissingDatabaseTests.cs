@@ -15,13 +15,14 @@ namespace OrderService.Integration.Tests.Conformance.Postgres;
 /// answer 503 with the reason and the fix (never 500), readiness says the same, and the service serves
 /// by itself once the database exists. Both layouts, against the assembly's PostgreSQL server.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class MissingDatabaseTests(PostgresServer server)
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData("Relational")]
-    [InlineData("Document")]
+    [StoreData("Relational")]
+    [StoreData("Document")]
     public async Task A_missing_database_is_created_when_the_role_may_create_databases(string layout)
     {
         var postgres = await server.GetAsync();
@@ -39,8 +40,8 @@ public sealed class MissingDatabaseTests(PostgresServer server)
     }
 
     [Theory]
-    [InlineData("Relational")]
-    [InlineData("Document")]
+    [StoreData("Relational")]
+    [StoreData("Document")]
     public async Task A_missing_database_the_role_may_not_create_gives_503_with_the_reason_until_it_exists(string layout)
     {
         var postgres = await server.GetAsync();

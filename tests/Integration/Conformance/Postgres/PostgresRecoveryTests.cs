@@ -12,6 +12,7 @@ namespace OrderService.Integration.Tests.Conformance.Postgres;
 /// when it is back, and every acknowledged write surviving a crash (kill -9) of the server. Each test
 /// owns a throwaway cluster, since stopping the shared one would break the tests running beside it.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class PostgresRecoveryTests
 {
     private static readonly TimeSpan RecoveryBound = TimeSpan.FromSeconds(30);

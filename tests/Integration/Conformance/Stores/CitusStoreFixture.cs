@@ -46,13 +46,9 @@ public sealed class CitusRelationalStore(PostgresServer server) : CitusStoreFixt
     public override string StoreName => "Citus relational";
 }
 
-public sealed class CitusRelationalConformance(CitusRelationalStore store) : ConformanceSuite<CitusRelationalStore>(store);
-
 public sealed class CitusDocumentStore(PostgresServer server) : CitusStoreFixture(server)
 {
     public override string StoreName => "Citus document";
 
     protected override string Layout => "Document";
 }
-
-public sealed class CitusDocumentConformance(CitusDocumentStore store) : ConformanceSuite<CitusDocumentStore>(store);

@@ -78,3 +78,33 @@ public abstract class PostgresStoreFixture(PostgresServer server) : StoreFixture
         await connection.ExecuteAsync(new CommandDefinition(sql, cancellationToken: cancellationToken));
     }
 }
+
+public sealed class PostgresRelationalStore(PostgresServer server) : PostgresStoreFixture(server)
+{
+    public override string StoreName => "PostgreSQL relational";
+}
+
+/// <summary>The same suite with Store:PostgreSql:GroupCommit off: every request's write commits on its own connection.</summary>
+public sealed class PostgresRelationalUngroupedStore(PostgresServer server) : PostgresStoreFixture(server)
+{
+    public override string StoreName => "PostgreSQL relational, each request committed alone";
+
+    protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() => [new("Store:PostgreSql:GroupCommit", "false")];
+}
+
+public sealed class PostgresDocumentStore(PostgresServer server) : PostgresStoreFixture(server)
+{
+    public override string StoreName => "PostgreSQL document";
+
+    protected override string Layout => "Document";
+}
+
+/// <summary>The same suite with Store:PostgreSql:GroupCommit off: every request's write commits on its own connection.</summary>
+public sealed class PostgresDocumentUngroupedStore(PostgresServer server) : PostgresStoreFixture(server)
+{
+    public override string StoreName => "PostgreSQL document, each request committed alone";
+
+    protected override string Layout => "Document";
+
+    protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() => [new("Store:PostgreSql:GroupCommit", "false")];
+}

@@ -63,3 +63,15 @@ public abstract class SqliteStoreFixture : StoreFixture
         }
     }
 }
+
+public sealed class SqliteRelationalStore : SqliteStoreFixture
+{
+    public override string StoreName => "SQLite relational";
+}
+
+public sealed class SqliteDocumentStore : SqliteStoreFixture
+{
+    public override string StoreName => "SQLite document";
+
+    protected override string Layout => "Document";
+}
