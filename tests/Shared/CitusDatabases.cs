@@ -30,6 +30,9 @@ public sealed class CitusDatabases : IAsyncDisposable
     public static CitusDatabases? FromEnvironment() =>
         Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } connection ? new CitusDatabases(connection) : null;
 
+    /// <summary>The cluster whose coordinator <paramref name="connectionString"/> names (the load harness's --citus).</summary>
+    public static CitusDatabases For(string connectionString) => new(connectionString);
+
     public static string UnavailableReason => $"{ServerVariable} is not set: start ../shared/engines/citus/start.sh and export its connection string (.ci/run does).";
 
     /// <summary>The cluster's own database <c>orders</c> as the superuser (its worker list, and CREATE DATABASE).</summary>
