@@ -78,6 +78,8 @@ public sealed class CitusTarget : StoreTarget
 
     public override async Task<string> FreshDatabaseAsync(string name, CancellationToken cancellationToken)
     {
+        // The previous row's databases are audited by now; the background jobs of this one need their worker processes.
+        await _databases.DropCreatedAsync().ConfigureAwait(false);
         var connectionString = await _databases.CreateDatabaseAsync(name, cancellationToken).ConfigureAwait(false);
 
         // The service's pool must cover the copies, as on PostgreSQL (the engine allows 300 connections per node).

@@ -53,9 +53,12 @@ public sealed partial class ShootoutRunner
     {
         await using var connection = new NpgsqlConnection(adminConnectionString);
         await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
-        await using (var start = new NpgsqlCommand("SELECT citus_rebalance_start(); SELECT citus_rebalance_wait();", connection) { CommandTimeout = 900 })
+        // Two commands, two transactions: the background job that moves the shards starts only once the job's row is
+        // committed, so a wait in the transaction that scheduled it waits forever.
+        foreach (var sql in new[] { "SELECT citus_rebalance_start()", "SELECT citus_rebalance_wait()" })
         {
-            await start.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
+            await using var step = new NpgsqlCommand(sql, connection) { CommandTimeout = 900 };
+            await step.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
         }
 
         await using var count = new NpgsqlCommand("SELECT count(*) FROM citus_shards WHERE table_name = 'orders'::regclass AND nodeport = @port", connection);
