@@ -85,7 +85,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 {
                     var scaleOut = await RunVariantAsync(target, ScaleOutVariant, crash: false, serviceDll, cancellationToken, scaleOut: true).ConfigureAwait(false);
                     rows.Add(scaleOut);
-                    engineNotes.Add($"Scale-out, {scaleOut.Key}: {scaleOut.CrashNote ?? scaleOut.Failure}; acknowledged {scaleOut.Audit?.Acknowledged}, lost {scaleOut.Audit?.Lost}, errors {string.Join(", ", scaleOut.Errors.Select(e => $"{e.Key} ×{e.Value}"))}.");
+                    engineNotes.Add($"Scale-out, {scaleOut.Key}: {scaleOut.CrashNote ?? scaleOut.Failure}; acknowledged {scaleOut.Audit?.Acknowledged}, lost {scaleOut.Audit?.Lost}, errors {(scaleOut.Errors.Count == 0 ? "none" : string.Join(", ", scaleOut.Errors.Select(e => $"{e.Key} ×{e.Value}")))}.");
                 }
 
                 if (target is PostgresTarget && options.Failover.Count > 0)
