@@ -156,7 +156,7 @@ root.SetAction(async (parse, cancellationToken) =>
         ServiceArtifactsPath = parse.GetValue(serviceArtifacts),
         BaselineCommit = parse.GetValue(baselineCommit) ?? (parse.GetValue(baselineDll) is null ? null : "baseline"),
         BaselineServiceDll = parse.GetValue(baselineDll) is { } before ? Path.GetFullPath(before) : null,
-        Command = "dotnet run -c Release --project tests/Load -- " + string.Join(' ', args.Select(a => a.Contains(' ', StringComparison.Ordinal) ? $"\"{a}\"" : a)),
+        Command = "dotnet run -c Release --project tests/Load -- " + string.Join(' ', args.Select(a => a.IndexOfAny([' ', ';']) >= 0 ? $"\"{a}\"" : a)),
         Notes = parse.GetValue(notes) ?? [],
         BaselineFirst = parse.GetValue(baselineFirst),
         ServiceEnvironment = (parse.GetValue(serviceEnv) ?? []).Select(pair => pair.Split('=', 2)).ToDictionary(
