@@ -8,6 +8,7 @@ using OrderService.Load.Shootout;
 //   dotnet run -c Release --project tests/Load -- --stores sqlite,postgres                  (the quick set, minutes)
 //   dotnet run -c Release --project tests/Load -- --stores sqlite,postgres --variants all --workflows 1000 --concurrency 100
 //   dotnet run -c Release --project tests/Load -- --stores postgres --replicas 1,2
+//   ... --stores postgres,citus --citus "Host=127.0.0.1;Port=5450;Database=orders;Username=orders"
 //   ... --stores mongodb --mongodb "mongodb://127.0.0.1:27017/?directConnection=true" --mongodb-group-commit "mongodb://127.0.0.1:27018/?directConnection=true"
 // First, before anything reads the console's size: NBomber's live table must not deadlock its own log (NBomberConsole.cs).
 NBomberConsole.Install();
@@ -28,6 +29,9 @@ var crashWindow = new Option<int>("--crash-window") { Description = "Seconds a c
 var output = new Option<string>("--out") { Description = "Output folder for report.md, report.json, chart.svg, histograms/ and logs/.", DefaultValueFactory = _ => Path.Combine("artifacts", "shootout", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)) };
 var sqlServer = new Option<string?>("--sqlserver") { Description = "A SQL Server connection string: adds SQL Server to the run." };
 var mongodb = new Option<string?>("--mongodb") { Description = "A MongoDB replica-set URI (e.g. mongodb://127.0.0.1:27017/?directConnection=true): adds MongoDB to the run." };
+var citus = new Option<string?>("--citus") { Description = "A Citus coordinator's connection string (the last line of ../shared/engines/citus/start.sh DIR): adds Citus rows, the PostgreSQL store with Store:PostgreSql:Distribution=Citus, and pgbench on the coordinator." };
+var citusEngine = new Option<string?>("--citus-engine") { Description = "DIR of the --citus engine (../shared/engines/citus/start.sh DIR): --citus-scale-out starts the joining worker from its binaries." };
+var citusScaleOut = new Option<int?>("--citus-scale-out") { Description = "A free port: adds a Citus row during which a worker on this port starts, joins (citus_add_node) and gets shards (citus_rebalance_start); the report gives wf/s before, during and after. Needs --citus-engine." };
 var mongodbGroupCommit = new Option<string?>("--mongodb-group-commit") { Description = "A mongod started with --journalCommitInterval 2, for MongoDB's variant 5 (docker compose: port 27018)." };
 var sqlServerEngine = new Option<string?>("--sqlserver-engine") { Description = "DIR of a Babelfish of the harness's own (engines/babelfish/start.sh DIR, other ports): SQL Server's --crash runs kill -9 it and restart it. Never the --sqlserver server." };
 var mongodbEngine = new Option<string?>("--mongodb-engine") { Description = "DIR of a FerretDB of the harness's own (engines/ferretdb/start.sh DIR, other ports): FerretDB's variant 5 (commit_delay on its PostgreSQL) and MongoDB's --crash runs. Never the --mongodb server." };
@@ -52,7 +56,7 @@ var notes = new Option<string[]>("--note") { Description = "A note for the repor
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
 {
-    target, duration, config, stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, crashWindow, failover, output, sqlServer, mongodb, mongodbGroupCommit, sqlServerEngine, mongodbEngine, engines, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf, planOnly,
+    target, duration, config, stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, crashWindow, failover, output, sqlServer, mongodb, citus, citusEngine, citusScaleOut, mongodbGroupCommit, sqlServerEngine, mongodbEngine, engines, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf, planOnly,
 };
 
 root.SetAction(async (parse, cancellationToken) =>
@@ -113,6 +117,12 @@ root.SetAction(async (parse, cancellationToken) =>
         storeList.Add(StoreKind.MongoDb);
     }
 
+    var citusConnection = parse.GetValue(citus);
+    if (citusConnection is not null && !storeList.Contains(StoreKind.Citus))
+    {
+        storeList.Add(StoreKind.Citus);
+    }
+
     var options = new ShootoutOptions
     {
         Stores = storeList,
@@ -132,6 +142,9 @@ root.SetAction(async (parse, cancellationToken) =>
         SqlServerConnectionString = sqlServerConnection,
         PostgresConnectionString = parse.GetValue(postgres),
         MongoConnectionString = mongoConnection,
+        CitusConnectionString = citusConnection,
+        CitusEngineDirectory = parse.GetValue(citusEngine) is { } citusDirectory ? Path.GetFullPath(citusDirectory) : null,
+        CitusScaleOutPort = parse.GetValue(citusScaleOut),
         MongoGroupCommitConnectionString = parse.GetValue(mongodbGroupCommit),
         SqlServerEngineDirectory = parse.GetValue(sqlServerEngine) is { } bbf ? Path.GetFullPath(bbf) : null,
         MongoEngineDirectory = parse.GetValue(mongodbEngine) is { } fdb ? Path.GetFullPath(fdb) : null,
@@ -143,7 +156,7 @@ root.SetAction(async (parse, cancellationToken) =>
         ServiceArtifactsPath = parse.GetValue(serviceArtifacts),
         BaselineCommit = parse.GetValue(baselineCommit) ?? (parse.GetValue(baselineDll) is null ? null : "baseline"),
         BaselineServiceDll = parse.GetValue(baselineDll) is { } before ? Path.GetFullPath(before) : null,
-        Command = "dotnet run -c Release --project tests/Load -- " + string.Join(' ', args.Select(a => a.Contains(' ', StringComparison.Ordinal) ? $"\"{a}\"" : a)),
+        Command = "dotnet run -c Release --project tests/Load -- " + string.Join(' ', args.Select(a => a.IndexOfAny([' ', ';']) >= 0 ? $"\"{a}\"" : a)),
         Notes = parse.GetValue(notes) ?? [],
         BaselineFirst = parse.GetValue(baselineFirst),
         ServiceEnvironment = (parse.GetValue(serviceEnv) ?? []).Select(pair => pair.Split('=', 2)).ToDictionary(

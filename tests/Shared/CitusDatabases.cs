@@ -30,6 +30,9 @@ public sealed class CitusDatabases : IAsyncDisposable
     public static CitusDatabases? FromEnvironment() =>
         Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } connection ? new CitusDatabases(connection) : null;
 
+    /// <summary>The cluster whose coordinator <paramref name="connectionString"/> names (the load harness's --citus).</summary>
+    public static CitusDatabases For(string connectionString) => new(connectionString);
+
     public static string UnavailableReason => $"{ServerVariable} is not set: start ../shared/engines/citus/start.sh and export its connection string (.ci/run does).";
 
     /// <summary>The cluster's own database <c>orders</c> as the superuser (its worker list, and CREATE DATABASE).</summary>
@@ -89,12 +92,20 @@ public sealed class CitusDatabases : IAsyncDisposable
         return new NpgsqlConnectionStringBuilder(_connectionString) { Database = name }.ConnectionString;
     }
 
-    public async ValueTask DisposeAsync()
+    public async ValueTask DisposeAsync() => await DropCreatedAsync();
+
+    /// <summary>
+    /// Drops every database made so far. Each Citus database runs a maintenance daemon on every node, and Citus's
+    /// background jobs (the rebalancer's shard moves) need free worker processes there too (max_worker_processes is 8):
+    /// a harness that makes a database per run drops the earlier ones first.
+    /// </summary>
+    public async Task DropCreatedAsync()
     {
         string[] names;
         lock (_gate)
         {
             names = [.. _created];
+            _created.Clear();
         }
 
         try
@@ -106,9 +117,10 @@ public sealed class CitusDatabases : IAsyncDisposable
                 await drop.ExecuteNonQueryAsync();
             }
         }
-        catch (NpgsqlException)
+        catch (NpgsqlException exception)
         {
             // Best effort: a cluster that went away keeps a few test databases, which is harmless.
+            Console.Error.WriteLine($"Citus test databases not dropped ({string.Join(", ", names)}): {exception.Message}");
         }
     }
 

@@ -186,7 +186,7 @@ public sealed class ShootoutSmokeTests
     }
 
     /// <summary>The service this test project already builds (its output holds OrderService.dll with its runtimeconfig), so the test need not publish.</summary>
-    private static string? ServiceBuild()
+    internal static string? ServiceBuild()
     {
         var dll = Path.Combine(AppContext.BaseDirectory, "OrderService.dll");
         return File.Exists(dll) && File.Exists(Path.Combine(AppContext.BaseDirectory, "OrderService.runtimeconfig.json")) ? dll : null;

@@ -9,7 +9,8 @@ namespace OrderService.Load.Shootout;
 /// (a power loss can drop the last commits; an application crash cannot) and PostgreSQL synchronous_commit=off (a
 /// server crash can drop the last moments of commits, nothing is corrupted), the analogue of MongoDB's j:false.
 /// MongoDB: the service leaves the write concern unset by default, which a 5.0+ replica set reads as w:majority, so
-/// its default row is `majority`; its baseline (w:1, j:false) is already the traded row. SQL Server has no traded variant.
+/// its default row is `majority`; its baseline (w:1, j:false) is already the traded row. SQL Server has no traded variant. Citus has only its durable
+/// rows, one per layout (VariantCatalog).
 /// </summary>
 public static class QuickSet
 {
@@ -28,6 +29,8 @@ public static class QuickSet
         "sqlserver/relational/baseline",
         "mongodb/document/majority",
         "mongodb/document/baseline",
+        "citus/relational/v1-shared-uow",
+        "citus/document/journaled-grouped",
     ];
 
     public static bool IsSelector(string selector) => selector.Equals(Selector, StringComparison.OrdinalIgnoreCase);

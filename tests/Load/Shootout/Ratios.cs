@@ -24,7 +24,7 @@ public static class Ratios
     {
         var rows = report.Rows.Where(r => !r.Crash && r.Failure is null && r.WorkflowsPerSecond > 0 && r.ServiceBuild is null).ToList();
 
-        var pgbench = report.References.FirstOrDefault(r => r.Name.StartsWith("pgbench", StringComparison.Ordinal));
+        var pgbench = report.References.FirstOrDefault(r => r.Store == "postgres" && r.Name.StartsWith("pgbench", StringComparison.Ordinal));
         var bestPostgres = rows.Where(r => r.Store == "postgres" && r.Durable).MaxBy(r => r.WorkflowsPerSecond);
         if (pgbench is not null && bestPostgres is not null)
         {
@@ -35,6 +35,11 @@ public static class Ratios
             {
                 yield return Invariant($"PostgreSQL relational v1-shared-uow (the default settings: one statement per step, group commit) vs pgbench: {relational.WorkflowsPerSecond:F0} ÷ {pgbench.WorkflowsPerSecond:F0} = **{relational.WorkflowsPerSecond / pgbench.WorkflowsPerSecond:F2}×**{HasTarget}");
             }
+        }
+
+        foreach (var line in Citus(rows, report.References))
+        {
+            yield return line;
         }
 
         foreach (var (store, words, target) in GroupCommitComparisons)
@@ -69,6 +74,40 @@ public static class Ratios
         foreach (var line in CpuAgainstBaseline(report))
         {
             yield return line;
+        }
+    }
+
+    /// <summary>
+    /// Each Citus row against the PostgreSQL row of the same layout and name (single-node, same run), and against
+    /// pgbench on the Citus coordinator and on single-node PostgreSQL.
+    /// </summary>
+    private static IEnumerable<string> Citus(IReadOnlyList<VariantResult> rows, IReadOnlyList<ReferenceResult> references)
+    {
+        var pgbenchCitus = references.FirstOrDefault(r => r.Store == "citus" && r.WorkflowsPerSecond > 0);
+        var pgbenchPostgres = references.FirstOrDefault(r => r.Store == "postgres" && r.WorkflowsPerSecond > 0);
+        if (pgbenchCitus is not null && pgbenchPostgres is not null)
+        {
+            yield return Invariant($"pgbench on the Citus coordinator ÷ pgbench on single-node PostgreSQL: {pgbenchCitus.WorkflowsPerSecond:F0} ÷ {pgbenchPostgres.WorkflowsPerSecond:F0} = **{pgbenchCitus.WorkflowsPerSecond / pgbenchPostgres.WorkflowsPerSecond:F2}×**");
+        }
+
+        foreach (var citus in rows.Where(r => r.Store == "citus"))
+        {
+            var single = rows.FirstOrDefault(r => r.Store == "postgres" && r.Layout == citus.Layout && r.Variant == citus.Variant && r.Replicas == citus.Replicas);
+            var parts = new List<string>();
+            if (single is not null)
+            {
+                parts.Add(Invariant($"÷ single-node PostgreSQL {single.WorkflowsPerSecond:F0} wf/s = **{citus.WorkflowsPerSecond / single.WorkflowsPerSecond:F2}×**"));
+            }
+
+            if (pgbenchCitus is not null)
+            {
+                parts.Add(Invariant($"÷ pgbench on Citus {pgbenchCitus.WorkflowsPerSecond:F0} wf/s = **{citus.WorkflowsPerSecond / pgbenchCitus.WorkflowsPerSecond:F2}×**"));
+            }
+
+            if (parts.Count > 0)
+            {
+                yield return Invariant($"Citus {citus.Layout}/{citus.Variant} {citus.WorkflowsPerSecond:F0} wf/s {string.Join("; ", parts)}");
+            }
         }
     }
 

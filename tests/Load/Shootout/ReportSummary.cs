@@ -12,7 +12,7 @@ public static class ReportSummary
     public static string Markdown(IReadOnlyList<ShootoutReport> reports)
     {
         var runs = reports.Select(r => SideBySide.For(r).ToList()).ToList();
-        var pgbench = reports.Select(r => r.References.FirstOrDefault(x => x.Name.StartsWith("pgbench", StringComparison.Ordinal) && x.WorkflowsPerSecond > 0)?.WorkflowsPerSecond).ToList();
+        var pgbench = reports.Select(r => r.References.FirstOrDefault(x => x.Store == "postgres" && x.Name.StartsWith("pgbench", StringComparison.Ordinal) && x.WorkflowsPerSecond > 0)?.WorkflowsPerSecond).ToList();
         var md = new StringBuilder();
         md.AppendLine(Invariant($"Median (min–max) of {reports.Count} runs; {reports[0].Header.Workflows:N0} workflows at {reports[0].Header.Concurrency} copies. Command: `{reports[0].Header.Command}`")).AppendLine();
         md.AppendLine(SideBySide.Header).AppendLine(SideBySide.Separator);

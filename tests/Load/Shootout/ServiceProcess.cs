@@ -48,7 +48,17 @@ public sealed class ServiceProcess : IAsyncDisposable
     public static async Task<ServiceProcess> StartAsync(string serviceDll, IReadOnlyDictionary<string, string> environment, string logPath, CancellationToken cancellationToken)
     {
         var service = new ServiceProcess(serviceDll, FreePort.Loopback(), environment, logPath);
-        await service.LaunchAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            await service.LaunchAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            // A service that never became ready is still running: the caller gets no handle to stop it.
+            await service.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+
         return service;
     }
 

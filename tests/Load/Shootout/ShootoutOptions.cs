@@ -66,6 +66,15 @@ public sealed record ShootoutOptions
     /// <summary>A MongoDB replica-set URI (--mongodb): adds MongoDB to the run.</summary>
     public string? MongoConnectionString { get; init; }
 
+    /// <summary>A Citus coordinator's connection string (--citus): adds Citus to the run.</summary>
+    public string? CitusConnectionString { get; init; }
+
+    /// <summary>The folder of ../shared/engines/citus/start.sh DIR (--citus-engine): its binaries start the joining worker.</summary>
+    public string? CitusEngineDirectory { get; init; }
+
+    /// <summary>The port of a worker that joins during a Citus row (--citus-scale-out): adds the scale-out row.</summary>
+    public int? CitusScaleOutPort { get; init; }
+
     /// <summary>A mongod started with --journalCommitInterval 2 (--mongodb-group-commit), for variant 5.</summary>
     public string? MongoGroupCommitConnectionString { get; init; }
 

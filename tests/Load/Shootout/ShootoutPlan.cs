@@ -18,7 +18,7 @@ public static class ShootoutPlan
         var builds = options.BaselineCommit is null && options.BaselineServiceDll is null ? 1 : 2;
         var twins = options.Otlp ? 2 : 1;
         var replicaCounts = options.Replicas.Count(n => ReplicaSupport.WhyNot(store, n) is null);
-        return (options.SelectedVariants(store).Count() * builds * twins * replicaCounts) + CrashRuns(options, store) + FailoverRuns(options, store);
+        return (options.SelectedVariants(store).Count() * builds * twins * replicaCounts) + CrashRuns(options, store) + FailoverRuns(options, store) + ScaleOutRuns(options, store);
     }
 
     /// <summary>
@@ -35,6 +35,24 @@ public static class ShootoutPlan
             .Select(s => $"--crash-variants: '{s}' names no variant."));
         problems.AddRange(options.Layouts.Where(l => !LayoutSelectors.Contains(l, StringComparer.OrdinalIgnoreCase))
             .Select(l => $"--layouts: '{l}' is not one of {string.Join(", ", LayoutSelectors)}."));
+        if (options.Stores.Contains(StoreKind.Citus) && options.CitusConnectionString is null)
+        {
+            problems.Add("--stores citus: name the coordinator with --citus \"<conn>\" (the last line of ../shared/engines/citus/start.sh DIR).");
+        }
+
+        if (options.CitusScaleOutPort is not null)
+        {
+            if (!options.Stores.Contains(StoreKind.Citus))
+            {
+                problems.Add("--citus-scale-out: Citus is not in the run (--citus \"<conn>\").");
+            }
+
+            if (options.CitusEngineDirectory is null)
+            {
+                problems.Add("--citus-scale-out: name the engine's folder with --citus-engine DIR (its binaries start the new worker).");
+            }
+        }
+
         return problems;
     }
 
@@ -50,6 +68,11 @@ public static class ShootoutPlan
             foreach (var key in variants)
             {
                 output.WriteLine($"    {key}");
+            }
+
+            if (ScaleOutRuns(options, store) > 0)
+            {
+                output.WriteLine($"    {ShootoutRunner.ScaleOutVariant.Key}{ShootoutRunner.ScaleOutSuffix} (a worker on port {options.CitusScaleOutPort} joins mid-run, then citus_rebalance_start)");
             }
 
             foreach (var replicas in options.Replicas.Where(n => ReplicaSupport.WhyNot(store, n) is not null))
@@ -81,6 +104,9 @@ public static class ShootoutPlan
 
     /// <summary>--failover sync,async: a row per mode, each on a pg_auto_failover formation of its own, after PostgreSQL's rows.</summary>
     private static int FailoverRuns(ShootoutOptions options, StoreKind store) => store == StoreKind.PostgreSql ? options.Failover.Count : 0;
+
+    /// <summary>--citus-scale-out PORT: one Citus row during which a worker joins and shards move to it.</summary>
+    private static int ScaleOutRuns(ShootoutOptions options, StoreKind store) => store == StoreKind.Citus && options.CitusScaleOutPort is not null ? 1 : 0;
 
     private static string WarmupText(ShootoutOptions options) =>
         options.Warmup <= 0 ? "none" : string.Create(CultureInfo.InvariantCulture, $"{(options.WarmupFixed ? "exactly" : "up to")} {options.Warmup}");

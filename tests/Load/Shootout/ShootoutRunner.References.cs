@@ -25,9 +25,9 @@ public sealed partial class ShootoutRunner
         return (stats.WorkflowsPerSecond, cpu, warmup);
     }
 
-    private async Task<ReferenceResult> RunPgbenchAsync(PostgresTarget target, CancellationToken cancellationToken)
+    private async Task<ReferenceResult> RunPgbenchAsync(StoreTarget target, CancellationToken cancellationToken)
     {
-        Console.WriteLine("== postgres pgbench reference");
+        Console.WriteLine($"== {Variant.StoreName(target.Store)} pgbench reference");
         try
         {
             var result = await PgbenchReference.RunAsync(target, options.Workflows, options.Concurrency, cancellationToken).ConfigureAwait(false);
@@ -37,7 +37,7 @@ public sealed partial class ShootoutRunner
         catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
         {
             Console.WriteLine($"   pgbench failed: {exception.Message}");
-            return new ReferenceResult("postgres", "pgbench (failed)", 0, FirstLine(exception.Message));
+            return new ReferenceResult(Variant.StoreName(target.Store), "pgbench (failed)", 0, FirstLine(exception.Message));
         }
     }
 }

@@ -81,14 +81,21 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                     rows.Add(await RunVariantAsync(target, variant, crash: true, serviceDll, cancellationToken).ConfigureAwait(false));
                 }
 
+                if (target is CitusTarget && options.CitusScaleOutPort is not null)
+                {
+                    var scaleOut = await RunVariantAsync(target, ScaleOutVariant, crash: false, serviceDll, cancellationToken, scaleOut: true).ConfigureAwait(false);
+                    rows.Add(scaleOut);
+                    engineNotes.Add($"Scale-out, {scaleOut.Key}: {scaleOut.CrashNote ?? scaleOut.Failure}; acknowledged {scaleOut.Audit?.Acknowledged}, lost {scaleOut.Audit?.Lost}, errors {(scaleOut.Errors.Count == 0 ? "none" : string.Join(", ", scaleOut.Errors.Select(e => $"{e.Key} ×{e.Value}")))}.");
+                }
+
                 if (target is PostgresTarget && options.Failover.Count > 0)
                 {
                     rows.AddRange(await RunFailoverRowsAsync(serviceDll, engineNotes, cancellationToken).ConfigureAwait(false));
                 }
 
-                if (target is PostgresTarget postgres && options.Pgbench && PostgresTarget.BinDirectory is not null)
+                if (target is PostgresTarget or CitusTarget && options.Pgbench && PostgresTarget.BinDirectory is not null)
                 {
-                    references.Add(await RunPgbenchAsync(postgres, cancellationToken).ConfigureAwait(false));
+                    references.Add(await RunPgbenchAsync(target, cancellationToken).ConfigureAwait(false));
                 }
             }
         }
@@ -112,11 +119,11 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
         return new ShootoutReport(header, rows, references, [.. Notes.For(options, rows), .. ReplicaSupport.Notes(options, rows), .. skipped, .. engineNotes]);
     }
 
-    private async Task<VariantResult> RunVariantAsync(StoreTarget target, Variant variant, bool crash, string serviceDll, CancellationToken cancellationToken, string? baselineCommit = null, int replicas = 1)
+    private async Task<VariantResult> RunVariantAsync(StoreTarget target, Variant variant, bool crash, string serviceDll, CancellationToken cancellationToken, string? baselineCommit = null, int replicas = 1, bool scaleOut = false)
     {
         var number = Interlocked.Increment(ref _runNumber);
-        var build = (baselineCommit is null ? "" : $"@{baselineCommit}") + ReplicaSupport.Suffix(replicas);
-        var runName = $"{number:D2}-{Variant.StoreName(variant.Store)}-{variant.Layout.ToLowerInvariant()}-{variant.Name}{(crash ? "-crash" : "")}{(baselineCommit is null ? "" : "-at-" + baselineCommit)}{(replicas > 1 ? $"-x{replicas}" : "")}";
+        var build = (baselineCommit is null ? "" : $"@{baselineCommit}") + ReplicaSupport.Suffix(replicas) + (scaleOut ? ScaleOutSuffix : "");
+        var runName = $"{number:D2}-{Variant.StoreName(variant.Store)}-{variant.Layout.ToLowerInvariant()}-{variant.Name}{(crash ? "-crash" : "")}{(scaleOut ? "-scale-out" : "")}{(baselineCommit is null ? "" : "-at-" + baselineCommit)}{(replicas > 1 ? $"-x{replicas}" : "")}";
         var tag = $"ld{_runId}n{number}";
         var label = (crash ? $"{variant.Key} (crash)" : variant.Key) + build;
         _estimate?.RowStarted();
@@ -146,7 +153,9 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 cpuBefore = (service.CpuTime, ProcessCpu.OfSelf());
                 var replicaCpuBefore = service.CpuTimes;
                 var running = RunClosedAsync(label, Path.Combine(nbomber, "http"), workflow, reports: true, companions, cancellationToken);
-                var crashing = crash ? CrashMidRunAsync(workflow.Budget, running, target, service.First, cancellationToken) : Task.FromResult<string?>(null);
+                var crashing = crash ? CrashMidRunAsync(workflow.Budget, running, target, service.First, cancellationToken)
+                    : scaleOut ? ScaleOutMidRunAsync(workflow.Budget, running, (CitusTarget)target, connectionString, cancellationToken)
+                    : Task.FromResult<string?>(null);
                 stats = await running.ConfigureAwait(false);
                 cpuAfter = (service.CpuTime, ProcessCpu.OfSelf());
                 replicaCpu = ReplicaCpuSeconds(replicaCpuBefore, service.CpuTimes);
@@ -163,7 +172,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             }
 
             // The raw limit does not depend on the replica count: it runs beside the single-replica row only.
-            var raw = options.Raw && !crash && baselineCommit is null && replicas == 1 ? await RunRawAsync(target, variant, runName, tag, nbomber, cancellationToken).ConfigureAwait(false) : null;
+            var raw = options.Raw && !crash && !scaleOut && baselineCommit is null && replicas == 1 ? await RunRawAsync(target, variant, runName, tag, nbomber, cancellationToken).ConfigureAwait(false) : null;
 
             // A crash restarts the service mid-run: its CPU before the kill is gone, so no figure rather than a wrong one.
             var ok = stats.OkIterations;

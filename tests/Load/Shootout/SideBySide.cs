@@ -21,7 +21,7 @@ public static class SideBySide
 
     public static IEnumerable<Figures> For(ShootoutReport report)
     {
-        var pgbench = report.References.FirstOrDefault(r => r.Name.StartsWith("pgbench", StringComparison.Ordinal) && r.WorkflowsPerSecond > 0)?.WorkflowsPerSecond;
+        var pgbench = report.References.FirstOrDefault(r => r.Store == "postgres" && r.Name.StartsWith("pgbench", StringComparison.Ordinal) && r.WorkflowsPerSecond > 0)?.WorkflowsPerSecond;
         var rows = report.Rows.Where(r => !r.Crash && r.Failure is null && r.WorkflowsPerSecond > 0).ToList();
         foreach (var row in rows.Where(r => r.ServiceBuild is null))
         {

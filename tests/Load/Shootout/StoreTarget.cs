@@ -66,6 +66,10 @@ public abstract class StoreTarget : IAsyncDisposable
                 return await SqlServerTarget.OpenAsync(sqlServer, options).ConfigureAwait(false);
             case StoreKind.MongoDb when options.MongoConnectionString is { } mongo:
                 return await MongoTarget.OpenAsync(mongo, options).ConfigureAwait(false);
+            case StoreKind.Citus when options.CitusConnectionString is { } citus:
+                return await CitusTarget.OpenAsync(citus).ConfigureAwait(false);
+            case StoreKind.Citus:
+                throw new InvalidOperationException("Citus needs a coordinator (--citus \"<conn>\": the last line of ../shared/engines/citus/start.sh DIR).");
             case StoreKind.MongoDb:
                 throw new InvalidOperationException("MongoDB needs a server (--mongodb \"mongodb://127.0.0.1:27017/?directConnection=true\"; docker compose up -d --wait mongo).");
             default:

@@ -138,6 +138,7 @@ public static class SvgChart
         "postgres" => "PostgreSQL",
         "sqlserver" => "SQL Server",
         "mongodb" => "MongoDB",
+        "citus" => "PostgreSQL on Citus (coordinator + workers)",
         _ => store,
     };
 

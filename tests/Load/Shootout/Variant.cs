@@ -6,6 +6,9 @@ public enum StoreKind
     PostgreSql,
     SqlServer,
     MongoDb,
+
+    /// <summary>The PostgreSQL store with Store:PostgreSql:Distribution=Citus, on a Citus coordinator (--citus).</summary>
+    Citus,
 }
 
 /// <summary>
@@ -41,6 +44,7 @@ public sealed record Variant(
         StoreKind.PostgreSql => "postgres",
         StoreKind.SqlServer => "sqlserver",
         StoreKind.MongoDb => "mongodb",
+        StoreKind.Citus => "citus",
         _ => throw new ArgumentOutOfRangeException(nameof(store), store, null),
     };
 
@@ -50,14 +54,15 @@ public sealed record Variant(
         "postgres" or "postgresql" or "pg" => StoreKind.PostgreSql,
         "sqlserver" or "mssql" => StoreKind.SqlServer,
         "mongodb" or "mongo" => StoreKind.MongoDb,
-        _ => throw new ArgumentException($"Unknown store '{name}': use sqlite, postgres, sqlserver or mongodb."),
+        "citus" => StoreKind.Citus,
+        _ => throw new ArgumentException($"Unknown store '{name}': use sqlite, postgres, sqlserver, mongodb or citus."),
     };
 
     /// <summary>The provider's value for Store:Provider.</summary>
     public string Provider => Store switch
     {
         StoreKind.Sqlite => "Sqlite",
-        StoreKind.PostgreSql => "PostgreSql",
+        StoreKind.PostgreSql or StoreKind.Citus => "PostgreSql",
         StoreKind.MongoDb => "MongoDb",
         _ => "SqlServer",
     };

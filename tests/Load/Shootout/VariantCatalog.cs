@@ -17,8 +17,32 @@ public static class VariantCatalog
         StoreKind.PostgreSql => PostgreSql(),
         StoreKind.SqlServer => SqlServer(),
         StoreKind.MongoDb => MongoDb(),
+        StoreKind.Citus => Citus(),
         _ => [],
     };
+
+    /// <summary>Rows of a Citus run that carry the same name as a PostgreSQL row compare with it (Ratios).</summary>
+    public const string CitusDistribution = "Store:PostgreSql:Distribution";
+
+    /// <summary>
+    /// PostgreSQL's durable rows of both layouts on Citus: the service's default settings plus the distribution. The
+    /// traded rows are left out: synchronous_commit set in the service's session applies on the coordinator only, and
+    /// the delegated write commits on the worker with the worker's setting, so such a row would not be what it says.
+    /// Group commit is off on Citus whatever the row says (the store turns it off there), so each row is "each call
+    /// alone", one delegated function on the order's worker.
+    /// </summary>
+    private static Variant[] Citus() =>
+    [
+        .. PostgreSql()
+            .Where(v => v.Key is "postgres/relational/v1-shared-uow" or "postgres/document/journaled-grouped")
+            .Select(v => v with
+            {
+                Store = StoreKind.Citus,
+                Description = "the PostgreSQL row on Citus: every workflow statement one delegated call on the order's worker, group commit off (the store's choice on Citus)",
+                Durability = "synchronous_commit=on on the workers (the engine's CITUS_DURABLE)",
+                Settings = new Dictionary<string, string>(v.Settings, StringComparer.OrdinalIgnoreCase) { [CitusDistribution] = "Citus" },
+            }),
+    ];
 
     private static Variant[] Sqlite() =>
     [

@@ -3,12 +3,15 @@
 -- read-modify-write that checks the status and version, bumps the version and appends an event.
 -- The order id is made on the client without a round trip, as the service makes its UUIDv7: a
 -- per-client counter (start it with -D n=0) times 1000 plus the client id, so ids grow over time
--- like UUIDv7 and the primary key index takes appends, not random inserts.
+-- like UUIDv7 and the primary key index takes appends, not random inserts. -D customers=0|1 (below).
 \set n :n + 1
 \set oid :n * 1000 + :client_id
 -- 1. create: the customer (parent), the order, its lines and its Created event
 BEGIN;
+-- -D customers=1 as the service on PostgreSQL does; 0 on Citus, where the service writes no customers row.
+\if :customers
 INSERT INTO customers (id, created_at) VALUES ('pgbench-' || :client_id::text, now()) ON CONFLICT (id) DO NOTHING;
+\endif
 INSERT INTO orders (id, customer_id, status, total, version, created_at, updated_at)
   VALUES (('00000000-0000-7000-8000-' || lpad(to_hex(:oid::bigint), 12, '0'))::uuid, 'pgbench-' || :client_id::text, 'Created', 45.48, 1, now(), now());
 INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price)
