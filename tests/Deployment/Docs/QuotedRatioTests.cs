@@ -34,6 +34,7 @@ public sealed partial class QuotedRatioTests
         ("docs/shootout/README.md", "1.12", "2026-11-27/seed-race-10k: FerretDB v4 253 ÷ baseline 225 wf/s"),
         ("docs/shootout/README.md", "3.2", "seed 003's own figures: MongoDB 188 ÷ SQL Server 58 wf/s"),
         ("docs/shootout/README.md", "4.6", "seed 003's own figures: MongoDB baseline 188 ÷ j:true 41 wf/s"),
+        ("docs/scale-out.md", "0.85", "2026-11-28/citus-race/scale-out: after the rebalance 99 ÷ before 117 wf/s (the report's scale-out note)"),
     ];
 
     [Fact]
