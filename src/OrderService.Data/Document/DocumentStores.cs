@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using OrderService.Data.Payments;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
 
@@ -16,7 +17,7 @@ public static class DocumentStores
         var logger = context.Services.GetService<ILoggerFactory>()?.CreateLogger(typeof(PostgreSqlStores));
         var database = new PostgresDatabase(context.ConnectionString, context.Options, logger);
         return new StoreBundle(
-            new PostgreSql.DocumentOrderStore(database, context.Options),
+            new PostgreSql.DocumentOrderStore(database, context.Options, context.Payments()),
             new PostgreSql.DocumentSchema(database),
             new PostgresTransientFaults(),
             database);
@@ -26,7 +27,7 @@ public static class DocumentStores
     {
         var database = new SqliteDatabase(context.ConnectionString, context.Options);
         return new StoreBundle(
-            new Sqlite.DocumentOrderStore(database, context.Options),
+            new Sqlite.DocumentOrderStore(database, context.Options, context.Payments()),
             new Sqlite.DocumentSchema(database),
             new SqliteTransientFaults(),
             database);

@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
+using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
@@ -20,22 +21,22 @@ public static class PostgreSqlStores
 
         var primary = options.Layout == StoreLayout.Document
             ? Document.DocumentStores.CreatePostgres(context)
-            : CreateRelational(context.ConnectionString, options, logger);
+            : CreateRelational(context.ConnectionString, options, context.Payments(), logger);
         return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
             ? primary
-            : WithStandbyReads(primary, options.PostgreSql.ReadConnectionString, options, logger);
+            : WithStandbyReads(primary, options.PostgreSql.ReadConnectionString, options, context.Payments(), logger);
     }
 
     /// <summary>
     /// The same layout again on the standby's own pool, for reads only; the primary's bundle keeps the schema (migrations
     /// run on the primary and reach the standby by replication) and the fault classifier.
     /// </summary>
-    private static StoreBundle WithStandbyReads(StoreBundle primary, string readConnectionString, StoreOptions options, ILogger logger)
+    private static StoreBundle WithStandbyReads(StoreBundle primary, string readConnectionString, StoreOptions options, IPaymentAuthorizer payments, ILogger logger)
     {
         var standby = new PostgresDatabase(readConnectionString, options, logger, readsOnly: true);
         IOrderStore standbyStore = options.Layout == StoreLayout.Document
-            ? new DocumentOrderStore(standby, options)
-            : new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(standby), options);
+            ? new DocumentOrderStore(standby, options, payments)
+            : new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(standby), options, payments);
         logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer listing read from the standby; writes stay on the primary.");
         return primary with
         {
@@ -44,10 +45,10 @@ public static class PostgreSqlStores
         };
     }
 
-    private static StoreBundle CreateRelational(string connectionString, StoreOptions options, ILogger logger)
+    private static StoreBundle CreateRelational(string connectionString, StoreOptions options, IPaymentAuthorizer payments, ILogger logger)
     {
         var database = new PostgresDatabase(connectionString, options, logger);
-        var store = new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(database), options);
+        var store = new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(database), options, payments);
         return new StoreBundle(store, new PostgresSchema(database), new PostgresTransientFaults(), database);
     }
 

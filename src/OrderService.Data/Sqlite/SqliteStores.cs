@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
+using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
@@ -25,7 +26,7 @@ public static class SqliteStores
         }
 
         var database = new SqliteDatabase(context.ConnectionString, options);
-        var store = new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database), options);
+        var store = new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database), options, context.Payments());
         return new StoreBundle(store, new SqliteSchema(database), new SqliteTransientFaults(), database);
     }
 }
