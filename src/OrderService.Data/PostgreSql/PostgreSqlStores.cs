@@ -20,7 +20,7 @@ public static class PostgreSqlStores
         }
 
         var primary = options.Layout == StoreLayout.Document
-            ? Document.DocumentStores.CreatePostgres(context)
+            ? CreateDocument(context.ConnectionString, options, context.Payments(), logger)
             : CreateRelational(context.ConnectionString, options, context.Payments(), logger);
         return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
             ? primary
@@ -43,6 +43,12 @@ public static class PostgreSqlStores
             Store = new StandbyReadsOrderStore(primary.Store, standbyStore),
             Resources = new PrimaryAndStandbyPools((PostgresDatabase)primary.Resources!, standby),
         };
+    }
+
+    private static StoreBundle CreateDocument(string connectionString, StoreOptions options, IPaymentAuthorizer payments, ILogger logger)
+    {
+        var database = new PostgresDatabase(connectionString, options, logger);
+        return new StoreBundle(new DocumentOrderStore(database, options, payments), new DocumentSchema(database), new PostgresTransientFaults(), database);
     }
 
     private static StoreBundle CreateRelational(string connectionString, StoreOptions options, IPaymentAuthorizer payments, ILogger logger)

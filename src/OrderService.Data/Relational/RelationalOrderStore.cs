@@ -67,7 +67,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
     {
         if (_dialect.KeyDecidesCreatedOrderId && order.IdempotencyKey is { } key)
         {
-            order = order with { Order = order.Order with { Id = PostgreSql.Citus.CitusOrderIds.ForCreateKey(key) } };
+            order = order with { Order = order.Order with { Id = _dialect.CreatedOrderId(key) } };
         }
 
         var sql = _dialect.CreateOrder(order.IdempotencyKey is not null);

@@ -11,12 +11,14 @@ public static class SqliteStores
 {
     public static StoreBundle Create(StoreContext context)
     {
-        if (context.Options.Layout == StoreLayout.Document)
+        var options = context.Options;
+        if (options.Layout == StoreLayout.Document)
         {
-            return Document.DocumentStores.CreateSqlite(context);
+            var documents = new SqliteDatabase(context.ConnectionString, options);
+            return new StoreBundle(
+                new DocumentOrderStore(documents, options, context.Payments()), new DocumentSchema(documents), new SqliteTransientFaults(), documents);
         }
 
-        var options = context.Options;
         var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(SqliteStores));
         if (options.WriteIsolation != WriteIsolation.ReadCommitted && logger.IsEnabled(LogLevel.Information))
         {
