@@ -22,8 +22,8 @@ public static class PostgreSqlStores
         var payments = context.Payments();
         var database = new PostgresDatabase(context.ConnectionString, options, logger);
         var primary = options.Layout == StoreLayout.Document
-            ? new StoreBundle(new DocumentOrderStore(database, options, payments), new DocumentSchema(database), new PostgresTransientFaults(), database)
-            : new StoreBundle(Relational(database, options, payments), new PostgresSchema(database), new PostgresTransientFaults(), database);
+            ? new StoreBundle(new DocumentOrderStore(database, options, payments), new DocumentSchema(database), new PostgresTransientFaults(), database, database)
+            : new StoreBundle(Relational(database, options, payments), new PostgresSchema(database), new PostgresTransientFaults(), database, database);
         return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
             ? primary
             : WithStandbyReads(primary, database, options.PostgreSql.ReadConnectionString, options, payments, logger);
@@ -41,11 +41,8 @@ public static class PostgreSqlStores
             ? new DocumentOrderStore(standby, options, payments)
             : Relational(standby, options, payments);
         logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer listing read from the standby; writes stay on the primary.");
-        return primary with
-        {
-            Store = new StandbyReadsOrderStore(primary.Store, standbyStore),
-            Resources = new PrimaryAndStandbyPools(primaryDatabase, standby),
-        };
+        var pools = new PrimaryAndStandbyPools(primaryDatabase, standby);
+        return primary with { Store = new StandbyReadsOrderStore(primary.Store, standbyStore), Resources = pools, Pool = pools };
     }
 
     private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options, IPaymentAuthorizer payments) =>
