@@ -162,10 +162,8 @@ public enum CreateOutcome
 public sealed record CreateResult(CreateOutcome Outcome, Order? Order);
 
 /// <summary>
-/// A requested transition. <see cref="ExpectedVersion"/> carries If-Match. <see cref="ConfirmBeforeCommit"/>
-/// runs inside the store's transaction after the write and before the commit: returning false rolls the
-/// write back (a declined payment), its key included. It exists so the shoot-out can measure dirty reads;
-/// when null the store may use its fastest single-statement path.
+/// A requested transition. <see cref="ExpectedVersion"/> carries If-Match. A pay the payment gateway must decide on
+/// (<see cref="Payments.IPaymentAuthorizer"/>) is held uncommitted until it has.
 /// <para>
 /// <see cref="IdempotencyKey"/> (1–128 printable ASCII, or null) makes the call retry-safe; see
 /// <see cref="IOrderStore.TransitionAsync"/>. <see cref="RequestHash"/> (meaningless without a key)
@@ -181,7 +179,6 @@ public sealed record TransitionCommand(
     int? ExpectedVersion,
     DateTimeOffset At,
     OrderEventData Data,
-    Func<CancellationToken, ValueTask<bool>>? ConfirmBeforeCommit = null,
     string? IdempotencyKey = null,
     string RequestHash = "")
 {
@@ -201,7 +198,7 @@ public enum TransitionOutcome
     IllegalFromStatus,
     StaleVersion,
 
-    /// <summary><see cref="TransitionCommand.ConfirmBeforeCommit"/> returned false and the write was rolled back.</summary>
+    /// <summary>The payment gateway declined (<see cref="Payments.IPaymentAuthorizer"/>) and the write was rolled back.</summary>
     Declined,
 
     /// <summary>The idempotency key was stored by this same request: nothing was written, <see cref="TransitionResult.Order"/> is the order as that step left it.</summary>

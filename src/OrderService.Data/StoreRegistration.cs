@@ -75,8 +75,11 @@ public static class StoreRegistration
 /// <summary>What a provider's factory needs: the validated options, its connection string and the container.</summary>
 public sealed record StoreContext(StoreOptions Options, string ConnectionString, IServiceProvider Services);
 
-/// <summary>What a provider's factory hands back. Disposing the bundle disposes the provider's pools and writers.</summary>
-public sealed record StoreBundle(IOrderStore Store, IStoreSchema Schema, ITransientFaults TransientFaults, IAsyncDisposable? Resources = null)
+/// <summary>
+/// What a provider's factory hands back. Disposing the bundle disposes the provider's pools and writers (<see cref="Resources"/>);
+/// <see cref="Pool"/> is the pool whose idle connections an outage leaves dead, where the driver keeps such a pool.
+/// </summary>
+public sealed record StoreBundle(IOrderStore Store, IStoreSchema Schema, ITransientFaults TransientFaults, IAsyncDisposable? Resources = null, IConnectionPool? Pool = null)
     : IAsyncDisposable
 {
     public ValueTask DisposeAsync() => Resources?.DisposeAsync() ?? ValueTask.CompletedTask;

@@ -1,6 +1,7 @@
 using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data.Orders;
+using OrderService.Data.Payments;
 
 namespace OrderService.Data.MongoDb;
 
@@ -25,9 +26,9 @@ public sealed partial class MongoOrderStore
 {
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
-        if (command.ConfirmBeforeCommit is { } confirm)
+        if (_payments.PendingFor(command) is { } payment)
         {
-            return await TransitionWithConfirmationAsync(command, confirm, cancellationToken).ConfigureAwait(false);
+            return await TransitionAwaitingPaymentAsync(command, payment, cancellationToken).ConfigureAwait(false);
         }
 
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);

@@ -22,8 +22,8 @@ namespace OrderService.Data.MongoDb;
 /// </list>
 /// UnitOfWork=PerRequest runs all commands of a call in one causally consistent client session (the same lsid, reads
 /// after the call's write carry afterClusterTime); PerCall leaves each command to the driver's implicit session.
-/// Only the declined-payment probe (<see cref="TransitionCommand.ConfirmBeforeCommit"/>) opens a transaction: it must
-/// hold the write uncommitted while the caller decides, which needs a replica set (MongoOrderStore.Probe.cs says what
+/// Only a pay the payment gateway holds (<see cref="Payments.IPaymentAuthorizer"/>) opens a transaction: it must
+/// hold the write uncommitted while the gateway decides, which needs a replica set (MongoOrderStore.Payments.cs says what
 /// it does on a server without transactions). A single-document write needs none.
 /// </summary>
 public sealed partial class MongoOrderStore : IOrderStore
@@ -33,6 +33,7 @@ public sealed partial class MongoOrderStore : IOrderStore
     private static readonly ClientSessionOptions CausalSession = new() { CausalConsistency = true };
 
     private readonly IMongoClient _client;
+    private readonly Payments.IPaymentAuthorizer _payments;
     private readonly IMongoDatabase _database;
     private readonly IMongoCollection<BsonDocument> _orders;
     private readonly IMongoCollection<BsonDocument> _explaining;
@@ -45,9 +46,10 @@ public sealed partial class MongoOrderStore : IOrderStore
     /// Read the primary whatever the read preference: the store a secondary's miss falls back to
     /// (<see cref="MongoStores"/> pairs the two in a <see cref="StandbyReadsOrderStore"/>).
     /// </param>
-    public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options, bool primaryReads = false)
+    public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options, Payments.IPaymentAuthorizer payments, bool primaryReads = false)
     {
         _client = client;
+        _payments = payments;
         _options = options;
         _database = client.GetDatabase(settings.DatabaseName);
         var orders = settings.Orders;

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using MongoDB.Driver;
+using OrderService.Data.Payments;
 using OrderService.Data.Resilience;
 
 namespace OrderService.Data.MongoDb;
@@ -35,8 +36,9 @@ public static class MongoStores
         }
 
         var client = new MongoClient(settings.Client);
-        var store = new MongoOrderStore(client, settings, options);
-        return new StoreBundle(WithPrimaryFallback(store, client, settings, options), new MongoSchema(store.Orders), MongoTransientFaults.Instance, new ClientRelease(client));
+        var payments = context.Payments();
+        var store = new MongoOrderStore(client, settings, options, payments);
+        return new StoreBundle(WithPrimaryFallback(store, client, settings, options, payments), new MongoSchema(store.Orders), MongoTransientFaults.Instance, new ClientRelease(client));
     }
 
     /// <summary>
@@ -44,10 +46,10 @@ public static class MongoStores
     /// (<see cref="StandbyReadsOrderStore"/>): a secondary that has not replicated an acknowledged order yet must not
     /// answer 404 for it. Both stores share the one client and its pool.
     /// </summary>
-    private static IOrderStore WithPrimaryFallback(MongoOrderStore store, MongoClient client, MongoSettings settings, StoreOptions options) =>
+    private static IOrderStore WithPrimaryFallback(MongoOrderStore store, MongoClient client, MongoSettings settings, StoreOptions options, IPaymentAuthorizer payments) =>
         settings.Orders.ReadPreference.ReadPreferenceMode == ReadPreferenceMode.Primary
             ? store
-            : new StandbyReadsOrderStore(new MongoOrderStore(client, settings, options, primaryReads: true), store);
+            : new StandbyReadsOrderStore(new MongoOrderStore(client, settings, options, payments, primaryReads: true), store);
 
     private static string Sessions(StoreOptions options, MongoSettings settings) => options.UnitOfWork != UnitOfWork.PerRequest
         ? " (the driver's implicit session per command)"

@@ -4,6 +4,7 @@ using Npgsql;
 using NpgsqlTypes;
 using OrderService.Data.Document;
 using OrderService.Data.Orders;
+using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
@@ -15,7 +16,7 @@ namespace OrderService.Data.PostgreSql;
 /// (synchronous_commit ~ MongoDB j, commit_delay ~ its journal commit interval). With Store:PostgreSql:GroupCommit both
 /// writes of concurrent requests travel in one batch and one transaction (<see cref="PostgresGroupCommit"/>).
 /// </summary>
-public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreOptions options) : IOrderStore
+public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreOptions options, IPaymentAuthorizer payments) : IOrderStore
 {
     private const string Provider = PostgresDatabase.ProviderName;
 
@@ -91,7 +92,8 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
     /// </summary>
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
-        if (_groupCommit is not null && command.ConfirmBeforeCommit is null)
+        var payment = payments.PendingFor(command);
+        if (_groupCommit is not null && payment is null)
         {
             var sql = TransitionSql(command);
             GroupedResult<string> grouped;
@@ -116,9 +118,9 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
         await using var connection = await database.OpenAsync("document-transition", cancellationToken).ConfigureAwait(false);
         try
         {
-            if (command.ConfirmBeforeCommit is { } confirm)
+            if (payment is not null)
             {
-                return await TransitionWithConfirmationAsync(connection, command, confirm, cancellationToken).ConfigureAwait(false);
+                return await TransitionAwaitingPaymentAsync(connection, command, payment, cancellationToken).ConfigureAwait(false);
             }
 
             var document = await UpdateAsync(connection, null, command, AutocommitIsolation, cancellationToken).ConfigureAwait(false);
@@ -178,11 +180,11 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
     }
 
     /// <summary>
-    /// The declined-payment probe: the same UPDATE inside an explicit transaction that stays open while the
-    /// caller decides, so concurrent readers could see the write before it is rolled back.
+    /// A pay the gateway holds: the same UPDATE inside an explicit transaction that stays open while the gateway
+    /// decides, so concurrent readers could see the write before it is rolled back.
     /// </summary>
-    private async Task<TransitionResult> TransitionWithConfirmationAsync(
-        NpgsqlConnection connection, TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken)
+    private async Task<TransitionResult> TransitionAwaitingPaymentAsync(
+        NpgsqlConnection connection, TransitionCommand command, PendingAuthorization payment, CancellationToken cancellationToken)
     {
         var isolation = options.WriteIsolation switch
         {
@@ -200,7 +202,7 @@ public sealed partial class DocumentOrderStore(PostgresDatabase database, StoreO
 
         // A "no" rolls the key back with the update: the declined step never happened, so a retry is judged afresh.
 
-        if (!await confirm(cancellationToken).ConfigureAwait(false))
+        if (!await payment(cancellationToken).ConfigureAwait(false))
         {
             await transaction.RollbackAsync(cancellationToken).ConfigureAwait(false);
             return TransitionResult.Declined;

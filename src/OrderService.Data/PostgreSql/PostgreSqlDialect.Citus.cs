@@ -13,6 +13,8 @@ public sealed partial class PostgreSqlDialect
     /// <inheritdoc />
     public override bool KeyDecidesCreatedOrderId => _citus;
 
+    public override Guid CreatedOrderId(string key) => Citus.CitusOrderIds.ForCreateKey(key);
+
     private static string CitusCreateOrder(bool withKey) =>
         "SELECT c.id FROM orders_create(@Id, @CustomerId, @Total, @At, @Lines::jsonb, @Data::jsonb, " +
         (withKey ? "@Key, @RequestHash" : "NULL, NULL") + ") c;";

@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
+using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
@@ -18,38 +19,34 @@ public static class PostgreSqlStores
             logger.LogWarning("Store:ReadIsolation=ReadUncommitted on PostgreSQL behaves as READ COMMITTED: PostgreSQL never reads uncommitted rows.");
         }
 
+        var payments = context.Payments();
+        var database = new PostgresDatabase(context.ConnectionString, options, logger);
         var primary = options.Layout == StoreLayout.Document
-            ? Document.DocumentStores.CreatePostgres(context)
-            : CreateRelational(context.ConnectionString, options, logger);
+            ? new StoreBundle(new DocumentOrderStore(database, options, payments), new DocumentSchema(database), new PostgresTransientFaults(), database, database)
+            : new StoreBundle(Relational(database, options, payments), new PostgresSchema(database), new PostgresTransientFaults(), database, database);
         return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
             ? primary
-            : WithStandbyReads(primary, options.PostgreSql.ReadConnectionString, options, logger);
+            : WithStandbyReads(primary, database, options.PostgreSql.ReadConnectionString, options, payments, logger);
     }
 
     /// <summary>
     /// The same layout again on the standby's own pool, for reads only; the primary's bundle keeps the schema (migrations
     /// run on the primary and reach the standby by replication) and the fault classifier.
     /// </summary>
-    private static StoreBundle WithStandbyReads(StoreBundle primary, string readConnectionString, StoreOptions options, ILogger logger)
+    private static StoreBundle WithStandbyReads(
+        StoreBundle primary, PostgresDatabase primaryDatabase, string readConnectionString, StoreOptions options, IPaymentAuthorizer payments, ILogger logger)
     {
         var standby = new PostgresDatabase(readConnectionString, options, logger, readsOnly: true);
         IOrderStore standbyStore = options.Layout == StoreLayout.Document
-            ? new DocumentOrderStore(standby, options)
-            : new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(standby), options);
+            ? new DocumentOrderStore(standby, options, payments)
+            : Relational(standby, options, payments);
         logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer listing read from the standby; writes stay on the primary.");
-        return primary with
-        {
-            Store = new StandbyReadsOrderStore(primary.Store, standbyStore),
-            Resources = new PrimaryAndStandbyPools((PostgresDatabase)primary.Resources!, standby),
-        };
+        var pools = new PrimaryAndStandbyPools(primaryDatabase, standby);
+        return primary with { Store = new StandbyReadsOrderStore(primary.Store, standbyStore), Resources = pools, Pool = pools };
     }
 
-    private static StoreBundle CreateRelational(string connectionString, StoreOptions options, ILogger logger)
-    {
-        var database = new PostgresDatabase(connectionString, options, logger);
-        var store = new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(database), options);
-        return new StoreBundle(store, new PostgresSchema(database), new PostgresTransientFaults(), database);
-    }
+    private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options, IPaymentAuthorizer payments) =>
+        new(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(database), options, payments);
 
     /// <summary>Both pools as one resource: an outage drops the idle connections of both, disposal closes both.</summary>
     private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable, IConnectionPool

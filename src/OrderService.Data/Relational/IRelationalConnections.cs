@@ -41,6 +41,13 @@ public interface IRelationalConnections
     Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken);
 
     /// <summary>
+    /// <see cref="WriteAsync{T}"/> for a unit that awaits something outside the database before it commits (a payment the
+    /// gateway holds): no thread may block on it. The engines whose units are asynchronous need nothing else.
+    /// </summary>
+    Task<T> WriteAwaitingAsync<T>(IsolationLevel isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
+        WriteAsync(isolation, work, cancellationToken);
+
+    /// <summary>
     /// Sends one command of the engine and returns its reader (the caller disposes it). The default is
     /// Dapper; an engine that keeps a long-lived write connection may keep its statements prepared
     /// there instead (SQLite's group-commit writer does).

@@ -1,6 +1,7 @@
 using System.Data;
 using System.Data.Common;
 using OrderService.Data.Orders;
+using OrderService.Data.Payments;
 
 namespace OrderService.Data.Relational;
 
@@ -24,15 +25,20 @@ namespace OrderService.Data.Relational;
 /// </summary>
 public sealed partial class RelationalOrderStore
 {
-    public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken) =>
-        _perCall || _strictTransitionsReadFirst ? TransitionPerCallAsync(command, cancellationToken) : TransitionPerRequestAsync(command, cancellationToken);
+    public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
+    {
+        var payment = _payments.PendingFor(command);
+        return _perCall || _strictTransitionsReadFirst
+            ? TransitionPerCallAsync(command, payment, cancellationToken)
+            : TransitionPerRequestAsync(command, payment, cancellationToken);
+    }
 
-    private async Task<TransitionResult> TransitionPerRequestAsync(TransitionCommand command, CancellationToken cancellationToken)
+    private async Task<TransitionResult> TransitionPerRequestAsync(TransitionCommand command, PendingAuthorization? payment, CancellationToken cancellationToken)
     {
         var withKey = command.IdempotencyKey is not null;
         var sql = _dialect.Transition(command.Action, command.ExpectedVersion.HasValue, withKey);
         var parameters = TransitionParameters(command, command.ExpectedVersion);
-        var isolation = TransactionFor(command);
+        var isolation = TransactionFor(payment);
         try
         {
             if (_groupCommit is not null && isolation is null)
@@ -48,11 +54,11 @@ public sealed partial class RelationalOrderStore
                     return grouped is { HasRow: true, Row: { } written } && HasEveryEvent(written)
                         ? TransitionResult.Applied(written)
                         : await _connections.WriteAsync(null, (connection, transaction) =>
-                            AnswerAfterWriteAsync(connection, transaction, command, grouped.HasRow, grouped.Row, cancellationToken).AsTask(), cancellationToken);
+                            AnswerAfterWriteAsync(connection, transaction, command, null, grouped.HasRow, grouped.Row, cancellationToken).AsTask(), cancellationToken);
                 }
             }
 
-            return await _connections.WriteAsync(isolation, async (connection, transaction) =>
+            return await WriteUnitAsync(payment, isolation, async (connection, transaction) =>
             {
                 bool applied;
                 Order? order = null;
@@ -70,7 +76,7 @@ public sealed partial class RelationalOrderStore
                     }
                 }
 
-                return await AnswerAfterWriteAsync(connection, transaction, command, applied, order, cancellationToken);
+                return await AnswerAfterWriteAsync(connection, transaction, command, payment, applied, order, cancellationToken);
             }, cancellationToken);
         }
         catch (DeclinedWrite)
@@ -89,7 +95,7 @@ public sealed partial class RelationalOrderStore
     /// SQLite the whole unit runs synchronously on the writer, where a Task would be one more allocation per transition.
     /// </summary>
     private async ValueTask<TransitionResult> AnswerAfterWriteAsync(
-        DbConnection connection, DbTransaction? transaction, TransitionCommand command, bool applied, Order? order, CancellationToken cancellationToken)
+        DbConnection connection, DbTransaction? transaction, TransitionCommand command, PendingAuthorization? payment, bool applied, Order? order, CancellationToken cancellationToken)
     {
         if (_dialect.TransitionReturnsWrittenOrder && (order is null || !HasEveryEvent(order)))
         {
@@ -98,7 +104,7 @@ public sealed partial class RelationalOrderStore
 
         if (applied && order is not null)
         {
-            await ConfirmOrRollBackAsync(command, cancellationToken);
+            await AuthorizeOrRollBackAsync(payment, cancellationToken);
             return TransitionResult.Applied(order);
         }
 
@@ -112,7 +118,7 @@ public sealed partial class RelationalOrderStore
             : TransitionResult.Rejected(order.Status, order.Version, command.Action, command.ExpectedVersion);
     }
 
-    private async Task<TransitionResult> TransitionPerCallAsync(TransitionCommand command, CancellationToken cancellationToken)
+    private async Task<TransitionResult> TransitionPerCallAsync(TransitionCommand command, PendingAuthorization? payment, CancellationToken cancellationToken)
     {
         var withKey = command.IdempotencyKey is not null;
         var current = await GetAsync(command.OrderId, cancellationToken);
@@ -135,7 +141,7 @@ public sealed partial class RelationalOrderStore
         TransitionResult? answer;
         try
         {
-            answer = await _connections.WriteAsync(TransactionFor(command), async (connection, transaction) =>
+            answer = await WriteUnitAsync(payment, TransactionFor(payment), async (connection, transaction) =>
             {
                 bool applied;
                 using (StoreTelemetry.Command(_dialect.ProviderName, "transition.write", sql, _writeIsolationInForce))
@@ -146,7 +152,7 @@ public sealed partial class RelationalOrderStore
 
                 if (applied)
                 {
-                    await ConfirmOrRollBackAsync(command, cancellationToken);
+                    await AuthorizeOrRollBackAsync(payment, cancellationToken);
                     return TransitionResult.Applied(Transitions.Apply(current, command.Action, command.At, command.Data));
                 }
 
@@ -225,9 +231,15 @@ public sealed partial class RelationalOrderStore
         await AnswerFromKeyInOwnUnitAsync(command, cancellationToken)
             ?? throw new InvalidOperationException($"The idempotency key of a transition of order {command.OrderId} was reported as stored but cannot be found.");
 
-    /// <summary>An explicit transaction when the isolation asks for one, or when a confirmation must run before the commit.</summary>
-    private IsolationLevel? TransactionFor(TransitionCommand command) =>
-        command.ConfirmBeforeCommit is null ? _writeTransaction : _writeTransaction ?? IsolationLevel.ReadCommitted;
+    /// <summary>An explicit transaction when the isolation asks for one, or when a payment must be authorised before the commit.</summary>
+    private IsolationLevel? TransactionFor(PendingAuthorization? payment) =>
+        payment is null ? _writeTransaction : _writeTransaction ?? IsolationLevel.ReadCommitted;
+
+    /// <summary>A unit that waits for the payment gateway is one the engine must not block a thread on.</summary>
+    private Task<T> WriteUnitAsync<T>(PendingAuthorization? payment, IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
+        payment is null || isolation is not { } held
+            ? _connections.WriteAsync(isolation, work, cancellationToken)
+            : _connections.WriteAwaitingAsync(held, work, cancellationToken);
 
     private TransitionParameters TransitionParameters(TransitionCommand command, int? expected) => new()
     {
@@ -239,9 +251,9 @@ public sealed partial class RelationalOrderStore
         RequestHash = command.RequestHash,
     };
 
-    private static async Task ConfirmOrRollBackAsync(TransitionCommand command, CancellationToken cancellationToken)
+    private static async Task AuthorizeOrRollBackAsync(PendingAuthorization? payment, CancellationToken cancellationToken)
     {
-        if (command.ConfirmBeforeCommit is { } confirm && !await confirm(cancellationToken))
+        if (payment is not null && !await payment(cancellationToken))
         {
             // Thrown inside the unit of work so that the provider rolls the write back.
             throw new DeclinedWrite();
@@ -261,7 +273,7 @@ public sealed partial class RelationalOrderStore
         }
     }
 
-    /// <summary>A confirmation said no: thrown inside the unit so it rolls back, caught as <see cref="TransitionOutcome.Declined"/>.</summary>
+    /// <summary>The payment gateway said no: thrown inside the unit so it rolls back, caught as <see cref="TransitionOutcome.Declined"/>.</summary>
     private sealed class DeclinedWrite : Exception
     {
         public DeclinedWrite()

@@ -4,6 +4,7 @@ using System.Globalization;
 using System.Runtime.CompilerServices;
 using Dapper;
 using OrderService.Data.Orders;
+using OrderService.Data.Payments;
 
 namespace OrderService.Data.Relational;
 
@@ -17,6 +18,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
 {
     private readonly SqlDialect _dialect;
     private readonly IRelationalConnections _connections;
+    private readonly IPaymentAuthorizer _payments;
     private readonly bool _perCall;
     private readonly bool _jsonBatchFilter;
     private readonly int _commandTimeout;
@@ -38,10 +40,11 @@ public sealed partial class RelationalOrderStore : IOrderStore
     // own units: what they measure is how a request commits on its own.
     private readonly IGroupCommit? _groupCommit;
 
-    public RelationalOrderStore(SqlDialect dialect, IRelationalConnections connections, StoreOptions options)
+    public RelationalOrderStore(SqlDialect dialect, IRelationalConnections connections, StoreOptions options, IPaymentAuthorizer payments)
     {
         _dialect = dialect;
         _connections = connections;
+        _payments = payments;
         _perCall = options.UnitOfWork == UnitOfWork.PerCall;
         _jsonBatchFilter = options.BatchFilter == BatchFilter.Json;
         _commandTimeout = options.CommandTimeoutSeconds;
@@ -64,7 +67,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
     {
         if (_dialect.KeyDecidesCreatedOrderId && order.IdempotencyKey is { } key)
         {
-            order = order with { Order = order.Order with { Id = PostgreSql.Citus.CitusOrderIds.ForCreateKey(key) } };
+            order = order with { Order = order.Order with { Id = _dialect.CreatedOrderId(key) } };
         }
 
         var sql = _dialect.CreateOrder(order.IdempotencyKey is not null);

@@ -13,10 +13,13 @@ public abstract partial class SqlDialect
     public virtual bool CreateLooksUpKeySeparately => false;
 
     /// <summary>
-    /// True when a keyed create's order id is derived from its key (<see cref="PostgreSql.Citus.CitusOrderIds"/>) and
+    /// True when a keyed create's order id is derived from its key (<see cref="CreatedOrderId"/>) and
     /// <see cref="SelectIdempotencyKey"/> names the order (<c>@Id</c>): keys are unique per order there.
     /// </summary>
     public virtual bool KeyDecidesCreatedOrderId => false;
+
+    /// <summary>The order id of a create with Idempotency-Key <paramref name="key"/>, where <see cref="KeyDecidesCreatedOrderId"/>.</summary>
+    public virtual Guid CreatedOrderId(string key) => throw new NotSupportedException("This dialect keeps the id the create brings.");
 
     /// <summary>
     /// True when <see cref="Transition"/> has ONE result set: the order row after the write (the columns of

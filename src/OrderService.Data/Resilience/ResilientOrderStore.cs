@@ -37,7 +37,7 @@ public sealed partial class ResilientOrderStore : IOrderStore, IOrderJsonReads, 
         _inner = store.Store;
         _schema = store.Schema;
         _faults = store.TransientFaults;
-        _pool = store.Resources as IConnectionPool;
+        _pool = store.Pool;
         _pipeline = pipeline;
         _system = system;
         _clock = clock;

@@ -2,6 +2,7 @@ using Microsoft.Data.SqlClient;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
+using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
@@ -16,7 +17,7 @@ public static class SqlServerStores
     {
         var options = context.Options;
         var connectionString = NormalizeConnectionString(context.ConnectionString, options);
-        var store = Relational(connectionString, options);
+        var store = Relational(connectionString, options, context.Payments());
         var schema = new SqlServerSchema(connectionString, options.CommandTimeoutSeconds);
         if (string.IsNullOrWhiteSpace(options.SqlServer.ReadConnectionString))
         {
@@ -28,12 +29,12 @@ public static class SqlServerStores
         var readConnectionString = NormalizeConnectionString(options.SqlServer.ReadConnectionString, options);
         (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(SqlServerStores)).LogInformation(
             "Store:SqlServer:ReadConnectionString is set: GET by id, the batch and the customer listing read from the secondary; writes stay on the primary.");
-        var reads = new StandbyReadsOrderStore(store, Relational(readConnectionString, options));
+        var reads = new StandbyReadsOrderStore(store, Relational(readConnectionString, options, context.Payments()));
         return new StoreBundle(reads, schema, SqlServerTransientFaults.Instance, new PoolRelease(connectionString, readConnectionString));
     }
 
-    private static RelationalOrderStore Relational(string connectionString, StoreOptions options) =>
-        new(new SqlServerDialect(options.ReadIsolation), new SqlServerConnections(() => new SqlConnection(connectionString), options.ReadIsolation), options);
+    private static RelationalOrderStore Relational(string connectionString, StoreOptions options, IPaymentAuthorizer payments) =>
+        new(new SqlServerDialect(options.ReadIsolation), new SqlServerConnections(() => new SqlConnection(connectionString), options.ReadIsolation), options, payments);
 
     /// <summary>
     /// The operator's connection string with our defaults where it says nothing: a connect timeout as

@@ -3,6 +3,7 @@ using System.Runtime.CompilerServices;
 using Microsoft.Data.Sqlite;
 using OrderService.Data.Document;
 using OrderService.Data.Orders;
+using OrderService.Data.Payments;
 
 namespace OrderService.Data.Sqlite;
 
@@ -11,7 +12,7 @@ namespace OrderService.Data.Sqlite;
 /// json_set. Writes go through <see cref="SqliteDatabase.WriteAsync{T}"/> (the group-commit writer by
 /// default, acknowledged after COMMIT, durable as PRAGMA synchronous says); reads use pooled readers.
 /// </summary>
-public sealed partial class DocumentOrderStore(SqliteDatabase database, StoreOptions options) : IOrderStore
+public sealed partial class DocumentOrderStore(SqliteDatabase database, StoreOptions options, IPaymentAuthorizer payments) : IOrderStore
 {
     private const string Provider = SqliteDatabase.ProviderName;
 
@@ -46,7 +47,9 @@ public sealed partial class DocumentOrderStore(SqliteDatabase database, StoreOpt
         TransitionRow row;
         try
         {
-            row = await database.WriteAsync(connection => Update(connection, command, cancellationToken), cancellationToken).ConfigureAwait(false);
+            row = payments.PendingFor(command) is { } payment
+                ? await database.WriteAwaitingAsync(connection => UpdateAwaitingPaymentAsync(connection, command, payment, cancellationToken), cancellationToken).ConfigureAwait(false)
+                : await database.WriteAsync(connection => Update(connection, command), cancellationToken).ConfigureAwait(false);
         }
         catch (TransitionDeclinedException)
         {
@@ -167,13 +170,11 @@ public sealed partial class DocumentOrderStore(SqliteDatabase database, StoreOpt
 
     /// <summary>
     /// Runs on the writer: the one conditional UPDATE; when it matched nothing, the status and version
-    /// (read in the same transaction, so exact). With ConfirmBeforeCommit the write waits, uncommitted, for
-    /// the caller's verdict; a "no" throws, which rolls back this write's savepoint alone (its key with it).
-    /// With an Idempotency-Key the UPDATE is guarded by the key's absence and the key is inserted right after
+    /// (read in the same transaction, so exact). With an Idempotency-Key the UPDATE is guarded by the key's absence and the key is inserted right after
     /// it, in the same savepoint; an update that matched nothing reads the key first (the writer sees every
     /// key stored before, and answers only after the group's commit).
     /// </summary>
-    private static TransitionRow Update(SqliteConnection connection, TransitionCommand command, CancellationToken cancellationToken)
+    private static TransitionRow Update(SqliteConnection connection, TransitionCommand command)
     {
         var id = command.OrderId.ToString();
         var keyed = command.IdempotencyKey is not null;
@@ -212,12 +213,6 @@ public sealed partial class DocumentOrderStore(SqliteDatabase database, StoreOpt
 
             if (document is not null)
             {
-                // SQLite has one writer, so the group waits while the caller decides: the probe's cost, by design.
-                if (command.ConfirmBeforeCommit is { } confirm && !confirm(cancellationToken).AsTask().GetAwaiter().GetResult())
-                {
-                    throw new TransitionDeclinedException();
-                }
-
                 return new TransitionRow(document, null, 0, null);
             }
         }
@@ -234,6 +229,14 @@ public sealed partial class DocumentOrderStore(SqliteDatabase database, StoreOpt
         return reader.Read()
             ? new TransitionRow(null, Enum.Parse<OrderStatus>(reader.GetString(0)), reader.GetInt32(1), null)
             : new TransitionRow(null, null, 0, null);
+    }
+
+    /// <summary>The update in a write transaction of its own, held uncommitted while the gateway decides; a "no" throws, which rolls it back (its key with it).</summary>
+    private static async Task<TransitionRow> UpdateAwaitingPaymentAsync(
+        SqliteConnection connection, TransitionCommand command, PendingAuthorization payment, CancellationToken cancellationToken)
+    {
+        var row = Update(connection, command);
+        return row.Document is null || await payment(cancellationToken).ConfigureAwait(false) ? row : throw new TransitionDeclinedException();
     }
 
     private static void InsertKey(SqliteConnection connection, TransitionCommand command, string id, int version)
@@ -293,6 +296,6 @@ public sealed partial class DocumentOrderStore(SqliteDatabase database, StoreOpt
     /// <summary>A transition key found stored, with its order's document as the writer sees it now.</summary>
     private sealed record StoredKey(string RequestHash, Guid OrderId, int Version, string? Document);
 
-    /// <summary>ConfirmBeforeCommit said no: thrown inside the write so that only its savepoint rolls back.</summary>
+    /// <summary>The payment gateway said no: thrown inside the write so that it rolls back.</summary>
     private sealed class TransitionDeclinedException() : Exception("The transition was declined before commit.");
 }

@@ -25,8 +25,8 @@ public sealed class SqliteConnections(SqliteDatabase database) : IRelationalConn
     public ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) => ValueTask.FromResult<DbConnection>(database.OpenReader());
 
     /// <remarks>
-    /// The work runs synchronously on the writer: Microsoft.Data.Sqlite completes its async methods
-    /// synchronously, so waiting here blocks only on a ConfirmBeforeCommit that really waits.
+    /// The work runs synchronously on the writer: Microsoft.Data.Sqlite completes its async methods synchronously.
+    /// A unit that awaits anything else goes through <see cref="WriteAwaitingAsync{T}"/>.
     /// </remarks>
     public Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
         database.WriteAsync(connection =>
@@ -39,6 +39,9 @@ public sealed class SqliteConnections(SqliteDatabase database) : IRelationalConn
 
             return work(connection, null).GetAwaiter().GetResult();
         }, cancellationToken);
+
+    public Task<T> WriteAwaitingAsync<T>(IsolationLevel isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
+        database.WriteAwaitingAsync(connection => work(connection, null), cancellationToken);
 
     public Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, CommandDefinition command) =>
         connection is SqliteConnection sqlite && _writerStatements.TryGetValue(sqlite, out var statements)

@@ -129,6 +129,49 @@ public sealed class SqliteDatabase : IAsyncDisposable
         return Task.FromResult(result);
     }
 
+    /// <summary>
+    /// <see cref="WriteAsync{T}"/> for a write that awaits something outside the database before it commits (a payment
+    /// the gateway holds). It runs in a transaction of its own, on the group writer's connection when there is one
+    /// (borrowed: other writes wait in the queue, since SQLite has one writer), and no thread blocks while it awaits.
+    /// </summary>
+    public async Task<T> WriteAwaitingAsync<T>(Func<SqliteConnection, Task<T>> work, CancellationToken cancellationToken)
+    {
+        if (_groupWriter is null)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            await using var connection = Open("write");
+            return await InTransactionAsync(connection, work).ConfigureAwait(false);
+        }
+
+        var loan = await _groupWriter.BorrowAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            return await InTransactionAsync(loan.Connection, work).ConfigureAwait(false);
+        }
+        finally
+        {
+            loan.Return(leftTransactionOpen: raw.sqlite3_get_autocommit(loan.Connection.Handle) == 0);
+        }
+    }
+
+    private static async Task<T> InTransactionAsync<T>(SqliteConnection connection, Func<SqliteConnection, Task<T>> work)
+    {
+        ExecuteRaw(connection, "BEGIN IMMEDIATE;");
+        T result;
+        try
+        {
+            result = await work(connection).ConfigureAwait(false);
+            ExecuteRaw(connection, "COMMIT;");
+        }
+        catch
+        {
+            TryRollback(connection);
+            throw;
+        }
+
+        return result;
+    }
+
     private static void ExecuteRaw(SqliteConnection connection, string sql)
     {
         using var command = connection.CreateCommand();

@@ -11,6 +11,11 @@ namespace OrderService.Data.Sqlite;
 /// was syncing, runs each in a SAVEPOINT of its own (a failing write rolls back alone), commits them
 /// together with one sync, and only then completes their tasks. No write is acknowledged before its
 /// commit, so durability is exactly what PRAGMA synchronous says; the gain is fewer syncs and no lock waits.
+/// <para>
+/// A write that awaits something outside the database before its commit (a payment the gateway holds) borrows the
+/// connection instead (<see cref="BorrowAsync"/>): the writer commits what it has, lends the connection, and keeps
+/// what arrives meanwhile queued until the loan comes back. It waits only for its own queue, never for the borrower.
+/// </para>
 /// </summary>
 internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
 {
@@ -20,6 +25,7 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
     private readonly Func<SqliteConnection> _openConnection;
     private readonly int _maxBatch;
     private readonly Thread _thread;
+    private readonly Queue<PendingWrite> _deferred = new();
     private SqliteConnection? _connection;
     private ControlStatements? _control;
 
@@ -39,6 +45,14 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
         return pending.Task;
     }
 
+    /// <summary>The writer's connection, outside any transaction, for the caller alone until it calls <see cref="Loan.Return"/>.</summary>
+    public Task<Loan> BorrowAsync(CancellationToken cancellationToken)
+    {
+        var loan = new Loan(this, cancellationToken);
+        ObjectDisposedException.ThrowIf(!_queue.Writer.TryWrite(loan), this);
+        return loan.Granted;
+    }
+
     public ValueTask DisposeAsync()
     {
         _queue.Writer.TryComplete();
@@ -51,20 +65,71 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
     private void Run()
     {
         var batch = new List<PendingWrite>(_maxBatch);
-        while (WaitForWork())
+        while (_deferred.Count > 0 || WaitForWork())
         {
             batch.Clear();
-            while (batch.Count < _maxBatch && _queue.Reader.TryRead(out var next))
+            Loan? loan = null;
+            while (batch.Count < _maxBatch && TryTake(out var next))
             {
-                if (!next.IsCancelled)
+                if (next.IsCancelled)
                 {
-                    batch.Add(next);
+                    continue;
                 }
+
+                if (next is Loan borrower)
+                {
+                    loan = borrower;
+                    break;
+                }
+
+                batch.Add(next);
             }
 
             if (batch.Count > 0)
             {
                 CommitGroup(batch);
+            }
+
+            if (loan is not null)
+            {
+                Lend(loan);
+            }
+        }
+    }
+
+    private bool TryTake(out PendingWrite next) => _deferred.TryDequeue(out next!) || _queue.Reader.TryRead(out next!);
+
+    /// <summary>Hands the connection to <paramref name="loan"/> and keeps every write that arrives queued until it comes back.</summary>
+    private void Lend(Loan loan)
+    {
+        try
+        {
+            var connection = _connection ??= _openConnection();
+            _control ??= new ControlStatements(connection);
+            loan.Grant(connection);
+        }
+        catch (Exception ex)
+        {
+            TryRollbackAndDrop();
+            loan.Fail(ex);
+            return;
+        }
+
+        while (WaitForWork())
+        {
+            while (_queue.Reader.TryRead(out var next))
+            {
+                if (ReferenceEquals(next, loan.Returned))
+                {
+                    if (loan.LeftTransactionOpen)
+                    {
+                        TryRollbackAndDrop();
+                    }
+
+                    return;
+                }
+
+                _deferred.Enqueue(next);
             }
         }
     }
@@ -171,7 +236,7 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
         }
     }
 
-    private abstract class PendingWrite
+    internal abstract class PendingWrite
     {
         public abstract bool IsCancelled { get; }
 
@@ -180,6 +245,60 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
         public abstract void Complete();
 
         public abstract void Fail(Exception exception);
+    }
+
+    /// <summary>A borrower of the writer's connection, queued like a write; <see cref="Returned"/> is queued when it is done.</summary>
+    internal sealed class Loan(SqliteGroupCommitWriter writer, CancellationToken cancellationToken) : PendingWrite
+    {
+        private readonly TaskCompletionSource<Loan> _granted = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public Task<Loan> Granted => _granted.Task;
+
+        public SqliteConnection Connection { get; private set; } = null!;
+
+        /// <summary>Whether the borrower gave the connection back inside a transaction (a rollback that failed): the writer replaces it.</summary>
+        public bool LeftTransactionOpen { get; private set; }
+
+        public PendingWrite Returned { get; } = new ReturnedLoan();
+
+        public override bool IsCancelled => QueuedWrites.Abandoned(_granted, cancellationToken);
+
+        public void Grant(SqliteConnection connection)
+        {
+            Connection = connection;
+            _granted.TrySetResult(this);
+        }
+
+        public void Return(bool leftTransactionOpen)
+        {
+            LeftTransactionOpen = leftTransactionOpen;
+            writer._queue.Writer.TryWrite(Returned);
+        }
+
+        public override void Run(SqliteConnection connection) => throw new InvalidOperationException("A loan is lent, not run in a group.");
+
+        public override void Complete()
+        {
+        }
+
+        public override void Fail(Exception exception) => _granted.TrySetException(exception);
+    }
+
+    private sealed class ReturnedLoan : PendingWrite
+    {
+        public override bool IsCancelled => false;
+
+        public override void Run(SqliteConnection connection)
+        {
+        }
+
+        public override void Complete()
+        {
+        }
+
+        public override void Fail(Exception exception)
+        {
+        }
     }
 
     private sealed class PendingWrite<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken) : PendingWrite

@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
+using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
@@ -10,12 +11,14 @@ public static class SqliteStores
 {
     public static StoreBundle Create(StoreContext context)
     {
-        if (context.Options.Layout == StoreLayout.Document)
+        var options = context.Options;
+        if (options.Layout == StoreLayout.Document)
         {
-            return Document.DocumentStores.CreateSqlite(context);
+            var documents = new SqliteDatabase(context.ConnectionString, options);
+            return new StoreBundle(
+                new DocumentOrderStore(documents, options, context.Payments()), new DocumentSchema(documents), new SqliteTransientFaults(), documents);
         }
 
-        var options = context.Options;
         var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(SqliteStores));
         if (options.WriteIsolation != WriteIsolation.ReadCommitted && logger.IsEnabled(LogLevel.Information))
         {
@@ -25,7 +28,7 @@ public static class SqliteStores
         }
 
         var database = new SqliteDatabase(context.ConnectionString, options);
-        var store = new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database), options);
+        var store = new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database), options, context.Payments());
         return new StoreBundle(store, new SqliteSchema(database), new SqliteTransientFaults(), database);
     }
 }

@@ -18,10 +18,9 @@ public sealed class OrderServices(IOrderStore store, TimeProvider clock)
         int? expectedVersion,
         OrderEventData data,
         string? idempotencyKey,
-        CancellationToken cancellationToken,
-        Func<CancellationToken, ValueTask<bool>>? confirmBeforeCommit = null) =>
+        CancellationToken cancellationToken) =>
         Store.TransitionAsync(
-            new TransitionCommand(id, action, expectedVersion, Timestamps.Now(Clock), data, confirmBeforeCommit)
+            new TransitionCommand(id, action, expectedVersion, Timestamps.Now(Clock), data)
             {
                 IdempotencyKey = idempotencyKey,
                 RequestHash = idempotencyKey is null ? string.Empty : Validation.RequestFingerprint.OfTransition(id, action, data),

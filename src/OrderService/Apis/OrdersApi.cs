@@ -4,7 +4,6 @@ using OrderService.Authorization;
 using OrderService.Contracts;
 using OrderService.Data;
 using OrderService.Data.Orders;
-using OrderService.Payments;
 using OrderService.Problems;
 using OrderService.Validation;
 
@@ -100,7 +99,6 @@ public static class OrdersApi
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
         [FromServices] OrderServices services,
-        [FromServices] PaymentAuthorizer payments,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
@@ -115,7 +113,7 @@ public static class OrdersApi
 
         var reference = request?.PaymentReference;
         var data = reference is null ? NoData : new OrderEventData(PaymentReference: reference);
-        var result = await services.TransitionAsync(id, OrderAction.Pay, expected, data, key, cancellationToken, payments.ConfirmationFor(reference)).ConfigureAwait(false);
+        var result = await services.TransitionAsync(id, OrderAction.Pay, expected, data, key, cancellationToken).ConfigureAwait(false);
         return result.Outcome switch
         {
             TransitionOutcome.Applied or TransitionOutcome.Replayed => Succeeded(result, response),

@@ -1,14 +1,16 @@
 using OrderService.Data.Configuration;
+using OrderService.Data.Payments;
 
 namespace OrderService.Payments;
 
 public static class PaymentsRegistration
 {
-    /// <summary>The declined-payment probe (Payments:*), off by default.</summary>
+    /// <summary>The payment gateway the stores ask before a pay commits (Payments:*): the simulated one, which declines nothing by default.</summary>
     public static WebApplicationBuilder AddPayments(this WebApplicationBuilder builder)
     {
         builder.Services.AddSettings<PaymentOptions>(builder.Configuration, PaymentOptions.SectionName);
-        builder.Services.AddSingleton<PaymentAuthorizer>();
+        builder.Services.AddSingleton<SimulatedPaymentGateway>();
+        builder.Services.AddSingleton<IPaymentAuthorizer>(sp => sp.GetRequiredService<SimulatedPaymentGateway>());
         return builder;
     }
 }

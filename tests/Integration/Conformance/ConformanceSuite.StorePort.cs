@@ -1,6 +1,7 @@
 using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Stores;
 using Shouldly;
 using Xunit;
 
@@ -109,18 +110,18 @@ public abstract partial class ConformanceSuite<TStore>
     }
 
     [Fact]
-    public async Task Port_rolls_back_a_transition_whose_confirmation_declines()
+    public async Task Port_rolls_back_a_payment_the_gateway_declines()
     {
         var order = NewOrder();
         await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
         var confirmed = false;
 
         var result = await Port.TransitionAsync(
-            new TransitionCommand(order.Id, OrderAction.Pay, null, order.CreatedAt.AddSeconds(1), new(PaymentReference: "declined"),
-                _ => { confirmed = true; return ValueTask.FromResult(false); }),
+            new TransitionCommand(order.Id, OrderAction.Pay, null, order.CreatedAt.AddSeconds(1), new(PaymentReference: "declined")),
+            _ => { confirmed = true; return ValueTask.FromResult(false); },
             Ct);
 
-        confirmed.ShouldBeTrue("the store must ask before it commits");
+        confirmed.ShouldBeTrue("the store must ask the gateway before it commits");
         result.Outcome.ShouldBe(TransitionOutcome.Declined);
         (await Port.GetAsync(order.Id, Ct)).ShouldBeSameOrderAs(order);
     }
@@ -216,18 +217,18 @@ public abstract partial class ConformanceSuite<TStore>
         var order = NewOrder();
         await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
         var at = order.CreatedAt.AddSeconds(1);
-        var pay = new TransitionCommand(order.Id, OrderAction.Pay, null, at, new(PaymentReference: "P"), _ => ValueTask.FromResult(false))
+        var pay = new TransitionCommand(order.Id, OrderAction.Pay, null, at, new(PaymentReference: "P"))
         {
             IdempotencyKey = Ids.NewKey(),
             RequestHash = Hash("pay P"),
         };
 
-        (await Port.TransitionAsync(pay, Ct)).Outcome.ShouldBe(TransitionOutcome.Declined);
-        (await Port.TransitionAsync(pay with { ExpectedVersion = 9, ConfirmBeforeCommit = null }, Ct)).Outcome.ShouldBe(TransitionOutcome.StaleVersion);
-        (await Port.TransitionAsync(pay with { OrderId = Guid.CreateVersion7(), ConfirmBeforeCommit = null }, Ct)).Outcome.ShouldBe(TransitionOutcome.NotFound);
+        (await Port.TransitionAsync(pay, _ => ValueTask.FromResult(false), Ct)).Outcome.ShouldBe(TransitionOutcome.Declined);
+        (await Port.TransitionAsync(pay with { ExpectedVersion = 9 }, Ct)).Outcome.ShouldBe(TransitionOutcome.StaleVersion);
+        (await Port.TransitionAsync(pay with { OrderId = Guid.CreateVersion7() }, Ct)).Outcome.ShouldBe(TransitionOutcome.NotFound);
 
         // Neither the declined nor the rejected attempts took the key: the retry is judged afresh, and applies.
-        var retried = await Port.TransitionAsync(pay with { ConfirmBeforeCommit = null }, Ct);
+        var retried = await Port.TransitionAsync(pay, Ct);
         retried.Outcome.ShouldBe(TransitionOutcome.Applied);
         retried.Order.ShouldBeSameOrderAs(Transitions.Apply(order, OrderAction.Pay, at, pay.Data));
     }

@@ -141,9 +141,9 @@ public sealed class DocumentTransitionTests(DocumentDatabases databases)
         await using var store = await databases.OpenAsync(engine, o => o.Sqlite.GroupCommit = groupCommit);
         var order = (await store.Store.CreateAsync(NewOrder(), Token)).Order!;
 
-        var declined = await store.Store.TransitionAsync(Command(order.Id, OrderAction.Pay) with { ConfirmBeforeCommit = _ => ValueTask.FromResult(false) }, Token);
+        var declined = await store.Store.TransitionAsync(Command(order.Id, OrderAction.Pay), _ => ValueTask.FromResult(false), Token);
         (await store.Store.GetAsync(order.Id, Token))!.Version.ShouldBe(1);
-        var accepted = await store.Store.TransitionAsync(Command(order.Id, OrderAction.Pay) with { ConfirmBeforeCommit = _ => ValueTask.FromResult(true) }, Token);
+        var accepted = await store.Store.TransitionAsync(Command(order.Id, OrderAction.Pay), _ => ValueTask.FromResult(true), Token);
 
         declined.ShouldBe(TransitionResult.Declined);
         accepted.Outcome.ShouldBe(TransitionOutcome.Applied);
@@ -162,13 +162,10 @@ public sealed class DocumentTransitionTests(DocumentDatabases databases)
         var order = (await store.Store.CreateAsync(NewOrder(), Token)).Order!;
         OrderStatus? seenWhilePending = null;
 
-        var result = await store.Store.TransitionAsync(Command(order.Id, OrderAction.Pay) with
+        var result = await store.Store.TransitionAsync(Command(order.Id, OrderAction.Pay), async token =>
         {
-            ConfirmBeforeCommit = async token =>
-            {
-                seenWhilePending = (await store.Store.GetAsync(order.Id, token))!.Status;
-                return false;
-            },
+            seenWhilePending = (await store.Store.GetAsync(order.Id, token))!.Status;
+            return false;
         }, Token);
 
         result.ShouldBe(TransitionResult.Declined);

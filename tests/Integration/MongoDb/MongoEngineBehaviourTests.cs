@@ -76,12 +76,12 @@ public sealed class MongoEngineBehaviourTests : IAsyncLifetime
         var asked = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
         using var recorder = new StoreTelemetryRecorder();
 
-        var declined = await store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay, confirm: async _ =>
+        var declined = await store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), async _ =>
         {
-            // What another reader sees while the probe decides: never the pending payment.
+            // What another reader sees while the gateway decides: never the pending payment.
             asked.SetResult((await store.RawDocumentAsync(order.Id))["version"].AsInt32);
             return false;
-        }), Ct).WaitAsync(TimeSpan.FromSeconds(30), Ct);
+        }, Ct).WaitAsync(TimeSpan.FromSeconds(30), Ct);
 
         declined.Outcome.ShouldBe(TransitionOutcome.Declined);
         (await asked.Task.WaitAsync(TimeSpan.FromSeconds(5), Ct)).ShouldBe(1);
@@ -93,7 +93,7 @@ public sealed class MongoEngineBehaviourTests : IAsyncLifetime
         (await store.RawDocumentAsync(order.Id))["version"].AsInt32.ShouldBe(1);
 
         // A "yes" applies the step on both.
-        (await store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay, confirm: _ => ValueTask.FromResult(true)), Ct)).Outcome.ShouldBe(TransitionOutcome.Applied);
+        (await store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), _ => ValueTask.FromResult(true), Ct)).Outcome.ShouldBe(TransitionOutcome.Applied);
         (await store.RawDocumentAsync(order.Id))["version"].AsInt32.ShouldBe(2);
     }
 

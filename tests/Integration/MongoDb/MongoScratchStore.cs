@@ -4,6 +4,7 @@ using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
+using OrderService.Data.Payments;
 using OrderService.Data.Resilience;
 using OrderService.Integration.Tests.Stores;
 using Shouldly;
@@ -60,7 +61,7 @@ public sealed class MongoScratchStore : IAsyncDisposable
         // pipeline built from them as the service builds it.
         var engine = await MongoEngine.DetectAsync();
         var resilience = new ConfigurationBuilder().AddInMemoryCollection(engine.Kind == MongoEngineKind.FerretDb ? MongoEngine.FerretDbSettings : []).Build();
-        var services = new ServiceCollection().AddLogging().AddStoreResilience(resilience).BuildServiceProvider();
+        var services = new ServiceCollection().AddLogging().AddStoreResilience(resilience).AddSingleton<IPaymentAuthorizer>(new HeldPayments()).BuildServiceProvider();
         var bundle = MongoStores.Create(new StoreContext(options, connectionString, services));
         if (createSchema)
         {

@@ -177,11 +177,11 @@ public sealed class MongoDocumentTests
         var holding = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var release = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
 
-        var pay = store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay, confirm: async _ =>
+        var pay = store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), async _ =>
         {
             holding.SetResult();
             return await release.Task;
-        }), Ct);
+        }, Ct);
         // Bounded: a write that fails before it asks (or never asks) ends the wait with its own error.
         await Task.WhenAny(holding.Task, pay).WaitAsync(TimeSpan.FromSeconds(30), Ct);
         if (pay.IsCompleted)

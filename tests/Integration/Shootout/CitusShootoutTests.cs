@@ -1,6 +1,4 @@
-extern alias load;
-
-using load::OrderService.Load.Shootout;
+using OrderService.Load.Shootout;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;

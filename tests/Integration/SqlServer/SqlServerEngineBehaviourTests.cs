@@ -4,6 +4,7 @@ using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Data.SqlServer;
+using OrderService.Integration.Tests.Stores;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
@@ -229,11 +230,11 @@ public sealed class SqlServerEngineBehaviourTests : IClassFixture<SqlServerRelat
         (await port.CreateAsync(new NewOrder(order, null, "h"), Ct)).Outcome.ShouldBe(CreateOutcome.Created);
         var written = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var decision = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var pay = Task.Run(() => port.TransitionAsync(new TransitionCommand(order.Id, OrderAction.Pay, null, Timestamps.Now(TimeProvider.System), new(PaymentReference: "p"), async _ =>
+        var pay = Task.Run(() => port.TransitionAsync(new TransitionCommand(order.Id, OrderAction.Pay, null, Timestamps.Now(TimeProvider.System), new(PaymentReference: "p")), async _ =>
         {
             written.SetResult();
             return await decision.Task;
-        }), Ct), Ct);
+        }, Ct), Ct);
         await written.Task.WaitAsync(TimeSpan.FromSeconds(30), Ct);
 
         var read = Task.Run(() => port.GetAsync(order.Id, Ct), Ct);

@@ -30,11 +30,11 @@ public sealed class DirtyReadTests(RelationalStores stores)
         var decision = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
 
         // Without group commit the SQLite write runs on the calling thread: start it on another one.
-        var pay = Task.Run(() => store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay, confirm: async _ =>
+        var pay = Task.Run(() => store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), async _ =>
         {
             written.SetResult();
             return await decision.Task;
-        }), Ct), Ct);
+        }, Ct), Ct);
         await written.Task.WaitAsync(TimeSpan.FromSeconds(10), Ct);
 
         var during = await store.Store.GetAsync(order.Id, Ct);
@@ -46,5 +46,32 @@ public sealed class DirtyReadTests(RelationalStores stores)
         after!.Status.ShouldBe(OrderStatus.Created);
         after.Version.ShouldBe(1);
         after.Events.Count.ShouldBe(1);
+    }
+
+    /// <summary>SQLite's one writer thread lends its connection to a held pay: the gateway's decision runs elsewhere, and later writes wait their turn.</summary>
+    [Theory]
+    [InlineData(StoreLayout.Relational)]
+    [InlineData(StoreLayout.Document)]
+    public async Task A_held_payment_is_decided_off_the_SQLite_writer_thread(StoreLayout layout)
+    {
+        await using var store = await stores.OpenAsync(Engine.Sqlite, o => o.Sqlite.GroupCommit = true, layout: layout);
+        var order = await store.CreateOrderAsync();
+        var other = await store.CreateOrderAsync();
+        var deciding = new TaskCompletionSource<string?>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var decision = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        var pay = store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), async _ =>
+        {
+            deciding.SetResult(Thread.CurrentThread.Name);
+            return await decision.Task;
+        }, Ct);
+        (await deciding.Task.WaitAsync(TimeSpan.FromSeconds(10), Ct)).ShouldNotBe("sqlite-group-commit");
+        var queued = store.Store.TransitionAsync(TestOrders.Command(other.Id, OrderAction.Pay), Ct);
+        await Task.Delay(200, Ct);
+        queued.IsCompleted.ShouldBeFalse("SQLite has one writer: a write behind a held payment waits for it");
+
+        decision.SetResult(true);
+        (await pay).Outcome.ShouldBe(TransitionOutcome.Applied);
+        (await queued.WaitAsync(TimeSpan.FromSeconds(10), Ct)).Outcome.ShouldBe(TransitionOutcome.Applied);
     }
 }

@@ -36,13 +36,10 @@ public sealed class IdempotentTransitionTests(RelationalStores stores)
         var key = "key-" + Guid.NewGuid().ToString("N");
         var pay = TestOrders.Command(order.Id, OrderAction.Pay) with { IdempotencyKey = key, RequestHash = TestOrders.Hash("pay") };
 
-        var first = Task.Run(() => store.Store.TransitionAsync(pay with
+        var first = Task.Run(() => store.Store.TransitionAsync(pay, async _ =>
         {
-            ConfirmBeforeCommit = async _ =>
-            {
-                holding.SetResult();
-                return await release.Task;
-            },
+            holding.SetResult();
+            return await release.Task;
         }, Ct), Ct);
         await holding.Task.WaitAsync(TimeSpan.FromSeconds(30), Ct);
         var retry = Task.Run(() => store.Store.TransitionAsync(pay, Ct), Ct);

@@ -28,12 +28,12 @@ public static class TestOrders
     public static string Hash(string seed) =>
         Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(seed)));
 
-    public static TransitionCommand Command(Guid id, OrderAction action, int? expectedVersion = null, Func<CancellationToken, ValueTask<bool>>? confirm = null) =>
+    public static TransitionCommand Command(Guid id, OrderAction action, int? expectedVersion = null) =>
         new(id, action, expectedVersion, Timestamps.Now(TimeProvider.System), action switch
         {
             OrderAction.Pay => new OrderEventData(PaymentReference: "pay-1"),
             OrderAction.Ship => new OrderEventData(Carrier: "DHL", TrackingNumber: "T-1"),
             OrderAction.Cancel => new OrderEventData(Reason: "changed my mind"),
             _ => new OrderEventData(),
-        }, confirm);
+        });
 }

@@ -1,15 +1,16 @@
 using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data.Orders;
+using OrderService.Data.Payments;
 
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// The declined-payment probe (<see cref="TransitionCommand.ConfirmBeforeCommit"/>). On a replica set or mongos the
+/// A pay the payment gateway holds (<see cref="IPaymentAuthorizer"/>). On a replica set or mongos the
 /// write waits in a transaction for the answer. A server without multi-document transactions (a standalone mongod,
-/// FerretDB) cannot hold a write uncommitted, so there the probe is asked BEFORE the write, once a read says the step
+/// FerretDB) cannot hold a write uncommitted, so there the gateway is awaited BEFORE the write, once a read says the step
 /// would apply now: a "no" writes nothing (its key is not taken), a "yes" runs the same conditional write as any
-/// transition, which still decides (another writer in between makes it match nothing, answered as without a probe).
+/// transition, which still decides (another writer in between makes it match nothing, answered as without a hold).
 /// Either way no reader ever sees a declined step, and nothing waits on a transaction that could not start.
 /// </summary>
 public sealed partial class MongoOrderStore
@@ -19,19 +20,19 @@ public sealed partial class MongoOrderStore
     /// <summary>What the server said about transactions, asked once (an error leaves it unknown, to ask again).</summary>
     private int _transactions = TransactionsUnknown;
 
-    private async Task<TransitionResult> TransitionWithConfirmationAsync(
-        TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken) =>
+    private async Task<TransitionResult> TransitionAwaitingPaymentAsync(
+        TransitionCommand command, PendingAuthorization confirm, CancellationToken cancellationToken) =>
         await HasTransactionsAsync(cancellationToken).ConfigureAwait(false)
             ? await TransitionInTransactionAsync(command, confirm, cancellationToken).ConfigureAwait(false)
             : await TransitionConfirmedFirstAsync(command, confirm, cancellationToken).ConfigureAwait(false);
 
     /// <summary>
-    /// The same findOneAndUpdate inside a transaction that stays open while the caller decides. Other sessions never
+    /// The same findOneAndUpdate inside a transaction that stays open while the gateway decides. Other sessions never
     /// see the uncommitted write, whatever their read concern; a "no" rolls the key back with the event, so a retry of
     /// a declined step is judged afresh.
     /// </summary>
     private async Task<TransitionResult> TransitionInTransactionAsync(
-        TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken)
+        TransitionCommand command, PendingAuthorization confirm, CancellationToken cancellationToken)
     {
         using var session = await _client.StartSessionAsync(CausalSession, cancellationToken).ConfigureAwait(false);
         session.StartTransaction(_transaction);
@@ -65,7 +66,7 @@ public sealed partial class MongoOrderStore
 
     /// <summary>No transactions: read whether the step applies now, ask, and write only on a "yes".</summary>
     private async Task<TransitionResult> TransitionConfirmedFirstAsync(
-        TransitionCommand command, Func<CancellationToken, ValueTask<bool>> confirm, CancellationToken cancellationToken)
+        TransitionCommand command, PendingAuthorization confirm, CancellationToken cancellationToken)
     {
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
         var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };

@@ -1,0 +1,37 @@
+using Microsoft.Extensions.DependencyInjection;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.Payments;
+
+/// <summary>
+/// The payment gateway as the stores see it. A pay the gateway approves up front is written as any other step. A pay it
+/// must decide on is written, held uncommitted while the gateway decides, and committed on approval; a decline rolls the
+/// write back, its Idempotency-Key included (<see cref="TransitionOutcome.Declined"/>, 402).
+/// </summary>
+public interface IPaymentAuthorizer
+{
+    /// <summary>Null when <paramref name="payment"/> is approved without waiting; otherwise the decision to await before the commit.</summary>
+    PendingAuthorization? Authorize(Guid orderId, OrderEventData payment);
+}
+
+/// <summary>The gateway's decision on a held payment: true commits the write, false rolls it back.</summary>
+public delegate ValueTask<bool> PendingAuthorization(CancellationToken cancellationToken);
+
+/// <summary>Approves every payment up front: the stores' default when no gateway is registered.</summary>
+public sealed class ApproveEveryPayment : IPaymentAuthorizer
+{
+    public static readonly ApproveEveryPayment Instance = new();
+
+    public PendingAuthorization? Authorize(Guid orderId, OrderEventData payment) => null;
+}
+
+public static class PaymentAuthorization
+{
+    /// <summary>The decision a transition waits for before its commit: only a pay can have one.</summary>
+    public static PendingAuthorization? PendingFor(this IPaymentAuthorizer payments, TransitionCommand command) =>
+        command.Action == OrderAction.Pay ? payments.Authorize(command.OrderId, command.Data) : null;
+
+    /// <summary>The registered gateway, or <see cref="ApproveEveryPayment"/>.</summary>
+    public static IPaymentAuthorizer Payments(this StoreContext context) =>
+        context.Services.GetService<IPaymentAuthorizer>() ?? ApproveEveryPayment.Instance;
+}
