@@ -26,7 +26,7 @@ http_port="${LADDER_HTTP_PORT:-5760}"
 mkdir -p "$out/logs"
 out="$(cd "$out" && pwd)"
 cd "$root"
-export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
+export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 PGOPTIONS="-c client_min_messages=warning"
 
 pg_dir="" rung_pid=""
 cleanup() {
@@ -81,7 +81,7 @@ start_rung() { # rung database -> rung_pid
     g) command=(env Store__Provider=PostgreSql "ConnectionStrings__Orders=$connection" dotnet "$out/publish/service/OrderService.dll") ;;
     *) command=(dotnet "$out/publish/ladder/CostLadder.dll" --rung "$1" --postgres "$connection") ;;
   esac
-  ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Default=Warning Logging__LogLevel__Microsoft.AspNetCore=Warning \
+  env ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Default=Warning Logging__LogLevel__Microsoft.AspNetCore=Warning \
     "${command[@]}" --urls "http://127.0.0.1:$http_port" >"$out/logs/rung-$1.log" 2>&1 &
   rung_pid=$!
   for _ in $(seq 1 120); do
