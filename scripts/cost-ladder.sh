@@ -104,6 +104,7 @@ drive() { # rung name workflows
 }
 
 ticks_per_second="$(getconf CLK_TCK)"
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 results="$out/results.tsv"
 : >"$results"
 for rung in $rungs; do
@@ -139,5 +140,9 @@ done
       previous = us
     }' "$results"
 } | tee "$out/ladder.md"
-echo
-echo "$workflows workflows at $concurrency after a $warmup-workflow warm-up per rung, one PostgreSQL; saved in $out/ladder.md"
+{
+  echo
+  echo "$workflows workflows at $concurrency copies after a $warmup-workflow warm-up per rung, one PostgreSQL, $(date -u +%F) at" \
+    "$(git rev-parse --short HEAD); load average (1, 5, 15 min) $load_before before the rungs, $(cut -d' ' -f1-3 /proc/loadavg) after."
+} | tee -a "$out/ladder.md"
+echo "Saved in $out/ladder.md"
