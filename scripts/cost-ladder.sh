@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# The cost ladder: the same 4-step workflow (create, pay, ship, complete) over HTTP against one PostgreSQL, served by
+# rung after rung, each the previous one plus a layer; per rung the rung process's user+system CPU per request
+# (/proc/<pid>/stat around the measured run) and wf/s, as one markdown table.
+#
+#   scripts/cost-ladder.sh [OUT_DIR]            (default artifacts/cost-ladder/<time>; about 5 minutes on 2 cores)
+#
+#   LADDER_WORKFLOWS=4000  measured workflows per rung, after LADDER_WARMUP=1000 warm-up workflows
+#   LADDER_CONCURRENCY=100 concurrent copies of the workflow
+#   LADDER_RUNGS="a b g"   the rungs, in order (tests/CostLadder serves a and b; g is src/OrderService)
+#   ORDERS_TEST_POSTGRES   an Npgsql connection string to a server to use (one database per rung is created there);
+#                          unset: a throwaway cluster in /tmp/ladder-pg-<pid> on LADDER_PG_PORT=5750, stopped at the end
+#
+# Rungs: a = bare minimal API, Npgsql, reflection JSON, one round trip per request; b = a + the request contract
+# (validation, problem details, source-generated JSON); g = the service, published, default settings on PostgreSQL.
+# The load is the shoot-out's workflow: dotnet run --project tests/Load -- --target URL (NBomber). Needs curl and psql.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$root/artifacts/cost-ladder/$(date -u +%Y%m%d-%H%M%S)}"
+workflows="${LADDER_WORKFLOWS:-4000}"
+warmup="${LADDER_WARMUP:-1000}"
+concurrency="${LADDER_CONCURRENCY:-100}"
+rungs="${LADDER_RUNGS:-a b g}"
+pg_port="${LADDER_PG_PORT:-5750}"
+http_port="${LADDER_HTTP_PORT:-5760}"
+mkdir -p "$out/logs"
+out="$(cd "$out" && pwd)"
+cd "$root"
+export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 PGOPTIONS="-c client_min_messages=warning"
+
+pg_dir="" rung_pid=""
+cleanup() {
+  [[ -n "$rung_pid" ]] && kill "$rung_pid" 2>/dev/null && wait "$rung_pid" 2>/dev/null || true
+  if [[ -n "$pg_dir" ]]; then
+    runuser -u postgres -- "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$pg_dir"
+  fi
+}
+trap cleanup EXIT
+
+# The server: libpq's environment for psql, and an Npgsql connection string (without Database) for the rungs.
+if [[ -n "${ORDERS_TEST_POSTGRES:-}" ]]; then
+  server="$(sed -E 's/(^|;)[[:space:]]*Database[[:space:]]*=[^;]*//I' <<<"$ORDERS_TEST_POSTGRES")"
+  IFS=';' read -ra parts <<<"$ORDERS_TEST_POSTGRES"
+  for part in "${parts[@]}"; do
+    key="$(tr -d ' ' <<<"${part%%=*}" | tr '[:upper:]' '[:lower:]')" value="${part#*=}"
+    case "$key" in
+      host|server) export PGHOST="$value" ;; port) export PGPORT="$value" ;;
+      username|userid|user) export PGUSER="$value" ;; password) export PGPASSWORD="$value" ;;
+    esac
+  done
+  echo "PostgreSQL: ORDERS_TEST_POSTGRES"
+else
+  pg_bin="$(pg_config --bindir)"
+  [[ -x "$pg_bin/initdb" ]] || pg_bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
+  pg_dir="/tmp/ladder-pg-$$"
+  mkdir -p "$pg_dir" && chown postgres:postgres "$pg_dir"
+  runuser -u postgres -- "$pg_bin/initdb" -D "$pg_dir/data" -U postgres -A trust -E UTF8 --no-locale --no-sync >/dev/null
+  # As the shoot-out's throwaway cluster: default settings, fsync on, room for every rung's pool.
+  printf "listen_addresses = '127.0.0.1'\nport = %s\nunix_socket_directories = '%s'\nmax_connections = 1000\nfsync = on\n" \
+    "$pg_port" "$pg_dir" >>"$pg_dir/data/postgresql.conf"
+  runuser -u postgres -- "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w start >/dev/null
+  export PGHOST=127.0.0.1 PGPORT="$pg_port" PGUSER=postgres
+  server="Host=127.0.0.1;Port=$pg_port;Username=postgres"
+  echo "PostgreSQL: throwaway cluster $pg_dir on 127.0.0.1:$pg_port"
+fi
+
+publish() { # project output
+  dotnet publish "$1" -c Release -r linux-x64 --self-contained false -p:PublishReadyToRun=true \
+    -o "$out/publish/$2" --artifacts-path "$out/build/$2" -v quiet -nologo >/dev/null
+}
+echo "Publishing the rungs and the service, building the load driver ..."
+publish tests/CostLadder/CostLadder.csproj ladder
+publish src/OrderService/OrderService.csproj service
+dotnet build tests/Load/Load.csproj -c Release -v quiet -nologo >/dev/null
+
+start_rung() { # rung database -> rung_pid
+  local connection="$server;Database=$2"
+  local -a command
+  case "$1" in
+    g) command=(env Store__Provider=PostgreSql "ConnectionStrings__Orders=$connection" dotnet "$out/publish/service/OrderService.dll") ;;
+    *) command=(dotnet "$out/publish/ladder/CostLadder.dll" --rung "$1" --postgres "$connection") ;;
+  esac
+  env ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Default=Warning Logging__LogLevel__Microsoft.AspNetCore=Warning \
+    "${command[@]}" --urls "http://127.0.0.1:$http_port" >"$out/logs/rung-$1.log" 2>&1 &
+  rung_pid=$!
+  for _ in $(seq 1 120); do
+    curl -sf "http://127.0.0.1:$http_port/health/ready" >/dev/null && return 0
+    kill -0 "$rung_pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  echo "rung $1 did not become ready; see $out/logs/rung-$1.log" >&2
+  return 1
+}
+
+cpu_ticks() { # user + system clock ticks of a process (fields 14 and 15; the name in field 2 has no spaces here)
+  awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+drive() { # rung name workflows
+  dotnet run -c Release --no-build --project tests/Load -- --target "http://127.0.0.1:$http_port" \
+    --workflows "$3" --concurrency "$concurrency" --out "$out/nbomber/$1-$2" >"$out/logs/load-$1-$2.log" 2>&1 \
+    || { echo "the $2 run of rung $1 failed; see $out/logs/load-$1-$2.log" >&2; return 1; }
+}
+
+ticks_per_second="$(getconf CLK_TCK)"
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+results="$out/results.tsv"
+: >"$results"
+for rung in $rungs; do
+  database="ladder_$rung"
+  psql -q -d postgres -c "DROP DATABASE IF EXISTS $database" -c "CREATE DATABASE $database" >/dev/null
+  echo "== rung $rung"
+  start_rung "$rung" "$database"
+  drive "$rung" warmup "$warmup"
+  psql -q -d "$database" -c "CHECKPOINT" >/dev/null
+  before="$(cpu_ticks "$rung_pid")"
+  drive "$rung" measured "$workflows"
+  after="$(cpu_ticks "$rung_pid")"
+  rate="$(grep -oE '[0-9.,]+ wf/s' "$out/logs/load-$rung-measured.log" | tail -1 | tr -d ', wf/s')"
+  kill "$rung_pid" && wait "$rung_pid" 2>/dev/null || true
+  rung_pid=""
+  printf '%s\t%s\t%s\n' "$rung" "$rate" "$(( after - before ))" >>"$results"
+  echo "   $rate wf/s, $(( after - before )) CPU ticks"
+done
+
+{
+  echo "| rung | wf/s | service CPU µs/request | service CPU ms/workflow | added over the previous rung |"
+  echo "|---|---:|---:|---:|---:|"
+  awk -F'\t' -v hz="$ticks_per_second" -v workflows="$workflows" '
+    BEGIN {
+      name["a"] = "a. bare minimal API: Npgsql, reflection JSON"
+      name["b"] = "b. a + request contract: validation, problem details, source-generated JSON"
+      name["g"] = "g. the full service, default settings"
+    }
+    {
+      us = $3 * 1e6 / hz / (workflows * 4)
+      added = NR == 1 ? "" : sprintf("%+.0f µs/request (%.2f×)", us - previous, us / previous)
+      printf "| %s | %.0f | %.0f | %.2f | %s |\n", ($1 in name ? name[$1] : $1), $2, us, us * 4 / 1000, added
+      previous = us
+    }' "$results"
+} | tee "$out/ladder.md"
+{
+  echo
+  echo "$workflows workflows at $concurrency copies after a $warmup-workflow warm-up per rung, one PostgreSQL, $(date -u +%F) at" \
+    "$(git rev-parse --short HEAD); load average (1, 5, 15 min) $load_before before the rungs, $(cut -d' ' -f1-3 /proc/loadavg) after."
+} | tee -a "$out/ladder.md"
+echo "Saved in $out/ladder.md"

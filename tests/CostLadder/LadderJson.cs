@@ -1,0 +1,12 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace OrderService.CostLadder;
+
+/// <summary>Rung b's source-generated JSON: the bodies, the reply and the events' data.</summary>
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
+[JsonSerializable(typeof(CreateOrder))]
+[JsonSerializable(typeof(Payment))]
+[JsonSerializable(typeof(Shipment))]
+[JsonSerializable(typeof(OrderReply))]
+internal sealed partial class LadderJson : JsonSerializerContext;
