@@ -19,6 +19,7 @@ public sealed partial class QuotedRatioTests
         ("docs/performance.md", "latest-figures", "scripts/perf-report.sh, the median of 3 runs (each run's report in its OUT folder, not kept), and one document-layout run of 2026-11-26"),
         ("docs/performance.md", "batch-filter", "BenchmarkDotNet, tests/Benchmarks BatchFilterBenchmarks"),
         ("docs/performance.md", "cold-start", "scripts/cold-start.sh"),
+        ("docs/performance.md", "cost-ladder", "scripts/cost-ladder.sh, the table it prints and saves with its date and commit"),
         ("docs/performance.md", "allocations", "the benchmarks' allocations verb"),
         ("docs/architecture.md", "deviations-from-the-framework-defaults", "the benchmarks' allocations verb"),
         ("docs/stores/mongodb.md", "raw-bson-to-json", "the MongoBsonJson benchmark and scripts/mongo-raw-json.sh"),
