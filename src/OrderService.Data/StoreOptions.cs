@@ -91,7 +91,7 @@ public sealed class StoreOptions
 
     public SqlServer.SqlServerStoreOptions SqlServer { get; set; } = new();
 
-    public MongoDb.MongoStoreOptions MongoDb { get; set; } = new();
+    public MongoStoreOptions MongoDb { get; set; } = new();
 
     public Keys.IdempotencyKeyOptions IdempotencyKeys { get; set; } = new();
 }

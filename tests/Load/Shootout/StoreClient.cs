@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
+using OrderService.Data.MongoDb;
 
 namespace OrderService.Load.Shootout;
 
@@ -31,6 +32,7 @@ public sealed class StoreClient : IAsyncDisposable
             .AddSingleton<IConfiguration>(configuration)
             .AddLogging()
             .AddOrderStore(configuration)
+            .AddMongoDbOrderStore()
             .BuildServiceProvider(new ServiceProviderOptions { ValidateOnBuild = false });
         var client = new StoreClient(services);
         try
