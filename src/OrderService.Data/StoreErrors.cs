@@ -1,6 +1,5 @@
 using System.Data.Common;
 using System.Globalization;
-using Microsoft.Data.SqlClient;
 using Microsoft.Data.Sqlite;
 using Npgsql;
 
@@ -8,7 +7,7 @@ namespace OrderService.Data;
 
 /// <summary>
 /// Tells an engine's error (raised by a database client or server: a <see cref="DbException"/> or a
-/// MongoDB's exceptions) from an error of our own code, and names it in the engine's own terms
+/// SQL Server's or MongoDB's exceptions) from an error of our own code, and names it in the engine's own terms
 /// (SQL Server's error number, PostgreSQL's SQLSTATE, SQLite's result code, MongoDB's error code) for the log.
 /// An engine error that the store's <see cref="ITransientFaults"/> cannot classify is still a store fault: the
 /// resilient store answers it 503 (Retry-After) and logs this description, where it would otherwise surface
@@ -31,7 +30,6 @@ public static class StoreErrors
 
             var code = current switch
             {
-                SqlException sql => string.Create(CultureInfo.InvariantCulture, $"SQL Server error {sql.Number} (class {sql.Class}, state {sql.State})"),
                 PostgresException postgres => $"PostgreSQL SQLSTATE {postgres.SqlState}",
                 SqliteException sqlite => string.Create(CultureInfo.InvariantCulture, $"SQLite error {sqlite.SqliteErrorCode} (extended {sqlite.SqliteExtendedErrorCode})"),
                 NpgsqlException npgsql => $"PostgreSQL client {npgsql.GetType().Name}",

@@ -89,7 +89,7 @@ public sealed class StoreOptions
 
     public PostgreSqlStoreOptions PostgreSql { get; set; } = new();
 
-    public SqlServer.SqlServerStoreOptions SqlServer { get; set; } = new();
+    public SqlServerStoreOptions SqlServer { get; set; } = new();
 
     public MongoStoreOptions MongoDb { get; set; } = new();
 

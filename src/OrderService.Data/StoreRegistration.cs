@@ -26,7 +26,6 @@ public static class StoreRegistration
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(new StoreEngine(StoreProvider.Sqlite, Sqlite.SqliteStores.Create));
         services.AddSingleton(new StoreEngine(StoreProvider.PostgreSql, PostgreSql.PostgreSqlStores.Create));
-        services.AddSingleton(new StoreEngine(StoreProvider.SqlServer, SqlServer.SqlServerStores.Create));
         services.AddSingleton(sp => CreateStore(sp, configuration));
 
         // Everything above the port sees the provider's store only through the resilience decorator.

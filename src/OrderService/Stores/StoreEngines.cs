@@ -1,4 +1,5 @@
 using OrderService.Data.MongoDb;
+using OrderService.Data.SqlServer;
 
 namespace OrderService.Stores;
 
@@ -8,6 +9,7 @@ internal static class StoreEngines
     public static IHostApplicationBuilder AddStoreEngines(this IHostApplicationBuilder builder)
     {
         builder.Services.AddMongoDbOrderStore();
+        builder.Services.AddSqlServerOrderStore();
         return builder;
     }
 }

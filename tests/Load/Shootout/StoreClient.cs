@@ -2,6 +2,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
+using OrderService.Data.SqlServer;
 
 namespace OrderService.Load.Shootout;
 
@@ -33,6 +34,7 @@ public sealed class StoreClient : IAsyncDisposable
             .AddLogging()
             .AddOrderStore(configuration)
             .AddMongoDbOrderStore()
+            .AddSqlServerOrderStore()
             .BuildServiceProvider(new ServiceProviderOptions { ValidateOnBuild = false });
         var client = new StoreClient(services);
         try
