@@ -1,6 +1,5 @@
 using System.Data.Common;
 using System.Runtime.CompilerServices;
-using Microsoft.Data.SqlClient;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Options;
@@ -82,25 +81,29 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
     }
 
     /// <summary>
-    /// The provider's own parser; null for a provider whose strings are not key=value pairs. One method per
+    /// The provider's own parser; null for a provider whose strings are not key=value pairs, or whose engine's project
+    /// registered no driver factory (<see cref="DriverName"/>). One method per
     /// provider: a ReadyToRun method resolves every type it names before it first runs, so one switch naming
-    /// all three builders loaded Npgsql and Microsoft.Data.SqlClient into every process at start-up, SQLite's too
+    /// all the builders loaded Npgsql and Microsoft.Data.SqlClient into every process at start-up, SQLite's too
     /// (and not inlined, for the same reason).
     /// </summary>
     private static DbConnectionStringBuilder? Builder(StoreProvider provider) => provider switch
     {
         StoreProvider.Sqlite => SqliteBuilder(),
         StoreProvider.PostgreSql => PostgreSqlBuilder(),
-        StoreProvider.SqlServer => SqlServerBuilder(),
-        _ => null,
+        _ => DbProviderFactories.TryGetFactory(DriverName(provider), out var factory) ? factory.CreateConnectionStringBuilder() : null,
     };
+
+    /// <summary>
+    /// The name an engine in its own project registers its driver's <see cref="DbProviderFactory"/> under
+    /// (<see cref="DbProviderFactories.RegisterFactory(string, DbProviderFactory)"/>), so that its connection strings
+    /// are parsed by its own driver here, where the options are checked.
+    /// </summary>
+    public static string DriverName(StoreProvider provider) => $"OrderService.{provider}";
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static DbConnectionStringBuilder SqliteBuilder() => new SqliteConnectionStringBuilder();
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static DbConnectionStringBuilder PostgreSqlBuilder() => new NpgsqlConnectionStringBuilder();
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static DbConnectionStringBuilder SqlServerBuilder() => new SqlConnectionStringBuilder();
 }

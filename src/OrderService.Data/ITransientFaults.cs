@@ -28,6 +28,12 @@ public interface ITransientFaults
     /// but never opens the circuit, which would turn away the calls the live nodes can serve.
     /// </summary>
     bool IsPartialOutage(Exception exception) => false;
+
+    /// <summary>
+    /// The engine's code and message for one error its driver raised (not searching inner exceptions), or null when
+    /// <paramref name="exception"/> is not this engine's: <see cref="StoreErrors.Describe"/> asks the store in use.
+    /// </summary>
+    string? DescribeError(Exception exception) => null;
 }
 
 /// <summary>

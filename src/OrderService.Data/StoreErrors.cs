@@ -1,15 +1,13 @@
 using System.Data.Common;
 using System.Globalization;
-using Microsoft.Data.SqlClient;
 using Microsoft.Data.Sqlite;
-using MongoDB.Driver;
 using Npgsql;
 
 namespace OrderService.Data;
 
 /// <summary>
 /// Tells an engine's error (raised by a database client or server: a <see cref="DbException"/> or a
-/// <see cref="MongoException"/>) from an error of our own code, and names it in the engine's own terms
+/// SQL Server's or MongoDB's exceptions) from an error of our own code, and names it in the engine's own terms
 /// (SQL Server's error number, PostgreSQL's SQLSTATE, SQLite's result code, MongoDB's error code) for the log.
 /// An engine error that the store's <see cref="ITransientFaults"/> cannot classify is still a store fault: the
 /// resilient store answers it 503 (Retry-After) and logs this description, where it would otherwise surface
@@ -17,19 +15,23 @@ namespace OrderService.Data;
 /// </summary>
 public static class StoreErrors
 {
-    /// <summary>The engine's code and message for an engine error (searching inner exceptions), or null for any other exception.</summary>
-    public static string? Describe(Exception exception)
+    /// <summary>
+    /// The engine's code and message for an engine error (searching inner exceptions), or null for any other exception:
+    /// <paramref name="engine"/> names its own driver's errors (<see cref="ITransientFaults.DescribeError"/>).
+    /// </summary>
+    public static string? Describe(Exception exception, ITransientFaults? engine)
     {
         for (var current = exception; current is not null; current = current.InnerException)
         {
+            if (engine?.DescribeError(current) is { } described)
+            {
+                return described;
+            }
+
             var code = current switch
             {
-                SqlException sql => string.Create(CultureInfo.InvariantCulture, $"SQL Server error {sql.Number} (class {sql.Class}, state {sql.State})"),
                 PostgresException postgres => $"PostgreSQL SQLSTATE {postgres.SqlState}",
                 SqliteException sqlite => string.Create(CultureInfo.InvariantCulture, $"SQLite error {sqlite.SqliteErrorCode} (extended {sqlite.SqliteExtendedErrorCode})"),
-                MongoCommandException command => string.Create(CultureInfo.InvariantCulture, $"MongoDB error {command.Code} ({command.CodeName})"),
-                MongoWriteException write when write.WriteError is { } error => string.Create(CultureInfo.InvariantCulture, $"MongoDB write error {error.Code} ({error.Category})"),
-                MongoException mongo => $"MongoDB {mongo.GetType().Name}",
                 NpgsqlException npgsql => $"PostgreSQL client {npgsql.GetType().Name}",
                 DbException other => string.Create(CultureInfo.InvariantCulture, $"{other.GetType().Name} {other.SqlState ?? other.ErrorCode.ToString(CultureInfo.InvariantCulture)}"),
                 _ => null,

@@ -89,9 +89,9 @@ public sealed class StoreOptions
 
     public PostgreSqlStoreOptions PostgreSql { get; set; } = new();
 
-    public SqlServer.SqlServerStoreOptions SqlServer { get; set; } = new();
+    public SqlServerStoreOptions SqlServer { get; set; } = new();
 
-    public MongoDb.MongoStoreOptions MongoDb { get; set; } = new();
+    public MongoStoreOptions MongoDb { get; set; } = new();
 
     public Keys.IdempotencyKeyOptions IdempotencyKeys { get; set; } = new();
 }

@@ -8,8 +8,9 @@ using OrderService.Data.Resilience;
 namespace OrderService.Data;
 
 /// <summary>
-/// Chooses the store from configuration. Adding a store is one folder plus one line in
-/// <see cref="CreateStore"/>; nothing above the port changes.
+/// Chooses the store from configuration: Store:Provider picks one of the registered <see cref="StoreEngine"/>s (the host
+/// registers the engines it ships, each from its own project). Adding a store is one project and one registration;
+/// nothing above the port changes.
 /// </summary>
 public static class StoreRegistration
 {
@@ -19,10 +20,12 @@ public static class StoreRegistration
     public static IServiceCollection AddOrderStore(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddSettings<StoreOptions>(configuration, StoreOptions.SectionName);
-        services.AddSingleton<IValidateOptions<StoreOptions>, MongoDb.MongoStoreOptionsValidator>();
+        services.AddSingleton<IValidateOptions<StoreOptions>, MongoStoreOptionsValidator>();
         services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
         services.AddStoreResilience(configuration);
         services.TryAddSingleton(TimeProvider.System);
+        services.AddSingleton(new StoreEngine(StoreProvider.Sqlite, Sqlite.SqliteStores.Create));
+        services.AddSingleton(new StoreEngine(StoreProvider.PostgreSql, PostgreSql.PostgreSqlStores.Create));
         services.AddSingleton(sp => CreateStore(sp, configuration));
 
         // Everything above the port sees the provider's store only through the resilience decorator.
@@ -60,17 +63,15 @@ public static class StoreRegistration
         var options = services.GetRequiredService<IOptions<StoreOptions>>().Value;
         var connectionString = ResolveConnectionString(configuration, options.Provider);
         var context = new StoreContext(options, connectionString, services);
-        return (options.Provider, options.Layout) switch
-        {
-            (StoreProvider.Sqlite, _) => Sqlite.SqliteStores.Create(context),
-            (StoreProvider.PostgreSql, _) => PostgreSql.PostgreSqlStores.Create(context),
-            (StoreProvider.SqlServer, _) => SqlServer.SqlServerStores.Create(context),
-            (StoreProvider.MongoDb, _) => MongoDb.MongoStores.Create(context),
-            _ => throw new OptionsValidationException(StoreOptions.SectionName, typeof(StoreOptions),
-                [$"Store:Provider={options.Provider} has no store in this build."]),
-        };
+        var engine = services.GetServices<StoreEngine>().LastOrDefault(e => e.Provider == options.Provider)
+            ?? throw new OptionsValidationException(StoreOptions.SectionName, typeof(StoreOptions),
+                [$"Store:Provider={options.Provider} has no store in this build."]);
+        return engine.Create(context);
     }
 }
+
+/// <summary>One engine's store factory, registered by the engine's project for the host to choose from by Store:Provider.</summary>
+public sealed record StoreEngine(StoreProvider Provider, Func<StoreContext, StoreBundle> Create);
 
 /// <summary>What a provider's factory needs: the validated options, its connection string and the container.</summary>
 public sealed record StoreContext(StoreOptions Options, string ConnectionString, IServiceProvider Services);

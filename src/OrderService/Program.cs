@@ -5,12 +5,14 @@ using OrderService.Authorization;
 using OrderService.Payments;
 using OrderService.Problems;
 using OrderService.ServiceDefaults;
+using OrderService.Stores;
 
 var checkOnly = ConfigurationCheck.IsAsked(args);
 var builder = WebApplication.CreateBuilder(ConfigurationCheck.WithoutFlag(args));
 builder.AddOrdersApi();
 builder.AddServiceDefaults();
 builder.AddOrderStore();
+builder.AddStoreEngines();
 builder.AddPayments();
 builder.AddOrderAuthorization();
 

@@ -31,6 +31,39 @@ public sealed partial class DockerfileTests
     }
 
     [Fact]
+    public void The_restore_layer_copies_every_project_the_service_builds_from()
+    {
+        // A project file the layer leaves out fails the restore (the service's reference points at nothing), and
+        // only in the image build: each engine's project must be copied as it is added.
+        var copied = ProjectCopy().Matches(Dockerfile.Text).Select(m => m.Groups["path"].Value).ToHashSet(StringComparer.Ordinal);
+
+        ProjectsOf("src/OrderService/OrderService.csproj").ShouldBeSubsetOf(copied);
+    }
+
+    /// <summary>The project and every project it references, transitively, as paths from the repository root.</summary>
+    private static HashSet<string> ProjectsOf(string project)
+    {
+        var found = new HashSet<string>(StringComparer.Ordinal);
+        var pending = new Stack<string>([project]);
+        while (pending.TryPop(out var current))
+        {
+            if (!found.Add(current))
+            {
+                continue;
+            }
+
+            var folder = Path.GetDirectoryName(current)!;
+            foreach (Match reference in ProjectReference().Matches(Repository.Read(current)))
+            {
+                var full = Path.GetFullPath(Path.Combine(Repository.Root, folder, reference.Groups["path"].Value));
+                pending.Push(Path.GetRelativePath(Repository.Root, full).Replace('\\', '/'));
+            }
+        }
+
+        return found;
+    }
+
+    [Fact]
     public void The_image_runs_as_the_non_root_app_user_and_keeps_SQLite_on_a_volume()
     {
         var text = Dockerfile.Text;
@@ -63,4 +96,10 @@ public sealed partial class DockerfileTests
     // Written inline in backticks or as a line of its own in a code block.
     [GeneratedRegex(@"(?m)(?:^|`)(?<command>dotnet publish src/OrderService[^`\r\n]+)")]
     private static partial Regex DocumentedPublishLine();
+
+    [GeneratedRegex(@"^COPY\s+(?<path>\S+\.csproj)\s", RegexOptions.Multiline)]
+    private static partial Regex ProjectCopy();
+
+    [GeneratedRegex(@"<ProjectReference\s+Include=""(?<path>[^""]+)""")]
+    private static partial Regex ProjectReference();
 }

@@ -22,7 +22,7 @@ namespace OrderService.Data.Document;
 /// <see cref="TransitionResult.Rejected"/>.
 /// </para>
 /// <para>
-/// MongoDB stores the same shape natively (src/OrderService.Data/MongoDb: OrderBson for the BSON layout, with
+/// MongoDB stores the same shape natively (src/OrderService.Data.MongoDb: OrderBson for the BSON layout, with
 /// instants as Int64 microseconds; OrderDefinitions for the findOneAndUpdate of a transition and the keyset
 /// listing; the Idempotency-Keys of creates and transitions inside the order, under one unique multikey index).
 /// It reuses <see cref="Normalize(Order)"/>, <see cref="Existing(NewOrder, string?, Order)"/> and <see cref="DistinctIds"/>.

@@ -3,7 +3,7 @@ using System.Reflection;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>One versioned schema script: <c>NNNN_name.sql</c>, embedded in this assembly.</summary>
+/// <summary>One versioned schema script: <c>NNNN_name.sql</c>, embedded in its engine's assembly.</summary>
 public sealed record SchemaScript(int Version, string Name, string Sql);
 
 /// <summary>
@@ -15,12 +15,13 @@ public sealed record SchemaScript(int Version, string Name, string Sql);
 public static class SchemaScripts
 {
     /// <summary>
-    /// The scripts under <paramref name="folder"/> (a folder of this project, e.g. <c>Sqlite/Schema</c>),
-    /// ordered by version. File names start with their version number: <c>0001_initial.sql</c>.
+    /// The scripts under <paramref name="folder"/> (a folder of the project that embeds them, e.g. <c>Sqlite/Schema</c>;
+    /// <paramref name="assembly"/> is that project's, this one's when not given), ordered by version. File names start
+    /// with their version number: <c>0001_initial.sql</c>.
     /// </summary>
-    public static IReadOnlyList<SchemaScript> Load(string folder)
+    public static IReadOnlyList<SchemaScript> Load(string folder, Assembly? assembly = null)
     {
-        var assembly = typeof(SchemaScripts).Assembly;
+        assembly ??= typeof(SchemaScripts).Assembly;
         var prefix = assembly.GetName().Name + "." + folder.Replace('/', '.').Replace('\\', '.') + ".";
         var scripts = new List<SchemaScript>();
         foreach (var resource in assembly.GetManifestResourceNames())

@@ -93,13 +93,13 @@ public sealed partial class ResilientOrderStore
             }
             catch (Exception fault) when (faults.IsRefusal(fault))
             {
-                throw new StoreRefusedException(StoreErrors.Describe(fault) ?? fault.Message, fault);
+                throw new StoreRefusedException(StoreErrors.Describe(fault, faults) ?? fault.Message, fault);
             }
             catch (Exception fault) when (faults.IsTransient(fault))
             {
                 throw new StoreUnavailableException($"The order store failed mid-stream: {fault.Message}", fault);
             }
-            catch (Exception fault) when (StoreErrors.Describe(fault) is { } engineError)
+            catch (Exception fault) when (StoreErrors.Describe(fault, faults) is { } engineError)
             {
                 throw new StoreUnavailableException($"The order store failed mid-stream: {engineError}", fault) { UnclassifiedEngineError = engineError };
             }

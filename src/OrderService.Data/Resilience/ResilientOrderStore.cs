@@ -191,11 +191,11 @@ public sealed partial class ResilientOrderStore : IOrderStore, IOrderJsonReads, 
         catch (Exception fault) when (!cancellationToken.IsCancellationRequested && _faults.IsRefusal(fault))
         {
             // The engine refused the statement for good: a retry gets the same answer, so not an outage (no 503).
-            var refused = new StoreRefusedException(StoreErrors.Describe(fault) ?? fault.Message, fault);
+            var refused = new StoreRefusedException(StoreErrors.Describe(fault, _faults) ?? fault.Message, fault);
             telemetry?.Fail(fault.GetType().FullName!, refused.EngineError);
             throw refused;
         }
-        catch (Exception fault) when (!cancellationToken.IsCancellationRequested && StoreErrors.Describe(fault) is { } engineError)
+        catch (Exception fault) when (!cancellationToken.IsCancellationRequested && StoreErrors.Describe(fault, _faults) is { } engineError)
         {
             // An engine error the store does not classify (not transient, not an outcome the store answers itself):
             // still the store's fault, never the caller's and never a bug of the HTTP code, so a 503, not a 500.

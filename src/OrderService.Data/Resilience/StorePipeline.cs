@@ -50,7 +50,7 @@ public static class StorePipeline
                 var logger = context.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(ResilienceLog.Category);
                 var circuit = new CircuitBreakerStateProvider();
                 context.OnPipelineDisposed(StoreTelemetry.ObserveCircuit(system, () => (int)circuit.CircuitState).Dispose);
-                Configure(pipeline, options, system, circuit, logger);
+                Configure(pipeline, options, system, circuit, logger, context.ServiceProvider.GetService<ITransientFaults>);
             });
         }
 
@@ -61,7 +61,9 @@ public static class StorePipeline
     public static ResiliencePipeline For(IServiceProvider services, StoreProvider provider) =>
         services.GetRequiredService<ResiliencePipelineProvider<string>>().GetPipeline(KeyFor(provider));
 
-    internal static void Configure(ResiliencePipelineBuilder pipeline, ResilienceOptions options, string system, CircuitBreakerStateProvider circuit, ILogger logger)
+    /// <param name="engine">The store's fault rules, asked when the circuit opens (the store is built by then) to name the engine's error.</param>
+    internal static void Configure(ResiliencePipelineBuilder pipeline, ResilienceOptions options, string system, CircuitBreakerStateProvider circuit, ILogger logger,
+        Func<ITransientFaults?> engine)
     {
         var total = TimeSpan.FromSeconds(options.TotalTimeoutSeconds);
         var attempt = TimeSpan.FromSeconds(options.AttemptTimeoutSeconds);
@@ -95,7 +97,7 @@ public static class StorePipeline
             StateProvider = circuit,
             OnOpened = args =>
             {
-                ResilienceLog.CircuitOpened(logger, system, args.BreakDuration.TotalSeconds, FaultDescription(args.Outcome.Exception));
+                ResilienceLog.CircuitOpened(logger, system, args.BreakDuration.TotalSeconds, FaultDescription(args.Outcome.Exception, engine()));
                 return ValueTask.CompletedTask;
             },
             OnHalfOpened = _ =>
@@ -179,10 +181,10 @@ public static class StorePipeline
     };
 
     /// <summary>For the log: the engine's code and message where an engine raised the fault, else the exception's type and message.</summary>
-    internal static string FaultDescription(Exception? exception)
+    internal static string FaultDescription(Exception? exception, ITransientFaults? engine)
     {
         var fault = exception is TransientStoreFault transient ? transient.InnerException! : exception;
-        return fault is null ? "unknown" : StoreErrors.Describe(fault) ?? $"{fault.GetType().FullName}: {fault.Message}";
+        return fault is null ? "unknown" : StoreErrors.Describe(fault, engine) ?? $"{fault.GetType().FullName}: {fault.Message}";
     }
 
     internal static string ErrorType(Exception? exception) => exception switch

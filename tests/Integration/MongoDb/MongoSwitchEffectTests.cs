@@ -1,5 +1,4 @@
 using OrderService.Data;
-using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Stores;
 using OrderService.Testing;

@@ -40,6 +40,8 @@ public sealed class BadSettingTests
         ["payments, negative delay"] = (["--Payments:AuthorizationDelayMilliseconds=-5"], ["Payments:AuthorizationDelayMilliseconds", "\"-5\"", "0 to 60000"]),
         ["payments, text too long"] = ([$"--Payments:DeclineReferencePrefix={LongPrefix}"], ["Payments:DeclineReferencePrefix", LongPrefix, "at most 128 characters"]),
         ["server store without a connection string"] = (["--Store:Provider=PostgreSql"], ["ConnectionStrings:Orders", "Missing", "PostgreSql connection string"]),
+        ["misspelt keyword in a connection string of an engine in its own project"] = (["--Store:Provider=SqlServer", "--ConnectionStrings:Orders=Servr=db"], ["ConnectionStrings:Orders", "a SqlServer connection string"]),
+        ["misspelt keyword in a connection string setting checked by its engine's driver"] = (["--Store:Provider=SqlServer", "--ConnectionStrings:Orders=Server=db", "--Store:SqlServer:ReadConnectionString=Servr=db"], ["Store:SqlServer:ReadConnectionString", "a SQL Server connection string"]),
         ["layout the provider lacks"] = (["--Store:Provider=SqlServer", "--Store:Layout=Document", "--ConnectionStrings:Orders=Server=127.0.0.1"], ["Store:Layout", "\"Document\"", "Relational with Store:Provider=SqlServer"]),
     };
 

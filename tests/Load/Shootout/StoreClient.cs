@@ -1,6 +1,8 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
+using OrderService.Data.MongoDb;
+using OrderService.Data.SqlServer;
 
 namespace OrderService.Load.Shootout;
 
@@ -31,6 +33,8 @@ public sealed class StoreClient : IAsyncDisposable
             .AddSingleton<IConfiguration>(configuration)
             .AddLogging()
             .AddOrderStore(configuration)
+            .AddMongoDbOrderStore()
+            .AddSqlServerOrderStore()
             .BuildServiceProvider(new ServiceProviderOptions { ValidateOnBuild = false });
         var client = new StoreClient(services);
         try

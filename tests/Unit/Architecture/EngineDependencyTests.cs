@@ -1,16 +1,21 @@
 using System.Reflection;
 using System.Reflection.Emit;
+using System.Xml.Linq;
 using OrderService.Data;
+using OrderService.Data.MongoDb;
+using OrderService.Data.Resilience;
+using OrderService.Data.SqlServer;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.Architecture;
 
 /// <summary>
-/// The data layer's dependency rules, read from the compiled assembly (signatures and method bodies): an engine's folder
-/// uses no other engine and no other engine's driver, and the shared folders (the model, the port, the SQL engine, the
-/// document layout, resilience) use no engine at all. Only the composition (StoreRegistration and the options tree in
-/// the root namespace) names every engine.
+/// The data layer's dependency rules, read from the compiled assemblies (signatures and method bodies): an engine's folder
+/// or project uses no other engine and no other engine's driver, and the shared folders (the model, the port, the SQL
+/// engine, the document layout, resilience) use no engine at all. An engine's project file references the core and its
+/// own driver only, and the core's none of those drivers. Only the composition (StoreRegistration and the options tree in
+/// the root namespace) names the engines still in the core.
 /// </summary>
 public sealed class EngineDependencyTests
 {
@@ -76,13 +81,50 @@ public sealed class EngineDependencyTests
     [Fact]
     public void The_scan_sees_what_a_type_uses_in_its_method_bodies()
     {
-        // StoreRegistration names every engine's factory only inside a method body: a scan of signatures alone would miss it.
-        var used = Uses(typeof(StoreRegistration)).Select(t => t.Namespace).ToHashSet();
-        used.ShouldContain($"{Root}.MongoDb");
-        used.ShouldContain($"{Root}.SqlServer");
+        // The resilient store names StoreErrors and the engine registration names its factory only inside a method
+        // body: a scan of signatures alone would miss both.
+        Uses(typeof(ResilientOrderStore)).ShouldContain(typeof(StoreErrors));
+        Uses(typeof(MongoRegistration)).ShouldContain(typeof(MongoStores));
     }
 
-    private static IEnumerable<Type> DataTypes() => typeof(IOrderStore).Assembly.GetTypes();
+    /// <summary>The drivers' packages, by the engine that owns them.</summary>
+    private static readonly Dictionary<string, string> DriverPackages = new(StringComparer.Ordinal)
+    {
+        ["Microsoft.Data.Sqlite"] = $"{Root}.Sqlite",
+        ["Npgsql"] = $"{Root}.PostgreSql",
+        ["Microsoft.Data.SqlClient"] = $"{Root}.SqlServer",
+        ["MongoDB.Driver"] = $"{Root}.MongoDb",
+    };
+
+    [Fact]
+    public void An_engine_project_references_the_core_and_its_own_driver_only_and_the_core_no_driver_of_theirs()
+    {
+        var src = Path.Combine(RepositoryRoot, "src");
+        var engineProjects = Directory.GetDirectories(src, $"{Root}.*").Select(Path.GetFileName).Where(name => name != Root).ToList();
+        engineProjects.ShouldNotBeEmpty();
+
+        var violations = new List<string>();
+        foreach (var project in engineProjects)
+        {
+            var text = File.ReadAllText(Path.Combine(src, project!, $"{project}.csproj"));
+            violations.AddRange(References(text, "ProjectReference").Where(r => r != $"../{Root}/{Root}.csproj").Select(r => $"{project} references {r}"));
+            violations.AddRange(References(text, "PackageReference").Where(p => DriverPackages.GetValueOrDefault(p) != project).Select(p => $"{project} references {p}"));
+        }
+
+        var core = File.ReadAllText(Path.Combine(src, Root, $"{Root}.csproj"));
+        violations.AddRange(References(core, "PackageReference").Where(p => engineProjects.Contains(DriverPackages.GetValueOrDefault(p))).Select(p => $"{Root} references {p}"));
+
+        violations.ShouldBeEmpty();
+    }
+
+    private static string RepositoryRoot { get; } = typeof(EngineDependencyTests).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+        .Single(a => a.Key == "RepositoryRoot").Value!;
+
+    private static IEnumerable<string> References(string project, string item) =>
+        XDocument.Parse(project).Descendants(item).Select(e => (string)e.Attribute("Include")!);
+
+    /// <summary>The core and every engine's project.</summary>
+    private static IEnumerable<Type> DataTypes() => new[] { typeof(IOrderStore), typeof(MongoStores), typeof(SqlServerStores) }.SelectMany(t => t.Assembly.GetTypes());
 
     private static bool InNamespace(string? name, string prefix) =>
         name is not null && (name == prefix || name.StartsWith(prefix + ".", StringComparison.Ordinal));

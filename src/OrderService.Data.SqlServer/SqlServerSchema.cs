@@ -12,7 +12,7 @@ namespace OrderService.Data.SqlServer;
 /// </summary>
 public sealed class SqlServerSchema(string connectionString, int commandTimeoutSeconds) : IStoreSchema
 {
-    private const string ScriptFolder = "SqlServer/Schema";
+    private const string ScriptFolder = "Schema";
 
     /// <summary>How long CREATE DATABASE and the scripts may take in all: a fresh database can take seconds.</summary>
     private static readonly TimeSpan PreparationTimeout = TimeSpan.FromSeconds(120);
@@ -75,8 +75,8 @@ public sealed class SqlServerSchema(string connectionString, int commandTimeoutS
         await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
     }
 
-    /// <summary>The embedded scripts (SqlServer/Schema/NNNN_*.sql), in version order. Public so tests can parse them.</summary>
-    public static IReadOnlyList<SchemaScript> Scripts() => SchemaScripts.Load(ScriptFolder);
+    /// <summary>The embedded scripts (Schema/NNNN_*.sql), in version order. Public so tests can parse them.</summary>
+    public static IReadOnlyList<SchemaScript> Scripts() => SchemaScripts.Load(ScriptFolder, typeof(SqlServerSchema).Assembly);
 
     private async Task EnsureDatabaseAsync(CancellationToken cancellationToken)
     {

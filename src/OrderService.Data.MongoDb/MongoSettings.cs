@@ -101,23 +101,17 @@ public sealed class MongoSettings
         return new MongoSettings(client, string.IsNullOrEmpty(url.DatabaseName) ? DefaultDatabase : url.DatabaseName, effective);
     }
 
-    /// <summary>"majority" or 1–<see cref="MongoStoreOptionsValidator.MaxMembers"/>; false for anything else (w:0 included).</summary>
+    /// <summary>The driver's w for a value <see cref="MongoStoreOptions.TryParseW"/> takes; false for anything else.</summary>
     public static bool TryParseW(string value, out WriteConcern.WValue? w)
     {
         w = null;
-        if (string.Equals(value.Trim(), "majority", StringComparison.OrdinalIgnoreCase))
+        if (!MongoStoreOptions.TryParseW(value, out var members))
         {
-            w = WriteConcern.WMode.Majority;
-            return true;
+            return false;
         }
 
-        if (int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var count) && count is >= 1 and <= MongoStoreOptionsValidator.MaxMembers)
-        {
-            w = new WriteConcern.WCount(count);
-            return true;
-        }
-
-        return false;
+        w = members is { } count ? new WriteConcern.WCount(count) : WriteConcern.WMode.Majority;
+        return true;
     }
 
     /// <summary>One line for the start-up log.</summary>

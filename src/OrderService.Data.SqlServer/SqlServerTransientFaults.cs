@@ -1,4 +1,5 @@
 using System.ComponentModel;
+using System.Globalization;
 using System.Net.Sockets;
 using Microsoft.Data.SqlClient;
 
@@ -197,4 +198,8 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     /// </summary>
     private static bool IsPoolTimeout(Exception exception) =>
         exception.Message.Contains("obtaining a connection from the pool", StringComparison.Ordinal);
+
+    public string? DescribeError(Exception exception) => exception is SqlException sql
+        ? string.Create(CultureInfo.InvariantCulture, $"SQL Server error {sql.Number} (class {sql.Class}, state {sql.State}): {sql.Message}")
+        : null;
 }

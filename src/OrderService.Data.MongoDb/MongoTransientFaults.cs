@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Net.Sockets;
 using MongoDB.Driver;
 
@@ -122,6 +123,18 @@ public sealed class MongoTransientFaults : ITransientFaults
         && code.IsInt32
             ? code.AsInt32
             : null;
+
+    public string? DescribeError(Exception exception)
+    {
+        var code = exception switch
+        {
+            MongoCommandException command => string.Create(CultureInfo.InvariantCulture, $"MongoDB error {command.Code} ({command.CodeName})"),
+            MongoWriteException write when write.WriteError is { } error => string.Create(CultureInfo.InvariantCulture, $"MongoDB write error {error.Code} ({error.Category})"),
+            MongoException mongo => $"MongoDB {mongo.GetType().Name}",
+            _ => null,
+        };
+        return code is null ? null : $"{code}: {exception.Message}";
+    }
 }
 
 /// <summary>PostgreSQL's SQLSTATEs as DocumentDB (under FerretDB) reports them in a MongoDB error's code.</summary>

@@ -2,7 +2,7 @@ using Microsoft.Extensions.Options;
 using OrderService.Data.Configuration;
 using OrderService.Data.Resilience;
 
-namespace OrderService.Data.MongoDb;
+namespace OrderService.Data;
 
 /// <summary>
 /// The <c>Store:MongoDb</c> keys, checked at start-up whatever the provider (a bad value is a bad value); each failure is
@@ -17,7 +17,7 @@ public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resil
     {
         var mongo = options.MongoDb;
         var failures = new List<string>();
-        if (mongo.W is { } w && !MongoSettings.TryParseW(w, out _))
+        if (mongo.W is { } w && !MongoStoreOptions.TryParseW(w, out _))
         {
             failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:W", w, SettingRuleAttribute.Of<MongoStoreOptions>(nameof(MongoStoreOptions.W))));
         }

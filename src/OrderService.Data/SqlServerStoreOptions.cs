@@ -1,7 +1,7 @@
 using System.ComponentModel;
 using OrderService.Data.Configuration;
 
-namespace OrderService.Data.SqlServer;
+namespace OrderService.Data;
 
 /// <summary><c>Store:SqlServer</c>.</summary>
 [Description("Where the SQL Server store reads (with Store:Provider=SqlServer).")]

@@ -1,10 +1,11 @@
 using System.ComponentModel;
+using System.Globalization;
 using OrderService.Data.Configuration;
 
-namespace OrderService.Data.MongoDb;
+namespace OrderService.Data;
 
 /// <summary>
-/// <c>Store:MongoDb</c>: the seed's MongoDB switches, each honoured in one place (<see cref="MongoSettings"/>).
+/// <c>Store:MongoDb</c>: the seed's MongoDB switches, each honoured in one place (OrderService.Data.MongoDb's MongoSettings).
 /// Every key is optional. Precedence, per setting: a key set here wins over the same option in the
 /// <c>mongodb://</c> connection string, which wins over the driver's and the server's defaults. So an operator can
 /// keep one URI and let a variant change only what it names. Validated at start-up
@@ -25,6 +26,24 @@ public sealed class MongoStoreOptions
     public string? W { get => _w; set => _w = string.IsNullOrWhiteSpace(value) ? null : value; }
 
     private string? _w;
+
+    /// <summary>"majority" (<paramref name="members"/> null) or 1–<see cref="MongoStoreOptionsValidator.MaxMembers"/>; false for anything else (w:0 included).</summary>
+    public static bool TryParseW(string value, out int? members)
+    {
+        members = null;
+        if (string.Equals(value.Trim(), "majority", StringComparison.OrdinalIgnoreCase))
+        {
+            return true;
+        }
+
+        if (int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var count) && count is >= 1 and <= MongoStoreOptionsValidator.MaxMembers)
+        {
+            members = count;
+            return true;
+        }
+
+        return false;
+    }
 
     [Description("The write concern's j: true acknowledges a write once it is in the on-disk journal. Unset: the connection string's journal, else the server's default.")]
     public bool? Journal { get; set; }
