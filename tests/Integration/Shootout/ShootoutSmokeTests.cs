@@ -166,9 +166,12 @@ public sealed class ShootoutSmokeTests
         warmup.Cap.ShouldBe(WarmupCap, key);
         warmup.WindowRates.Count.ShouldBeInRange(2, 4, $"{key}: steady needs two windows; the cap allows four");
         warmup.WindowRates.ShouldAllBe(rate => rate > 0, key);
-        // One NBomber session: the workflows in flight when the last window closed finish too (at most one per copy).
+        // One NBomber session: the workflows in flight when the budget closed finish too (at most one per copy, 20).
+        // The watcher polls the count, so on the fast raw path up to about one more round of the copies finishes between
+        // the window's end and the close (202 and 205 seen on a loaded machine): 2 × 20 above the windows, still well
+        // under the cap a warm-up that did not stop would reach.
         var windowed = Math.Min(WarmupCap, warmup.WindowRates.Count * 60);
-        warmup.Workflows.ShouldBeInRange(windowed, Math.Min(WarmupCap, windowed + 20), key);
+        warmup.Workflows.ShouldBeInRange(windowed, Math.Min(WarmupCap, windowed + 40), key);
 
         // Either two consecutive windows agreed within 5% (and it stopped there), or the cap was spent without that.
         var lastTwoAgree = SteadyStateDetector.Agree(warmup.WindowRates[^2], warmup.WindowRates[^1], SteadyStateDetector.DefaultTolerance);
