@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Threading.Channels;
 using Microsoft.Data.Sqlite;
 
@@ -17,7 +16,7 @@ namespace OrderService.Data.Sqlite;
 /// what arrives meanwhile queued until the loan comes back. It waits only for its own queue, never for the borrower.
 /// </para>
 /// </summary>
-internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
+internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
 {
     private readonly Channel<PendingWrite> _queue = Channel.CreateUnbounded<PendingWrite>(
         new UnboundedChannelOptions { SingleReader = true, SingleWriter = false });
@@ -233,113 +232,6 @@ internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
             command.CommandText = sql;
             command.Prepare();
             return command;
-        }
-    }
-
-    internal abstract class PendingWrite
-    {
-        public abstract bool IsCancelled { get; }
-
-        public abstract void Run(SqliteConnection connection);
-
-        public abstract void Complete();
-
-        public abstract void Fail(Exception exception);
-    }
-
-    /// <summary>A borrower of the writer's connection, queued like a write; <see cref="Returned"/> is queued when it is done.</summary>
-    internal sealed class Loan(SqliteGroupCommitWriter writer, CancellationToken cancellationToken) : PendingWrite
-    {
-        private readonly TaskCompletionSource<Loan> _granted = new(TaskCreationOptions.RunContinuationsAsynchronously);
-
-        public Task<Loan> Granted => _granted.Task;
-
-        public SqliteConnection Connection { get; private set; } = null!;
-
-        /// <summary>Whether the borrower gave the connection back inside a transaction (a rollback that failed): the writer replaces it.</summary>
-        public bool LeftTransactionOpen { get; private set; }
-
-        public PendingWrite Returned { get; } = new ReturnedLoan();
-
-        public override bool IsCancelled => QueuedWrites.Abandoned(_granted, cancellationToken);
-
-        public void Grant(SqliteConnection connection)
-        {
-            Connection = connection;
-            _granted.TrySetResult(this);
-        }
-
-        public void Return(bool leftTransactionOpen)
-        {
-            LeftTransactionOpen = leftTransactionOpen;
-            writer._queue.Writer.TryWrite(Returned);
-        }
-
-        public override void Run(SqliteConnection connection) => throw new InvalidOperationException("A loan is lent, not run in a group.");
-
-        public override void Complete()
-        {
-        }
-
-        public override void Fail(Exception exception) => _granted.TrySetException(exception);
-    }
-
-    private sealed class ReturnedLoan : PendingWrite
-    {
-        public override bool IsCancelled => false;
-
-        public override void Run(SqliteConnection connection)
-        {
-        }
-
-        public override void Complete()
-        {
-        }
-
-        public override void Fail(Exception exception)
-        {
-        }
-    }
-
-    private sealed class PendingWrite<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken) : PendingWrite
-    {
-        private readonly TaskCompletionSource<T> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
-        // The writer thread runs the work outside the request's flow: carry its span, so the commands'
-        // spans stay in the request's trace.
-        private readonly Activity? _caller = Activity.Current;
-        private T? _result;
-        private bool _failed;
-
-        public Task<T> Task => _completion.Task;
-
-        public override bool IsCancelled => QueuedWrites.Abandoned(_completion, cancellationToken);
-
-        public override void Run(SqliteConnection connection)
-        {
-            var writer = Activity.Current;
-            Activity.Current = _caller;
-            try
-            {
-                _result = work(connection);
-            }
-            finally
-            {
-                Activity.Current = writer;
-            }
-        }
-
-        public override void Complete()
-        {
-            if (!_failed)
-            {
-                _completion.TrySetResult(_result!);
-            }
-        }
-
-        public override void Fail(Exception exception)
-        {
-            _failed = true;
-            _completion.TrySetException(exception);
         }
     }
 }
