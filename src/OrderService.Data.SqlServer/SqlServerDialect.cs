@@ -112,12 +112,9 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     }
 
     /// <summary>
-    /// See <see cref="SqlDialect.CreateOrder"/>: the same result sets, in T-SQL. The order INSERT's OUTPUT lands
-    /// in the table variable @created, and the lines and the Created event are inserted only for the id found
-    /// there: they follow exactly the order this batch inserted, whatever the engine reports as @@ROWCOUNT
-    /// (Babelfish reports 0 after INSERT ... OUTPUT, SQL Server 1; a check on it once skipped the lines and the
-    /// event there, issue 13). Result set (1) is read from @created after COMMIT, so it announces only a
-    /// committed order; XACT_ABORT rolls back the whole create on any error, so it is all of its rows or none.
+    /// See <see cref="SqlDialect.CreateOrder"/>, in T-SQL. The lines and the Created event follow the id the order
+    /// INSERT's OUTPUT put in @created, not @@ROWCOUNT, which Babelfish reports as 0 after INSERT ... OUTPUT. Result
+    /// set (1) is read after COMMIT, and XACT_ABORT makes the create all of its rows or none.
     /// </summary>
     protected override string BuildCreateOrder(bool withIdempotencyKey)
     {

@@ -148,12 +148,9 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     private const int DuplicateKey = 2627, DuplicateIndexKey = 2601;
 
     /// <summary>
-    /// The keys the create checks for (with UPDLOCK, HOLDLOCK) before it inserts them: the customer, the Idempotency-Key,
-    /// the order id. And the event key: a transition's event takes its sequence from the version its own guarded UPDATE
-    /// wrote (OUTPUT INTO), so on SQL Server two events of one sequence cannot meet; on Babelfish two concurrent
-    /// transitions of one order once did (a writer that waited for the row and re-checked it). Either way XACT_ABORT has
-    /// rolled the whole transition back and the key kept the history intact, so a rerun, which reads the order anew,
-    /// answers it (applied, or 409), where a 500 would leave the client guessing.
+    /// Keys two racing writes can both pass the check for: the create's customer, Idempotency-Key and order id (checked
+    /// with UPDLOCK, HOLDLOCK), and on Babelfish the event's sequence, where a writer that waited for the row can re-check
+    /// it. XACT_ABORT has rolled the whole write back, so a rerun, which reads the order anew, answers it (applied or 409).
     /// </summary>
     private static readonly string[] RacedKeys = ["pk_customers", "pk_idempotency_keys", "uq_orders_id", "pk_order_events"];
 

@@ -114,12 +114,9 @@ public sealed partial class RelationalOrderStore : IOrderStore
         var withKey = order.IdempotencyKey is not null;
         var created = order.Order;
 
-        // A create is ONE command of inserts whose every decision is a unique key (the key, the id, the
-        // customer) or a foreign key, and those hold alike at every isolation level: it reads nothing that a
-        // stricter level would protect. So it always runs as its own implicit transaction. Under SERIALIZABLE on
-        // PostgreSQL the level would only add false conflicts: the foreign-key checks and the ON CONFLICT probes
-        // read the same append-only index pages (UUIDv7 ids) that every concurrent create writes, and 74% of
-        // creates aborted on their first attempt at 100 concurrency (docs/isolation-and-durability.md).
+        // Every decision of a create is a unique or foreign key, which holds alike at every isolation level, so it
+        // runs as its own implicit transaction: SERIALIZABLE would only add false conflicts on the index pages that
+        // every concurrent create writes.
         return _connections.WriteAsync(null, async (connection, transaction) =>
         {
             bool inserted;
