@@ -7,16 +7,9 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.SqlServer;
 
 /// <summary>
-/// SQL Server's words for the relational engine: OUTPUT instead of RETURNING, NOT EXISTS guards
-/// (with UPDLOCK, HOLDLOCK so two racing inserts queue instead of failing) instead of ON CONFLICT,
-/// FOR JSON / OPENJSON for the aggregated rows and the one-parameter id set, TOP instead of LIMIT,
-/// and WITH (NOLOCK) on every table a read touches when Store:ReadIsolation=ReadUncommitted.
-/// <para>
-/// Writes of more than one statement carry their own atomicity (SET XACT_ABORT ON + BEGIN/COMMIT in
-/// the batch): the engine sends them as ONE command without an explicit transaction under
-/// ReadCommitted (one round trip). Inside an explicit transaction the inner BEGIN/COMMIT only nest,
-/// and any error rolls back the whole transaction (XACT_ABORT).
-/// </para>
+/// SQL Server's words for the relational engine: OUTPUT for RETURNING, NOT EXISTS guards with UPDLOCK, HOLDLOCK (racing
+/// inserts queue) for ON CONFLICT, FOR JSON / OPENJSON, TOP, and NOLOCK under ReadUncommitted. A write of several
+/// statements is atomic on its own (XACT_ABORT, BEGIN/COMMIT in the batch), so it needs no explicit transaction.
 /// </summary>
 public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
 {

@@ -245,8 +245,8 @@ public sealed partial class RelationalOrderStore : IOrderStore
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
         using (StoreTelemetry.Command(_dialect.ProviderName, "ping", _dialect.Ping, _connections.ReadIsolationInForce))
         {
-            // A plain command: the warm-up sends 32 of these while the service starts, and through Dapper the first
-            // would pay its one-time set-up there, competing with the first requests for the CPU.
+            // A plain command: the warm-up sends many of these at start-up, and Dapper's one-time set-up would then
+            // compete with the first requests for the CPU.
             await using var ping = connection.CreateCommand();
             ping.CommandText = _dialect.Ping;
             ping.CommandTimeout = _commandTimeout;
