@@ -28,10 +28,8 @@ public sealed partial class RelationalOrderStore : IOrderStore
     private readonly IsolationLevel? _writeTransaction;
     private readonly string _writeIsolationInForce;
 
-    // Under RepeatableRead or Serializable, on an engine where concurrent writes really run concurrently,
-    // a transition reads the order BEFORE its transaction and the transaction holds only the version-guarded
-    // write (the per-call flow): what it reads under the strict level shrinks to the one row it updates, so
-    // transitions of different orders stop aborting each other (see docs/isolation-and-durability.md).
+    // Under a strict level, where writes run concurrently, a transition reads before its transaction, which holds only
+    // the version-guarded write: transitions of different orders then do not abort each other.
     private readonly bool _strictTransitionsReadFirst;
     private readonly string _createIsolationInForce;
 
