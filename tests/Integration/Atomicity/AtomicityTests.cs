@@ -1,9 +1,11 @@
 using OrderService.Data;
 using OrderService.Data.Orders;
+using OrderService.Integration.Tests.StorePort;
+using OrderService.Integration.Tests.Traits;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.Atomicity;
 
 /// <summary>
 /// A failure between the status update and the event insert leaves nothing half-written. No hook: a

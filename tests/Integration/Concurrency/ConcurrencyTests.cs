@@ -1,9 +1,11 @@
 using OrderService.Data;
 using OrderService.Data.Orders;
+using OrderService.Integration.Tests.StorePort;
+using OrderService.Integration.Tests.Traits;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.Concurrency;
 
 /// <summary>Optimistic concurrency and idempotent creates under real contention, in both units of work.</summary>
 [Collection(nameof(RelationalStoresCollection))]

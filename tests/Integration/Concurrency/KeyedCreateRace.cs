@@ -1,8 +1,9 @@
 using OrderService.Data;
+using OrderService.Integration.Tests.StorePort;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.Concurrency;
 
 /// <summary>
 /// The race every store must win the same way: many creates with one Idempotency-Key released at once make one order,

@@ -3,12 +3,13 @@ using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Concurrency;
 
 /// <summary>
 /// Against a real MongoDB (ORDERS_TEST_MONGODB, a replica set): what the documents look like on the server and that

@@ -1,9 +1,10 @@
 using OrderService.Data;
 using OrderService.Data.Orders;
+using OrderService.Integration.Tests.StorePort;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.Concurrency;
 
 /// <summary>
 /// The other race every store must win the same way: many transitions of one order released at once have exactly one

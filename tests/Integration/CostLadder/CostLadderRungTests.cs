@@ -1,10 +1,10 @@
 using System.Net;
 using System.Net.Http.Json;
-using OrderService.CostLadder;
-using OrderService.Load.Shootout;
 using Microsoft.AspNetCore.Builder;
 using Npgsql;
-using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.CostLadder;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Load.Shootout;
 using Shouldly;
 using Xunit;
 

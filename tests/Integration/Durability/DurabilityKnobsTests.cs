@@ -2,10 +2,11 @@ using System.Data.Common;
 using OrderService.Data;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
+using OrderService.Integration.Tests.StorePort;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.Durability;
 
 /// <summary>
 /// The durability keys reach the database session the stores write on: read back from the server

@@ -2,11 +2,13 @@ using System.Data.Common;
 using Npgsql;
 using OrderService.Data;
 using OrderService.Data.Orders;
+using OrderService.Integration.Tests.StorePort;
+using OrderService.Integration.Tests.Traits;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.Durability;
 
 /// <summary>
 /// PostgreSQL's group commit (Store:PostgreSql:GroupCommit), seen from the database: which transaction wrote each row

@@ -4,12 +4,13 @@ using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Data.SqlServer;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.Conformance.Stores;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.SqlServer;
+namespace OrderService.Integration.Tests.Engines;
 
 /// <summary>
 /// Where the two TDS engines the store runs on really differ, stated, never skipped: each test asks which

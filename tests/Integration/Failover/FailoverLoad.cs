@@ -3,7 +3,7 @@ using System.Diagnostics;
 using System.Net;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Failover;
 
 /// <summary>
 /// Whole workflows (create, pay, ship, complete) from a few concurrent clients that behave as the contract asks: every

@@ -5,7 +5,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Failover;
 
 /// <summary>
 /// One failover under load: a healthy pair, the service on the multi-host string, workflows running, the disruption,

@@ -3,7 +3,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Failover;
 
 /// <summary>
 /// Failover on pg_auto_failover (a monitor, a primary and a synchronous secondary on this machine) under a load of

@@ -8,7 +8,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Failover;
 
 /// <summary>
 /// Every way a PostgreSQL primary goes away during a failover is a 503 with Retry-After, never a 500, on the group

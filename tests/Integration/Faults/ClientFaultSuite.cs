@@ -6,7 +6,7 @@ using OrderService.Integration.Tests.Conformance.Stores;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// A store's client side, for real, with no server: the provider pointed at a closed loopback port. The driver fails

@@ -6,10 +6,11 @@ using Microsoft.Data.Sqlite;
 using OrderService.Data;
 using OrderService.Integration.Tests.Api;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// Contention is retried: a unit the store rolled back (SQLite BUSY past busy_timeout, PostgreSQL 40001

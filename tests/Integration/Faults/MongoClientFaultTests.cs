@@ -1,11 +1,11 @@
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
-using OrderService.Integration.Tests.Resilience;
+using OrderService.Integration.Tests.Servers;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// MongoDB.Driver against a closed port: it cannot select a server within the bounded server-selection time-out and

@@ -4,11 +4,13 @@ using System.Net.Sockets;
 using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// A service started while MongoDB is unreachable answers 503 (ready 503, live 200) and serves again by itself once

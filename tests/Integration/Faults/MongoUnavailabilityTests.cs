@@ -1,11 +1,13 @@
 using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// A MongoDB the service cannot use is unavailability (<see cref="MongoTransientFaults"/>: Unreachable, retried within

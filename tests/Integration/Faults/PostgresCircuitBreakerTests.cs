@@ -10,7 +10,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// The circuit breaker across a real outage: PostgreSQL stops under a stream of requests. The circuit

@@ -4,11 +4,12 @@ using Microsoft.Extensions.Hosting;
 using Npgsql;
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// The rerun rule against a real PostgreSQL whose reply is lost after it committed (a relay drops the

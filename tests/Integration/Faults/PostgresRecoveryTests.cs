@@ -5,7 +5,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Conformance.Postgres;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// The service across a PostgreSQL outage: 503 while the server is gone, readiness recovering by itself

@@ -5,7 +5,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// A throwaway PostgreSQL cluster that refuses sessions: password authentication for every role but the

@@ -1,11 +1,12 @@
 using System.Net;
 using Npgsql;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// A pool with no free connection in time is load on this service, not an outage of the store: the waits answer 503

@@ -1,9 +1,9 @@
 using OrderService.Data;
-using OrderService.Integration.Tests.Resilience;
+using OrderService.Integration.Tests.Conformance.Stores;
 using OrderService.Testing;
 using Xunit;
 
-namespace OrderService.Integration.Tests.SqlServer;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>SqlClient against a closed port: a SqlException (error 0, a refused socket), which the store calls transient.</summary>
 [Trait(StoreTraits.Store, StoreTraits.SqlServer)]

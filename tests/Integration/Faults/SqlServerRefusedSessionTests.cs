@@ -1,13 +1,13 @@
 using Microsoft.Data.SqlClient;
 using OrderService.Data;
 using OrderService.Data.SqlServer;
-using OrderService.Integration.Tests.Resilience;
+using OrderService.Integration.Tests.Conformance.Stores;
+using OrderService.Integration.Tests.Servers;
 using OrderService.Testing;
-using OrderService.Testing.Servers;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.SqlServer;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// A TDS engine that refuses the service's session is unavailable, not broken: the engine's own error is

@@ -1,10 +1,11 @@
 using System.Net;
 using System.Net.Http.Json;
 using Microsoft.Extensions.Options;
+using OrderService.Integration.Tests.Api;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Api;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// The resilience decorator's promises at the HTTP edge: the service starts with its store down, answers

@@ -4,7 +4,7 @@ using OrderService.Integration.Tests.Conformance.Infrastructure;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// What the API answers while its store refuses it (a refused login, "too many clients", a file that is no

@@ -7,7 +7,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// The start-up warm-up opens a batch of pooled connections at once. A server with fewer slots free than that turns

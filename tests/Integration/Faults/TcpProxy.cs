@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// A loopback TCP relay between the service and a real database server, for faults the server itself

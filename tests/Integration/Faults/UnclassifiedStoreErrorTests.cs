@@ -3,10 +3,11 @@ using System.Net;
 using System.Net.Http.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.Logging;
+using OrderService.Integration.Tests.Api;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Api;
+namespace OrderService.Integration.Tests.Faults;
 
 /// <summary>
 /// An engine error the store cannot classify is still a store fault: 503 with Retry-After (ProblemDetails), logged

@@ -1,9 +1,11 @@
 using OrderService.Data;
 using OrderService.Data.Orders;
+using OrderService.Integration.Tests.StorePort;
+using OrderService.Integration.Tests.Traits;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.Idempotency;
 
 /// <summary>
 /// What a keyed transition costs and how a retry behaves while the first attempt is still uncommitted,

@@ -3,12 +3,13 @@ using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Idempotency;
 
 /// <summary>
 /// Against a real MongoDB (skipped, with the reason, without one): where a transition's Idempotency-Key lives (in the

@@ -1,12 +1,12 @@
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Idempotency;
 
 /// <summary>
 /// What the conformance suite cannot show on MongoDB: key entries stored before they carried their time (<c>at</c>)

@@ -8,7 +8,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Keys;
+namespace OrderService.Integration.Tests.Idempotency;
 
 /// <summary>
 /// The clean-up as the service runs it: a hosted service on its own timer, with no call from the test. The conformance

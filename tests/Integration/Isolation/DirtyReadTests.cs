@@ -1,9 +1,11 @@
 using OrderService.Data;
 using OrderService.Data.Orders;
+using OrderService.Integration.Tests.StorePort;
+using OrderService.Integration.Tests.Traits;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.Isolation;
 
 /// <summary>
 /// Store:ReadIsolation=ReadUncommitted is the seed's NOLOCK: on SQLite a reader really sees another

@@ -4,10 +4,12 @@ using System.Net;
 using Npgsql;
 using OrderService.Integration.Tests.Api;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.Traits;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Resilience;
+namespace OrderService.Integration.Tests.Isolation;
 
 /// <summary>
 /// Store:WriteIsolation=RepeatableRead and Serializable hold under concurrency, through HTTP, on a real

@@ -1,9 +1,9 @@
 using OrderService.Data;
-using OrderService.Integration.Tests.Conformance.Infrastructure;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.StorePort;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Document;
+namespace OrderService.Integration.Tests.Layouts;
 
 /// <summary>
 /// The document-layout tests run alone (no other collection in parallel): they count the commands a

@@ -3,7 +3,7 @@ using System.Text.Json.Nodes;
 using OrderService.Data;
 using OrderService.Data.Orders;
 
-namespace OrderService.Integration.Tests.Document;
+namespace OrderService.Integration.Tests.Layouts;
 
 /// <summary>Orders and commands as the service would build them, with timestamps a test controls.</summary>
 internal static class DocumentTestData

@@ -3,13 +3,14 @@ using System.Diagnostics;
 using OrderService.Data;
 using OrderService.Data.Document;
 using OrderService.Data.Orders;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.StorePort;
+using OrderService.Integration.Tests.Traits;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
-using static OrderService.Integration.Tests.Document.DocumentTestData;
+using static OrderService.Integration.Tests.Layouts.DocumentTestData;
 
-namespace OrderService.Integration.Tests.Document;
+namespace OrderService.Integration.Tests.Layouts;
 
 [Collection(nameof(DocumentCollection))]
 [Trait(StoreTraits.Layout, StoreTraits.Document)]

@@ -2,14 +2,15 @@ using System.Text.Json;
 using OrderService.Contracts;
 using OrderService.Data;
 using OrderService.Data.Orders;
-using OrderService.Integration.Tests.MongoDb;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.StorePort;
+using OrderService.Integration.Tests.Traits;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
-using static OrderService.Integration.Tests.Document.DocumentTestData;
+using static OrderService.Integration.Tests.Layouts.DocumentTestData;
 
-namespace OrderService.Integration.Tests.Document;
+namespace OrderService.Integration.Tests.Layouts;
 
 /// <summary>
 /// The layouts are two storages of one resource: the same order, driven through the same steps with the

@@ -1,5 +1,4 @@
 using OrderService.Integration.Tests.Conformance.Stores;
-using OrderService.Integration.Tests.SqlServer;
 using OrderService.Testing;
 using Xunit;
 
@@ -27,4 +26,4 @@ public sealed class SqlServerRelationalModelTests(SqlServerRelationalStore store
 
 /// <summary>Skipped, with the reason, unless ORDERS_TEST_MONGODB names a server or Docker can start one.</summary>
 [Trait(StoreTraits.Store, StoreTraits.MongoDb)]
-public sealed class MongoModelTests(OrderService.Integration.Tests.MongoDb.MongoStore store) : ModelBasedSuite<OrderService.Integration.Tests.MongoDb.MongoStore>(store);
+public sealed class MongoModelTests(OrderService.Integration.Tests.Conformance.Stores.MongoStore store) : ModelBasedSuite<OrderService.Integration.Tests.Conformance.Stores.MongoStore>(store);

@@ -1,8 +1,10 @@
 using OrderService.Data;
+using OrderService.Integration.Tests.StorePort;
+using OrderService.Integration.Tests.Traits;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.Reads;
 
 /// <summary>Json (one parameter) and InList (one parameter per id) return the same orders, in the same order.</summary>
 [Collection(nameof(RelationalStoresCollection))]

@@ -3,12 +3,14 @@ using System.Text;
 using System.Text.Json;
 using MongoDB.Driver;
 using OrderService.Data;
-using OrderService.Integration.Tests.Resilience;
+using OrderService.Integration.Tests.Faults;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Reads;
 
 /// <summary>
 /// The JSON reads through the resilience decorator against a real server: a rows stream whose first find loses its

@@ -6,11 +6,13 @@ using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
 using OrderService.Integration.Tests.Authorization;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Reads;
 
 /// <summary>
 /// Batches and customer listings written as API JSON straight from the stored BSON (Store:MongoDb:RawBsonToJson, on by

@@ -2,11 +2,12 @@ using System.Net;
 using Microsoft.Data.SqlClient;
 using OrderService.Data;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Conformance.Stores;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.SqlServer;
+namespace OrderService.Integration.Tests.Replicas;
 
 /// <summary>
 /// Store:SqlServer:ReadConnectionString. No engine here has an availability group (Babelfish has none), so the

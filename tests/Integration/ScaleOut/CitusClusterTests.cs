@@ -1,7 +1,7 @@
 using OrderService.Testing;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Citus;
+namespace OrderService.Integration.Tests.ScaleOut;
 
 /// <summary>
 /// A test class on the Citus cluster that ORDERS_TEST_CITUS names: its tests skip with that reason without it, and the

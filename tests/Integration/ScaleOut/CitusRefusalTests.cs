@@ -9,7 +9,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Citus;
+namespace OrderService.Integration.Tests.ScaleOut;
 
 /// <summary>
 /// A permanent refusal from the engine is not an outage: a service left at Store:PostgreSql:Distribution=None on a

@@ -10,7 +10,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Citus;
+namespace OrderService.Integration.Tests.ScaleOut;
 
 /// <summary>
 /// With Store:PostgreSql:Distribution=Citus and the default switches (PerRequest, ReadCommitted), every statement a

@@ -3,11 +3,13 @@ using System.Net.Http.Json;
 using System.Text.Json.Nodes;
 using Npgsql;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.Traits;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Conformance.Postgres;
+namespace OrderService.Integration.Tests.Schema;
 
 /// <summary>
 /// ConnectionStrings:Orders names a PostgreSQL database that does not exist. With a role that may create

@@ -1,7 +1,9 @@
+using OrderService.Integration.Tests.StorePort;
+using OrderService.Integration.Tests.Traits;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.Schema;
 
 /// <summary>The versioned scripts apply once, whether one process starts or several start at once.</summary>
 [Collection(nameof(RelationalStoresCollection))]

@@ -1,7 +1,7 @@
 using MongoDB.Bson;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Servers;
 
 /// <summary>Which engine speaks MongoDB's protocol at ORDERS_TEST_MONGODB.</summary>
 public enum MongoEngineKind

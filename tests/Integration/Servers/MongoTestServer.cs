@@ -1,10 +1,9 @@
 using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Testing;
-using OrderService.Testing.Servers;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Servers;
 
 /// <summary>
 /// Where the MongoDB tests find a server: <see cref="TestServers.MongoDbAsync"/> (Servers/), in its order:

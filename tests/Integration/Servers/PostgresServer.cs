@@ -1,11 +1,10 @@
-using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
 using OrderService.Testing;
-using OrderService.Testing.Servers;
 using Xunit;
 
 [assembly: AssemblyFixture(typeof(PostgresServer))]
 
-namespace OrderService.Integration.Tests.Conformance.Infrastructure;
+namespace OrderService.Integration.Tests.Servers;
 
 /// <summary>
 /// One PostgreSQL server for the whole test assembly, chosen by <see cref="TestServers.PostgreSqlAsync"/>

@@ -2,7 +2,7 @@ using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Data.Payments;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.StorePort;
 
 /// <summary>
 /// The payment gateway of the tests' stores: a pay started inside <see cref="WhileHoldingAsync{T}"/> is held with the

@@ -6,11 +6,11 @@ using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Payments;
 using OrderService.Data.Resilience;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.Servers;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.StorePort;
 
 /// <summary>
 /// The MongoDB store-port tests run alone (no other collection in parallel): they read the commands every store in

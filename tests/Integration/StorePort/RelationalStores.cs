@@ -1,9 +1,9 @@
 using OrderService.Data;
 using OrderService.Data.Orders;
-using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.StorePort;
 
 /// <summary>
 /// The store-port tests of the relational switches run alone (no other collection in parallel): they

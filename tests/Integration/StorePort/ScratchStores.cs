@@ -8,11 +8,11 @@ using OrderService.Data.Orders;
 using OrderService.Data.Payments;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
-using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.StorePort;
 
 public enum Engine
 {

@@ -3,7 +3,7 @@ using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using OrderService.Data;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.StorePort;
 
 /// <summary>
 /// Listens to what the stores report (StoreTelemetry): every command with its SQL text and isolation,

@@ -1,11 +1,12 @@
 using OrderService.Data;
 using OrderService.Data.Orders;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Switches;
 
 /// <summary>
 /// Each MongoDB switch changes what reaches the server, seen in the commands the driver reports (StoreTelemetry):

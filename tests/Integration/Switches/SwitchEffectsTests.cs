@@ -1,10 +1,12 @@
 using Npgsql;
 using OrderService.Data;
 using OrderService.Data.Orders;
+using OrderService.Integration.Tests.StorePort;
+using OrderService.Integration.Tests.Traits;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Stores;
+namespace OrderService.Integration.Tests.Switches;
 
 /// <summary>Each relational switch changes what reaches the database, and the store's telemetry shows it.</summary>
 [Collection(nameof(RelationalStoresCollection))]

@@ -1,12 +1,12 @@
 using System.Reflection;
 using OrderService.Data;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Xunit;
 using Xunit.Sdk;
 using Xunit.v3;
 
-namespace OrderService.Integration.Tests;
+namespace OrderService.Integration.Tests.Traits;
 
 /// <summary>
 /// <see cref="InlineDataAttribute"/> for a theory that runs one test over several stores: the row carries the

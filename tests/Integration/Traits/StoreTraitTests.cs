@@ -1,11 +1,12 @@
 using System.Reflection;
 using OrderService.Integration.Tests.Authorization;
+using OrderService.Integration.Tests.Conformance;
 using OrderService.Integration.Tests.Model;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Conformance;
+namespace OrderService.Integration.Tests.Traits;
 
 /// <summary>
 /// Every store's run of a shared suite says which store it runs on (the Store trait), so that <c>-trait "Store=…"</c>

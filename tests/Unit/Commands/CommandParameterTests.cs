@@ -5,7 +5,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.SqlServer;
+namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>
 /// Every command the store sends, built for real as a SqlCommand in every switch combination. Reading a

@@ -7,7 +7,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.MongoDb;
+namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>Every filter, update, projection, sort and index the MongoDB store sends, as the exact MongoDB JSON it renders to.</summary>
 [Trait(StoreTraits.Store, StoreTraits.MongoDb)]

@@ -5,9 +5,9 @@ using OrderService.Data.Orders;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
-using static OrderService.Unit.Tests.MongoDb.MongoDefinitionRenderTests;
+using static OrderService.Unit.Tests.Commands.MongoDefinitionRenderTests;
 
-namespace OrderService.Unit.Tests.MongoDb;
+namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>
 /// The port's two newer commands as the MongoDB JSON they render to: a keyed transition (the key in the filter and in

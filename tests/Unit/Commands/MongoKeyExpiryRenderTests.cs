@@ -4,9 +4,9 @@ using OrderService.Data.MongoDb;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
-using static OrderService.Unit.Tests.MongoDb.MongoDefinitionRenderTests;
+using static OrderService.Unit.Tests.Commands.MongoDefinitionRenderTests;
 
-namespace OrderService.Unit.Tests.MongoDb;
+namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>The clean-up of expired Idempotency-Keys as the MongoDB JSON it sends: an indexed find, then a $pull of the expired entries only.</summary>
 [Trait(StoreTraits.Store, StoreTraits.MongoDb)]

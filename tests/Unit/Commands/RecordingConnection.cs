@@ -3,7 +3,7 @@ using System.Data.Common;
 using System.Diagnostics.CodeAnalysis;
 using Microsoft.Data.SqlClient;
 
-namespace OrderService.Unit.Tests.SqlServer;
+namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>
 /// A connection that never reaches a server: every command Dapper builds on it is a REAL SqlCommand with

@@ -4,7 +4,7 @@ using MongoDB.Bson.Serialization;
 using MongoDB.Bson.Serialization.Serializers;
 using MongoDB.Driver;
 
-namespace OrderService.Unit.Tests.MongoDb;
+namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>
 /// Definitions rendered to BSON by the driver's own render API (what it sends on the wire), printed in mongosh's

@@ -4,7 +4,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.SqlServer;
+namespace OrderService.Unit.Tests.Commands;
 
 [Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SchemaScriptTests

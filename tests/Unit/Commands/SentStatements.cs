@@ -7,7 +7,7 @@ using OrderService.Data.Relational;
 using OrderService.Data.SqlServer;
 using Xunit;
 
-namespace OrderService.Unit.Tests.SqlServer;
+namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>
 /// Runs every flow of the SQL Server store (create with and without a key, get, every transition with and

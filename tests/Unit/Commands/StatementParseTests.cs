@@ -3,7 +3,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.SqlServer;
+namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>
 /// Every T-SQL command the SQL Server store sends, in every switch combination, goes through the SQL Server

@@ -1,6 +1,6 @@
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 
-namespace OrderService.Unit.Tests.SqlServer;
+namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>What a parsed command reads and how: every table reference with its NOLOCK hint, and every OPENJSON source.</summary>
 internal sealed class StatementShape

@@ -1,7 +1,7 @@
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using Shouldly;
 
-namespace OrderService.Unit.Tests.SqlServer;
+namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>Parses T-SQL with the SQL Server 2022 grammar (TSql160Parser) and fails with every parse error listed.</summary>
 internal static class TSql

@@ -3,7 +3,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.MongoDb;
+namespace OrderService.Unit.Tests.Concurrency;
 
 /// <summary>The turns that keep concurrent creates of one Idempotency-Key from deadlocking on FerretDB.</summary>
 [Trait(StoreTraits.Store, StoreTraits.MongoDb)]

@@ -5,7 +5,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.SqlServer;
+namespace OrderService.Unit.Tests.Configuration;
 
 [Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class ConnectionStringTests

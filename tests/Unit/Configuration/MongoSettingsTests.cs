@@ -4,10 +4,11 @@ using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
 using OrderService.Testing;
+using OrderService.Unit.Tests.Commands;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.MongoDb;
+namespace OrderService.Unit.Tests.Configuration;
 
 /// <summary>
 /// The client and collection settings each configuration builds (nothing connects): write concern, journal,

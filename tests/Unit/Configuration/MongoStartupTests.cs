@@ -8,7 +8,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.MongoDb;
+namespace OrderService.Unit.Tests.Configuration;
 
 /// <summary>What the MongoDB store says when it is built: the switches in force with their sources, and the general switches that mean nothing on MongoDB.</summary>
 [Trait(StoreTraits.Store, StoreTraits.MongoDb)]

@@ -5,10 +5,11 @@ using OrderService.Data.Document;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
 using OrderService.Testing;
+using OrderService.Unit.Tests.Commands;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.MongoDb;
+namespace OrderService.Unit.Tests.Documents;
 
 /// <summary>The stored BSON of an order, offline: its exact layout, and a byte-level round trip that keeps every microsecond and every cent.</summary>
 [Trait(StoreTraits.Store, StoreTraits.MongoDb)]

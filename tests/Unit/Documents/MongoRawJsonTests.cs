@@ -13,7 +13,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.MongoDb;
+namespace OrderService.Unit.Tests.Documents;
 
 /// <summary>
 /// The raw BSON to JSON translator (<see cref="OrderBsonJson"/>), offline: for every shape an order can take it writes

@@ -6,10 +6,11 @@ using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
 using OrderService.Load.Shootout;
 using OrderService.Testing;
+using OrderService.Unit.Tests.Commands;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.MongoDb;
+namespace OrderService.Unit.Tests.Load;
 
 /// <summary>The shoot-out's MongoDB variants are configuration only: each binds, validates and builds the write concern its row claims.</summary>
 [Trait(StoreTraits.Store, StoreTraits.MongoDb)]

@@ -1,6 +1,6 @@
 using OrderService.Testing;
 
-namespace OrderService.Unit.Tests.SqlServer;
+namespace OrderService.Unit.Tests.Resilience;
 
 /// <summary>A SQL Server that is down: a loopback port nothing listens on.</summary>
 internal static class ClosedPort

@@ -12,7 +12,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.MongoDb;
+namespace OrderService.Unit.Tests.Resilience;
 
 /// <summary>Which driver errors the resilience pipeline retries and answers with 503, and which fail at once.</summary>
 [Trait(StoreTraits.Store, StoreTraits.MongoDb)]

@@ -6,7 +6,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.SqlServer;
+namespace OrderService.Unit.Tests.Resilience;
 
 /// <summary>
 /// The SqlClient package as shipped: a parameter with a value makes SqlClient load Microsoft.SqlServer.Server

@@ -4,7 +4,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Unit.Tests.SqlServer;
+namespace OrderService.Unit.Tests.Resilience;
 
 [Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SqlServerTransientFaultsTests

@@ -1,9 +1,8 @@
-using OrderService.Integration.Tests.Conformance;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Testing;
 using Xunit;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Conformance.Stores;
 
 [Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoConformance(MongoStore store) : ConformanceSuite<MongoStore>(store);

@@ -3,8 +3,9 @@ using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data.MongoDb;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
 
-namespace OrderService.Integration.Tests.MongoDb;
+namespace OrderService.Integration.Tests.Conformance.Stores;
 
 /// <summary>
 /// MongoDB as a conformance store: a database of its own per host on the test server (<see cref="MongoTestServer"/>:

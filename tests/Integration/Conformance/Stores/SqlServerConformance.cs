@@ -1,10 +1,9 @@
 using OrderService.Data;
-using OrderService.Integration.Tests.Conformance;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Testing;
 using Xunit;
 
-namespace OrderService.Integration.Tests.SqlServer;
+namespace OrderService.Integration.Tests.Conformance.Stores;
 
 [Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SqlServerRelationalConformance(SqlServerRelationalStore store) : ConformanceSuite<SqlServerRelationalStore>(store);

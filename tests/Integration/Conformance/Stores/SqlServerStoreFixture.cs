@@ -2,10 +2,10 @@ using System.Collections.Concurrent;
 using Dapper;
 using Microsoft.Data.SqlClient;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
 using OrderService.Testing;
-using OrderService.Testing.Servers;
 
-namespace OrderService.Integration.Tests.SqlServer;
+namespace OrderService.Integration.Tests.Conformance.Stores;
 
 /// <summary>
 /// SQL Server from <see cref="TestServers.SqlServerAsync"/>: ORDERS_TEST_SQLSERVER, else a Testcontainers.MsSql
