@@ -13,6 +13,8 @@ namespace OrderService.Integration.Tests.Failover;
 /// Retry-After, never a 500; the service is not restarted; the audit on the new primary finds every acknowledged
 /// step. The seconds from the kill to the first 201 are written to the test output.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
+[Trait(StoreTraits.Server, StoreTraits.PgAutoFailover)]
 public sealed class PgAutoFailoverTests(PgAutoFailoverTests.SynchronousPair pair) : IClassFixture<PgAutoFailoverTests.SynchronousPair>
 {
     private const int Clients = 16;
@@ -81,6 +83,8 @@ public sealed class PgAutoFailoverTests(PgAutoFailoverTests.SynchronousPair pair
 /// setting; this test measures it and writes it to the output. It asserts the rest: never a 500, 503s with
 /// Retry-After, and nothing wrong (a lost workflow is one missing its last acknowledged steps, never a mangled one).
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
+[Trait(StoreTraits.Server, StoreTraits.PgAutoFailover)]
 public sealed class PgAutoFailoverAsynchronousTests
 {
     public const string OptInVariable = "ORDERS_TEST_FAILOVER_ASYNC";

@@ -4,7 +4,7 @@ using Xunit;
 
 namespace OrderService.Integration.Tests.Model;
 
-// One class per store and layout, named after it: scripts/test.sh counts tests per store by class name.
+// One class per store and layout, with its store's traits: scripts/test.sh counts tests per store by them.
 // Each takes its own host and database from the conformance suite's fixtures.
 [Trait(StoreTraits.Store, StoreTraits.SQLite)]
 public sealed class SqliteRelationalModelTests(SqliteRelationalStore store) : ModelBasedSuite<SqliteRelationalStore>(store);
