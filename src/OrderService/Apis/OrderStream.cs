@@ -15,7 +15,7 @@ namespace OrderService.Apis;
 /// It is created only after the first row (or the end) has arrived: a store fault before any row is
 /// still an exception the handler turns into a clean 503, because nothing has been sent yet.
 /// The rows are Orders, serialized with the API's JSON context, or, from a store that offers it
-/// (<see cref="IOrderStore.JsonReads"/>), orders already as API JSON that write themselves into the same writer:
+/// (<see cref="IOrderJsonReads"/>), orders already as API JSON that write themselves into the same writer:
 /// the same bytes either way (<see cref="OrderRows"/>).
 /// </summary>
 public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCodeHttpResult
@@ -38,7 +38,7 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
         OpenAsync(new OrderRows.OfOrders(orders.GetAsyncEnumerator(cancellationToken)));
 
     /// <summary>Starts the query of rows already as API JSON and waits for its first row.</summary>
-    public static Task<OrderStream> OpenAsync(IAsyncEnumerable<OrderJson> orders, CancellationToken cancellationToken) =>
+    public static Task<OrderStream> OpenAsync(IAsyncEnumerable<OrderJsonRow> orders, CancellationToken cancellationToken) =>
         OpenAsync(new OrderRows.OfJson(orders.GetAsyncEnumerator(cancellationToken)));
 
     /// <summary>The same stream, writing only <paramref name="customerId"/>'s orders (a customer-scoped token's view).</summary>
