@@ -82,10 +82,8 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
 
     /// <summary>
     /// The provider's own parser; null for a provider whose strings are not key=value pairs, or whose engine's project
-    /// registered no driver factory (<see cref="DriverName"/>). One method per
-    /// provider: a ReadyToRun method resolves every type it names before it first runs, so one switch naming
-    /// all the builders loaded Npgsql and Microsoft.Data.SqlClient into every process at start-up, SQLite's too
-    /// (and not inlined, for the same reason).
+    /// registered no driver factory (<see cref="DriverName"/>). One method per provider, not inlined: a ReadyToRun
+    /// method resolves every type it names before it first runs, so a shared one would load every driver at start-up.
     /// </summary>
     private static DbConnectionStringBuilder? Builder(StoreProvider provider) => provider switch
     {
