@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
+using OrderService.Data.Document;
 using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
@@ -22,8 +23,8 @@ public static class PostgreSqlStores
         var payments = context.Payments();
         var database = new PostgresDatabase(context.ConnectionString, options, logger);
         var primary = options.Layout == StoreLayout.Document
-            ? new StoreBundle(new DocumentOrderStore(database, options, payments), new DocumentSchema(database), new PostgresTransientFaults(), database, database)
-            : new StoreBundle(Relational(database, options, payments), new PostgresSchema(database), new PostgresTransientFaults(), database, database);
+            ? new StoreBundle(DocumentStore(database, options, payments), new PostgresSchema(database, StoreLayout.Document), new PostgresTransientFaults(), database, database)
+            : new StoreBundle(Relational(database, options, payments), new PostgresSchema(database, StoreLayout.Relational), new PostgresTransientFaults(), database, database);
         return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
             ? primary
             : WithStandbyReads(primary, database, options.PostgreSql.ReadConnectionString, options, payments, logger);
@@ -38,7 +39,7 @@ public static class PostgreSqlStores
     {
         var standby = new PostgresDatabase(readConnectionString, options, logger, readsOnly: true);
         IOrderStore standbyStore = options.Layout == StoreLayout.Document
-            ? new DocumentOrderStore(standby, options, payments)
+            ? DocumentStore(standby, options, payments)
             : Relational(standby, options, payments);
         logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer listing read from the standby; writes stay on the primary.");
         var pools = new PrimaryAndStandbyPools(primaryDatabase, standby);
@@ -47,6 +48,9 @@ public static class PostgreSqlStores
 
     private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options, IPaymentAuthorizer payments) =>
         new(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(database), options, payments);
+
+    private static DocumentOrderStore DocumentStore(PostgresDatabase database, StoreOptions options, IPaymentAuthorizer payments) =>
+        new(new PostgreSqlDocumentDialect(options.PostgreSql.Distribution), new PostgresConnections(database), options, payments);
 
     /// <summary>Both pools as one resource: an outage drops the idle connections of both, disposal closes both.</summary>
     private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable, IConnectionPool

@@ -1,45 +1,49 @@
-using Dapper;
+using System.Data.Common;
 using OrderService.Data.PostgreSql.Citus;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
 /// <summary>
-/// Applies the embedded PostgreSQL scripts not yet recorded in the versions table, in one transaction
-/// holding an advisory lock: processes starting at once queue on the lock, and the later ones find the
-/// scripts recorded. DDL is transactional in PostgreSQL, so a failing script leaves nothing behind.
+/// A layout's schema on PostgreSQL, applied by <see cref="SchemaRunner"/>: the relational scripts (PostgreSql/Schema) or
+/// the document scripts (PostgreSql/DocumentSchema), in one transaction holding an advisory lock. On Citus the layout's
+/// tables are distributed after them, in the same transaction.
 /// </summary>
-public sealed class PostgresSchema(PostgresDatabase database, string folder = "PostgreSql/Schema", string versionsTable = "schema_versions") : IStoreSchema
+public sealed class PostgresSchema : SchemaDialect, IStoreSchema
 {
-    // Any constant shared by every process of this service; the text "ORDERSVC" as a 64-bit number.
-    private const long MigrationLockKey = 0x4F52444552535643;
+    // Constants shared by every process of this service, one per layout (the texts "ORDERSVC" and "orderdoc" as 64-bit
+    // numbers): an instance of another release starting beside this one queues on the same lock.
+    private const long RelationalLockKey = 0x4F52444552535643;
+    private const long DocumentLockKey = 7953724170454066019;
 
-    private readonly IReadOnlyList<SchemaScript> _scripts = SchemaScripts.Load(folder);
+    private readonly PostgresDatabase _database;
+    private readonly SchemaRunner _runner;
 
-    public async Task EnsureCreatedAsync(CancellationToken cancellationToken)
+    public PostgresSchema(PostgresDatabase database, StoreLayout layout)
     {
-        await using var connection = await database.OpenForSchemaAsync(cancellationToken).ConfigureAwait(false);
-        await using var transaction = await connection.BeginTransactionAsync(cancellationToken).ConfigureAwait(false);
-        await connection.ExecuteAsync(new CommandDefinition("SELECT pg_advisory_xact_lock(@Key);", new { Key = MigrationLockKey }, transaction, cancellationToken: cancellationToken)).ConfigureAwait(false);
-        await connection.ExecuteAsync(new CommandDefinition(
-            $"CREATE TABLE IF NOT EXISTS {versionsTable} (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());",
-            transaction: transaction, cancellationToken: cancellationToken)).ConfigureAwait(false);
-        var applied = (await connection.QueryAsync<int>(new CommandDefinition($"SELECT version FROM {versionsTable};", transaction: transaction, cancellationToken: cancellationToken)).ConfigureAwait(false)).ToHashSet();
-        foreach (var script in _scripts.Where(s => !applied.Contains(s.Version)))
-        {
-            await connection.ExecuteAsync(new CommandDefinition(script.Sql, transaction: transaction, cancellationToken: cancellationToken)).ConfigureAwait(false);
-            await connection.ExecuteAsync(new CommandDefinition(
-                $"INSERT INTO {versionsTable} (version) VALUES (@Version);", new { script.Version }, transaction, cancellationToken: cancellationToken)).ConfigureAwait(false);
-        }
-
-        if (database.Distribution == PostgreSqlDistribution.Citus)
-        {
-            await CitusSchema.DistributeAsync(connection, transaction, StoreLayout.Relational, cancellationToken).ConfigureAwait(false);
-        }
-
-        await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
+        _database = database;
+        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout == StoreLayout.Document ? "PostgreSql/DocumentSchema" : "PostgreSql/Schema")));
     }
 
+    public override string ProviderName => PostgresDatabase.ProviderName;
+
+    public Task EnsureCreatedAsync(CancellationToken cancellationToken) => _runner.ApplyAsync(cancellationToken);
+
     public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
-        database.CountRowsAsync(LayoutTables.Of(StoreLayout.Document), cancellationToken);
+        _database.CountRowsAsync(LayoutTables.Of(_runner.History.Layout == StoreLayout.Document ? StoreLayout.Relational : StoreLayout.Document), cancellationToken);
+
+    public override async Task<DbConnection> OpenAsync(CancellationToken cancellationToken) => await _database.OpenForSchemaAsync(cancellationToken);
+
+    protected override string LockStatement(SchemaHistory history) =>
+        $"SELECT pg_advisory_xact_lock({(history.Layout == StoreLayout.Document ? DocumentLockKey : RelationalLockKey)})";
+
+    public override string CreateVersionsTable(string table) =>
+        $"CREATE TABLE IF NOT EXISTS {table} (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())";
+
+    public override string RecordVersion(string table) => $"INSERT INTO {table} (version) VALUES (@version)";
+
+    public override Task AfterScriptsAsync(DbConnection connection, DbTransaction? transaction, SchemaHistory history, CancellationToken cancellationToken) =>
+        _database.Distribution == PostgreSqlDistribution.Citus
+            ? CitusSchema.DistributeAsync(connection, transaction!, history.Layout, cancellationToken)
+            : Task.CompletedTask;
 }

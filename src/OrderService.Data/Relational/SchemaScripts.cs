@@ -7,10 +7,8 @@ namespace OrderService.Data.Relational;
 public sealed record SchemaScript(int Version, string Name, string Sql);
 
 /// <summary>
-/// Finds a dialect's versioned scripts among the embedded resources. Each provider applies them under
-/// its own cross-process lock (PostgreSQL advisory lock, SQLite BEGIN IMMEDIATE, SQL Server
-/// sp_getapplock) and records each in its versions table, so start-up is idempotent and safe when
-/// several processes start at once.
+/// Finds a layout's versioned scripts among an engine's embedded resources: one folder per layout (<c>Schema</c>,
+/// <c>DocumentSchema</c>), every file named <c>NNNN_what.sql</c>. <see cref="SchemaRunner"/> applies them.
 /// </summary>
 public static class SchemaScripts
 {

@@ -1,79 +1,57 @@
+using System.Data.Common;
 using Microsoft.Data.Sqlite;
 using OrderService.Data.Relational;
-
-using OrderService.Data.Orders;
 
 namespace OrderService.Data.Sqlite;
 
 /// <summary>
-/// Applies the embedded SQLite scripts not yet recorded in the versions table. BEGIN IMMEDIATE takes the
-/// database's write lock first, so processes starting at once apply each script exactly once (the others
-/// wait out busy_timeout, then find it recorded). SQLite DDL is transactional: a failing script leaves nothing.
-/// Plain commands, not Dapper: this runs while the service starts, and Dapper's first call (its static set-up, a
-/// parameter regex, IL emitted for the argument object) was the larger part of it (docs/performance.md, cold start).
+/// A layout's schema on SQLite, applied by <see cref="SchemaRunner"/>: the relational scripts (Sqlite/Schema) or the
+/// document scripts (Sqlite/DocumentSchema). BEGIN IMMEDIATE takes the database's write lock first, so processes starting
+/// at once apply each script exactly once (the others wait out busy_timeout, then find it recorded). Plain commands, not
+/// Dapper: this runs while the service starts, and Dapper's first call (its static set-up, a parameter regex, IL emitted
+/// for the argument object) was the larger part of it (docs/performance.md, cold start).
 /// </summary>
-public sealed class SqliteSchema(SqliteDatabase database, string folder = "Sqlite/Schema", string versionsTable = "schema_versions") : IStoreSchema
+public sealed class SqliteSchema : SchemaDialect, IStoreSchema
 {
-    private readonly IReadOnlyList<SchemaScript> _scripts = SchemaScripts.Load(folder);
+    private readonly SqliteDatabase _database;
+    private readonly SchemaRunner _runner;
+
+    public SqliteSchema(SqliteDatabase database, StoreLayout layout)
+    {
+        _database = database;
+        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout == StoreLayout.Document ? "Sqlite/DocumentSchema" : "Sqlite/Schema")));
+    }
+
+    public override string ProviderName => SqliteDatabase.ProviderName;
+
+    // SQLite has one writer at a time: every write transaction is serializable.
+    public override string IsolationInForce => "Serializable";
 
     public Task EnsureCreatedAsync(CancellationToken cancellationToken)
     {
-        database.PrepareFile();
-        using var connection = database.OpenReader();
-        Execute(connection, "BEGIN IMMEDIATE;");
-        try
-        {
-            Execute(connection, $"CREATE TABLE IF NOT EXISTS {versionsTable} (version INTEGER NOT NULL PRIMARY KEY, applied_at TEXT NOT NULL);");
-            var applied = AppliedVersions(connection);
-            foreach (var script in _scripts.Where(s => !applied.Contains(s.Version)))
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                Execute(connection, script.Sql);
-                Execute(connection, $"INSERT INTO {versionsTable} (version, applied_at) VALUES ($version, $at);",
-                    ("$version", script.Version), ("$at", Timestamps.ToText(DateTimeOffset.UtcNow)));
-            }
-
-            Execute(connection, "COMMIT;");
-        }
-        catch
-        {
-            TryRollback(connection);
-            throw;
-        }
-
-        return Task.CompletedTask;
+        _database.PrepareFile();
+        return _runner.ApplyAsync(cancellationToken);
     }
 
     public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
-        database.CountRowsAsync(LayoutTables.Of(StoreLayout.Document), cancellationToken);
+        _database.CountRowsAsync(LayoutTables.Of(_runner.History.Layout == StoreLayout.Document ? StoreLayout.Relational : StoreLayout.Document), cancellationToken);
 
-    private HashSet<long> AppliedVersions(SqliteConnection connection)
+    public override Task<DbConnection> OpenAsync(CancellationToken cancellationToken) => Task.FromResult<DbConnection>(_database.OpenReader());
+
+    // Plain SQL rather than BeginTransaction(): BEGIN IMMEDIATE takes the write lock before the versions are read.
+    public override Task<DbTransaction?> BeginAsync(DbConnection connection, SchemaHistory history, CancellationToken cancellationToken)
     {
-        using var command = connection.CreateCommand();
-        command.CommandText = $"SELECT version FROM {versionsTable};";
-        using var reader = command.ExecuteReader();
-        var applied = new HashSet<long>();
-        while (reader.Read())
-        {
-            applied.Add(reader.GetInt64(0));
-        }
-
-        return applied;
+        Execute(connection, "BEGIN IMMEDIATE;");
+        return Task.FromResult<DbTransaction?>(null);
     }
 
-    private static void Execute(SqliteConnection connection, string sql, params (string Name, object Value)[] parameters)
+    public override Task CommitAsync(DbConnection connection, DbTransaction? transaction, CancellationToken cancellationToken)
     {
-        using var command = connection.CreateCommand();
-        command.CommandText = sql;
-        foreach (var (name, value) in parameters)
-        {
-            command.Parameters.AddWithValue(name, value);
-        }
-
-        command.ExecuteNonQuery();
+        Execute(connection, "COMMIT;");
+        return Task.CompletedTask;
     }
 
-    private static void TryRollback(SqliteConnection connection)
+    public override Task RollbackAsync(DbConnection connection, DbTransaction? transaction)
     {
         try
         {
@@ -83,5 +61,20 @@ public sealed class SqliteSchema(SqliteDatabase database, string folder = "Sqlit
         {
             // SQLite already ended the transaction.
         }
+
+        return Task.CompletedTask;
+    }
+
+    public override string CreateVersionsTable(string table) =>
+        $"CREATE TABLE IF NOT EXISTS {table} (version INTEGER NOT NULL PRIMARY KEY, applied_at TEXT NOT NULL);";
+
+    public override string RecordVersion(string table) =>
+        $"INSERT INTO {table} (version, applied_at) VALUES (@version, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));";
+
+    private static void Execute(DbConnection connection, string sql)
+    {
+        using var command = connection.CreateCommand();
+        command.CommandText = sql;
+        command.ExecuteNonQuery();
     }
 }
