@@ -27,7 +27,7 @@ public sealed class DocumentSchema(PostgresDatabase database) : IStoreSchema
             applied = Convert.ToInt32(await select.ExecuteScalarAsync(cancellationToken).ConfigureAwait(false), CultureInfo.InvariantCulture);
         }
 
-        foreach (var (version, sql) in DocumentSchemaScripts.For("PostgreSql").Where(script => script.Version > applied))
+        foreach (var (version, sql) in DocumentSchemaScripts.For(typeof(DocumentSchema).Assembly).Where(script => script.Version > applied))
         {
             await ExecuteAsync(connection, transaction, sql, cancellationToken).ConfigureAwait(false);
             await using var record = new NpgsqlCommand(DocumentSql.RecordSchemaVersion, connection, transaction);

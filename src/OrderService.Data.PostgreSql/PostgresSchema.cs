@@ -9,12 +9,12 @@ namespace OrderService.Data.PostgreSql;
 /// holding an advisory lock: processes starting at once queue on the lock, and the later ones find the
 /// scripts recorded. DDL is transactional in PostgreSQL, so a failing script leaves nothing behind.
 /// </summary>
-public sealed class PostgresSchema(PostgresDatabase database, string folder = "PostgreSql/Schema", string versionsTable = "schema_versions") : IStoreSchema
+public sealed class PostgresSchema(PostgresDatabase database, string folder = "Schema", string versionsTable = "schema_versions") : IStoreSchema
 {
     // Any constant shared by every process of this service; the text "ORDERSVC" as a 64-bit number.
     private const long MigrationLockKey = 0x4F52444552535643;
 
-    private readonly IReadOnlyList<SchemaScript> _scripts = SchemaScripts.Load(folder);
+    private readonly IReadOnlyList<SchemaScript> _scripts = SchemaScripts.Load(folder, typeof(PostgresSchema).Assembly);
 
     public async Task EnsureCreatedAsync(CancellationToken cancellationToken)
     {

@@ -15,7 +15,7 @@ public sealed class DocumentSchema(SqliteDatabase database) : IStoreSchema
     public async Task EnsureCreatedAsync(CancellationToken cancellationToken)
     {
         database.PrepareFile();
-        var scripts = DocumentSchemaScripts.For("Sqlite");
+        var scripts = DocumentSchemaScripts.For(typeof(DocumentSchema).Assembly);
         await database.WriteAsync(connection => Apply(connection, scripts), cancellationToken).ConfigureAwait(false);
     }
 

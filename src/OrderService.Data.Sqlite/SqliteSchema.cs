@@ -12,9 +12,9 @@ namespace OrderService.Data.Sqlite;
 /// Plain commands, not Dapper: this runs while the service starts, and Dapper's first call (its static set-up, a
 /// parameter regex, IL emitted for the argument object) was the larger part of it (docs/performance.md, cold start).
 /// </summary>
-public sealed class SqliteSchema(SqliteDatabase database, string folder = "Sqlite/Schema", string versionsTable = "schema_versions") : IStoreSchema
+public sealed class SqliteSchema(SqliteDatabase database, string folder = "Schema", string versionsTable = "schema_versions") : IStoreSchema
 {
-    private readonly IReadOnlyList<SchemaScript> _scripts = SchemaScripts.Load(folder);
+    private readonly IReadOnlyList<SchemaScript> _scripts = SchemaScripts.Load(folder, typeof(SqliteSchema).Assembly);
 
     public Task EnsureCreatedAsync(CancellationToken cancellationToken)
     {

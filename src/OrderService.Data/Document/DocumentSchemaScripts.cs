@@ -4,21 +4,20 @@ using System.Reflection;
 namespace OrderService.Data.Document;
 
 /// <summary>
-/// The document layout's versioned schema scripts, embedded as &lt;Engine&gt;/DocumentSchema_NNN.sql. They keep a
+/// The document layout's versioned schema scripts, embedded in the engine's project as DocumentSchema_NNN.sql. They keep a
 /// version table of their own (document_schema_versions), so both layouts can live in one database.
 /// </summary>
 public static class DocumentSchemaScripts
 {
     public const string VersionTable = "document_schema_versions";
 
-    /// <summary>The scripts for one engine folder ("PostgreSql", "Sqlite"), oldest first.</summary>
-    public static IReadOnlyList<(int Version, string Sql)> For(string engineFolder)
+    /// <summary>The scripts embedded at the root of one engine's project (<paramref name="engine"/>), oldest first.</summary>
+    public static IReadOnlyList<(int Version, string Sql)> For(Assembly engine)
     {
-        var assembly = typeof(DocumentSchemaScripts).Assembly;
-        var prefix = $"{typeof(DocumentSchemaScripts).Namespace![..^".Document".Length]}.{engineFolder}.DocumentSchema_";
-        return assembly.GetManifestResourceNames()
+        var prefix = $"{engine.GetName().Name}.DocumentSchema_";
+        return engine.GetManifestResourceNames()
             .Where(name => name.StartsWith(prefix, StringComparison.Ordinal) && name.EndsWith(".sql", StringComparison.Ordinal))
-            .Select(name => (Version: int.Parse(name[prefix.Length..^".sql".Length], NumberStyles.None, CultureInfo.InvariantCulture), Sql: Read(assembly, name)))
+            .Select(name => (Version: int.Parse(name[prefix.Length..^".sql".Length], NumberStyles.None, CultureInfo.InvariantCulture), Sql: Read(engine, name)))
             .OrderBy(script => script.Version)
             .ToList();
     }

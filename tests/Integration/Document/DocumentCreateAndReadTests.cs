@@ -3,6 +3,8 @@ using System.Text.RegularExpressions;
 using OrderService.Data;
 using OrderService.Data.Document;
 using OrderService.Data.Orders;
+using OrderService.Data.PostgreSql;
+using OrderService.Data.Sqlite;
 using OrderService.Integration.Tests.Stores;
 using OrderService.Testing;
 using Shouldly;
@@ -151,7 +153,7 @@ public sealed partial class DocumentCreateAndReadTests(DocumentDatabases databas
         await store.Schema.EnsureCreatedAsync(Token);
         await store.Schema.EnsureCreatedAsync(Token);
 
-        (await store.ScalarAsync<long>("SELECT count(*) FROM document_schema_versions")).ShouldBe(DocumentSchemaScripts.For(engine.ToString()).Count);
+        (await store.ScalarAsync<long>("SELECT count(*) FROM document_schema_versions")).ShouldBe(DocumentSchemaScripts.For(engine == Engine.Sqlite ? typeof(SqliteStores).Assembly : typeof(PostgreSqlStores).Assembly).Count);
         (await store.Store.GetAsync(id, Token)).ShouldNotBeNull();
         await store.Store.CheckReadyAsync(Token);
     }
