@@ -3,16 +3,20 @@
 # rung after rung, each the previous one plus a layer; per rung the rung process's user+system CPU per request
 # (/proc/<pid>/stat around the measured run) and wf/s, as one markdown table.
 #
-#   scripts/cost-ladder.sh [OUT_DIR]            (default artifacts/cost-ladder/<time>; about 5 minutes on 2 cores)
+#   scripts/cost-ladder.sh [OUT_DIR]            (default artifacts/cost-ladder/<time>)
 #
 #   LADDER_WORKFLOWS=4000  measured workflows per rung, after LADDER_WARMUP=1000 warm-up workflows
 #   LADDER_CONCURRENCY=100 concurrent copies of the workflow
-#   LADDER_RUNGS="a b g"   the rungs, in order (tests/CostLadder serves a and b; g is src/OrderService)
+#   LADDER_RUNGS="a a-gc b c d e f g"  the rungs, in order (tests/CostLadder serves a to f; g is src/OrderService)
 #   ORDERS_TEST_POSTGRES   an Npgsql connection string to a server to use (one database per rung is created there);
 #                          unset: a throwaway cluster in /tmp/ladder-pg-<pid> on LADDER_PG_PORT=5750, stopped at the end
 #
-# Rungs: a = bare minimal API, Npgsql, reflection JSON, one round trip per request; b = a + the request contract
-# (validation, problem details, source-generated JSON); g = the service, published, default settings on PostgreSQL.
+# Rungs (docs/performance.md, "Cost ladder"): a = bare minimal API, Npgsql, reflection JSON, one round trip per request;
+# a-gc = a with its writes through the store's group-commit writer; b = a + the request contract (validation, problem
+# details, source-generated JSON); c = b over the store port (the PostgreSQL store, default settings); d = c + the
+# resilience pipeline; e = d + the service's telemetry set-up; f = e + Idempotency-Keys and ETags; g = the service,
+# published, default settings on PostgreSQL. Each row's last column compares it with the rung it builds on (a-gc and b
+# with a), or with the row above when that rung was not run.
 # The load is the shoot-out's workflow: dotnet run --project tests/Load -- --target URL (NBomber). Needs curl and psql.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,7 +24,7 @@ out="${1:-$root/artifacts/cost-ladder/$(date -u +%Y%m%d-%H%M%S)}"
 workflows="${LADDER_WORKFLOWS:-4000}"
 warmup="${LADDER_WARMUP:-1000}"
 concurrency="${LADDER_CONCURRENCY:-100}"
-rungs="${LADDER_RUNGS:-a b g}"
+rungs="${LADDER_RUNGS:-a a-gc b c d e f g}"
 pg_port="${LADDER_PG_PORT:-5750}"
 http_port="${LADDER_HTTP_PORT:-5760}"
 mkdir -p "$out/logs"
@@ -108,7 +112,7 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 results="$out/results.tsv"
 : >"$results"
 for rung in $rungs; do
-  database="ladder_$rung"
+  database="ladder_${rung//-/_}"
   psql -q -d postgres -c "DROP DATABASE IF EXISTS $database" -c "CREATE DATABASE $database" >/dev/null
   echo "== rung $rung"
   start_rung "$rung" "$database"
@@ -125,19 +129,28 @@ for rung in $rungs; do
 done
 
 {
-  echo "| rung | wf/s | service CPU µs/request | service CPU ms/workflow | added over the previous rung |"
+  echo "| rung | wf/s | service CPU µs/request | service CPU ms/workflow | added over the rung it builds on |"
   echo "|---|---:|---:|---:|---:|"
   awk -F'\t' -v hz="$ticks_per_second" -v workflows="$workflows" '
     BEGIN {
       name["a"] = "a. bare minimal API: Npgsql, reflection JSON"
+      name["a-gc"] = "a-gc. a with its writes through the store'"'"'s group-commit writer"
       name["b"] = "b. a + request contract: validation, problem details, source-generated JSON"
+      name["c"] = "c. b over the store port: the PostgreSQL store, group commit on"
+      name["d"] = "d. c + the resilience pipeline (Polly)"
+      name["e"] = "e. d + the service'"'"'s telemetry set-up"
+      name["f"] = "f. e + Idempotency-Keys and ETags"
       name["g"] = "g. the full service, default settings"
+      split("a-gc:a b:a c:b d:c e:d f:e g:f", pairs, " ")
+      for (i in pairs) { split(pairs[i], pair, ":"); base[pair[1]] = pair[2] }
     }
     {
       us = $3 * 1e6 / hz / (workflows * 4)
-      added = NR == 1 ? "" : sprintf("%+.0f µs/request (%.2f×)", us - previous, us / previous)
+      over = ($1 in base && base[$1] in seen) ? base[$1] : previous_rung
+      added = over == "" ? "" : sprintf("%+.0f µs/request over %s (%.2f×)", us - seen[over], over, us / seen[over])
       printf "| %s | %.0f | %.0f | %.2f | %s |\n", ($1 in name ? name[$1] : $1), $2, us, us * 4 / 1000, added
-      previous = us
+      seen[$1] = us
+      previous_rung = $1
     }' "$results"
 } | tee "$out/ladder.md"
 {

@@ -5,15 +5,8 @@ namespace OrderService.Data.MongoDb;
 
 /// <summary>
 /// The clean-up's batch (see <see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>): the ids of at most limit orders
-/// holding an expired key, then one updateMany that pulls those entries. Each order is updated atomically on its own,
-/// so a concurrent keyed step of that order either lands before (its fresh entry stays) or after; a second replica's
-/// clean-up pulls nothing the first already pulled.
-/// <para>
-/// Entries written before they carried <c>at</c> are found once per process, after the timed ones are gone: one walk of
-/// the collection in _id order, batch by batch, pulling them from orders unchanged for the retention (a key is stored by
-/// its order's own write, so it is at least as old as the order's last change). No index serves that test, so the walk
-/// is not repeated: an order still changing then keeps them until a later start of the service.
-/// </para>
+/// holding an expired key, then one updateMany that pulls those entries, each order atomically. Entries without
+/// <c>at</c> are pulled by one walk per process from orders unchanged for the retention (docs/stores/mongodb.md).
 /// </summary>
 public sealed partial class MongoOrderStore
 {

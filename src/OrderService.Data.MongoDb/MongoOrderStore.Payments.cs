@@ -6,12 +6,9 @@ using OrderService.Data.Payments;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// A pay the payment gateway holds (<see cref="IPaymentAuthorizer"/>). On a replica set or mongos the
-/// write waits in a transaction for the answer. A server without multi-document transactions (a standalone mongod,
-/// FerretDB) cannot hold a write uncommitted, so there the gateway is awaited BEFORE the write, once a read says the step
-/// would apply now: a "no" writes nothing (its key is not taken), a "yes" runs the same conditional write as any
-/// transition, which still decides (another writer in between makes it match nothing, answered as without a hold).
-/// Either way no reader ever sees a declined step, and nothing waits on a transaction that could not start.
+/// A pay the payment gateway holds (<see cref="IPaymentAuthorizer"/>): in a transaction where the server has them.
+/// Without (a standalone mongod, FerretDB) the gateway is asked before the write, once a read says the step applies,
+/// and the conditional write still decides. Either way no reader sees a declined step.
 /// </summary>
 public sealed partial class MongoOrderStore
 {

@@ -6,21 +6,10 @@ using OrderService.Data.Payments;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// Transitions: one findOneAndUpdate each (<see cref="OrderDefinitions.Transitionable"/>, <see cref="OrderDefinitions.Transition"/>).
-/// With an Idempotency-Key (<see cref="IOrderStore.TransitionAsync"/>) the filter also says "this order does not hold
-/// the key yet" and the update pushes the key's entry, so the key is stored in the same atomic single-document write
-/// as the event, or not at all. Then, in the port's cheap order:
-/// <list type="bullet">
-/// <item>applied: done, no read;</item>
-/// <item>matched nothing: read the order holding the key, on the primary (it sees every acknowledged write, and the
-/// key and its event were acknowledged together): the same order and request hash is a replay, the order cut back to
-/// the key's version (<see cref="OrderHistory.AsOf"/>); anything else is a reuse (422). No order holds it: 404 or 409
-/// as without a key;</item>
-/// <item>a unique clash on the key index (<see cref="MongoUniqueClash"/>): another order holds the key; the same read
-/// answers (a reuse, by construction).</item>
-/// </list>
-/// A retry racing its first attempt on the same order waits on the document (a write behind an open transaction
-/// waits for it to end; two plain writes are serialized by the document lock), then matches nothing and replays.
+/// Transitions: one findOneAndUpdate each, which with a key also stores its entry (<see cref="OrderDefinitions.Transition"/>).
+/// A write that matched nothing, or met the key on another order (<see cref="MongoUniqueClash"/>), reads the order
+/// holding the key on the primary: the same order and request hash replays (<see cref="OrderHistory.AsOf"/>), anything
+/// else is 422; no holder means 404 or 409 as without a key.
 /// </summary>
 public sealed partial class MongoOrderStore
 {

@@ -7,24 +7,10 @@ using OrderService.Data.Orders;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// The orders in MongoDB, one document per order (<see cref="OrderBson"/>), every write one command:
-/// <list type="bullet">
-/// <item>Create: one insertOne of the order with its Idempotency-Key entry (<see cref="OrderKeys"/>); the unique index
-/// on the keys makes create-with-key one atomic single-document write. A duplicate key (E11000) is either a retried
-/// insert of the same id or a known key: one read on the primary says which, and the request hashes tell a replay
-/// (the order as its creation left it) from a 422.</item>
-/// <item>Transition: one findOneAndUpdate returning the document after the update; with an Idempotency-Key the same
-/// write pushes the key's entry (MongoOrderStore.Transitions.cs). No match: one read on the primary of the key (when
-/// given), else of status and version, decides replay, 422, 404 or 409. Concurrent transitions race on one document:
-/// one wins.</item>
-/// <item>Reads: find by id, by <c>$in</c>, or a customer's keyset page (MongoOrderStore.Listing.cs); lists stream batch
-/// by batch from the cursor.</item>
-/// </list>
-/// UnitOfWork=PerRequest runs all commands of a call in one causally consistent client session (the same lsid, reads
-/// after the call's write carry afterClusterTime); PerCall leaves each command to the driver's implicit session.
-/// Only a pay the payment gateway holds (<see cref="Payments.IPaymentAuthorizer"/>) opens a transaction: it must
-/// hold the write uncommitted while the gateway decides, which needs a replica set (MongoOrderStore.Payments.cs says what
-/// it does on a server without transactions). A single-document write needs none.
+/// The orders in MongoDB, one document per order (<see cref="OrderBson"/>), every write one single-document command:
+/// an insertOne for a create, a findOneAndUpdate for a transition, each with its key entry; a write that meets a
+/// duplicate key or matches nothing is explained by one read on the primary. PerRequest runs a call's commands in one
+/// causally consistent session. Only a held pay opens a transaction (MongoOrderStore.Payments.cs). docs/stores/mongodb.md.
 /// </summary>
 public sealed partial class MongoOrderStore : IOrderStore
 {
@@ -137,7 +123,7 @@ public sealed partial class MongoOrderStore : IOrderStore
 
     /// <summary>
     /// A create met a duplicate key: find the order that holds the key (or, without a key, the id) on the primary. A key
-    /// a transition stored has another request hash (the two hashes never collide), so it answers 422 as it should.
+    /// a transition stored never matches a create's request hash, so it answers 422.
     /// </summary>
     private async Task<CreateResult> ReadExistingAsync(IClientSessionHandle? session, NewOrder order, CancellationToken cancellationToken)
     {

@@ -5,25 +5,9 @@ using MongoDB.Driver;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// Which MongoDB failures are worth a bounded retry and otherwise a 503, and what each left behind
-/// (<see cref="StoreFault"/>, which the rerun rule reads):
-/// <list type="bullet">
-/// <item><b>Rolled back</b>: a transaction's write conflict, or an error the server labels TransientTransactionError
-/// (the transaction was aborted, nothing of it committed); on FerretDB, PostgreSQL's deadlock or serialization failure
-/// under the one statement of a write (DocumentDB passes the SQLSTATE on as the code; PostgreSQL rolled it back).</item>
-/// <item><b>Unreachable</b>: nothing was sent or the server refused to start the command: no server could be selected in
-/// time, a connection could not be opened (refused, no route), the server refused the login, the pool is paused after a
-/// failure, the member is not (or no longer) the writable primary or is recovering, no member satisfies the read
-/// preference.</item>
-/// <item><b>Saturated</b>: the driver's own pool had no connection in time (its wait queue full, or the wait timed out):
-/// nothing was sent, and the breaker does not count it.</item>
-/// <item><b>Interrupted</b>: the command may have been applied: a connection lost or timed out mid-command, a shutdown
-/// or step-down that interrupted it, a time limit, a write concern that timed out (the primary applied the write; only
-/// its replication was not confirmed), or a retryable-write label the driver's own one retry did not clear.</item>
-/// </list>
-/// Everything else (a duplicate key the store did not expect, a bad command) is permanent here; the service still answers
-/// it as a store fault. A refused login is unavailability, not a mistake of the caller's: the service cannot reach its
-/// store until an operator mends the credentials (or the server's user), and the client must hear 503, not 500.
+/// Which MongoDB (and FerretDB) failures are worth a bounded retry and otherwise a 503, and what each left behind
+/// (<see cref="StoreFault"/>, which the rerun rule reads); docs/stores/mongodb.md lists them. The rest is permanent.
+/// A refused login is unavailability, not the caller's mistake: the client hears 503 until an operator mends it.
 /// </summary>
 public sealed class MongoTransientFaults : ITransientFaults
 {
@@ -50,10 +34,8 @@ public sealed class MongoTransientFaults : ITransientFaults
     ];
 
     /// <summary>
-    /// Server codes of a write the server undid whole. 112 is MongoDB's WriteConflict. FerretDB on DocumentDB passes a
-    /// PostgreSQL error on with its SQLSTATE packed as PostgreSQL packs it (six bits a character, the first lowest):
-    /// 40P01 deadlock_detected is 16908292, 40001 serialization_failure 16777220. No MongoDB code comes near them.
-    /// A deadlock between two inserts (their unique-index checks) showed up on FerretDB at load.
+    /// Server codes of a write the server undid whole: MongoDB's WriteConflict, and PostgreSQL's deadlock and
+    /// serialization failure as FerretDB on DocumentDB passes them on (the SQLSTATE packed, <see cref="PackedSqlState"/>).
     /// </summary>
     private static readonly HashSet<int> RolledBackCodes =
     [

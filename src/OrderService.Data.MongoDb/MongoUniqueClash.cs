@@ -3,14 +3,9 @@ using MongoDB.Driver;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// A write met a unique index (the order id or an Idempotency-Key another order holds). MongoDB says so with
-/// DuplicateKey (11000): a write error on insert, a command error on findAndModify. FerretDB on DocumentDB enforces a
-/// unique index as a PostgreSQL exclusion constraint, and a clash inside findAndModify comes back in PostgreSQL's own
-/// words: InternalError (code 1), "conflicting key value violates exclusion constraint "…"" (its plain inserts and
-/// updates give 11000). That answer is recognised narrowly, by code AND the start of the message: any other code 1
-/// stays what it is, an error the store cannot classify. The store's writes can only clash on the key index (an
-/// order's id never changes), and the read that follows a clash finds the holder or fails loudly, so a misread clash
-/// can never answer a wrong replay.
+/// A write met a unique index: MongoDB's DuplicateKey (11000), or FerretDB's clash inside findAndModify, which comes back
+/// as code 1 with PostgreSQL's exclusion-constraint message. That one is matched by code AND message start, so no other
+/// code 1 is taken for a clash; the read after a clash finds the holder or fails, so it never answers a wrong replay.
 /// </summary>
 public static class MongoUniqueClash
 {

@@ -2,12 +2,9 @@ namespace OrderService.Data.MongoDb;
 
 /// <summary>
 /// Creates that carry the same Idempotency-Key take turns inside this process; creates with other keys never wait.
-/// Why: FerretDB (DocumentDB) enforces a unique index with a PostgreSQL exclusion constraint, and concurrent inserts of
-/// one key deadlock there instead of waiting for each other. Twenty at once made 8 deadlocks per round and took up to
-/// 16 s on an idle machine (docs/stores/ferretdb.md). Taking turns, the first insert commits and every later one meets
-/// the duplicate key at once and answers the replay. MongoDB itself needs no turns, and they cost it nothing it would
-/// not spend anyway: all but the first of those inserts fail. Replicas still race each other; a deadlock there is
-/// rolled back and rerun (<see cref="MongoTransientFaults"/>).
+/// FerretDB enforces a unique index with a PostgreSQL exclusion constraint, on which concurrent inserts of one key
+/// deadlock instead of waiting (docs/stores/ferretdb.md); taking turns, every later insert meets the duplicate key at
+/// once and replays. MongoDB loses nothing by it. Replicas still race; a deadlock there is rerun (<see cref="MongoTransientFaults"/>).
 /// </summary>
 internal sealed class OneKeyAtATime
 {

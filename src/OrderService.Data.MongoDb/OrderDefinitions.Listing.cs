@@ -5,12 +5,9 @@ using OrderService.Data.Orders;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// The customer listing's keyset pages (<see cref="IOrderStore.ListByCustomerAsync"/>) on <see cref="CustomerIndex"/>.
-/// Listing order: createdAt descending, then <c>_id</c> descending. <c>_id</c> is the UUID as binary subtype 4, and
-/// MongoDB orders binaries of one length and subtype byte by byte: the id's bytes descending, i.e. its canonical text,
-/// the same tie-break as PostgreSQL and SQLite. So "after (t, id)" is <c>createdAt &lt; t, or createdAt = t and _id &lt; id</c>.
-/// Each range is written with a plain bound on createdAt beside the <c>$or</c>, so the planner gets tight index
-/// bounds from the bound and leaves only the tie-break to the <c>$or</c>.
+/// The customer listing's keyset pages on <see cref="CustomerIndex"/>, in the order createdAt, then <c>_id</c>, both
+/// descending (binary ids compare byte by byte, as PostgreSQL and SQLite sort them). Each range has a plain bound on
+/// createdAt beside the tie-break's <c>$or</c>, so the planner gets tight index bounds.
 /// </summary>
 public static partial class OrderDefinitions
 {

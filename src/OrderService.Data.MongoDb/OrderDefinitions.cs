@@ -40,19 +40,16 @@ public static partial class OrderDefinitions
         new BsonDocumentProjectionDefinition<BsonDocument, BsonDocument>(new BsonDocument { { OrderBson.Status, 1 }, { OrderBson.Version, 1 }, { OrderBson.Id, 0 } });
 
     /// <summary>
-    /// The customer listing's index, <c>{customerId: 1, createdAt: -1, _id: -1}</c>: equality on the customer, then the
-    /// listing's order, so the listing walks the index with no in-memory sort. The trailing <c>_id</c> makes the order
-    /// total (ties between equal timestamps): <c>(createdAt, _id)</c> is an <see cref="OrderPosition"/>, the keyset
-    /// cursor, and the lookahead of a page reads positions from this index alone (OrderDefinitions.Listing.cs).
+    /// The customer listing's index, in listing order so no sort runs in memory; the trailing <c>_id</c> breaks ties, so
+    /// <c>(createdAt, _id)</c> is an <see cref="OrderPosition"/>, and a page's lookahead reads this index alone.
     /// </summary>
     public static readonly CreateIndexModel<BsonDocument> CustomerIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.CustomerId).Descending(OrderBson.CreatedAt).Descending(OrderBson.Id),
         new CreateIndexOptions { Name = CustomerIndexName });
 
     /// <summary>
-    /// One request per Idempotency-Key, creates and transitions alike (<see cref="OrderKeys"/>): unique across orders,
-    /// multikey over each order's <c>keys</c>, and partial (an order without any key is not in it), so an insert with
-    /// its key, or a transition with its key, is one atomic single-document write that a second holder of the key fails.
+    /// One request per Idempotency-Key across orders, creates and transitions alike (<see cref="OrderKeys"/>): unique,
+    /// multikey and partial, so a keyed write stays one single-document write that a second holder of the key fails.
     /// </summary>
     public static readonly CreateIndexModel<BsonDocument> KeyIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.KeyPath),
@@ -64,9 +61,8 @@ public static partial class OrderDefinitions
         });
 
     /// <summary>
-    /// The clean-up's index, <c>{"keys.at": 1}</c>: finds the orders that hold an expired key without a collection scan
-    /// (OrderDefinitions.KeyExpiry.cs). Partial like <see cref="KeyIndex"/>: orders without a key are not in it. Not a TTL
-    /// index: a TTL index deletes whole documents, and these entries live inside the orders they guard.
+    /// The clean-up's index: finds the orders holding an expired key without a collection scan. Not a TTL index, which
+    /// would delete the whole order the entry lives in.
     /// </summary>
     public static readonly CreateIndexModel<BsonDocument> KeyAgeIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.AtPath),
@@ -89,10 +85,8 @@ public static partial class OrderDefinitions
     public static FilterDefinition<BsonDocument> KeyedById(Guid id) => Builders<BsonDocument>.Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
     /// <summary>
-    /// The transition's condition: this order, in a status the action is allowed from (<see cref="Transitions.AllowedFrom"/>:
-    /// the pure rules decide, the filter only carries them), with If-Match at the expected version, and with an
-    /// Idempotency-Key not holding that key yet: a retry of a step this order already took matches nothing and is then
-    /// answered from the key. (Another order holding the key fails the write on <see cref="KeyIndex"/> instead.)
+    /// The transition's condition: this order, in a status <see cref="Transitions.AllowedFrom"/> allows, at the expected
+    /// version with If-Match, and not yet holding the Idempotency-Key (another order holding it fails on <see cref="KeyIndex"/>).
     /// </summary>
     public static FilterDefinition<BsonDocument> Transitionable(TransitionCommand command)
     {
@@ -103,14 +97,10 @@ public static partial class OrderDefinitions
     }
 
     /// <summary>
-    /// The transition's change, applied atomically to the one document the filter matched. With If-Match the new version
-    /// is known (expected + 1), so the classic operators say it all: <c>$set</c> status and updatedAt, <c>$inc</c>
-    /// version, <c>$push</c> the event with sequence = the new version. Without If-Match no operator can copy the stored
-    /// version into the pushed event, so the same change is one pipeline stage (MongoDB 4.2+), still one atomic
-    /// single-document update: every field of a <c>$set</c> stage reads the document as it entered the stage, so
-    /// <c>$version + 1</c> is the new version for both the version and the event's sequence. Values a client supplied are
-    /// wrapped in <c>$literal</c>, so a payment reference like "$total" stays a string. With an Idempotency-Key the same
-    /// write also appends the key's entry (<see cref="OrderKeys"/>) with the new version: key and event land together.
+    /// The transition's change, one atomic single-document update, with the key's entry when keyed. With If-Match the new
+    /// version is known, so classic operators do; without it only a pipeline stage can copy the stored version into the
+    /// event (every field of a <c>$set</c> stage reads the document as it entered). Client values go in <c>$literal</c>,
+    /// so a payment reference like "$total" stays a string.
     /// </summary>
     public static UpdateDefinition<BsonDocument> Transition(TransitionCommand command)
     {

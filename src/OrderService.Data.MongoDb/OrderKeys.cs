@@ -8,17 +8,8 @@ namespace OrderService.Data.MongoDb;
 
 /// <summary>
 /// The Idempotency-Keys of an order, inside the order: <c>keys: [{ key, requestHash, version, at }]</c>, one entry per
-/// keyed step (the create's entry has version 1, a transition's the version it produced). Creates and transitions
-/// share one key space (<see cref="IOrderStore.TransitionAsync"/>), so one unique multikey index on <c>keys.key</c>
-/// spans them all, across orders (<see cref="OrderDefinitions.KeyIndex"/>). Because the key lives in the document
-/// it guards, a create is still one insert and a keyed transition one findOneAndUpdate: the key is stored in the same
-/// atomic single-document write as the event, with no multi-document transaction.
-/// <para>
-/// Why a list of its own and not the key inside the pushed event: an index key is generated for every element of
-/// the indexed array, and an element without the field counts as null. With keys inside events, every order with a
-/// keyed step and an unkeyed one would hold a null key, and the unique index would let only one such order exist.
-/// Here every element has a key, and an order without any key has no <c>keys</c> field (the index is partial on it).
-/// </para>
+/// keyed step, so a key is stored in the same single-document write as its event. A list of their own, not a field of
+/// the events: an event without a key would index as null and break the unique index (docs/stores/mongodb.md).
 /// </summary>
 public static class OrderKeys
 {

@@ -6,22 +6,11 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.PostgreSql;
 
 /// <summary>
-/// Group commit for PostgreSQL (<see cref="IGroupCommit"/>). A few writer loops each take every statement queued while
-/// their last group was in flight, sort them by order id, and send them as ONE NpgsqlBatch without an explicit
-/// transaction: one round trip, and one implicit transaction (the batch ends in a single Sync), so one commit and one
-/// WAL flush for the group instead of one per request, and a handful of busy backends instead of one per request.
-/// A statement is answered only after its group committed, so durability is exactly what synchronous_commit says.
-/// <para>
-/// Errors: an error the server reported aborted the whole group (nothing of it committed), so every statement in it is
-/// handed back to be run on its own (the caller's ordinary path, where a unique violation or a deadlock is handled as
-/// before). Anything else (a connection lost, a time-out) may have hit the commit, so it is thrown to every statement
-/// of the group, whose caller then applies its own rerun rule, as for a statement that failed on its own.
-/// </para>
-/// <para>
-/// Deadlocks between two groups in flight: each group takes its row locks in order id order (a transition locks its
-/// order's row), so two groups do not wait on each other in a cycle over orders. Two groups that insert the same two new
-/// customers in opposite order still can; the server then rolls one back (40P01) and its statements run one by one.
-/// </para>
+/// Group commit for PostgreSQL (<see cref="IGroupCommit"/>). A few writer loops each send the statements queued while
+/// their last group was in flight, sorted by order id, as ONE NpgsqlBatch in one implicit transaction: one round trip
+/// and one commit per group, each statement answered after the commit. A server-reported error aborted the whole group,
+/// so its statements run again on their own; any other fault may have hit the commit and is thrown to each caller's
+/// rerun rule. Sorted row locks keep two groups from deadlocking over orders (docs/isolation-and-durability.md).
 /// </summary>
 public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
 {

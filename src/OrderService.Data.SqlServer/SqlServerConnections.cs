@@ -7,18 +7,9 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.SqlServer;
 
 /// <summary>
-/// How the SQL Server store opens connections and commits a write unit. Reads open a pooled connection
-/// at the session default (READ COMMITTED); Store:ReadIsolation=ReadUncommitted is carried by the
-/// NOLOCK hints in the text (<see cref="SqlServerDialect"/>), so it is visible in every statement.
-/// A write with an isolation level runs in SqlConnection.BeginTransaction(level), which sets
-/// SET TRANSACTION ISOLATION LEVEL for the transaction; without one, the command is atomic on its own.
-/// <para>
-/// A connection whose command was cancelled or timed out never goes back to the pool. SQL Server stops the
-/// statement when the client's cancel (a TDS attention) arrives; Babelfish reads it only between requests,
-/// so the statement may still be running, and the next borrower of that session would wait behind it or
-/// find it unusable. The connection is discarded instead: SqlConnection.ClearPool marks it (and the idle
-/// ones of its pool) to be closed rather than pooled.
-/// </para>
+/// How the SQL Server store opens connections and commits a write unit. Reads run at READ COMMITTED; ReadUncommitted
+/// is the dialect's NOLOCK hints. A connection whose command was cancelled or timed out is cleared from the pool:
+/// Babelfish reads a cancel only between requests, so the statement may still run on that session.
 /// </summary>
 /// <param name="openConnection">Creates an unopened connection (a SqlConnection; tests hand in their own).</param>
 public sealed class SqlServerConnections(Func<DbConnection> openConnection, ReadIsolation readIsolation) : IRelationalConnections

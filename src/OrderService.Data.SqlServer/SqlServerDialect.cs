@@ -7,16 +7,9 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.SqlServer;
 
 /// <summary>
-/// SQL Server's words for the relational engine: OUTPUT instead of RETURNING, NOT EXISTS guards
-/// (with UPDLOCK, HOLDLOCK so two racing inserts queue instead of failing) instead of ON CONFLICT,
-/// FOR JSON / OPENJSON for the aggregated rows and the one-parameter id set, TOP instead of LIMIT,
-/// and WITH (NOLOCK) on every table a read touches when Store:ReadIsolation=ReadUncommitted.
-/// <para>
-/// Writes of more than one statement carry their own atomicity (SET XACT_ABORT ON + BEGIN/COMMIT in
-/// the batch): the engine sends them as ONE command without an explicit transaction under
-/// ReadCommitted (one round trip). Inside an explicit transaction the inner BEGIN/COMMIT only nest,
-/// and any error rolls back the whole transaction (XACT_ABORT).
-/// </para>
+/// SQL Server's words for the relational engine: OUTPUT for RETURNING, NOT EXISTS guards with UPDLOCK, HOLDLOCK (racing
+/// inserts queue) for ON CONFLICT, FOR JSON / OPENJSON, TOP, and NOLOCK under ReadUncommitted. A write of several
+/// statements is atomic on its own (XACT_ABORT, BEGIN/COMMIT in the batch), so it needs no explicit transaction.
 /// </summary>
 public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
 {
@@ -112,12 +105,9 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     }
 
     /// <summary>
-    /// See <see cref="SqlDialect.CreateOrder"/>: the same result sets, in T-SQL. The order INSERT's OUTPUT lands
-    /// in the table variable @created, and the lines and the Created event are inserted only for the id found
-    /// there: they follow exactly the order this batch inserted, whatever the engine reports as @@ROWCOUNT
-    /// (Babelfish reports 0 after INSERT ... OUTPUT, SQL Server 1; a check on it once skipped the lines and the
-    /// event there, issue 13). Result set (1) is read from @created after COMMIT, so it announces only a
-    /// committed order; XACT_ABORT rolls back the whole create on any error, so it is all of its rows or none.
+    /// See <see cref="SqlDialect.CreateOrder"/>, in T-SQL. The lines and the Created event follow the id the order
+    /// INSERT's OUTPUT put in @created, not @@ROWCOUNT, which Babelfish reports as 0 after INSERT ... OUTPUT. Result
+    /// set (1) is read after COMMIT, and XACT_ABORT makes the create all of its rows or none.
     /// </summary>
     protected override string BuildCreateOrder(bool withIdempotencyKey)
     {

@@ -49,9 +49,8 @@ public static class SqlServerStores
             builder.ConnectTimeout = options.CommandTimeoutSeconds;
         }
 
-        // SqlClient's default (Auto) blocks the pool after a failed open against anything but Azure SQL: for up to a
-        // minute every open fails at once with the cached error. The resilience pipeline already bounds and spaces the
-        // retries, and a blocked pool turned one slow handshake into a run of 503s with the server answering again.
+        // SqlClient's default (Auto) blocks the pool after a failed open, failing every open with the cached error for up
+        // to a minute: one slow handshake would become a run of 503s. The resilience pipeline already spaces the retries.
         if (!builder.ShouldSerialize("Pool Blocking Period"))
         {
             builder.PoolBlockingPeriod = PoolBlockingPeriod.NeverBlock;

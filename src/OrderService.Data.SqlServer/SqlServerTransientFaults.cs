@@ -6,12 +6,8 @@ using Microsoft.Data.SqlClient;
 namespace OrderService.Data.SqlServer;
 
 /// <summary>
-/// Which SQL Server failures are worth a bounded retry, and what each says about a write in flight:
-/// deadlock victims, lock time-outs and snapshot conflicts were rolled back (rerun the whole unit);
-/// refused or unopenable connections and a busy or moving database were never sent anything; a transport
-/// that broke, or a command that timed out, may have hit a commit in flight. Everything else
-/// (constraint violations, syntax, permissions, conversion errors) fails at once: retrying those
-/// only repeats the failure and hides the bug.
+/// Which SQL Server (and Babelfish) failures are worth a bounded retry, and what each says about a write in flight;
+/// everything else (constraints, syntax, permissions) fails at once. The table: docs/stores/babelfish.md.
 /// </summary>
 public sealed class SqlServerTransientFaults : ITransientFaults
 {
@@ -28,12 +24,8 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     ];
 
     /// <summary>
-    /// Babelfish for PostgreSQL sends PostgreSQL errors that have no SQL Server twin under this one number;
-    /// only the text tells them apart (PostgreSQL's own message, so the server must keep lc_messages in
-    /// English, its default). Two of them clear on a retry and take the place of SQL Server's 1205/3960
-    /// and 1222 there: a serialization failure (SERIALIZABLE and REPEATABLE READ are optimistic on
-    /// Babelfish: the loser fails instead of waiting) and a lock time-out. Everything else under this
-    /// number (a collation clash, an unsupported feature) repeats on retry and is not transient.
+    /// The one number under which Babelfish sends PostgreSQL errors that have no SQL Server twin; only the message,
+    /// in English (lc_messages' default), tells them apart. What is not listed below repeats on retry.
     /// </summary>
     public const int BabelfishUnmappedError = 33557097;
 
@@ -45,10 +37,8 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     ];
 
     /// <summary>
-    /// The starts of the Babelfish messages under <see cref="BabelfishUnmappedError"/> that stop a statement on the server
-    /// (SQLSTATE 57014): PostgreSQL's statement_timeout, which a DBA may give the service's login as the server's own
-    /// bound on a statement (Babelfish reads a client's cancel only between requests). It is the server's counterpart of
-    /// a command time-out (-2) and, like it, may have met a commit in flight: interrupted, no blind rerun, a key decides.
+    /// The starts of the Babelfish messages under <see cref="BabelfishUnmappedError"/> of a statement the server's
+    /// statement_timeout stopped: like a command time-out, it may have met a commit in flight (interrupted).
     /// </summary>
     private static readonly string[] BabelfishCancelledStatementMessages =
     [
@@ -57,10 +47,7 @@ public sealed class SqlServerTransientFaults : ITransientFaults
 
     /// <summary>
     /// The starts of the Babelfish messages under <see cref="BabelfishUnmappedError"/> that refuse the session itself
-    /// (PostgreSQL's connection-slot and authentication errors, SQLSTATE 53300, 28000 and 28P01, which reach the client
-    /// under that number): nothing was sent, so the store is unavailable, as SQL Server's 18456 says. Seen from a
-    /// Babelfish 4.3 with max_connections = 8: "sorry, too many clients already"; from an unknown login:
-    /// "role "..." does not exist".
+    /// (connection slots, authentication): nothing was sent, so the store is unavailable, as SQL Server's 18456 says.
     /// </summary>
     private static readonly string[] BabelfishRefusedSessionMessages =
     [
@@ -125,14 +112,9 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         : StoreFault.Permanent;
 
     /// <summary>
-    /// <see cref="ClassifyNumber"/>, and two errors only the message tells apart. Babelfish's serialization
-    /// failure and lock time-out: PostgreSQL rolled the statement back (and aborts the transaction), as SQL
-    /// Server does for 1205 and 1222. And a duplicate key on a key the create inserts only after checking it
-    /// is absent: on SQL Server the UPDLOCK, HOLDLOCK of that check makes racing creates queue, so it never
-    /// happens; Babelfish ignores those hints (it is multi-version), so two first orders of one customer (or
-    /// two creates with one Idempotency-Key) both pass the check and the second INSERT fails. XACT_ABORT has
-    /// rolled the whole create back, and a rerun finds the row the winner committed. (The event key is
-    /// among them for transitions: see <see cref="RacedKeys"/>.)
+    /// <see cref="ClassifyNumber"/>, and the errors only the message tells apart: Babelfish's rolled-back, refused and
+    /// cancelled statements, and a duplicate of one of the <see cref="RacedKeys"/>, which Babelfish lets two racing
+    /// writes reach because it ignores UPDLOCK, HOLDLOCK: the write was rolled back whole, so a rerun is safe.
     /// </summary>
     public static StoreFault ClassifyError(int number, string message) => number switch
     {
@@ -148,12 +130,9 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     private const int DuplicateKey = 2627, DuplicateIndexKey = 2601;
 
     /// <summary>
-    /// The keys the create checks for (with UPDLOCK, HOLDLOCK) before it inserts them: the customer, the Idempotency-Key,
-    /// the order id. And the event key: a transition's event takes its sequence from the version its own guarded UPDATE
-    /// wrote (OUTPUT INTO), so on SQL Server two events of one sequence cannot meet; on Babelfish two concurrent
-    /// transitions of one order once did (a writer that waited for the row and re-checked it). Either way XACT_ABORT has
-    /// rolled the whole transition back and the key kept the history intact, so a rerun, which reads the order anew,
-    /// answers it (applied, or 409), where a 500 would leave the client guessing.
+    /// Keys two racing writes can both pass the check for: the create's customer, Idempotency-Key and order id (checked
+    /// with UPDLOCK, HOLDLOCK), and on Babelfish the event's sequence, where a writer that waited for the row can re-check
+    /// it. XACT_ABORT has rolled the whole write back, so a rerun, which reads the order anew, answers it (applied or 409).
     /// </summary>
     private static readonly string[] RacedKeys = ["pk_customers", "pk_idempotency_keys", "uq_orders_id", "pk_order_events"];
 
@@ -189,12 +168,9 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     };
 
     /// <summary>
-    /// The pool had no free connection within the connect time-out (every connection busy): load on this
-    /// service, not a fault in the request and not an outage of the store (on Babelfish, fifty parallel calls
-    /// on a pool of ten waited past it while new sessions compiled, and counted as an outage they opened the
-    /// circuit on a healthy server). SqlClient raises it as an InvalidOperationException without an error code,
-    /// so its message is all there is to recognize it (always English: the build ships no satellite resource
-    /// assemblies, see SatelliteResourceLanguages in Directory.Build.props).
+    /// The pool had no free connection within the connect time-out: load on this service, not a store outage, so it
+    /// must not open the circuit. SqlClient gives it no error code; its message is always English because the build
+    /// ships no satellite resource assemblies (SatelliteResourceLanguages in Directory.Build.props).
     /// </summary>
     private static bool IsPoolTimeout(Exception exception) =>
         exception.Message.Contains("obtaining a connection from the pool", StringComparison.Ordinal);

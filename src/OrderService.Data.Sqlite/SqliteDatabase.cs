@@ -34,8 +34,8 @@ public sealed class SqliteDatabase : IAsyncDisposable
             Pooling = true,
             DefaultTimeout = options.CommandTimeoutSeconds,
 
-            // Shared cache is what lets a reader see another connection's uncommitted write (the NOLOCK
-            // risk, measured). It switches SQLite to table-level locks, so only that mode uses it.
+            // Shared cache is what lets a reader see another connection's uncommitted write (the NOLOCK risk).
+            // It switches SQLite to table-level locks, so only that mode uses it.
             Cache = _readUncommitted ? SqliteCacheMode.Shared : SqliteCacheMode.Private,
         };
         _connectionString = builder.ToString();

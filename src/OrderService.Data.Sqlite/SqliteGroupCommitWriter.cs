@@ -4,17 +4,10 @@ using Microsoft.Data.Sqlite;
 namespace OrderService.Data.Sqlite;
 
 /// <summary>
-/// Group commit for SQLite. SQLite has one writer at a time and, at synchronous=FULL, pays a WAL sync
-/// per commit; a straightforward service therefore spends its time waiting for locks and syncs.
-/// Here one thread owns the only write connection: it takes every write queued while the last commit
-/// was syncing, runs each in a SAVEPOINT of its own (a failing write rolls back alone), commits them
-/// together with one sync, and only then completes their tasks. No write is acknowledged before its
-/// commit, so durability is exactly what PRAGMA synchronous says; the gain is fewer syncs and no lock waits.
-/// <para>
-/// A write that awaits something outside the database before its commit (a payment the gateway holds) borrows the
-/// connection instead (<see cref="BorrowAsync"/>): the writer commits what it has, lends the connection, and keeps
-/// what arrives meanwhile queued until the loan comes back. It waits only for its own queue, never for the borrower.
-/// </para>
+/// Group commit for SQLite: one thread owns the only write connection, runs every write queued during the last commit
+/// in a SAVEPOINT of its own (a failing write rolls back alone), commits them with one sync, and only then completes
+/// their tasks, so durability is what PRAGMA synchronous says. A write that awaits the payment gateway borrows the
+/// connection instead (<see cref="BorrowAsync"/>); the writer never waits for the borrower.
 /// </summary>
 internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
 {

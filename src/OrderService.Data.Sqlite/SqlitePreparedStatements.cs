@@ -9,9 +9,8 @@ namespace OrderService.Data.Sqlite;
 
 /// <summary>
 /// The group-commit writer's statements, kept prepared. Microsoft.Data.Sqlite prepares a statement per
-/// command object, so a fresh command (what Dapper makes) compiles its SQL again on every write; on the
-/// one long-lived writer connection that compiling was about half of each write's time, and every write
-/// of the service queues behind that one thread. Used only on the writer thread, so it takes no lock.
+/// command object, so a fresh command (what Dapper makes) would compile its SQL again on every write, on the
+/// one thread every write queues behind. Used only on the writer thread, so it takes no lock.
 /// </summary>
 internal sealed partial class SqlitePreparedStatements
 {

@@ -3,130 +3,58 @@ using OrderService.Data.Orders;
 namespace OrderService.Data;
 
 /// <summary>
-/// The store port: one atomic call per use case. Every store and layout implements it, and the
-/// conformance suite runs unchanged against each. Transient faults surface as
-/// <see cref="StoreUnavailableException"/> (after the resilience pipeline), never as a raw driver error.
+/// The store port: one atomic call per use case, the same contract on every store and layout (the conformance
+/// suite holds each to it). A store fault surfaces as <see cref="StoreUnavailableException"/>, never as a driver's error.
 /// </summary>
 public interface IOrderStore
 {
     /// <summary>
-    /// Inserts the order with its Created event, or, when the idempotency key (or the order id, on a
-    /// retried insert) is already known, returns the order that key created.
-    /// <para>
-    /// Idempotency keys of creates and of transitions (<see cref="TransitionCommand.IdempotencyKey"/>) share
-    /// ONE namespace: a key names exactly one request. A create whose key is already stored, by a create
-    /// with the same <see cref="NewOrder.RequestHash"/>, answers <see cref="CreateOutcome.Replayed"/>; by
-    /// anything else (another body, or a transition) <see cref="CreateOutcome.KeyReusedWithDifferentRequest"/>.
-    /// A replay answers the order as its creation left it (<see cref="OrderHistory.AsOf"/> version 1), not
-    /// as it is now: the same answer as the first call.
-    /// </para>
+    /// Inserts the order with its Created event, atomically. When its idempotency key (or, on a retried insert, its
+    /// id) is already stored, nothing is written: the same request hash answers <see cref="CreateOutcome.Replayed"/>
+    /// with the order as its creation left it (version 1); another body, or a key stored by a transition, answers
+    /// <see cref="CreateOutcome.KeyReusedWithDifferentRequest"/>. Creates and transitions share one key namespace.
     /// </summary>
     Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken);
 
+    /// <summary>The order with its lines and events, or null when no order has that id.</summary>
     Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken);
 
     /// <summary>
-    /// One atomic conditional write: the status change, the version bump and the appended event land
-    /// together or not at all. Concurrent calls on one order produce exactly one winner.
+    /// One atomic conditional write: the status, the version bump and the appended event land together or not at
+    /// all, and of concurrent calls on one order exactly one wins. Without a key no key is read or written.
     /// <para>
-    /// <b>Without a key</b> (<see cref="TransitionCommand.IdempotencyKey"/> null) nothing else happens: no
-    /// key is read or written, and the write costs what it cost before keys existed.
-    /// </para>
-    /// <para>
-    /// <b>With a key</b> the answer is as if the key were checked first:
-    /// <list type="bullet">
-    /// <item>key unknown: the transition runs as without a key, and when it applies, the key is stored IN
-    /// THE SAME ATOMIC WRITE as the event (same statement or same transaction, in every layout, unit of
-    /// work and isolation level): the key, <see cref="TransitionCommand.RequestHash"/>, the order id and
-    /// the version the step produced. A write that does not apply (404, 409, declined, rolled back) stores
-    /// no key: a retry of it is judged afresh.</item>
-    /// <item>key stored with the same order id AND the same request hash: <see cref="TransitionOutcome.Replayed"/>,
-    /// <see cref="TransitionResult.Order"/> = <see cref="OrderHistory.AsOf"/>(current order, stored version),
-    /// and nothing is written, whatever the order's status and version are now and whatever If-Match says.</item>
-    /// <item>key stored with anything else (another hash, another order, or by a create):
-    /// <see cref="TransitionOutcome.KeyReusedWithDifferentRequest"/>, and nothing is written.</item>
-    /// </list>
-    /// How to get that without a read before every write (the cheap order):
-    /// <list type="number">
-    /// <item>Send the conditional write with the key insert inside it. If the key is already stored the
-    /// write must not apply: the key insert's unique violation aborts the whole statement/transaction
-    /// (PostgreSQL, SQL Server), or a <c>NOT EXISTS</c> on the key guards the update (SQLite: one writer),
-    /// or the key is a filter of a single-document update (MongoDB).</item>
-    /// <item>Applied: done (one more insert in the same statement is the only extra cost).</item>
-    /// <item>Not applied, or aborted by the key: look the key up in a read that sees every COMMITTED write
-    /// at that moment and nothing uncommitted: a new statement after the write (a fresh READ COMMITTED
-    /// snapshot: the write's own snapshot predates a concurrent winner that committed while it waited on
-    /// the row), never a dirty (NOLOCK / read_uncommitted) read. Found: Replayed or KeyReused as above, the
-    /// order read in a view at least as new as the key (the key and its event commit together, so
-    /// re-read the order if the copy at hand is older than the stored version). Not found: NotFound /
-    /// IllegalFromStatus / StaleVersion exactly as without a key.</item>
-    /// </list>
-    /// Concurrent calls with one key (a client retrying while its first attempt is still running): at most
-    /// one applies; every other one answers Replayed once the winner has committed (a loser waits on the
-    /// winner's row or key lock, or retries a serialization failure, and then finds the key). None may
-    /// answer from a state in which the winner is half visible.
+    /// With <see cref="TransitionCommand.IdempotencyKey"/>: an unknown key is stored in the same atomic write as the
+    /// event, only when the step applies (a 404, 409 or declined step stores none). A key stored for the same order
+    /// and request hash answers <see cref="TransitionOutcome.Replayed"/> with the order as that step left it, whatever
+    /// its state and If-Match now; a key stored by anything else answers
+    /// <see cref="TransitionOutcome.KeyReusedWithDifferentRequest"/>. Neither writes. Of concurrent calls with one key
+    /// at most one applies; the others answer Replayed once it has committed, never from a half-visible write.
+    /// How each store keeps this without a read first: docs/architecture.md.
     /// </para>
     /// </summary>
-    /// <remarks>
-    /// The SQL stores keep keys in one table (key PRIMARY KEY, request_hash, order_id, version, created_at;
-    /// a create's row has version 1). A document store without multi-document transactions can keep them
-    /// in the order itself, e.g. MongoDB: <c>keys: [{ key, requestHash, version }]</c> with a UNIQUE
-    /// multikey index on <c>keys.key</c> (one namespace across orders; a create writes the first entry,
-    /// version 1); a keyed transition is the usual single-document findOneAndUpdate with
-    /// <c>"keys.key": { $ne: key }</c> added to the filter and <c>$push</c> of the entry (version = the new
-    /// version) added to the update, so key and event land in one atomic write; E11000 on <c>keys.key</c>
-    /// means another order holds the key (nothing was written); then <c>find({ "keys.key": key })</c> decides
-    /// Replayed or KeyReused, as above. Reads project <c>keys</c> away.
-    /// </remarks>
     Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken);
 
     /// <summary>The orders among <paramref name="ids"/> that exist, each once, streamed as rows arrive.</summary>
     IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken);
 
     /// <summary>
-    /// One page of a customer's orders, newest first, for keyset paging. Listing order: CreatedAt
-    /// descending, ties broken by a total order of the store's choosing that never changes for an order
-    /// (PostgreSQL, SQLite, MongoDB: the id's bytes descending, i.e. its canonical text; SQL Server:
-    /// insertion order, its <c>seq</c>), so an <see cref="OrderPosition"/> (CreatedAt, Id) names one
-    /// place in the listing. The page is the first <see cref="CustomerOrdersQuery.Limit"/> orders that
-    /// come strictly after <see cref="CustomerOrdersQuery.After"/> (from the newest when null) and match
-    /// <see cref="CustomerOrdersQuery.Status"/>.
+    /// One page of a customer's orders, newest first (equal created-ats in an order fixed per store), of those strictly
+    /// after <see cref="CustomerOrdersQuery.After"/> that match its status. The task completes once
+    /// <see cref="OrderPage.Next"/> is known, before any order of the page is read; Next is null on the last page. A
+    /// walk returns every order that existed when it started exactly once. Stores build the page with
+    /// <see cref="OrderPage.FromLookahead"/> (docs/architecture.md).
     /// <para>
-    /// The task completes as soon as <see cref="OrderPage.Next"/> is known and BEFORE any order of the
-    /// page is read: the API sends Next as a Link header, and headers go out before the body. Next is the
-    /// position of the page's last order when at least one more matching order follows it, else null.
-    /// The required way, the same on every engine (the SQL stores and MongoDB do exactly this):
-    /// <list type="number">
-    /// <item>Lookahead: read ONLY the positions (created-at, id) of the first Limit + 1 matching orders
-    /// after After, in listing order; index-only where the engine can (the keyset index is
-    /// (customer, created-at DESC, id DESC)). None: return <see cref="OrderPage.Empty"/>.</item>
-    /// <item>Hand the positions to <see cref="OrderPage.FromLookahead"/>: it takes the page's range
-    /// [Top = first, Last = the Limit-th (or the last found)] and Next (= Last when Limit + 1 were found).</item>
-    /// <item><see cref="OrderPage.Orders"/>: the whole orders whose position lies in [Top, Last] (both
-    /// inclusive) and that match the status, in listing order, with NO row limit, streamed as rows arrive.</item>
-    /// </list>
-    /// Why a range and not "after the cursor, limit N" for the rows: orders are inserted while a client
-    /// walks (new orders are newest, so they land above the first page's Top and this walk never sees
-    /// them), and an order may change status between the two reads. The range makes the rows agree with
-    /// Next whatever happens in between: every position belongs to exactly one page of a walk, so no order
-    /// is skipped or returned twice. At worst a page holds fewer rows than the lookahead saw (an order left
-    /// the status filter), or a row the lookahead missed (one that committed between the two reads with a
-    /// created-at inside the range: returned once, by this page).
-    /// </para>
-    /// <para>
-    /// <see cref="OrderPage.Orders"/> must be a COLD, lazy stream: it opens its own connection/cursor when
-    /// enumeration starts, takes its cancellation only from <c>GetAsyncEnumerator(token)</c> (never the
-    /// token of this call: the resilience pipeline cancels that once the call returned), and may be
-    /// enumerated again from the start (the resilience layer re-opens it when its first row fails).
+    /// <see cref="OrderPage.Orders"/> is a cold stream: it opens its own connection or cursor when enumerated, takes its
+    /// cancellation only from <c>GetAsyncEnumerator(token)</c>, and may be enumerated again from the start.
     /// </para>
     /// </summary>
     Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken);
 
     /// <summary>
-    /// The clean-up's one batch (Store:IdempotencyKeys): forgets Idempotency-Keys stored before <paramref name="storedBefore"/>,
-    /// at most <paramref name="limit"/> rows (MongoDB: the keys of at most that many orders), in one short write of its own,
-    /// and returns how many rows (orders) it changed. Orders and events stay. Safe while other processes run it: a row
-    /// another clean-up holds is skipped or found gone, never an error, so 0 means none is left that this call could take.
+    /// One batch of the key clean-up: forgets at most <paramref name="limit"/> Idempotency-Keys stored before
+    /// <paramref name="storedBefore"/> (MongoDB: the keys of at most that many orders) in one short write, and returns
+    /// how many rows (orders) it changed. Orders and events stay. Safe beside other processes doing the same: 0 means
+    /// none is left that this call could take.
     /// </summary>
     Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken);
 
@@ -141,21 +69,20 @@ public interface IOrderStore
 }
 
 /// <summary>
-/// An order to insert. <see cref="RequestHash"/> fingerprints the request body so that a repeated
-/// Idempotency-Key with a different body can be told apart (422) from a true retry. Its canonical form
-/// differs from a transition's (<see cref="TransitionCommand.RequestHash"/>), so the two never collide.
+/// An order to insert. <see cref="RequestHash"/> fingerprints the request body: equal hashes mean a true retry,
+/// and it never equals a transition's hash.
 /// </summary>
 public sealed record NewOrder(Order Order, string? IdempotencyKey, string RequestHash);
 
 public enum CreateOutcome
 {
-    /// <summary>Inserted now.</summary>
+    /// <summary>The order and its Created event were inserted.</summary>
     Created,
 
-    /// <summary>The key (or id) was seen before with the same request: <see cref="CreateResult.Order"/> is the first order, as its creation left it (version 1).</summary>
+    /// <summary>The key (or id) is stored with the same request: <see cref="CreateResult.Order"/> is the order as its creation left it.</summary>
     Replayed,
 
-    /// <summary>The key was seen before with a different request body, or stored by a transition (one namespace).</summary>
+    /// <summary>The key is stored with another request body, or by a transition: nothing was written.</summary>
     KeyReusedWithDifferentRequest,
 }
 
@@ -163,15 +90,9 @@ public sealed record CreateResult(CreateOutcome Outcome, Order? Order);
 
 /// <summary>
 /// A requested transition. <see cref="ExpectedVersion"/> carries If-Match. A pay the payment gateway must decide on
-/// (<see cref="Payments.IPaymentAuthorizer"/>) is held uncommitted until it has.
-/// <para>
-/// <see cref="IdempotencyKey"/> (1–128 printable ASCII, or null) makes the call retry-safe; see
-/// <see cref="IOrderStore.TransitionAsync"/>. <see cref="RequestHash"/> (meaningless without a key)
-/// fingerprints the request: the caller computes it over the order id, the action and the event data,
-/// so that equal hashes mean the same step of the same order with the same payload. If-Match is left out
-/// on purpose: it is a precondition on the state before the step, not part of what the step does, and a
-/// replay never re-evaluates preconditions (the state has moved on by design).
-/// </para>
+/// (<see cref="Payments.IPaymentAuthorizer"/>) is held uncommitted until it has. <see cref="IdempotencyKey"/> (or null)
+/// makes the call retry-safe; <see cref="RequestHash"/>, used only with a key, covers the order id, the action and
+/// the event data but not If-Match, a precondition that a replay does not check again.
 /// </summary>
 public sealed record TransitionCommand(
     Guid OrderId,
@@ -183,9 +104,8 @@ public sealed record TransitionCommand(
     string RequestHash = "")
 {
     /// <summary>
-    /// True when a stored key's request is this one: the same order and the same request hash (the hash
-    /// already covers the order id and the action; the id is compared too, so a hash computed carelessly
-    /// can never replay another order).
+    /// True when a stored key's request is this one: the same order and the same request hash (the id is compared
+    /// too, so a careless hash can never replay another order).
     /// </summary>
     public bool IsSameRequestAs(string storedRequestHash, Guid storedOrderId) =>
         storedOrderId == OrderId && string.Equals(storedRequestHash, RequestHash, StringComparison.Ordinal);
@@ -235,8 +155,7 @@ public sealed record TransitionResult(
     /// <summary>Explains a conditional write that matched nothing, using the pure rules.</summary>
     public static TransitionResult Rejected(OrderStatus current, int currentVersion, OrderAction action, int? expectedVersion)
     {
-        // A write that matched nothing although the re-read says "allowed" lost a race with a
-        // concurrent writer between the two statements: that is a stale version too.
+        // "Allowed" on the re-read means the write lost a race between the two statements: a stale version.
         var verdict = Transitions.Decide(current, currentVersion, action, expectedVersion);
         var outcome = verdict == TransitionVerdict.IllegalFromStatus ? TransitionOutcome.IllegalFromStatus : TransitionOutcome.StaleVersion;
         return new(outcome, null, current, currentVersion);
@@ -247,7 +166,7 @@ public sealed record TransitionResult(
 public readonly record struct OrderPosition(DateTimeOffset CreatedAt, Guid Id);
 
 /// <summary>
-/// What <see cref="IOrderStore.ListByCustomerAsync"/> lists: at most <see cref="Limit"/> (1–1,000) orders of
+/// What <see cref="IOrderStore.ListByCustomerAsync"/> lists: at most <see cref="Limit"/> orders of
 /// <see cref="CustomerId"/>, only those in <see cref="Status"/> when given, strictly after <see cref="After"/>
 /// (the previous page's <see cref="OrderPage.Next"/>) when given.
 /// </summary>

@@ -4,12 +4,9 @@ using System.Globalization;
 namespace OrderService.Data;
 
 /// <summary>
-/// Tells an engine's error (raised by a database client or server: a <see cref="DbException"/> or a
-/// SQL Server's or MongoDB's exceptions) from an error of our own code, and names it in the engine's own terms
-/// (SQL Server's error number, PostgreSQL's SQLSTATE, SQLite's result code, MongoDB's error code) for the log.
-/// An engine error that the store's <see cref="ITransientFaults"/> cannot classify is still a store fault: the
-/// resilient store answers it 503 (Retry-After) and logs this description, where it would otherwise surface
-/// as a 500 that blames the service for the engine's words.
+/// Tells an engine's error (a database client's or server's) from an error of our own code, and names it in the
+/// engine's own terms for the log: an engine error no <see cref="ITransientFaults"/> can classify is still a store
+/// fault, a 503, not a 500 that blames the service.
 /// </summary>
 public static class StoreErrors
 {

@@ -6,13 +6,10 @@ using OrderService.Data.Resilience;
 namespace OrderService.Data;
 
 /// <summary>
-/// Creates the schema right after start-up so the first request does not pay for it. It does not
-/// block start-up and does not fail it: with the store down, the service starts, answers 503, and the
-/// schema gate in <see cref="ResilientOrderStore"/> tries again on the next call. One readiness probe goes through
-/// the circuit; once it succeeds, a batch of pooled connections is opened at once, outside the circuit, so the first
-/// burst of a 100-client load does not queue behind a hundred connection handshakes (server-side process forks on
-/// PostgreSQL) and time out into 503s, and a slow handshake of the warm-up cannot open the circuit. Last, it warns
-/// when the database holds the other layout's orders, which this Store:Layout does not show.
+/// Creates the schema right after start-up, without blocking or failing it (with the store down the schema gate of
+/// <see cref="ResilientOrderStore"/> tries again on the next call). Once a readiness probe succeeds it opens a batch of
+/// pooled connections outside the circuit, so a first burst of requests does not queue behind connection handshakes.
+/// Last, it warns when the database holds the other layout's orders.
 /// </summary>
 public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema schema, IOptions<StoreOptions> options, IOptions<ResilienceOptions> resilience, ILogger<StoreWarmUp> logger) : BackgroundService
 {

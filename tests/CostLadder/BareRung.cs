@@ -9,7 +9,7 @@ namespace OrderService.CostLadder;
 /// </summary>
 public static class BareRung
 {
-    public static void Map(IEndpointRouteBuilder app, OrderSql orders)
+    public static void Map(IEndpointRouteBuilder app, IOrderSql orders)
     {
         app.MapPost("/orders", async (CreateOrder body, CancellationToken ct) =>
         {
@@ -24,7 +24,7 @@ public static class BareRung
             MoveAsync(orders, id, new Transition("Shipped", "Completed", "{}"), ifMatch, ct));
     }
 
-    private static async Task<IResult> MoveAsync(OrderSql orders, Guid id, Transition step, string? ifMatch, CancellationToken ct)
+    private static async Task<IResult> MoveAsync(IOrderSql orders, Guid id, Transition step, string? ifMatch, CancellationToken ct)
     {
         int? version = ifMatch is null ? null : int.Parse(ifMatch.AsSpan().Trim('"'), provider: null);
         return await orders.MoveAsync(id, step, version, ct) is { } order ? Results.Ok(order) : Results.Conflict();

@@ -16,7 +16,7 @@ public static class ContractRung
         services.ConfigureHttpJsonOptions(json => json.SerializerOptions.TypeInfoResolverChain.Insert(0, LadderJson.Default));
     }
 
-    public static void Map(WebApplication app, OrderSql orders)
+    public static void Map(WebApplication app, IOrderSql orders)
     {
         app.UseExceptionHandler();
         app.UseStatusCodePages();
@@ -38,7 +38,7 @@ public static class ContractRung
             MoveAsync(orders, id, [], new Transition("Shipped", "Completed", "{}"), ifMatch, ct));
     }
 
-    private static async Task<IResult> MoveAsync(OrderSql orders, Guid id, Dictionary<string, string[]> errors, Transition step, string? ifMatch, CancellationToken ct)
+    private static async Task<IResult> MoveAsync(IOrderSql orders, Guid id, Dictionary<string, string[]> errors, Transition step, string? ifMatch, CancellationToken ct)
     {
         if (!RequestRules.TryReadVersion(ifMatch, out var version, out var headerErrors) | errors.Count > 0)
         {

@@ -3,7 +3,7 @@ using System.Text.Json.Serialization;
 
 namespace OrderService.CostLadder;
 
-/// <summary>Rung b's source-generated JSON: the bodies, the reply and the events' data.</summary>
+/// <summary>The source-generated JSON of rungs b to f: the bodies, the reply and the events' data.</summary>
 [JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
 [JsonSerializable(typeof(CreateOrder))]
 [JsonSerializable(typeof(Payment))]

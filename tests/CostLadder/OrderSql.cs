@@ -10,7 +10,7 @@ namespace OrderService.CostLadder;
 /// version and appends the event. The statements pgbench runs (tests/Load/pgbench/workflow.sql), minus the separate
 /// SELECT ... FOR UPDATE.
 /// </summary>
-public sealed class OrderSql(NpgsqlDataSource dataSource)
+public sealed class OrderSql(NpgsqlDataSource dataSource) : IOrderSql
 {
     private const string Schema = """
         CREATE TABLE IF NOT EXISTS customers (id varchar(64) PRIMARY KEY, created_at timestamptz NOT NULL);
@@ -27,7 +27,8 @@ public sealed class OrderSql(NpgsqlDataSource dataSource)
             at timestamptz NOT NULL, data jsonb NOT NULL, PRIMARY KEY (order_id, sequence));
         """;
 
-    private const string Move = """
+    /// <summary>A transition as one statement; rung a-gc sends the same one through the group-commit writer.</summary>
+    internal const string Move = """
         WITH moved AS (
             UPDATE orders SET status = $2, version = version + 1, updated_at = now()
             WHERE id = $1 AND status = $3 AND ($4::int IS NULL OR version = $4)
@@ -64,8 +65,6 @@ public sealed class OrderSql(NpgsqlDataSource dataSource)
         return new OrderReply(id, customerId, "Created", total, 1);
     }
 
-    /// <summary>The order after the step, or null when it is missing, not in <see cref="Transition.From"/> or not at
-    /// <paramref name="version"/>.</summary>
     public async Task<OrderReply?> MoveAsync(Guid id, Transition step, int? version, CancellationToken cancellationToken)
     {
         await using var command = dataSource.CreateCommand(Move);
@@ -77,7 +76,6 @@ public sealed class OrderSql(NpgsqlDataSource dataSource)
         return await ReadOneAsync(command, cancellationToken);
     }
 
-    /// <summary>The order as it is, for a step that did not apply (rung b's 404 and 409).</summary>
     public async Task<OrderReply?> FindAsync(Guid id, CancellationToken cancellationToken)
     {
         await using var command = dataSource.CreateCommand("SELECT id, customer_id, status, total, version FROM orders WHERE id = $1");
@@ -88,10 +86,12 @@ public sealed class OrderSql(NpgsqlDataSource dataSource)
     private static async Task<OrderReply?> ReadOneAsync(NpgsqlCommand command, CancellationToken cancellationToken)
     {
         await using var reader = await command.ExecuteReaderAsync(cancellationToken);
-        return await reader.ReadAsync(cancellationToken)
-            ? new OrderReply(reader.GetGuid(0), reader.GetString(1), reader.GetString(2), reader.GetDecimal(3), reader.GetInt32(4))
-            : null;
+        return await reader.ReadAsync(cancellationToken) ? ReadReply(reader) : null;
     }
+
+    /// <summary>The reply from a row of id, customer_id, status, total, version.</summary>
+    internal static OrderReply ReadReply(System.Data.Common.DbDataReader reader) =>
+        new(reader.GetGuid(0), reader.GetString(1), reader.GetString(2), reader.GetDecimal(3), reader.GetInt32(4));
 
     private static NpgsqlBatchCommand Command(string sql, params object[] values)
     {

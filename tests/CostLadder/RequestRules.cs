@@ -2,7 +2,7 @@ using System.Globalization;
 
 namespace OrderService.CostLadder;
 
-/// <summary>Rung b's request contract: docs/api.md's field limits, as a map of field path to messages (empty: valid).</summary>
+/// <summary>The ladder's request contract (rungs b to f): docs/api.md's field limits, as a map of field path to messages (empty: valid).</summary>
 internal static class RequestRules
 {
     public static Dictionary<string, string[]> Check(CreateOrder body)

@@ -5,13 +5,9 @@ using Microsoft.Extensions.Configuration;
 namespace OrderService.Data.Configuration;
 
 /// <summary>
-/// Finds the values the configuration binder could not convert (an unknown enum name, "abc" for a number,
-/// "yes" for a bool) before it tries. The binder throws at the first such value, as an
-/// InvalidOperationException that names neither the value nor what is allowed; this names both, for
-/// every bad value of the section at once. It converts exactly as the binder does (the type's TypeConverter,
-/// invariant culture), and adds one rule the binder lacks: an enum number that names no member. Since binding
-/// then stops, the values that did convert are checked against their annotations here too, so one run names
-/// every bad value of the section (rules across fields run once the values themselves are valid).
+/// Finds the values the configuration binder could not convert before it tries: the binder throws at the first, naming
+/// neither the value nor what is allowed; this names both, for every bad value of the section. It converts as the binder
+/// does, also refuses an enum number that names no member, and checks the converted values' annotations too.
 /// </summary>
 internal static class SettingConversion
 {

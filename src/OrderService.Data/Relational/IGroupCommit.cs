@@ -9,8 +9,7 @@ namespace OrderService.Data.Relational;
 /// only once that transaction committed. The engine (<see cref="RelationalOrderStore"/>) uses it for the
 /// PerRequest writes whose unit is a single statement that returns one result set of at most one row
 /// (<see cref="SqlDialect.CreateLooksUpKeySeparately"/>, <see cref="SqlDialect.TransitionReturnsWrittenOrder"/>).
-/// What runs after that statement (a re-read, a key lookup) runs as before, on a connection of its own:
-/// without group commit it ran after the statement's own implicit commit too.
+/// What runs after that statement (a re-read, a key lookup) runs after the commit, on a connection of its own.
 /// </summary>
 public interface IGroupCommit
 {

@@ -4,16 +4,8 @@ using OrderService.Data.Orders;
 namespace OrderService.Data.Relational;
 
 /// <summary>
-/// The customer listing, one keyset page at a time (see <see cref="IOrderStore.ListByCustomerAsync"/>).
-/// <para>
-/// Why two statements (a positions-only lookahead, then the rows of the range it found) rather than one
-/// statement whose CTE carries the bounds beside every row: the Link header must be decided before the
-/// body starts, and with the lookahead that decision is a plain value, made before any row is read. The
-/// rows' query can then be opened, retried by the resilience pipeline and streamed like any other read,
-/// without a reader held open across the decision, and the same shape works on every engine, MongoDB
-/// included. The price is one more round trip per page, on the keyset index alone
-/// (customer_id, created_at DESC, id DESC): no row is read twice.
-/// </para>
+/// The customer listing, one keyset page at a time, in two statements: a positions-only lookahead that decides the
+/// Link header before the body, then the range's rows, opened and retried like any other read (docs/architecture.md).
 /// </summary>
 public sealed partial class RelationalOrderStore
 {

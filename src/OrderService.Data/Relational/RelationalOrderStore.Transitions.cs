@@ -6,22 +6,11 @@ using OrderService.Data.Payments;
 namespace OrderService.Data.Relational;
 
 /// <summary>
-/// The transition flows. PerRequest: one command writes (status + version + event, atomically) and reads
-/// the order back, on one connection: one round trip where the engine allows it. PerCall: read on one
-/// connection, decide with the pure rules, then a conditional write (expected version = the version
-/// read) on another, and the answer is built in memory with <see cref="Transitions.Apply"/>.
-/// Under RepeatableRead or Serializable (where the engine runs writes concurrently) PerRequest takes the
-/// PerCall flow too: the read-back inside a strict transaction would read the index pages that every
-/// concurrent transition writes its event into, and abort them (serialization failures), while the
-/// version-guarded write alone reads only the row it changes.
-/// <para>
-/// With an Idempotency-Key the write carries the key insert (see <see cref="SqlDialect.TransitionWrite"/>),
-/// so an applied step costs nothing more than that insert. Only a write that did not apply looks the key
-/// up, in a command of its own AFTER the write (a fresh snapshot under READ COMMITTED: it sees a concurrent
-/// winner that committed while this write waited on the row), on the write's connection and transaction
-/// (never a dirty read; on SQLite, on the one writer). A write the key's unique violation aborted was
-/// rolled back whole; its key is then looked up in a unit of its own.
-/// </para>
+/// The transition flows. PerRequest: one command writes and reads the order back. PerCall: a read, the pure rules,
+/// then a write guarded by the version read, answered with <see cref="Transitions.Apply"/>. Under RepeatableRead or
+/// Serializable PerRequest takes the PerCall flow too: a read-back in a strict transaction reads the index pages every
+/// concurrent event insert writes, and aborts them. A keyed write that did not apply looks the key up after the write
+/// (docs/architecture.md, how every store keeps the port's promises).
 /// </summary>
 public sealed partial class RelationalOrderStore
 {
@@ -91,8 +80,8 @@ public sealed partial class RelationalOrderStore
 
     /// <summary>
     /// The answer once the transition's write ran (<paramref name="applied"/>: it wrote; <paramref name="order"/>: what its
-    /// command read back, if anything). On the write's connection and transaction, after the write. A ValueTask because on
-    /// SQLite the whole unit runs synchronously on the writer, where a Task would be one more allocation per transition.
+    /// command read back, if anything), on the write's connection and transaction. A ValueTask: on SQLite it completes
+    /// synchronously on the writer.
     /// </summary>
     private async ValueTask<TransitionResult> AnswerAfterWriteAsync(
         DbConnection connection, DbTransaction? transaction, TransitionCommand command, PendingAuthorization? payment, bool applied, Order? order, CancellationToken cancellationToken)
@@ -182,10 +171,8 @@ public sealed partial class RelationalOrderStore
         order.Events.Count == order.Version && (order.Version == 0 || order.Events[^1].Sequence == order.Version);
 
     /// <summary>
-    /// The order read in a statement of its own after a one-statement transition: when it wrote nothing (404 or 409 needs
-    /// the order as it is now, a fresh snapshot), or when its read-back missed a step another request committed between
-    /// the statement's snapshot and its write. In the second case the answer is the order as this write left it, however
-    /// far it has moved on since (<paramref name="writtenVersion"/>).
+    /// The order read in a statement of its own after a one-statement transition that wrote nothing (404 or 409 needs a
+    /// fresh snapshot), or whose read-back missed a step committed meanwhile: then it is cut back to <paramref name="writtenVersion"/>.
     /// </summary>
     private async Task<Order?> RereadAfterWriteAsync(DbConnection connection, DbTransaction? transaction, Guid id, int? writtenVersion, CancellationToken cancellationToken)
     {

@@ -28,10 +28,8 @@ public sealed partial class RelationalOrderStore : IOrderStore
     private readonly IsolationLevel? _writeTransaction;
     private readonly string _writeIsolationInForce;
 
-    // Under RepeatableRead or Serializable, on an engine where concurrent writes really run concurrently,
-    // a transition reads the order BEFORE its transaction and the transaction holds only the version-guarded
-    // write (the per-call flow): what it reads under the strict level shrinks to the one row it updates, so
-    // transitions of different orders stop aborting each other (see docs/isolation-and-durability.md).
+    // Under a strict level, where writes run concurrently, a transition reads before its transaction, which holds only
+    // the version-guarded write: transitions of different orders then do not abort each other.
     private readonly bool _strictTransitionsReadFirst;
     private readonly string _createIsolationInForce;
 
@@ -114,12 +112,9 @@ public sealed partial class RelationalOrderStore : IOrderStore
         var withKey = order.IdempotencyKey is not null;
         var created = order.Order;
 
-        // A create is ONE command of inserts whose every decision is a unique key (the key, the id, the
-        // customer) or a foreign key, and those hold alike at every isolation level: it reads nothing that a
-        // stricter level would protect. So it always runs as its own implicit transaction. Under SERIALIZABLE on
-        // PostgreSQL the level would only add false conflicts: the foreign-key checks and the ON CONFLICT probes
-        // read the same append-only index pages (UUIDv7 ids) that every concurrent create writes, and 74% of
-        // creates aborted on their first attempt at 100 concurrency (docs/isolation-and-durability.md).
+        // Every decision of a create is a unique or foreign key, which holds alike at every isolation level, so it
+        // runs as its own implicit transaction: SERIALIZABLE would only add false conflicts on the index pages that
+        // every concurrent create writes.
         return _connections.WriteAsync(null, async (connection, transaction) =>
         {
             bool inserted;
@@ -248,8 +243,8 @@ public sealed partial class RelationalOrderStore : IOrderStore
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
         using (StoreTelemetry.Command(_dialect.ProviderName, "ping", _dialect.Ping, _connections.ReadIsolationInForce))
         {
-            // A plain command: the warm-up sends 32 of these while the service starts, and through Dapper the first
-            // would pay its one-time set-up there, competing with the first requests for the CPU.
+            // A plain command: the warm-up sends many of these at start-up, and Dapper's one-time set-up would then
+            // compete with the first requests for the CPU.
             await using var ping = connection.CreateCommand();
             ping.CommandText = _dialect.Ping;
             ping.CommandTimeout = _commandTimeout;

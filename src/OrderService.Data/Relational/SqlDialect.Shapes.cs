@@ -24,9 +24,8 @@ public abstract partial class SqlDialect
     /// <summary>
     /// True when <see cref="Transition"/> has ONE result set: the order row after the write (the columns of
     /// <see cref="SelectOrderById"/>), only when the write happened. The store reads the order afresh when no row came
-    /// back (to tell 404 from 409) and when the row's events are not 1..version. On PostgreSQL it is one statement
-    /// whose events come from its snapshot plus the inserted one, so a step committed between the snapshot and the
-    /// write can be missing; on SQLite the read is a statement after the write on the one writer, and holds every event.
+    /// back (to tell 404 from 409) and when the row's events are not 1..version: on PostgreSQL the one statement's
+    /// snapshot can miss a step committed just before its write.
     /// </summary>
     public virtual bool TransitionReturnsWrittenOrder => false;
 }

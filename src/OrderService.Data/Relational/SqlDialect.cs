@@ -5,24 +5,10 @@ using OrderService.Data.Orders;
 namespace OrderService.Data.Relational;
 
 /// <summary>
-/// The SQL text of one relational engine. HOW A DIALECT PLUGS IN:
-/// <list type="number">
-/// <item>Derive from <see cref="SqlDialect"/>. The base class writes every statement the engine
-/// (<see cref="RelationalOrderStore"/>) sends, in the SQL that PostgreSQL and SQLite share
-/// (<c>ON CONFLICT DO NOTHING</c>, <c>RETURNING</c>, <c>LIMIT</c>); a dialect overrides only the words
-/// that differ (the protected hooks), and a whole statement only where its shape must differ
-/// (SQL Server: <c>OUTPUT</c> instead of <c>RETURNING</c>, no <c>ON CONFLICT</c>).</item>
-/// <item>Keep the result-set contract of each public statement (written on it): the engine reads
-/// results by position, and maps order rows with <see cref="OrderRowReader"/> from the columns of
-/// <see cref="BuildOrderProjection"/>.</item>
-/// <item>Parameters are named <c>@Name</c>; the engine binds them with Dapper. Values whose storage
-/// differs per engine go through <see cref="Id"/>, <see cref="Timestamp"/> and <see cref="IdSet"/>.</item>
-/// <item>Supply an <see cref="IRelationalConnections"/> (how connections open and how a write unit
-/// commits) and embedded schema scripts; the provider's factory joins the three into a store.</item>
-/// </list>
-/// Statements are built once per dialect instance and cached: a dialect is immutable after construction.
-/// The customer listing's keyset paging and the idempotency-key lookup are in SqlDialect.Keyset.cs; where a dialect's
-/// statements return another shape than this contract (and the store reads them differently), SqlDialect.Shapes.cs.
+/// The SQL text of one relational engine for <see cref="RelationalOrderStore"/>. The base class writes every statement
+/// in the SQL that PostgreSQL and SQLite share; a dialect overrides the words that differ (the protected hooks), and a
+/// whole statement only where its shape must differ. Each public statement states its result sets, which the engine
+/// reads by position; parameters are <c>@Name</c>, bound by Dapper. Statements are built once per immutable instance.
 /// </summary>
 public abstract partial class SqlDialect
 {
@@ -121,16 +107,11 @@ public abstract partial class SqlDialect
     public string CreateOrder(bool withIdempotencyKey) => withIdempotencyKey ? Built.CreateOrderWithKey : Built.CreateOrder;
 
     /// <summary>
-    /// The conditional write of a transition, atomic on its own (one statement, or statements that
-    /// roll back together): moves <c>@Id</c> to <see cref="Transitions.Target"/> when its status is in
-    /// <see cref="Transitions.AllowedFrom"/> (and, when <paramref name="checksVersion"/>, its version is
-    /// <c>@Expected</c>), bumps the version, sets updated_at = <c>@At</c>, and appends the event
-    /// (sequence = the new version, type <see cref="Transitions.EventType"/>, data <c>@Data</c>).
-    /// <paramref name="withKey"/>: it also inserts the idempotency key (<c>@Key</c>, <c>@RequestHash</c>, the
-    /// order id, the new version, created_at = <c>@At</c>) in the same atomic write, and a key that is already
-    /// stored makes the whole write not happen: either it is a guard of the update (nothing written, no
-    /// error) or its unique violation aborts the write (<see cref="IsIdempotencyKeyTaken"/> recognizes it).
-    /// Result set (1): the column version, one row only when the write happened.
+    /// The conditional write of a transition, atomic on its own: moves <c>@Id</c> to <see cref="Transitions.Target"/>
+    /// when its status allows it (and its version is <c>@Expected</c> when <paramref name="checksVersion"/>), bumps the
+    /// version and appends the event whose sequence is the new version. <paramref name="withKey"/>: it stores
+    /// <c>@Key</c> in the same write, and a stored key stops the whole write, by a guard or by a unique violation
+    /// (<see cref="IsIdempotencyKeyTaken"/>). Result set (1): the column version, one row only when the write happened.
     /// </summary>
     public string TransitionWrite(OrderAction action, bool checksVersion, bool withKey = false) => Built.TransitionWrites[Slot(action, checksVersion, withKey)];
 

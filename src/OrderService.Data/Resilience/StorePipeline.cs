@@ -13,16 +13,10 @@ using Polly.Timeout;
 namespace OrderService.Data.Resilience;
 
 /// <summary>
-/// One resilience pipeline per store, registered once in Polly's registry (name order-store-&lt;db.system&gt;)
-/// and built on first use from <see cref="ResilienceOptions"/>. Outer to inner:
-/// retry → circuit breaker → attempt timeout → the store.
-/// The breaker sits inside the retry so that it sees every attempt and an open circuit ends the call at
-/// once (a broken circuit is never retried); the attempt timeout sits inside the breaker so that a store
-/// that hangs counts as failing. The total bound (<see cref="ResilienceOptions.TotalTimeoutSeconds"/>) needs no
-/// strategy of its own: each attempt's timeout is the attempt bound or what is left of the total, whichever is
-/// shorter, each backoff is capped by what is left, and no retry starts once nothing is left. What a call may
-/// rerun is the call's own business (<see cref="RerunSafety"/>), carried in its context, so one pipeline serves
-/// reads, writes and the readiness probe.
+/// One resilience pipeline per store (order-store-&lt;db.system&gt; in Polly's registry): retry → circuit breaker →
+/// attempt timeout → the store. The breaker sees every attempt and is never retried; a hanging store counts as failing.
+/// The total bound needs no strategy: attempt timeouts and backoffs are capped by what is left of it. What a call may
+/// rerun travels in its context (<see cref="RerunSafety"/>), so one pipeline serves reads, writes and readiness.
 /// </summary>
 public static class StorePipeline
 {

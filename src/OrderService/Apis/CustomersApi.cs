@@ -25,12 +25,9 @@ public static class CustomersApi
     }
 
     /// <summary>
-    /// <paramref name="limit"/> is taken as text and parsed by our rules, so an unparsable value is a problem
-    /// naming the field together with any other bad field (the generated binder would answer a bare 400), and the
-    /// endpoint stays bound by generated code: a runtime-bound one compiles expression trees while the first
-    /// request of any kind builds the endpoints (docs/performance.md, cold start). OpenAPI describes it as an integer.
-    /// The store decides the next page before any row is read (a keyset lookahead), so the Link header is set
-    /// here, after the first row has arrived (a fault before it is still a clean 503) and before the body starts.
+    /// <paramref name="limit"/> is bound as text and parsed by our rules, so a bad value is named with the other bad
+    /// fields while the endpoint keeps its generated binding. The Link header is set after the first row has arrived
+    /// (a fault before it is still a clean 503) and before the body starts.
     /// </summary>
     internal static async Task<Results<OrderStream, ValidationProblem>> ListOrdersAsync(
         string customerId,

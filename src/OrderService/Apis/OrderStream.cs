@@ -10,13 +10,9 @@ using OrderService.Data.Orders;
 namespace OrderService.Apis;
 
 /// <summary>
-/// 200 with a JSON array of orders written as rows arrive: a Utf8JsonWriter over the response pipe,
-/// flushed every <see cref="FlushEvery"/> orders, so memory stays flat however many rows there are.
-/// It is created only after the first row (or the end) has arrived: a store fault before any row is
-/// still an exception the handler turns into a clean 503, because nothing has been sent yet.
-/// The rows are Orders, serialized with the API's JSON context, or, from a store that offers it
-/// (<see cref="IOrderStore.JsonReads"/>), orders already as API JSON that write themselves into the same writer:
-/// the same bytes either way (<see cref="OrderRows"/>).
+/// 200 with a JSON array of orders written as rows arrive, flushed every <see cref="FlushEvery"/> orders, so memory
+/// stays flat. Created only after the first row (or the end) has arrived, so a store fault before it is still a clean
+/// 503. Rows are Orders or, from a store with <see cref="IOrderStore.JsonReads"/>, API JSON: the same bytes (<see cref="OrderRows"/>).
 /// </summary>
 public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCodeHttpResult
 {

@@ -10,14 +10,9 @@ using OrderService.Data;
 namespace OrderService.ServiceDefaults;
 
 /// <summary>
-/// OpenTelemetry. What the service emits is described once (<see cref="Describe"/>), whatever happens to it:
-/// ASP.NET Core, HttpClient, Npgsql and SqlClient spans and metrics, the runtime's metrics, our stores' spans
-/// and meter (<see cref="StoreTelemetry"/>) and Polly's meter for the store pipeline. It is described, and providers exist and listen, only when something
-/// exports: the OTLP exporter when OTEL_EXPORTER_OTLP_ENDPOINT is set. Without it nothing listens (no Activity is
-/// sampled and recorded on the hot path, no instrument aggregates, no log record is built) and nothing of
-/// OpenTelemetry is even loaded: describing runs the instrumentation packages' registrations and static set-up,
-/// and loads Npgsql and Microsoft.Data.SqlClient, all on the start-up path (docs/performance.md, cold start).
-/// (A test describes the same way and adds its own in-memory exporter.)
+/// OpenTelemetry: what the service emits is described once (<see cref="Describe"/>), and only when something exports
+/// (OTEL_EXPORTER_OTLP_ENDPOINT is set). Without it nothing listens and nothing of OpenTelemetry is loaded, which keeps
+/// it off the start-up path. A test describes the same way and adds its own in-memory exporter.
 /// </summary>
 public static class Telemetry
 {

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Http.Json;
+using System.Text.Json;
 using OrderService.CostLadder;
 using OrderService.Load.Shootout;
 using Microsoft.AspNetCore.Builder;
@@ -27,7 +28,7 @@ public sealed class CostLadderRungTests(PostgresServer postgres)
     {
         var database = await (await postgres.GetAsync()).CreateDatabaseAsync("ladder", Ct);
         await using var app = await StartAsync(rung, database);
-        using var http = new HttpClient { BaseAddress = Address(app) };
+        using var http = new HttpClient { BaseAddress = app.Address };
         var api = new OrderApiClient(http);
 
         (await api.IsReadyAsync(Ct)).ShouldBeTrue();
@@ -43,21 +44,52 @@ public sealed class CostLadderRungTests(PostgresServer postgres)
         var completed = await api.CompleteAsync(created.OrderId, 3, Ct);
         (completed.StatusCode, completed.OrderStatus, completed.Version, completed.OrderId).ShouldBe((200, "Completed", 4, created.OrderId), completed.Problem);
 
-        await using var connection = new NpgsqlConnection(database);
-        await connection.OpenAsync(Ct);
-        await using var events = new NpgsqlCommand("SELECT string_agg(type, ',' ORDER BY sequence) FROM order_events WHERE order_id = $1", connection)
-        {
-            Parameters = { new NpgsqlParameter { Value = created.OrderId } },
-        };
-        (await events.ExecuteScalarAsync(Ct)).ShouldBe("Created,Paid,Shipped,Completed");
+        (await QueryAsync(database, "SELECT string_agg(type, ',' ORDER BY sequence) FROM order_events WHERE order_id = $1", created.OrderId))
+            .ShouldBe("Created,Paid,Shipped,Completed");
     }
 
     [Fact]
-    public async Task The_contract_rung_refuses_bad_input_with_a_validation_problem_and_changes_nothing()
+    public async Task The_keys_and_etags_rung_replays_a_keyed_step_once_written_and_tags_every_reply_with_its_version()
     {
         var database = await (await postgres.GetAsync()).CreateDatabaseAsync("ladder", Ct);
-        await using var app = await StartAsync("b", database);
-        using var http = new HttpClient { BaseAddress = Address(app) };
+        await using var app = await StartAsync("f", database);
+        using var http = new HttpClient { BaseAddress = app.Address };
+        var order = new { customerId = "ladder-keys", lines = new[] { new { sku = "SKU-1", quantity = 2, unitPrice = 12.50m } } };
+
+        var created = await PostAsync(http, "orders", order, ifMatch: null, key: "create-1");
+        (created.Status, created.ETag, created.Replayed, created.Version).ShouldBe((201, "\"1\"", false, 1));
+        var createdAgain = await PostAsync(http, "orders", order, ifMatch: null, key: "create-1");
+        (createdAgain.Status, createdAgain.ETag, createdAgain.Replayed, createdAgain.Id).ShouldBe((201, "\"1\"", true, created.Id));
+        var paid = await PostAsync(http, $"orders/{created.Id}/pay", new { paymentReference = "PAY-1" }, ifMatch: 1, key: "pay-1");
+        (paid.Status, paid.ETag, paid.Replayed, paid.Version).ShouldBe((200, "\"2\"", false, 2));
+        var paidAgain = await PostAsync(http, $"orders/{created.Id}/pay", new { paymentReference = "PAY-1" }, ifMatch: 1, key: "pay-1");
+        (paidAgain.Status, paidAgain.ETag, paidAgain.Replayed, paidAgain.Version).ShouldBe((200, "\"2\"", true, 2));
+        var reused = await PostAsync(http, $"orders/{created.Id}/pay", new { paymentReference = "PAY-2" }, ifMatch: 2, key: "pay-1");
+        reused.Status.ShouldBe(422, "the key was stored by another request");
+        var stale = await PostAsync(http, $"orders/{created.Id}/ship", new { carrier = "DHL", trackingNumber = "TRK1" }, ifMatch: 1, key: null);
+        stale.Status.ShouldBe(409, "If-Match names a version the order has left");
+        var shipped = await PostAsync(http, $"orders/{created.Id}/ship", new { carrier = "DHL", trackingNumber = "TRK1" }, ifMatch: 2, key: null);
+        (shipped.Status, shipped.ETag, shipped.Version).ShouldBe((200, "\"3\"", 3));
+        var completed = await PostAsync(http, $"orders/{created.Id}/complete", body: null, ifMatch: 3, key: "complete-1");
+        (completed.Status, completed.ETag, completed.Version).ShouldBe((200, "\"4\"", 4));
+
+        (await QueryAsync(database, "SELECT count(*) FROM orders WHERE customer_id = $1", "ladder-keys")).ShouldBe(1L, "the replayed create wrote no second order");
+        (await QueryAsync(database, "SELECT string_agg(type, ',' ORDER BY sequence) FROM order_events WHERE order_id = $1", created.Id))
+            .ShouldBe("Created,Paid,Shipped,Completed", "the replayed pay wrote no second event");
+        (await QueryAsync(database, "SELECT string_agg(key, ',' ORDER BY key) FROM idempotency_keys WHERE order_id = $1", created.Id))
+            .ShouldBe("complete-1,create-1,pay-1");
+    }
+
+    /// <summary>The rungs from b up, which check the request contract.</summary>
+    public static TheoryData<string> ContractRungs => [.. Ladder.Rungs.SkipWhile(rung => rung != "b")];
+
+    [Theory]
+    [MemberData(nameof(ContractRungs))]
+    public async Task A_contract_rung_refuses_bad_input_with_a_validation_problem_and_changes_nothing(string rung)
+    {
+        var database = await (await postgres.GetAsync()).CreateDatabaseAsync("ladder", Ct);
+        await using var app = await StartAsync(rung, database);
+        using var http = new HttpClient { BaseAddress = app.Address };
 
         using var reply = await http.PostAsJsonAsync("orders", new { customerId = "no spaces", lines = Array.Empty<object>() }, Ct);
 
@@ -72,13 +104,57 @@ public sealed class CostLadderRungTests(PostgresServer postgres)
         (await count.ExecuteScalarAsync(Ct)).ShouldBe(0L);
     }
 
-    private static async Task<WebApplication> StartAsync(string rung, string database)
+    private static async Task<object?> QueryAsync(string database, string sql, object parameter)
     {
-        var app = Ladder.Build(["--rung", rung, "--postgres", database, "--urls", "http://127.0.0.1:0"]);
-        await app.StartAsync(Ct);
-        return app;
+        await using var connection = new NpgsqlConnection(database);
+        await connection.OpenAsync(Ct);
+        await using var command = new NpgsqlCommand(sql, connection) { Parameters = { new NpgsqlParameter { Value = parameter } } };
+        return await command.ExecuteScalarAsync(Ct);
     }
 
-    /// <summary>Kestrel's address once started (port 0 became a free port).</summary>
-    private static Uri Address(WebApplication app) => new(app.Urls.First() + "/");
+    /// <summary>A POST with the headers the service reads, and what rung f's tests look at in the reply.</summary>
+    private static async Task<(int Status, string? ETag, bool Replayed, Guid Id, int Version)> PostAsync(
+        HttpClient http, string path, object? body, int? ifMatch, string? key)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Post, path) { Content = body is null ? null : JsonContent.Create(body) };
+        if (ifMatch is { } version)
+        {
+            request.Headers.TryAddWithoutValidation("If-Match", $"\"{version}\"");
+        }
+
+        if (key is not null)
+        {
+            request.Headers.TryAddWithoutValidation("Idempotency-Key", key);
+        }
+
+        using var reply = await http.SendAsync(request, Ct);
+        var replayed = reply.Headers.TryGetValues("Idempotent-Replayed", out var values) && values.Single() == "true";
+        if (!reply.IsSuccessStatusCode)
+        {
+            return ((int)reply.StatusCode, reply.Headers.ETag?.Tag, replayed, Guid.Empty, 0);
+        }
+
+        using var order = JsonDocument.Parse(await reply.Content.ReadAsStringAsync(Ct));
+        return ((int)reply.StatusCode, reply.Headers.ETag?.Tag, replayed, order.RootElement.GetProperty("id").GetGuid(), order.RootElement.GetProperty("version").GetInt32());
+    }
+
+    private static async Task<StartedRung> StartAsync(string rung, string database)
+    {
+        var app = await Ladder.BuildAsync(["--rung", rung, "--postgres", database, "--urls", "http://127.0.0.1:0"], Ct);
+        await app.StartAsync(Ct);
+        return new StartedRung(app);
+    }
+
+    /// <summary>A rung on Kestrel; disposing it stops the host first, so that its background services end as in a shut-down.</summary>
+    private sealed class StartedRung(WebApplication app) : IAsyncDisposable
+    {
+        /// <summary>Kestrel's address once started (port 0 became a free port).</summary>
+        public Uri Address { get; } = new(app.Urls.First() + "/");
+
+        public async ValueTask DisposeAsync()
+        {
+            await app.StopAsync(CancellationToken.None);
+            await app.DisposeAsync();
+        }
+    }
 }
