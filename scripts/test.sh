@@ -10,7 +10,9 @@
 # It uses a Docker engine that already runs (Testcontainers, the image test) but never starts one.
 #
 # As root it also installs pg_auto_failover (postgresql-<major>-auto-failover, pg-auto-failover-cli) for the failover
-# tests when it is missing; without root those tests report skipped, with the reason.
+# tests when it is missing; without root those tests report skipped, with the reason. They count as PostgreSQL tests
+# (trait Server=PgAutoFailover): the one skip a PostgreSQL test may report, unless pg_auto_failover is installed and
+# none of them ran.
 # Environment: ORDERS_TEST_POSTGRES (use this server instead of a throwaway cluster), ORDERS_TEST_SQLSERVER,
 # ORDERS_TEST_MONGODB, ORDERS_TEST_ARTIFACTS (build output; default ./artifacts), ORDERS_TEST_TIMEOUT (per
 # assembly; default 45m), ORDERS_TEST_IMAGE=1 (also build and start the Dockerfile's image: minutes).
@@ -52,7 +54,10 @@ fi
 # pg_auto_failover (a monitor and two nodes on this machine) for the failover tests, packaged by Debian per PostgreSQL
 # major version. Installed when missing and we are root; otherwise those tests report skipped, with the reason.
 pg_major="$(ls /usr/lib/postgresql 2>/dev/null | sort -V | tail -n 1)"
-if [[ -n "$pg_major" ]] && ! { command -v pg_autoctl >/dev/null && [[ -f "/usr/lib/postgresql/$pg_major/lib/pgautofailover.so" ]]; }; then
+pg_auto_failover_installed() {
+  [[ -n "$pg_major" ]] && command -v pg_autoctl >/dev/null && [[ -f "/usr/lib/postgresql/$pg_major/lib/pgautofailover.so" ]]
+}
+if [[ -n "$pg_major" ]] && ! pg_auto_failover_installed; then
   if [[ "$(id -u)" -eq 0 ]]; then
     echo "==> pg_auto_failover not found: installing postgresql-$pg_major-auto-failover and pg-auto-failover-cli with apt-get"
     export DEBIAN_FRONTEND=noninteractive
@@ -136,23 +141,24 @@ for project in "${projects[@]}"; do
   assembly_times+=("$(printf '  %-40s %5d s' "$(basename "$assembly")" $((SECONDS - begun)))")
 done
 
-# One line per test, "<store group>\t<result>\t<seconds>", from the <test> elements (one record each) and their
-# traits: Store (SQLite, PostgreSql, SqlServer, MongoDb, Citus; none on a store-independent test) and Layout=Document
-# for the document layout (tests/Shared/StoreTraits.cs).
+# One line per test, "<store group>\t<result>\t<seconds>\t<server>", from the <test> elements (one record each) and
+# their traits: Store (SQLite, PostgreSql, SqlServer, MongoDb, Citus; none on a store-independent test), Layout=Document
+# for the document layout, and Server=PgAutoFailover on a test that brings its own cluster (tests/Shared/StoreTraits.cs).
 summary="$results/summary.tsv"
 { cat "$results"/*.xml 2>/dev/null || true; } | awk 'BEGIN { RS = "<test " } NR > 1 {
-    attributes = substr($0, 1, index($0, ">")); result = ""; seconds = 0; store = ""; layout = ""
+    attributes = substr($0, 1, index($0, ">")); result = ""; seconds = 0; store = ""; layout = ""; server = ""
     if (match(attributes, / result="[^"]*"/)) result = substr(attributes, RSTART + 9, RLENGTH - 10)
     if (match(attributes, / time="[^"]*"/)) seconds = substr(attributes, RSTART + 7, RLENGTH - 8) + 0
     if (match($0, /<trait name="Store" value="[^"]*"/)) store = substr($0, RSTART + 27, RLENGTH - 28)
     if (match($0, /<trait name="Layout" value="[^"]*"/)) layout = substr($0, RSTART + 28, RLENGTH - 29)
+    if (match($0, /<trait name="Server" value="[^"]*"/)) server = substr($0, RSTART + 28, RLENGTH - 29)
     if (store == "") group = "store-independent"
     else if (store == "MongoDb") group = "MongoDB"   # one layout
     else {
       group = store == "PostgreSql" ? "PostgreSQL" : store == "SqlServer" ? "SQL Server" : store
       group = group (layout == "Document" ? " document" : " relational")
     }
-    printf "%s\t%s\t%.3f\n", group, result, seconds }' >"$summary"
+    printf "%s\t%s\t%.3f\t%s\n", group, result, seconds, server }' >"$summary"
 
 echo
 echo "Time per test assembly (wall clock):"
@@ -178,8 +184,12 @@ fi
 read -r passed failed skipped notrun < <(awk -F'\t' '
   { p += ($2 == "Pass"); f += ($2 == "Fail"); s += ($2 == "Skip"); n += ($2 == "NotRun") }
   END { printf "%d %d %d %d\n", p, f, s, n }' "$summary")
+# A PostgreSQL test never skips, but for those on a pg_auto_failover cluster where pg_auto_failover is missing (or the
+# opt-in report): where it is installed, they must have run.
 postgres_ran="$(awk -F'\t' '$1 ~ /^PostgreSQL/ && ($2 == "Pass" || $2 == "Fail")' "$summary" | wc -l)"
-postgres_skipped="$(awk -F'\t' '$1 ~ /^PostgreSQL/ && $2 == "Skip"' "$summary" | wc -l)"
+postgres_skipped="$(awk -F'\t' '$1 ~ /^PostgreSQL/ && $2 == "Skip" && $4 != "PgAutoFailover"' "$summary" | wc -l)"
+failover_ran="$(awk -F'\t' '$4 == "PgAutoFailover" && ($2 == "Pass" || $2 == "Fail")' "$summary" | wc -l)"
+failover_tests="$(awk -F'\t' '$4 == "PgAutoFailover"' "$summary" | wc -l)"
 
 status=0
 if [[ "$postgres_ran" -eq 0 ]]; then
@@ -187,6 +197,10 @@ if [[ "$postgres_ran" -eq 0 ]]; then
   status=1
 elif [[ "$postgres_skipped" -gt 0 ]]; then
   echo "FAIL: $postgres_skipped PostgreSQL tests were skipped; a PostgreSQL test that did not run is a failure."
+  status=1
+fi
+if [[ "$failover_tests" -gt 0 && "$failover_ran" -eq 0 ]] && pg_auto_failover_installed; then
+  echo "FAIL: pg_auto_failover is installed, yet none of its $failover_tests PostgreSQL tests ran (their skip reasons are above)."
   status=1
 fi
 if [[ "$failed" -gt 0 || "$run_failed" -ne 0 || "$notrun" -gt 0 ]]; then

@@ -6,7 +6,7 @@ namespace OrderService.Data.MongoDb;
 
 /// <summary>
 /// Every filter, update, projection, sort and index the MongoDB store sends, in one place, so each is rendered to BSON
-/// and asserted offline (tests/Unit/MongoDb). Values go in as BsonValues of the stored types (UUID subtype 4,
+/// and asserted offline (tests/Unit/Commands). Values go in as BsonValues of the stored types (UUID subtype 4,
 /// Int64 microseconds), never through a serializer a global setting could change.
 /// </summary>
 public static partial class OrderDefinitions

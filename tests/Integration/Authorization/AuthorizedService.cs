@@ -1,5 +1,6 @@
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Integration.Tests.Conformance.Stores;
+using OrderService.Integration.Tests.Servers;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Authorization;

@@ -1,7 +1,7 @@
 using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.StorePort;
 using Shouldly;
 using Xunit;
 

@@ -1,11 +1,11 @@
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
-using OrderService.CostLadder;
-using OrderService.Load.Shootout;
 using Microsoft.AspNetCore.Builder;
 using Npgsql;
-using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.CostLadder;
+using OrderService.Integration.Tests.Servers;
+using OrderService.Load.Shootout;
 using Shouldly;
 using Xunit;
 

@@ -1,11 +1,10 @@
 using OrderService.Integration.Tests.Conformance.Stores;
-using OrderService.Integration.Tests.SqlServer;
 using OrderService.Testing;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Model;
 
-// One class per store and layout, named after it: scripts/test.sh counts tests per store by class name.
+// One class per store and layout, with its store's traits: scripts/test.sh counts tests per store by them.
 // Each takes its own host and database from the conformance suite's fixtures.
 [Trait(StoreTraits.Store, StoreTraits.SQLite)]
 public sealed class SqliteRelationalModelTests(SqliteRelationalStore store) : ModelBasedSuite<SqliteRelationalStore>(store);
@@ -27,4 +26,4 @@ public sealed class SqlServerRelationalModelTests(SqlServerRelationalStore store
 
 /// <summary>Skipped, with the reason, unless ORDERS_TEST_MONGODB names a server or Docker can start one.</summary>
 [Trait(StoreTraits.Store, StoreTraits.MongoDb)]
-public sealed class MongoModelTests(OrderService.Integration.Tests.MongoDb.MongoStore store) : ModelBasedSuite<OrderService.Integration.Tests.MongoDb.MongoStore>(store);
+public sealed class MongoModelTests(OrderService.Integration.Tests.Conformance.Stores.MongoStore store) : ModelBasedSuite<OrderService.Integration.Tests.Conformance.Stores.MongoStore>(store);

@@ -10,7 +10,7 @@ namespace OrderService.Integration.Tests.Model;
 /// <summary>
 /// Issue 11 §3 against one store and layout: random command sequences checked against the model through HTTP
 /// and through the port, and malformed bodies that must get a 4xx problem and change nothing. A store joins
-/// with one empty class (see ModelBasedStores.cs), named after the store so scripts/test.sh counts it there.
+/// with one empty class (see ModelBasedStores.cs) that carries the store's traits, so scripts/test.sh counts it there.
 /// </summary>
 public abstract class ModelBasedSuite<TStore> : IClassFixture<TStore>
     where TStore : StoreFixture

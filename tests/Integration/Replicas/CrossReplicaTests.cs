@@ -1,6 +1,7 @@
 using Microsoft.Data.Sqlite;
 using Npgsql;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
 using OrderService.Testing;
 using Xunit;
 

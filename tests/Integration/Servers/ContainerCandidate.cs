@@ -2,7 +2,7 @@ using Docker.DotNet;
 using DotNet.Testcontainers.Configurations;
 using DotNet.Testcontainers.Containers;
 
-namespace OrderService.Testing.Servers;
+namespace OrderService.Integration.Tests.Servers;
 
 /// <summary>
 /// A server in a container started with Testcontainers, when a Docker endpoint answers and the image is present

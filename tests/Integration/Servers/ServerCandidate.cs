@@ -1,4 +1,6 @@
-namespace OrderService.Testing.Servers;
+using OrderService.Testing;
+
+namespace OrderService.Integration.Tests.Servers;
 
 /// <summary>One place a test server may come from, tried in order by <see cref="ServerSelection"/>.</summary>
 public abstract class ServerCandidate

@@ -1,4 +1,4 @@
-namespace OrderService.Testing.Servers;
+namespace OrderService.Integration.Tests.Servers;
 
 /// <summary>
 /// Tries the candidates in order and takes the first that gives a server. Each one that falls through is

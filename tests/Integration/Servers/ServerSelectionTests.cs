@@ -1,7 +1,6 @@
 using DotNet.Testcontainers.Configurations;
 using Npgsql;
 using OrderService.Testing;
-using OrderService.Testing.Servers;
 using Shouldly;
 using Xunit;
 

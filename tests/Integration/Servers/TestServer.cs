@@ -1,4 +1,4 @@
-namespace OrderService.Testing.Servers;
+namespace OrderService.Integration.Tests.Servers;
 
 /// <summary>
 /// The server a test fixture got, or why it got none. <see cref="ConnectionString"/> is null exactly when

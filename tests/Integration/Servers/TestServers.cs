@@ -1,9 +1,10 @@
 using System.Collections.Concurrent;
+using OrderService.Testing;
 using Testcontainers.MongoDb;
 using Testcontainers.MsSql;
 using Testcontainers.PostgreSql;
 
-namespace OrderService.Testing.Servers;
+namespace OrderService.Integration.Tests.Servers;
 
 /// <summary>
 /// Where every database fixture gets its server, in one order:

@@ -9,9 +9,9 @@ using OpenTelemetry.Metrics;
 using OpenTelemetry.Trace;
 using OrderService.Data;
 using OrderService.Integration.Tests.Api;
-using ServiceTelemetry = OrderService.ServiceDefaults.Telemetry;
 using Shouldly;
 using Xunit;
+using ServiceTelemetry = OrderService.ServiceDefaults.Telemetry;
 
 namespace OrderService.Integration.Tests.Telemetry;
 

@@ -4,8 +4,8 @@ using Npgsql;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.PostgreSql;
-using OrderService.Data.Sqlite;
 using OrderService.Data.SqlServer;
+using OrderService.Data.Sqlite;
 using Shouldly;
 using Xunit;
 

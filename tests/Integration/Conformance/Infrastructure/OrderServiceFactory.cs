@@ -5,7 +5,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using OrderService.Data.Payments;
-using OrderService.Integration.Tests.Stores;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Payments;
 using Xunit;
 

@@ -15,8 +15,8 @@ namespace OrderService.Integration.Tests.Conformance.Infrastructure;
 /// public sealed class MyStoreConformance(MyStore store) : ConformanceSuite&lt;MyStore&gt;(store);
 /// public sealed class MyStoreSwitchMatrix(MyStore store) : SwitchMatrixSuite&lt;MyStore&gt;(store);
 /// </code>
-/// Name the classes after the store (Postgres, Sqlite, SqlServer; Document for that layout): scripts/test.sh
-/// counts tests per store by those names.
+/// Give each run its store's traits (<c>[Trait(StoreTraits.Store, ...)]</c>, and Layout=Document for that layout):
+/// scripts/test.sh counts tests per store by them, and StoreTraitTests fails a run without one.
 /// </summary>
 public abstract class StoreFixture : IAsyncLifetime
 {

@@ -1,4 +1,4 @@
-using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
 using OrderService.Testing;
 
 namespace OrderService.Integration.Tests.Conformance.Stores;

@@ -1,5 +1,7 @@
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 
+
+
 namespace OrderService.Integration.Tests.Conformance.Stores;
 
 /// <summary>The switch combinations that mean something for the document layout: the defaults with each batch filter.</summary>

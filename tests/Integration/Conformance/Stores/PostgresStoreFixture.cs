@@ -1,6 +1,7 @@
 using Dapper;
 using Npgsql;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Integration.Tests.Servers;
 using OrderService.Testing;
 
 namespace OrderService.Integration.Tests.Conformance.Stores;

@@ -1,0 +1,72 @@
+using System.Collections.Concurrent;
+using System.Net;
+using System.Net.Http.Json;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.Extensions.Logging;
+using OrderService.Integration.Tests.Api;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Integration.Tests.Faults;
+
+/// <summary>
+/// An engine error the store cannot classify is still a store fault: 503 with Retry-After (ProblemDetails), logged
+/// as an error with the engine's own code and message, never a 500. The real case here: SQLite pointed at a file
+/// that is not a database (SQLITE_NOTADB, 26), which no rerun fixes and which no store rule names.
+/// </summary>
+public sealed class UnclassifiedStoreErrorTests(ApiHost host) : IClassFixture<ApiHost>
+{
+    [Fact]
+    public async Task A_file_that_is_not_a_database_answers_503_with_Retry_After_and_logs_SQLite_error_26()
+    {
+        var file = host.PathFor($"not-a-database-{Guid.NewGuid():N}.db");
+        await File.WriteAllTextAsync(file, new string('x', 4096), ApiHost.Ct);
+        var errors = new ConcurrentQueue<string>();
+        await using var factory = host.Create(("ConnectionStrings:Orders", $"Data Source={file}"));
+        await using var logged = factory.WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(new ErrorLog(errors))));
+        using var client = logged.CreateClient();
+
+        using (var create = await client.PostAsJsonAsync("/orders", ApiHost.ValidOrder(ApiHost.NewCustomer()), ApiHost.Ct))
+        {
+            create.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable, await create.Content.ReadAsStringAsync(ApiHost.Ct));
+            create.Content.Headers.ContentType?.MediaType.ShouldBe("application/problem+json");
+            create.Headers.RetryAfter.ShouldNotBeNull("a 503 must say when to retry");
+        }
+
+        using (var read = await client.GetAsync($"/orders/{Guid.CreateVersion7()}", ApiHost.Ct))
+        {
+            read.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable);
+            read.Headers.RetryAfter.ShouldNotBeNull();
+        }
+
+        errors.ShouldContain(line => line.Contains("SQLite error 26", StringComparison.Ordinal) && line.Contains("file is not a database", StringComparison.Ordinal));
+        using var live = await client.GetAsync("/health/live", ApiHost.Ct);
+        live.StatusCode.ShouldBe(HttpStatusCode.OK);
+    }
+
+    /// <summary>Every error-level line the service logs.</summary>
+    private sealed class ErrorLog(ConcurrentQueue<string> lines) : ILoggerProvider
+    {
+        public ILogger CreateLogger(string categoryName) => new Logger(lines);
+
+        public void Dispose()
+        {
+        }
+
+        private sealed class Logger(ConcurrentQueue<string> lines) : ILogger
+        {
+            public IDisposable? BeginScope<TState>(TState state)
+                where TState : notnull => null;
+
+            public bool IsEnabled(LogLevel logLevel) => logLevel >= LogLevel.Error;
+
+            public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
+            {
+                if (IsEnabled(logLevel))
+                {
+                    lines.Enqueue(formatter(state, exception));
+                }
+            }
+        }
+    }
+}
