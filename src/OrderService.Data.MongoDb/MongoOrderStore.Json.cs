@@ -5,16 +5,14 @@ using MongoDB.Driver;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// The batch and the listing's rows as API JSON (<see cref="IOrderJsonReads"/>): the same finds as the Order reads
-/// (filter, projection, sort, batch sizes, session), but the cursor hands back each document as the raw bytes of
-/// its reply (<see cref="RawBsonDocument"/>) and <see cref="OrderBsonJson"/> writes them straight into the response's
-/// writer: no Order, no BsonDocument, no strings per order. Offered while Store:MongoDb:RawBsonToJson is on (the default).
+/// The batch and the listing's rows as API JSON, for <see cref="MongoOrderJsonReads"/>: the same finds as the Order reads
+/// (filter, projection, sort, batch sizes, session), but the cursor hands back each document as the raw bytes of its
+/// reply (<see cref="RawBsonDocument"/>) and <see cref="OrderBsonJson"/> writes them straight into the response's
+/// writer: no Order, no BsonDocument, no strings per order.
 /// </summary>
-public sealed partial class MongoOrderStore : IOrderJsonReads
+public sealed partial class MongoOrderStore
 {
-    public IOrderJsonReads? JsonReads => _options.MongoDb.RawBsonToJson ? this : null;
-
-    public async IAsyncEnumerable<OrderJson> GetManyJsonAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    internal async IAsyncEnumerable<OrderJsonRow> GetManyJsonAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         var chunks = BatchChunks(ids);
         if (chunks.Count == 0)
@@ -32,14 +30,14 @@ public sealed partial class MongoOrderStore : IOrderJsonReads
         }
     }
 
-    public async Task<OrderJsonPage> ListByCustomerJsonAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
+    internal async Task<OrderJsonPage> ListByCustomerJsonAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
         var positions = await ReadLookaheadAsync(query, cancellationToken).ConfigureAwait(false);
         return OrderJsonPage.FromLookahead(positions, query.Limit, range => StreamPageJsonAsync(query, range, CancellationToken.None));
     }
 
     /// <summary>The page's orders as JSON: cold (a session and cursor of its own per enumeration), no limit (the range bounds it), newest first.</summary>
-    private async IAsyncEnumerable<OrderJson> StreamPageJsonAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
+    private async IAsyncEnumerable<OrderJsonRow> StreamPageJsonAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
         await foreach (var row in StreamJsonAsync(session, OrderDefinitions.PageRows(query, range), PageRowOptions(OrderDefinitions.RawWithoutKeys, query), cancellationToken).ConfigureAwait(false))
@@ -53,11 +51,11 @@ public sealed partial class MongoOrderStore : IOrderJsonReads
     /// batch's documents hold slices of the reply's pooled buffer, so they are all released when the batch is done,
     /// also when the reader stops early.
     /// </summary>
-    private async IAsyncEnumerable<OrderJson> StreamJsonAsync(
+    private async IAsyncEnumerable<OrderJsonRow> StreamJsonAsync(
         IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, FindOptions<BsonDocument, RawBsonDocument> options, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var cursor = await FindAsync(_orders, session, filter, options, cancellationToken).ConfigureAwait(false);
-        var row = new MongoOrderJson();
+        var row = new MongoOrderJsonRow();
         while (await cursor.MoveNextAsync(cancellationToken).ConfigureAwait(false))
         {
             var batch = cursor.Current;

@@ -38,18 +38,25 @@ public static class MongoStores
         var client = new MongoClient(settings.Client);
         var payments = context.Payments();
         var store = new MongoOrderStore(client, settings, options, payments);
-        return new StoreBundle(WithPrimaryFallback(store, client, settings, options, payments), new MongoSchema(store.Orders), MongoTransientFaults.Instance, new ClientRelease(client));
+        var primary = PrimaryForFallback(client, settings, options, payments);
+        return new StoreBundle(
+            primary is null ? store : new StandbyReadsOrderStore(primary, store),
+            new MongoSchema(store.Orders),
+            MongoTransientFaults.Instance,
+            new ClientRelease(client),
+            JsonReads: options.MongoDb.RawBsonToJson ? calls => new MongoOrderJsonReads(calls, store, primary) : null);
     }
 
     /// <summary>
     /// Reads that may go to a secondary fall back to the primary on a miss, as a PostgreSQL standby's do
     /// (<see cref="StandbyReadsOrderStore"/>): a secondary that has not replicated an acknowledged order yet must not
-    /// answer 404 for it. Both stores share the one client and its pool.
+    /// answer 404 for it. This is the store that reads the primary, when reads may go elsewhere; both stores share the
+    /// one client and its pool.
     /// </summary>
-    private static IOrderStore WithPrimaryFallback(MongoOrderStore store, MongoClient client, MongoSettings settings, StoreOptions options, IPaymentAuthorizer payments) =>
+    private static MongoOrderStore? PrimaryForFallback(MongoClient client, MongoSettings settings, StoreOptions options, IPaymentAuthorizer payments) =>
         settings.Orders.ReadPreference.ReadPreferenceMode == ReadPreferenceMode.Primary
-            ? store
-            : new StandbyReadsOrderStore(new MongoOrderStore(client, settings, options, payments, primaryReads: true), store);
+            ? null
+            : new MongoOrderStore(client, settings, options, payments, primaryReads: true);
 
     private static string Sessions(StoreOptions options, MongoSettings settings) => options.UnitOfWork != UnitOfWork.PerRequest
         ? " (the driver's implicit session per command)"

@@ -3,23 +3,22 @@ using System.Text.Json;
 namespace OrderService.Data;
 
 /// <summary>
-/// An optional capability of a store: the two list reads of the port (<see cref="IOrderStore.GetManyAsync"/> and the
-/// rows of <see cref="IOrderStore.ListByCustomerAsync"/>) handed over as the API's JSON instead of Orders, for a store
-/// that holds orders in a shape it can translate straight to that JSON (MongoDB's BSON). Same contract as the Order
-/// reads it stands for: the same orders, in the same order, cold lazy streams that may be enumerated again from the
-/// start, rows streamed as they arrive.
+/// A store's two list reads (<see cref="IOrderStore.GetManyAsync"/> and the rows of <see cref="IOrderStore.ListByCustomerAsync"/>)
+/// handed over as the API's JSON instead of Orders, for a store that holds orders in a shape it can translate straight
+/// to that JSON (MongoDB's BSON). Same contract as the Order reads it stands for: the same orders, in the same order,
+/// cold lazy streams that may be enumerated again from the start, rows streamed as they arrive, each call run through
+/// the store's <see cref="Resilience.ResilientCalls"/> under the Order reads' operation names.
 /// <para>
-/// It is not a member every store must implement: the relational and SQLite stores build Orders anyway, and the API
-/// writes those with its own JSON context, which the data layer does not see. A store offers it through
-/// <see cref="IOrderStore.JsonReads"/> rather than by being cast to this interface, because every decorator
-/// (resilience, standby reads) would then have to implement it whether or not the store beneath does; a member that
-/// answers null lets each decorator pass on exactly what the store beneath offers, and the API falls back to Orders.
+/// Not part of the port: the relational and SQLite stores build Orders anyway, and the API writes those with its own
+/// JSON context, which the data layer does not see. A store that offers it builds it from its <see cref="StoreBundle"/>
+/// (<see cref="StoreBundle.JsonReads"/>), the host registers it as a service, and the API asks for it and uses the port
+/// when there is none.
 /// </para>
 /// </summary>
 public interface IOrderJsonReads
 {
     /// <summary>The orders among <paramref name="ids"/> that exist, each once, as API JSON (see <see cref="IOrderStore.GetManyAsync"/>).</summary>
-    IAsyncEnumerable<OrderJson> GetManyJsonAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken);
+    IAsyncEnumerable<OrderJsonRow> GetManyJsonAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken);
 
     /// <summary>One page of a customer's orders as API JSON; its Next and its rows follow <see cref="IOrderStore.ListByCustomerAsync"/> exactly.</summary>
     Task<OrderJsonPage> ListByCustomerJsonAsync(CustomerOrdersQuery query, CancellationToken cancellationToken);
@@ -30,7 +29,7 @@ public interface IOrderJsonReads
 /// moves on (a store may reuse one instance and the buffer beneath it for every row): read what you need, write it,
 /// then move.
 /// </summary>
-public abstract class OrderJson
+public abstract class OrderJsonRow
 {
     /// <summary>The order's id (the standby fall-back needs the ids a standby answered).</summary>
     public abstract Guid Id { get; }
@@ -46,12 +45,12 @@ public abstract class OrderJson
 }
 
 /// <summary>One page of a customer's orders as API JSON: a cold stream and the next page's position (see <see cref="OrderPage"/>).</summary>
-public sealed record OrderJsonPage(IAsyncEnumerable<OrderJson> Orders, OrderPosition? Next)
+public sealed record OrderJsonPage(IAsyncEnumerable<OrderJsonRow> Orders, OrderPosition? Next)
 {
-    public static readonly OrderJsonPage Empty = new(AsyncEnumerable.Empty<OrderJson>(), null);
+    public static readonly OrderJsonPage Empty = new(AsyncEnumerable.Empty<OrderJsonRow>(), null);
 
     /// <summary>The page a lookahead describes, as <see cref="OrderPage.FromLookahead"/> does for Orders.</summary>
-    public static OrderJsonPage FromLookahead(IReadOnlyList<OrderPosition> positions, int limit, Func<PageRange, IAsyncEnumerable<OrderJson>> rows)
+    public static OrderJsonPage FromLookahead(IReadOnlyList<OrderPosition> positions, int limit, Func<PageRange, IAsyncEnumerable<OrderJsonRow>> rows)
     {
         ArgumentNullException.ThrowIfNull(rows);
         return PageRange.FromLookahead(positions, limit, out var next) is { } range ? new OrderJsonPage(rows(range), next) : Empty;

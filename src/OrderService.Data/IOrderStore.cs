@@ -60,12 +60,6 @@ public interface IOrderStore
 
     /// <summary>Round-trips to the store; throws when it cannot be reached.</summary>
     Task CheckReadyAsync(CancellationToken cancellationToken);
-
-    /// <summary>
-    /// The list reads as API JSON when this store can write them without building Orders (see <see cref="IOrderJsonReads"/>),
-    /// else null: callers then use <see cref="GetManyAsync"/> and <see cref="ListByCustomerAsync"/>.
-    /// </summary>
-    IOrderJsonReads? JsonReads => null;
 }
 
 /// <summary>

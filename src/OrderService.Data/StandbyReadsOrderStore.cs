@@ -16,10 +16,10 @@ namespace OrderService.Data;
 /// replication delay: a listing has no id to miss on, so there is nothing to fall back for.</item>
 /// <item>Creates, transitions (and every read they make inside their unit of work) and readiness: the primary.</item>
 /// </list>
-/// The batch and the listing as API JSON (<see cref="IOrderJsonReads"/>) follow the same rules, offered only when both
-/// stores offer them (StandbyReadsOrderStore.Json.cs).
+/// A store whose list reads also come as API JSON (<see cref="IOrderJsonReads"/>: MongoDB) applies the same rules to
+/// them, the batch's through <see cref="StandbyThenPrimary"/>.
 /// </summary>
-public sealed partial class StandbyReadsOrderStore(IOrderStore primary, IOrderStore standby) : IOrderStore
+public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore standby) : IOrderStore
 {
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken) =>
         primary.CreateAsync(order, cancellationToken);
@@ -34,13 +34,30 @@ public sealed partial class StandbyReadsOrderStore(IOrderStore primary, IOrderSt
         await standby.GetAsync(id, cancellationToken).ConfigureAwait(false)
         ?? await primary.GetAsync(id, cancellationToken).ConfigureAwait(false);
 
-    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
+        StandbyThenPrimary(ids, standby.GetManyAsync, primary.GetManyAsync, static order => order.Id, cancellationToken);
+
+    /// <summary>
+    /// The batch rule, for rows of any shape: the standby's rows, then the ids it did not have, read on the primary in
+    /// one more query. <paramref name="idOf"/> is taken before a row is handed on, so a row valid only until the
+    /// stream moves (<see cref="OrderJsonRow"/>) is fine.
+    /// </summary>
+    public static async IAsyncEnumerable<TRow> StandbyThenPrimary<TRow>(
+        IReadOnlyCollection<Guid> ids,
+        Func<IReadOnlyCollection<Guid>, CancellationToken, IAsyncEnumerable<TRow>> fromStandby,
+        Func<IReadOnlyCollection<Guid>, CancellationToken, IAsyncEnumerable<TRow>> fromPrimary,
+        Func<TRow, Guid> idOf,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(ids);
+        ArgumentNullException.ThrowIfNull(fromStandby);
+        ArgumentNullException.ThrowIfNull(fromPrimary);
+        ArgumentNullException.ThrowIfNull(idOf);
         var found = new HashSet<Guid>();
-        await foreach (var order in standby.GetManyAsync(ids, cancellationToken).ConfigureAwait(false))
+        await foreach (var row in fromStandby(ids, cancellationToken))
         {
-            found.Add(order.Id);
-            yield return order;
+            found.Add(idOf(row));
+            yield return row;
         }
 
         var missing = ids.Where(id => !found.Contains(id)).Distinct().ToList();
@@ -49,9 +66,9 @@ public sealed partial class StandbyReadsOrderStore(IOrderStore primary, IOrderSt
             yield break;
         }
 
-        await foreach (var order in primary.GetManyAsync(missing, cancellationToken).ConfigureAwait(false))
+        await foreach (var row in fromPrimary(missing, cancellationToken))
         {
-            yield return order;
+            yield return row;
         }
     }
 

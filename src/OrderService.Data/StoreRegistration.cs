@@ -30,11 +30,14 @@ public static class StoreRegistration
         // Everything above the port sees the provider's store only through the resilience decorator.
         services.AddSingleton(sp =>
         {
-            var bundle = sp.GetRequiredService<StoreBundle>();
             var provider = sp.GetRequiredService<IOptions<StoreOptions>>().Value.Provider;
-            return new ResilientOrderStore(bundle, StorePipeline.For(sp, provider), StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
+            return new ResilientCalls(sp.GetRequiredService<StoreBundle>(), StorePipeline.For(sp, provider), StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
         });
+        services.AddSingleton(sp => new ResilientOrderStore(sp.GetRequiredService<StoreBundle>().Store, sp.GetRequiredService<ResilientCalls>()));
         services.AddSingleton<IOrderStore>(sp => sp.GetRequiredService<ResilientOrderStore>());
+
+        // Null when the store offers no JSON reads: the API then asks the port for Orders.
+        services.AddSingleton<IOrderJsonReads>(sp => sp.GetRequiredService<StoreBundle>().JsonReads?.Invoke(sp.GetRequiredService<ResilientCalls>())!);
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Schema);
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().TransientFaults);
         services.AddSingleton<Keys.IdempotencyKeyCleanup>();
@@ -84,9 +87,16 @@ public sealed record StoreContext(StoreOptions Options, string ConnectionString,
 
 /// <summary>
 /// What a provider's factory hands back. Disposing the bundle disposes the provider's pools and writers (<see cref="Resources"/>);
-/// <see cref="Pool"/> is the pool whose idle connections an outage leaves dead, where the driver keeps such a pool.
+/// <see cref="Pool"/> is the pool whose idle connections an outage leaves dead, where the driver keeps such a pool;
+/// <see cref="JsonReads"/> builds the store's list reads as API JSON on the store's calls, where it offers them.
 /// </summary>
-public sealed record StoreBundle(IOrderStore Store, IStoreSchema Schema, ITransientFaults TransientFaults, IAsyncDisposable? Resources = null, IConnectionPool? Pool = null)
+public sealed record StoreBundle(
+    IOrderStore Store,
+    IStoreSchema Schema,
+    ITransientFaults TransientFaults,
+    IAsyncDisposable? Resources = null,
+    IConnectionPool? Pool = null,
+    Func<ResilientCalls, IOrderJsonReads>? JsonReads = null)
     : IAsyncDisposable
 {
     public ValueTask DisposeAsync() => Resources?.DisposeAsync() ?? ValueTask.CompletedTask;

@@ -35,6 +35,7 @@ public static class CustomersApi
         string? limit,
         string? cursor,
         [FromServices] IOrderStore store,
+        [FromServices] IOrderJsonReads? jsonReads,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
@@ -51,10 +52,10 @@ public static class CustomersApi
         var query = new CustomerOrdersQuery(customerId, statusFilter, take, after);
         OrderStream stream;
         OrderPosition? pageNext;
-        if (store.JsonReads is { } json)
+        if (jsonReads is not null)
         {
             // The rows as API JSON (MongoDB): the same bytes as the Orders would give, and the same Next.
-            var page = await json.ListByCustomerJsonAsync(query, cancellationToken).ConfigureAwait(false);
+            var page = await jsonReads.ListByCustomerJsonAsync(query, cancellationToken).ConfigureAwait(false);
             stream = await OrderStream.OpenAsync(page.Orders, cancellationToken).ConfigureAwait(false);
             pageNext = page.Next;
         }

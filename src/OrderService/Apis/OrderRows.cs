@@ -50,7 +50,7 @@ internal abstract class OrderRows : IAsyncDisposable
     }
 
     /// <summary>Orders the store already holds as API JSON: each writes its own bytes, the same the context would write.</summary>
-    internal sealed class OfJson(IAsyncEnumerator<OrderJson> rows) : OrderRows
+    internal sealed class OfJson(IAsyncEnumerator<OrderJsonRow> rows) : OrderRows
     {
         public override ValueTask<bool> MoveNextAsync() => rows.MoveNextAsync();
 

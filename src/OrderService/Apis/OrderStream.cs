@@ -12,7 +12,7 @@ namespace OrderService.Apis;
 /// <summary>
 /// 200 with a JSON array of orders written as rows arrive, flushed every <see cref="FlushEvery"/> orders, so memory
 /// stays flat. Created only after the first row (or the end) has arrived, so a store fault before it is still a clean
-/// 503. Rows are Orders or, from a store with <see cref="IOrderStore.JsonReads"/>, API JSON: the same bytes (<see cref="OrderRows"/>).
+/// 503. Rows are Orders or, from a store that offers <see cref="IOrderJsonReads"/>, API JSON: the same bytes (<see cref="OrderRows"/>).
 /// </summary>
 public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCodeHttpResult
 {
@@ -34,7 +34,7 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
         OpenAsync(new OrderRows.OfOrders(orders.GetAsyncEnumerator(cancellationToken)));
 
     /// <summary>Starts the query of rows already as API JSON and waits for its first row.</summary>
-    public static Task<OrderStream> OpenAsync(IAsyncEnumerable<OrderJson> orders, CancellationToken cancellationToken) =>
+    public static Task<OrderStream> OpenAsync(IAsyncEnumerable<OrderJsonRow> orders, CancellationToken cancellationToken) =>
         OpenAsync(new OrderRows.OfJson(orders.GetAsyncEnumerator(cancellationToken)));
 
     /// <summary>The same stream, writing only <paramref name="customerId"/>'s orders (a customer-scoped token's view).</summary>

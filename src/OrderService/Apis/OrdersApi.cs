@@ -193,6 +193,7 @@ public static class OrdersApi
     internal static async Task<Results<OrderStream, ValidationProblem>> GetOrdersBatchAsync(
         OrderBatchRequest request,
         [FromServices] IOrderStore store,
+        [FromServices] IOrderJsonReads? jsonReads,
         CancellationToken cancellationToken)
     {
         var errors = default(ValidationErrors);
@@ -203,8 +204,8 @@ public static class OrdersApi
         }
 
         // A store that holds orders as it can write them (MongoDB's BSON) hands them over as API JSON: the same bytes, no Order per row.
-        return store.JsonReads is { } json
-            ? await OrderStream.OpenAsync(json.GetManyJsonAsync(ids!, cancellationToken), cancellationToken).ConfigureAwait(false)
+        return jsonReads is not null
+            ? await OrderStream.OpenAsync(jsonReads.GetManyJsonAsync(ids!, cancellationToken), cancellationToken).ConfigureAwait(false)
             : await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken).ConfigureAwait(false);
     }
 

@@ -42,7 +42,7 @@ public sealed class MongoRawJsonStreamTests
             await store.CreateOrderAsync(customer);
         }
 
-        var json = store.Resilient.JsonReads.ShouldNotBeNull();
+        var json = store.ResilientJson.ShouldNotBeNull();
         var page = await json.ListByCustomerJsonAsync(new CustomerOrdersQuery(customer, null, 10), Ct);
         var expected = await store.Resilient.ListByCustomerAsync(customer, null, 10, Ct).ToListAsync(Ct);
         var connectionsBefore = proxy.Accepted;
@@ -66,7 +66,7 @@ public sealed class MongoRawJsonStreamTests
             ids.Add((await store.CreateOrderAsync(customer)).Id);
         }
 
-        var json = store.Resilient.JsonReads.ShouldNotBeNull();
+        var json = store.ResilientJson.ShouldNotBeNull();
         var batch = await RowsAsync(json.GetManyJsonAsync([.. ids, Guid.NewGuid()], Ct));
         var page = await json.ListByCustomerJsonAsync(new CustomerOrdersQuery(customer, null, 3), Ct);
         var pageRows = await RowsAsync(page.Orders);
@@ -81,15 +81,15 @@ public sealed class MongoRawJsonStreamTests
             JsonDocument.Parse(row.Json).RootElement.GetProperty("id").GetGuid().ShouldBe(row.Id);
         }
 
-        async Task<List<(Guid Id, bool Customer, string Json)>> RowsAsync(IAsyncEnumerable<OrderJson> rows) =>
+        async Task<List<(Guid Id, bool Customer, string Json)>> RowsAsync(IAsyncEnumerable<OrderJsonRow> rows) =>
             await rows.Select(r => (r.Id, r.BelongsTo(customer), Write(r))).ToListAsync(Ct);
     }
 
-    private static async Task<List<(Guid Id, string Json)>> WriteAllAsync(IAsyncEnumerable<OrderJson> rows) =>
+    private static async Task<List<(Guid Id, string Json)>> WriteAllAsync(IAsyncEnumerable<OrderJsonRow> rows) =>
         await rows.Select(r => (r.Id, Write(r))).ToListAsync(Ct);
 
     /// <summary>A row is valid until the stream moves on: its JSON is taken at once.</summary>
-    private static string Write(OrderJson row)
+    private static string Write(OrderJsonRow row)
     {
         var output = new ArrayBufferWriter<byte>();
         using (var writer = new Utf8JsonWriter(output))

@@ -73,8 +73,8 @@ public sealed class MongoRawJsonTests : IAsyncLifetime
 
         raw.Body.ShouldBe(viaOrders.Body);
         (await EachIsItsGetAsync(raw.Body)).ShouldBe(_ids.Count);
-        _factories[0].Services.GetRequiredService<IOrderStore>().JsonReads.ShouldNotBeNull("the default host writes from the BSON");
-        _factories[1].Services.GetRequiredService<IOrderStore>().JsonReads.ShouldBeNull("the switch brings the Order path back");
+        _factories[0].Services.GetService<IOrderJsonReads>().ShouldNotBeNull("the default host writes from the BSON");
+        _factories[1].Services.GetService<IOrderJsonReads>().ShouldBeNull("the switch brings the Order path back");
     }
 
     [Theory]

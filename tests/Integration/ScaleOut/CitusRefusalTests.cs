@@ -56,6 +56,10 @@ public sealed class CitusRefusalTests : CitusClusterTests
         ["Store:Provider"] = "PostgreSql",
         ["Store:PostgreSql:Distribution"] = distribution,
         ["ConnectionStrings:Orders"] = connectionString,
+        // The test engine's coordinator and workers share 2 cores with the parallel suites: the same room as the
+        // Citus conformance fixture, so a slow cold create is not taken for an outage.
+        ["Resilience:AttemptTimeoutSeconds"] = "10",
+        ["Resilience:TotalTimeoutSeconds"] = "30",
     };
 
     private sealed record IdOnly(Guid Id);

@@ -28,7 +28,7 @@ public sealed class MongoScratchStore : IAsyncDisposable
     private readonly StoreBundle _bundle;
     private readonly ServiceProvider _services;
     private readonly MongoClient _raw;
-    private ResilientOrderStore? _resilient;
+    private ResilientCalls? _calls;
 
     private MongoScratchStore(StoreBundle bundle, ServiceProvider services, string connectionString)
     {
@@ -42,7 +42,12 @@ public sealed class MongoScratchStore : IAsyncDisposable
     public IOrderStore Store => _bundle.Store;
 
     /// <summary>The same store behind the resilience pipeline, as the service uses it (bounded retries of transient faults, then 503).</summary>
-    public IOrderStore Resilient => _resilient ??= new ResilientOrderStore(
+    public IOrderStore Resilient => new ResilientOrderStore(_bundle.Store, Calls);
+
+    /// <summary>The store's list reads as API JSON on the same pipeline, as the service uses them; null when the store offers none.</summary>
+    public IOrderJsonReads? ResilientJson => _bundle.JsonReads?.Invoke(Calls);
+
+    private ResilientCalls Calls => _calls ??= new ResilientCalls(
         _bundle, StorePipeline.For(_services, StoreProvider.MongoDb), StoreTelemetry.SystemName(StoreProvider.MongoDb), TimeProvider.System);
 
     public string ConnectionString { get; }
@@ -85,7 +90,7 @@ public sealed class MongoScratchStore : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        _resilient?.Dispose();
+        _calls?.Dispose();
         await _bundle.DisposeAsync();
         await _services.DisposeAsync();
         await _raw.DropDatabaseAsync(new MongoUrl(ConnectionString).DatabaseName);

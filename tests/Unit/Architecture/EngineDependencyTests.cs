@@ -100,9 +100,9 @@ public sealed class EngineDependencyTests
     [Fact]
     public void The_scan_sees_what_a_type_uses_in_its_method_bodies()
     {
-        // The resilient store names StoreErrors and the engine registration names its factory only inside a method
+        // The resilient calls name StoreErrors and the engine registration names its factory only inside a method
         // body: a scan of signatures alone would miss both.
-        Uses(typeof(ResilientOrderStore)).ShouldContain(typeof(StoreErrors));
+        Uses(typeof(ResilientCalls)).ShouldContain(typeof(StoreErrors));
         Uses(typeof(MongoRegistration)).ShouldContain(typeof(MongoStores));
     }
 

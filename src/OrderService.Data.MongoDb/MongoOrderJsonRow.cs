@@ -10,7 +10,7 @@ namespace OrderService.Data.MongoDb;
 /// <see cref="RawBsonDocument"/>, a slice of the reply's buffer), written by <see cref="OrderBsonJson"/>. One instance
 /// serves a whole stream: <see cref="Show"/> points it at the next document, so a row costs no allocation of ours.
 /// </summary>
-internal sealed class MongoOrderJson : OrderJson
+internal sealed class MongoOrderJsonRow : OrderJsonRow
 {
     private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 

@@ -6,18 +6,21 @@ namespace OrderService.Data.Resilience;
 /// first row; a fault before any row is retried and answered with a clean 503. Later rows flow outside
 /// the pipeline: a fault mid-stream cannot be retried (rows were sent) and ends the stream.
 /// </summary>
-public sealed partial class ResilientOrderStore
+public sealed partial class ResilientCalls
 {
-    private async IAsyncEnumerable<TRow> StreamAsync<TRow, TArgument>(
+    /// <summary>The rows <paramref name="open"/> streams from <paramref name="target"/>, opened as one call of <paramref name="operation"/>.</summary>
+    public async IAsyncEnumerable<TRow> StreamAsync<TTarget, TArgument, TRow>(
         string operation,
-        Func<IOrderStore, TArgument, CancellationToken, IAsyncEnumerable<TRow>> open,
+        Func<TTarget, TArgument, CancellationToken, IAsyncEnumerable<TRow>> open,
+        TTarget target,
         TArgument argument,
         [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         var rows = await RunAsync(
             operation,
             RerunSafety.Always,
-            static (store, state, token) => state.Self.OpenStreamAsync(state.Open, state.Argument, state.Caller, token),
+            static (source, state, token) => state.Self.OpenStreamAsync(state.Open, source, state.Argument, state.Caller, token),
+            target,
             (Self: this, Open: open, Argument: argument, Caller: cancellationToken),
             cancellationToken,
             abandonable: false).ConfigureAwait(false);
@@ -35,14 +38,15 @@ public sealed partial class ResilientOrderStore
     /// enumerator gets its own token, linked to the caller's, because the attempt's token belongs to the
     /// pipeline and dies with the attempt.
     /// </summary>
-    private async Task<OpenedStream<TRow>> OpenStreamAsync<TRow, TArgument>(
-        Func<IOrderStore, TArgument, CancellationToken, IAsyncEnumerable<TRow>> open,
+    private async Task<OpenedStream<TRow>> OpenStreamAsync<TTarget, TArgument, TRow>(
+        Func<TTarget, TArgument, CancellationToken, IAsyncEnumerable<TRow>> open,
+        TTarget target,
         TArgument argument,
         CancellationToken callerToken,
         CancellationToken attemptToken)
     {
         var lifetime = CancellationTokenSource.CreateLinkedTokenSource(callerToken);
-        var enumerator = open(_inner, argument, lifetime.Token).GetAsyncEnumerator(lifetime.Token);
+        var enumerator = open(target, argument, lifetime.Token).GetAsyncEnumerator(lifetime.Token);
         try
         {
             bool hasFirst;

@@ -1,0 +1,169 @@
+using Polly;
+using Polly.CircuitBreaker;
+using Polly.Timeout;
+
+namespace OrderService.Data.Resilience;
+
+/// <summary>
+/// How every call reaches the provider's store: through the store's pipeline (<see cref="StorePipeline"/>: total
+/// timeout, full-jitter retry, circuit breaker, attempt timeout) with the call's own rerun rule (<see cref="RerunSafety"/>),
+/// behind the schema gate, as one span and one duration (<see cref="StoreTelemetry.Call"/>). What still fails surfaces
+/// as <see cref="StoreUnavailableException"/> (503 + Retry-After), never a hang; so does an engine error the store cannot
+/// classify (<see cref="StoreErrors"/>), where only our own bugs stay 500s. The first call that reaches the store
+/// creates its schema, so the service starts while the store is down and recovers by itself when it comes back.
+/// <para>
+/// One instance per store, shared by <see cref="ResilientOrderStore"/> and by any reads a store offers beside the port
+/// (<see cref="IOrderJsonReads"/>), so both count against one circuit and one schema gate. The call's target is
+/// whatever the caller calls: the port's store, or an engine's own reads.
+/// </para>
+/// </summary>
+public sealed partial class ResilientCalls : IDisposable
+{
+    private readonly IStoreSchema _schema;
+    private readonly ITransientFaults _faults;
+    private readonly IConnectionPool? _pool;
+    private readonly ResiliencePipeline _pipeline;
+    private readonly string _system;
+    private readonly TimeProvider _clock;
+    private readonly SemaphoreSlim _schemaGate = new(1, 1);
+    private volatile bool _schemaReady;
+
+    /// <param name="store">The provider's schema, fault classifier and pool.</param>
+    /// <param name="pipeline">The store's pipeline (<see cref="StorePipeline.For"/>).</param>
+    /// <param name="system">The store's db.system name, for telemetry.</param>
+    public ResilientCalls(StoreBundle store, ResiliencePipeline pipeline, string system, TimeProvider clock)
+    {
+        ArgumentNullException.ThrowIfNull(store);
+        _schema = store.Schema;
+        _faults = store.TransientFaults;
+        _pool = store.Pool;
+        _pipeline = pipeline;
+        _system = system;
+        _clock = clock;
+    }
+
+    /// <summary>The store's db.system name, as the spans and meters carry it.</summary>
+    public string System => _system;
+
+    public void Dispose() => _schemaGate.Dispose();
+
+    /// <summary>One call of <paramref name="operation"/> on <paramref name="target"/>, bounded, retried when <paramref name="rerun"/> allows.</summary>
+    /// <param name="abandonable">False for a call that must not be left running when its attempt times out (a stream's opening).</param>
+    public async Task<TResult> RunAsync<TTarget, TArgument, TResult>(
+        string operation,
+        RerunSafety rerun,
+        Func<TTarget, TArgument, CancellationToken, Task<TResult>> call,
+        TTarget target,
+        TArgument argument,
+        CancellationToken cancellationToken,
+        bool abandonable = true)
+    {
+        using var telemetry = StoreTelemetry.Call(_system, operation);
+        var context = ResilienceContextPool.Shared.Get(operation, cancellationToken);
+        context.Properties.Set(StorePipeline.Facts, new StoreCallFacts(operation, rerun, _clock.GetTimestamp()));
+        try
+        {
+            // Run as object: the retry and the breaker are strategies of object (one pipeline serves every
+            // result type), and Polly bridges any other result type through two more async state machines
+            // per strategy on every call that completes asynchronously (every write on SQLite's group commit).
+            // The results are classes (a bool only for the probes), so nothing is boxed on the request path.
+            return (TResult)(await _pipeline.ExecuteAsync<object?, (ResilientCalls Self, Func<TTarget, TArgument, CancellationToken, Task<TResult>> Call, TTarget Target, TArgument Argument, bool Abandonable)>(
+                static async (context, state) =>
+                {
+                    var self = state.Self;
+                    var attemptToken = context.CancellationToken;
+                    try
+                    {
+                        await self.EnsureSchemaAsync(attemptToken).ConfigureAwait(false);
+
+                        var pending = state.Call(state.Target, state.Argument, attemptToken);
+
+                        // WaitAsync abandons an attempt that ignores cancellation, so the bound holds even then.
+                        // A stream cannot be abandoned (its reader would leak): it relies on the linked token.
+                        return await (state.Abandonable ? pending.WaitAsync(attemptToken) : pending).ConfigureAwait(false);
+                    }
+                    catch (Exception fault) when (Classify(self._faults, fault) is var kind && kind != StoreFault.Permanent)
+                    {
+                        var partial = self._faults.IsPartialOutage(fault);
+                        if (kind is StoreFault.Unreachable or StoreFault.Interrupted && !partial)
+                        {
+                            self._pool?.DropIdleConnections();
+                        }
+
+                        throw new TransientStoreFault(fault, kind) { PartialOutage = partial };
+                    }
+                },
+                context,
+                (this, call, target, argument, abandonable)).ConfigureAwait(false))!;
+        }
+        catch (Exception fault) when (fault is TimeoutRejectedException or TransientStoreFault or BrokenCircuitException)
+        {
+            // The caller gave up meanwhile: that is a cancellation, not an outage.
+            cancellationToken.ThrowIfCancellationRequested();
+            var unavailable = Unavailable(fault);
+            telemetry?.Fail(fault is BrokenCircuitException ? "circuit_open" : StorePipeline.ErrorType(fault), unavailable.Message);
+            throw unavailable;
+        }
+        catch (Exception fault) when (!cancellationToken.IsCancellationRequested && _faults.IsRefusal(fault))
+        {
+            // The engine refused the statement for good: a retry gets the same answer, so not an outage (no 503).
+            var refused = new StoreRefusedException(StoreErrors.Describe(fault, _faults) ?? fault.Message, fault);
+            telemetry?.Fail(fault.GetType().FullName!, refused.EngineError);
+            throw refused;
+        }
+        catch (Exception fault) when (!cancellationToken.IsCancellationRequested && StoreErrors.Describe(fault, _faults) is { } engineError)
+        {
+            // An engine error the store does not classify (not transient, not an outcome the store answers itself):
+            // still the store's fault, never the caller's and never a bug of the HTTP code, so a 503, not a 500.
+            // Not retried and not counted by the breaker: nothing says a rerun would fare better.
+            telemetry?.Fail(fault.GetType().FullName!, fault.Message);
+            throw new StoreUnavailableException($"The order store failed: {engineError}", fault) { UnclassifiedEngineError = engineError };
+        }
+        catch (Exception fault)
+        {
+            telemetry?.Fail(fault.GetType().FullName!, fault.Message);
+            throw;
+        }
+        finally
+        {
+            ResilienceContextPool.Shared.Return(context);
+        }
+    }
+
+    // A key the clean-up forgot under a create's feet: nothing was written, and the rerun creates the order.
+    private static StoreFault Classify(ITransientFaults faults, Exception fault) =>
+        fault is Keys.IdempotencyKeyForgottenException ? StoreFault.RolledBack : faults.Classify(fault);
+
+    private async ValueTask EnsureSchemaAsync(CancellationToken cancellationToken)
+    {
+        if (_schemaReady)
+        {
+            return;
+        }
+
+        await _schemaGate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            if (!_schemaReady)
+            {
+                await _schema.EnsureCreatedAsync(cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
+                _schemaReady = true;
+            }
+        }
+        finally
+        {
+            _schemaGate.Release();
+        }
+    }
+
+    private static StoreUnavailableException Unavailable(Exception fault) => fault switch
+    {
+        TimeoutRejectedException timeout =>
+            new StoreUnavailableException($"The order store did not answer in time ({timeout.Timeout.TotalSeconds:0.#} s).", timeout),
+
+        // RetryAfter is what is left of the break; null for a call turned away while the half-open probe runs.
+        BrokenCircuitException broken =>
+            new StoreUnavailableException("The circuit to the order store is open after repeated failures; the store is not being called.", broken, broken.RetryAfter),
+        _ => new StoreUnavailableException($"The order store is unavailable: {fault.InnerException!.Message}", fault.InnerException),
+    };
+}
