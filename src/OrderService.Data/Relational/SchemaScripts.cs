@@ -13,13 +13,12 @@ public sealed record SchemaScript(int Version, string Name, string Sql);
 public static class SchemaScripts
 {
     /// <summary>
-    /// The scripts under <paramref name="folder"/> (a folder of the project that embeds them, e.g. <c>Sqlite/Schema</c>;
-    /// <paramref name="assembly"/> is that project's, this one's when not given), ordered by version. File names start
-    /// with their version number: <c>0001_initial.sql</c>.
+    /// The scripts under <paramref name="folder"/> (a folder of the engine's project that embeds them, e.g. <c>Schema</c>;
+    /// <paramref name="assembly"/> is that project's), ordered by version. File names start with their version number:
+    /// <c>0001_initial.sql</c>.
     /// </summary>
-    public static IReadOnlyList<SchemaScript> Load(string folder, Assembly? assembly = null)
+    public static IReadOnlyList<SchemaScript> Load(string folder, Assembly assembly)
     {
-        assembly ??= typeof(SchemaScripts).Assembly;
         var prefix = assembly.GetName().Name + "." + folder.Replace('/', '.').Replace('\\', '.') + ".";
         var scripts = new List<SchemaScript>();
         foreach (var resource in assembly.GetManifestResourceNames())

@@ -6,6 +6,7 @@ using OrderService.Data.Document;
 using OrderService.Data.Orders;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.PostgreSql.Citus;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
@@ -27,7 +28,7 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
     {
         var options = CitusOptions(StoreLayout.Relational);
         var connectionString = await Cluster.CreateDatabaseAsync("plan_relational", Ct);
-        await using var database = new PostgresDatabase(connectionString, options);
+        await using var database = StoreContexts.PostgresDatabase(connectionString, options);
         await new PostgresSchema(database, StoreLayout.Relational).EnsureCreatedAsync(Ct);
         var dialect = new PostgreSqlDialect(options.ReadIsolation, PostgreSqlDistribution.Citus);
 
@@ -72,7 +73,7 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
     {
         var options = CitusOptions(StoreLayout.Document);
         var connectionString = await Cluster.CreateDatabaseAsync("plan_document", Ct);
-        await using var database = new PostgresDatabase(connectionString, options);
+        await using var database = StoreContexts.PostgresDatabase(connectionString, options);
         await new PostgresSchema(database, StoreLayout.Document).EnsureCreatedAsync(Ct);
 
         var at = DateTimeOffset.UtcNow;

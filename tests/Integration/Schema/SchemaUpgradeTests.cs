@@ -3,7 +3,9 @@ using Dapper;
 using Microsoft.Data.Sqlite;
 using Npgsql;
 using OrderService.Data;
+using OrderService.Data.PostgreSql;
 using OrderService.Data.Relational;
+using OrderService.Data.Sqlite;
 using OrderService.Integration.Tests.StorePort;
 using OrderService.Integration.Tests.Traits;
 using Shouldly;
@@ -28,7 +30,8 @@ public sealed class SchemaUpgradeTests(RelationalStores stores)
     [StoreData(Engine.PostgreSql, StoreLayout.Document)]
     public async Task A_schema_the_earlier_runner_wrote_is_upgraded_with_the_missing_scripts_only(Engine engine, StoreLayout layout)
     {
-        var scripts = SchemaScripts.Load($"{engine}/{(layout == StoreLayout.Document ? "DocumentSchema" : "Schema")}");
+        var scripts = SchemaScripts.Load(layout == StoreLayout.Document ? "DocumentSchema" : "Schema",
+            engine == Engine.Sqlite ? typeof(SqliteStores).Assembly : typeof(PostgreSqlStores).Assembly);
         var versionsTable = new SchemaHistory(layout, scripts).VersionsTable;
         var database = await stores.NewDatabaseAsync(engine);
         await using (var connection = await OpenAsync(engine, database))

@@ -5,8 +5,8 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.Sqlite;
 
 /// <summary>
-/// A layout's schema on SQLite, applied by <see cref="SchemaRunner"/>: the relational scripts (Sqlite/Schema) or the
-/// document scripts (Sqlite/DocumentSchema). BEGIN IMMEDIATE takes the database's write lock first, so processes starting
+/// A layout's schema on SQLite, applied by <see cref="SchemaRunner"/>: the relational scripts (Schema/) or the
+/// document scripts (DocumentSchema/). BEGIN IMMEDIATE takes the database's write lock first, so processes starting
 /// at once apply each script exactly once (the others wait out busy_timeout, then find it recorded). Plain commands, not
 /// Dapper: this runs while the service starts, and Dapper's first call (its static set-up, a parameter regex, IL emitted
 /// for the argument object) was the larger part of it (docs/performance.md, cold start).
@@ -19,7 +19,7 @@ public sealed class SqliteSchema : SchemaDialect, IStoreSchema
     public SqliteSchema(SqliteDatabase database, StoreLayout layout)
     {
         _database = database;
-        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout == StoreLayout.Document ? "Sqlite/DocumentSchema" : "Sqlite/Schema")));
+        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout == StoreLayout.Document ? "DocumentSchema" : "Schema", typeof(SqliteSchema).Assembly)));
     }
 
     public override string ProviderName => SqliteDatabase.ProviderName;

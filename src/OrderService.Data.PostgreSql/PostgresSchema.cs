@@ -5,8 +5,8 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.PostgreSql;
 
 /// <summary>
-/// A layout's schema on PostgreSQL, applied by <see cref="SchemaRunner"/>: the relational scripts (PostgreSql/Schema) or
-/// the document scripts (PostgreSql/DocumentSchema), in one transaction holding an advisory lock. On Citus the layout's
+/// A layout's schema on PostgreSQL, applied by <see cref="SchemaRunner"/>: the relational scripts (Schema/) or
+/// the document scripts (DocumentSchema/), in one transaction holding an advisory lock. On Citus the layout's
 /// tables are distributed after them, in the same transaction.
 /// </summary>
 public sealed class PostgresSchema : SchemaDialect, IStoreSchema
@@ -22,7 +22,7 @@ public sealed class PostgresSchema : SchemaDialect, IStoreSchema
     public PostgresSchema(PostgresDatabase database, StoreLayout layout)
     {
         _database = database;
-        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout == StoreLayout.Document ? "PostgreSql/DocumentSchema" : "PostgreSql/Schema")));
+        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout == StoreLayout.Document ? "DocumentSchema" : "Schema", typeof(PostgresSchema).Assembly)));
     }
 
     public override string ProviderName => PostgresDatabase.ProviderName;
