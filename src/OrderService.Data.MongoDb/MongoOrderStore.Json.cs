@@ -20,10 +20,10 @@ public sealed partial class MongoOrderStore
             yield break;
         }
 
-        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        using var session = await StartSessionAsync(cancellationToken);
         foreach (var chunk in chunks)
         {
-            await foreach (var row in StreamJsonAsync(session, OrderDefinitions.ByIds(chunk), BatchOptions(OrderDefinitions.RawWithoutKeys, chunk.Length), cancellationToken).ConfigureAwait(false))
+            await foreach (var row in StreamJsonAsync(session, OrderDefinitions.ByIds(chunk), BatchOptions(OrderDefinitions.RawWithoutKeys, chunk.Length), cancellationToken))
             {
                 yield return row;
             }
@@ -32,15 +32,15 @@ public sealed partial class MongoOrderStore
 
     internal async Task<OrderJsonPage> ListByCustomerJsonAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
-        var positions = await ReadLookaheadAsync(query, cancellationToken).ConfigureAwait(false);
+        var positions = await ReadLookaheadAsync(query, cancellationToken);
         return OrderJsonPage.FromLookahead(positions, query.Limit, range => StreamPageJsonAsync(query, range, CancellationToken.None));
     }
 
     /// <summary>The page's orders as JSON: cold (a session and cursor of its own per enumeration), no limit (the range bounds it), newest first.</summary>
     private async IAsyncEnumerable<OrderJsonRow> StreamPageJsonAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
-        await foreach (var row in StreamJsonAsync(session, OrderDefinitions.PageRows(query, range), PageRowOptions(OrderDefinitions.RawWithoutKeys, query), cancellationToken).ConfigureAwait(false))
+        using var session = await StartSessionAsync(cancellationToken);
+        await foreach (var row in StreamJsonAsync(session, OrderDefinitions.PageRows(query, range), PageRowOptions(OrderDefinitions.RawWithoutKeys, query), cancellationToken))
         {
             yield return row;
         }
@@ -54,9 +54,9 @@ public sealed partial class MongoOrderStore
     private async IAsyncEnumerable<OrderJsonRow> StreamJsonAsync(
         IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, FindOptions<BsonDocument, RawBsonDocument> options, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        using var cursor = await FindAsync(_orders, session, filter, options, cancellationToken).ConfigureAwait(false);
+        using var cursor = await FindAsync(_orders, session, filter, options, cancellationToken);
         var row = new MongoOrderJsonRow();
-        while (await cursor.MoveNextAsync(cancellationToken).ConfigureAwait(false))
+        while (await cursor.MoveNextAsync(cancellationToken))
         {
             var batch = cursor.Current;
             try

@@ -17,16 +17,16 @@ public sealed partial class MongoOrderStore
     public async Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken)
     {
         var expired = OrderDefinitions.HoldingKeysStoredBefore(storedBefore);
-        var ids = await FindIdsAsync(expired, null, limit, cancellationToken).ConfigureAwait(false);
+        var ids = await FindIdsAsync(expired, null, limit, cancellationToken);
         if (ids.Count == 0)
         {
-            return await ForgetUntimedKeysAsync(storedBefore, limit, cancellationToken).ConfigureAwait(false);
+            return await ForgetUntimedKeysAsync(storedBefore, limit, cancellationToken);
         }
 
         // Modified, not found: an order another replica's clean-up pulled first is not counted twice.
         var pulled = await _orders.UpdateManyAsync(
             OrderDefinitions.HoldingKeysStoredBefore(storedBefore, ids), OrderDefinitions.ForgetKeysStoredBefore(storedBefore), cancellationToken: cancellationToken)
-            .ConfigureAwait(false);
+            ;
         return (int)pulled.ModifiedCount;
     }
 
@@ -46,7 +46,7 @@ public sealed partial class MongoOrderStore
             }
 
             var ids = await FindIdsAsync(OrderDefinitions.HoldingUntimedKeysUnchangedSince(storedBefore, after), OrderDefinitions.InIdOrder, limit, cancellationToken)
-                .ConfigureAwait(false);
+                ;
             lock (_untimedWalk)
             {
                 (_untimedAfter, _untimedDone) = ids.Count == 0 ? (null, true) : (ids[^1], false);
@@ -59,7 +59,7 @@ public sealed partial class MongoOrderStore
 
             var pulled = await _orders.UpdateManyAsync(
                 OrderDefinitions.HoldingUntimedKeysUnchangedSince(storedBefore, null) & Builders<BsonDocument>.Filter.In(OrderBson.Id, ids),
-                OrderDefinitions.ForgetUntimedKeys, cancellationToken: cancellationToken).ConfigureAwait(false);
+                OrderDefinitions.ForgetUntimedKeys, cancellationToken: cancellationToken);
 
             // A batch another replica emptied first changed nothing here: walk on rather than end the sweep.
             if (pulled.ModifiedCount > 0)
@@ -72,7 +72,7 @@ public sealed partial class MongoOrderStore
     private async Task<List<BsonValue>> FindIdsAsync(FilterDefinition<BsonDocument> filter, SortDefinition<BsonDocument>? sort, int limit, CancellationToken cancellationToken)
     {
         var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.IdOnly, Sort = sort, Limit = limit };
-        using var cursor = await _orders.FindAsync(filter, options, cancellationToken).ConfigureAwait(false);
-        return (await cursor.ToListAsync(cancellationToken).ConfigureAwait(false)).ConvertAll(order => order[OrderBson.Id]);
+        using var cursor = await _orders.FindAsync(filter, options, cancellationToken);
+        return (await cursor.ToListAsync(cancellationToken)).ConvertAll(order => order[OrderBson.Id]);
     }
 }

@@ -15,7 +15,7 @@ public sealed partial class MongoOrderStore
 {
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
-        var positions = await ReadLookaheadAsync(query, cancellationToken).ConfigureAwait(false);
+        var positions = await ReadLookaheadAsync(query, cancellationToken);
         return OrderPage.FromLookahead(positions, query.Limit, range => StreamPageAsync(query, range, CancellationToken.None));
     }
 
@@ -31,10 +31,10 @@ public sealed partial class MongoOrderStore
             BatchSize = take, // one round trip: the whole lookahead in the first batch
         };
         var positions = new List<OrderPosition>(Math.Min(take, 64));
-        using (var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false))
-        using (var cursor = await FindAsync(_orders, session, OrderDefinitions.PagePositions(query), options, cancellationToken).ConfigureAwait(false))
+        using (var session = await StartSessionAsync(cancellationToken))
+        using (var cursor = await FindAsync(_orders, session, OrderDefinitions.PagePositions(query), options, cancellationToken))
         {
-            while (await cursor.MoveNextAsync(cancellationToken).ConfigureAwait(false))
+            while (await cursor.MoveNextAsync(cancellationToken))
             {
                 positions.AddRange(cursor.Current.Select(OrderDefinitions.Position));
             }
@@ -53,8 +53,8 @@ public sealed partial class MongoOrderStore
     /// <summary>The page's orders: cold (a session and cursor of its own per enumeration), no limit (the range bounds it), newest first.</summary>
     private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
-        await foreach (var order in StreamAsync(session, OrderDefinitions.PageRows(query, range), PageRowOptions(OrderDefinitions.WithoutKeys, query), cancellationToken).ConfigureAwait(false))
+        using var session = await StartSessionAsync(cancellationToken);
+        await foreach (var order in StreamAsync(session, OrderDefinitions.PageRows(query, range), PageRowOptions(OrderDefinitions.WithoutKeys, query), cancellationToken))
         {
             yield return order;
         }

@@ -19,9 +19,9 @@ public sealed partial class MongoOrderStore
 
     private async Task<TransitionResult> TransitionAwaitingPaymentAsync(
         TransitionCommand command, PendingAuthorization confirm, CancellationToken cancellationToken) =>
-        await HasTransactionsAsync(cancellationToken).ConfigureAwait(false)
-            ? await TransitionInTransactionAsync(command, confirm, cancellationToken).ConfigureAwait(false)
-            : await TransitionConfirmedFirstAsync(command, confirm, cancellationToken).ConfigureAwait(false);
+        await HasTransactionsAsync(cancellationToken)
+            ? await TransitionInTransactionAsync(command, confirm, cancellationToken)
+            : await TransitionConfirmedFirstAsync(command, confirm, cancellationToken);
 
     /// <summary>
     /// The same findOneAndUpdate inside a transaction that stays open while the gateway decides. Other sessions never
@@ -31,33 +31,33 @@ public sealed partial class MongoOrderStore
     private async Task<TransitionResult> TransitionInTransactionAsync(
         TransitionCommand command, PendingAuthorization confirm, CancellationToken cancellationToken)
     {
-        using var session = await _client.StartSessionAsync(CausalSession, cancellationToken).ConfigureAwait(false);
+        using var session = await _client.StartSessionAsync(CausalSession, cancellationToken);
         session.StartTransaction(_transaction);
         Order? after;
         try
         {
-            after = await UpdateAsync(session, command, cancellationToken).ConfigureAwait(false);
+            after = await UpdateAsync(session, command, cancellationToken);
         }
         catch (MongoException taken) when (command.IdempotencyKey is not null && MongoUniqueClash.Is(taken))
         {
             // The server aborted the transaction; end it on our side too before the session reads outside it.
-            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
-            return await KeyHolderAnswerAsync(session, command, cancellationToken).ConfigureAwait(false);
+            await session.AbortTransactionAsync(cancellationToken);
+            return await KeyHolderAnswerAsync(session, command, cancellationToken);
         }
 
         if (after is null)
         {
-            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
-            return await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
+            await session.AbortTransactionAsync(cancellationToken);
+            return await ExplainNoMatchAsync(session, command, cancellationToken);
         }
 
-        if (!await confirm(cancellationToken).ConfigureAwait(false))
+        if (!await confirm(cancellationToken))
         {
-            await session.AbortTransactionAsync(cancellationToken).ConfigureAwait(false);
+            await session.AbortTransactionAsync(cancellationToken);
             return TransitionResult.Declined;
         }
 
-        await session.CommitTransactionAsync(cancellationToken).ConfigureAwait(false);
+        await session.CommitTransactionAsync(cancellationToken);
         return TransitionResult.Applied(after);
     }
 
@@ -65,21 +65,21 @@ public sealed partial class MongoOrderStore
     private async Task<TransitionResult> TransitionConfirmedFirstAsync(
         TransitionCommand command, PendingAuthorization confirm, CancellationToken cancellationToken)
     {
-        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        using var session = await StartSessionAsync(cancellationToken);
         var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
         BsonDocument? applicable;
-        using (var cursor = await FindAsync(_explaining, session, OrderDefinitions.Transitionable(command), options, cancellationToken).ConfigureAwait(false))
+        using (var cursor = await FindAsync(_explaining, session, OrderDefinitions.Transitionable(command), options, cancellationToken))
         {
-            applicable = await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false);
+            applicable = await cursor.FirstOrDefaultAsync(cancellationToken);
         }
 
         if (applicable is null)
         {
-            return await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
+            return await ExplainNoMatchAsync(session, command, cancellationToken);
         }
 
-        return await confirm(cancellationToken).ConfigureAwait(false)
-            ? await ApplyAsync(session, command, cancellationToken).ConfigureAwait(false)
+        return await confirm(cancellationToken)
+            ? await ApplyAsync(session, command, cancellationToken)
             : TransitionResult.Declined;
     }
 
@@ -97,10 +97,10 @@ public sealed partial class MongoOrderStore
         }
 
         var admin = _client.GetDatabase("admin");
-        var hello = await admin.RunCommandAsync<BsonDocument>(new BsonDocument("hello", 1), ReadPreference.Primary, cancellationToken).ConfigureAwait(false);
+        var hello = await admin.RunCommandAsync<BsonDocument>(new BsonDocument("hello", 1), ReadPreference.Primary, cancellationToken);
         var replicated = hello.Contains("setName") || hello.GetValue("msg", "").Equals(new BsonString("isdbgrid"));
         var available = replicated
-            && !(await admin.RunCommandAsync<BsonDocument>(new BsonDocument("buildInfo", 1), ReadPreference.Primary, cancellationToken).ConfigureAwait(false)).Contains("ferretdb");
+            && !(await admin.RunCommandAsync<BsonDocument>(new BsonDocument("buildInfo", 1), ReadPreference.Primary, cancellationToken)).Contains("ferretdb");
         Volatile.Write(ref _transactions, available ? TransactionsAvailable : TransactionsMissing);
         return available;
     }

@@ -17,11 +17,11 @@ public sealed partial class MongoOrderStore
     {
         if (_payments.PendingFor(command) is { } payment)
         {
-            return await TransitionAwaitingPaymentAsync(command, payment, cancellationToken).ConfigureAwait(false);
+            return await TransitionAwaitingPaymentAsync(command, payment, cancellationToken);
         }
 
-        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
-        return await ApplyAsync(session, command, cancellationToken).ConfigureAwait(false);
+        using var session = await StartSessionAsync(cancellationToken);
+        return await ApplyAsync(session, command, cancellationToken);
     }
 
     /// <summary>The one conditional write, then (when it matched nothing or met the key on another order) the read that explains why.</summary>
@@ -30,16 +30,16 @@ public sealed partial class MongoOrderStore
         Order? after;
         try
         {
-            after = await UpdateAsync(session, command, cancellationToken).ConfigureAwait(false);
+            after = await UpdateAsync(session, command, cancellationToken);
         }
         catch (MongoException taken) when (command.IdempotencyKey is not null && MongoUniqueClash.Is(taken))
         {
-            return await KeyHolderAnswerAsync(session, command, cancellationToken).ConfigureAwait(false);
+            return await KeyHolderAnswerAsync(session, command, cancellationToken);
         }
 
         return after is not null
             ? TransitionResult.Applied(after)
-            : await ExplainNoMatchAsync(session, command, cancellationToken).ConfigureAwait(false);
+            : await ExplainNoMatchAsync(session, command, cancellationToken);
     }
 
     private async Task<Order?> UpdateAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
@@ -49,20 +49,20 @@ public sealed partial class MongoOrderStore
         var options = new FindOneAndUpdateOptions<BsonDocument, Order> { ReturnDocument = ReturnDocument.After, Projection = OrderDefinitions.WithoutKeys };
         return await (session is null
             ? _orders.FindOneAndUpdateAsync(filter, update, options, cancellationToken)
-            : _orders.FindOneAndUpdateAsync(session, filter, update, options, cancellationToken)).ConfigureAwait(false);
+            : _orders.FindOneAndUpdateAsync(session, filter, update, options, cancellationToken));
     }
 
     /// <summary>The update matched nothing: the key (when given) decides first, then the order is missing, or its status or version says no. Asked of the primary.</summary>
     private async Task<TransitionResult> ExplainNoMatchAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
     {
-        if (command.IdempotencyKey is { } key && await AnswerFromKeyAsync(session, command, key, cancellationToken).ConfigureAwait(false) is { } keyed)
+        if (command.IdempotencyKey is { } key && await AnswerFromKeyAsync(session, command, key, cancellationToken) is { } keyed)
         {
             return keyed;
         }
 
         var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
-        using var cursor = await FindAsync(_explaining, session, OrderDefinitions.ById(command.OrderId), options, cancellationToken).ConfigureAwait(false);
-        var state = await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false);
+        using var cursor = await FindAsync(_explaining, session, OrderDefinitions.ById(command.OrderId), options, cancellationToken);
+        var state = await cursor.FirstOrDefaultAsync(cancellationToken);
         return state is null
             ? TransitionResult.NotFound
             : TransitionResult.Rejected(Enum.Parse<OrderStatus>(state[OrderBson.Status].AsString), state[OrderBson.Version].AsInt32, command.Action, command.ExpectedVersion);
@@ -70,13 +70,13 @@ public sealed partial class MongoOrderStore
 
     /// <summary>The write met the key on another order (E11000): that order's entry answers.</summary>
     private async Task<TransitionResult> KeyHolderAnswerAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken) =>
-        await AnswerFromKeyAsync(session, command, command.IdempotencyKey!, cancellationToken).ConfigureAwait(false)
+        await AnswerFromKeyAsync(session, command, command.IdempotencyKey!, cancellationToken)
         ?? throw new InvalidOperationException($"The Idempotency-Key of a transition of order {command.OrderId} was reported as stored but cannot be found.");
 
     /// <summary>What a stored key answers (a replay of its step, or a reuse), or null when no order holds it.</summary>
     private async Task<TransitionResult?> AnswerFromKeyAsync(IClientSessionHandle? session, TransitionCommand command, string key, CancellationToken cancellationToken)
     {
-        var holder = await FindKeyedAsync(session, OrderDefinitions.ByKey(key), key, cancellationToken).ConfigureAwait(false);
+        var holder = await FindKeyedAsync(session, OrderDefinitions.ByKey(key), key, cancellationToken);
         if (holder?.Key is not { } stored)
         {
             return null;

@@ -61,28 +61,28 @@ public sealed partial class MongoOrderStore : IOrderStore
     {
         var stored = OrderDocument.Normalize(order.Order);
         var document = OrderBson.ToDocument(stored, order.IdempotencyKey, order.RequestHash);
-        using var turn = order.IdempotencyKey is { } key ? await _keyTurns.EnterAsync(key, cancellationToken).ConfigureAwait(false) : default(OneKeyAtATime.Held?);
-        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        using var turn = order.IdempotencyKey is { } key ? await _keyTurns.EnterAsync(key, cancellationToken) : default(OneKeyAtATime.Held?);
+        using var session = await StartSessionAsync(cancellationToken);
         try
         {
             var insert = session is null
                 ? _orders.InsertOneAsync(document, null, cancellationToken)
                 : _orders.InsertOneAsync(session, document, null, cancellationToken);
-            await insert.ConfigureAwait(false);
+            await insert;
             return new CreateResult(CreateOutcome.Created, stored);
         }
         catch (MongoException duplicate) when (MongoUniqueClash.Is(duplicate))
         {
-            return await ReadExistingAsync(session, order, cancellationToken).ConfigureAwait(false);
+            return await ReadExistingAsync(session, order, cancellationToken);
         }
     }
 
     public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)
     {
-        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        using var session = await StartSessionAsync(cancellationToken);
         var options = new FindOptions<BsonDocument, Order> { Projection = OrderDefinitions.WithoutKeys, Limit = 1 };
-        using var cursor = await FindAsync(_orders, session, OrderDefinitions.ById(id), options, cancellationToken).ConfigureAwait(false);
-        return await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false);
+        using var cursor = await FindAsync(_orders, session, OrderDefinitions.ById(id), options, cancellationToken);
+        return await cursor.FirstOrDefaultAsync(cancellationToken);
     }
 
     public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
@@ -93,10 +93,10 @@ public sealed partial class MongoOrderStore : IOrderStore
             yield break;
         }
 
-        using var session = await StartSessionAsync(cancellationToken).ConfigureAwait(false);
+        using var session = await StartSessionAsync(cancellationToken);
         foreach (var chunk in chunks)
         {
-            await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk), BatchOptions(OrderDefinitions.WithoutKeys, chunk.Length), cancellationToken).ConfigureAwait(false))
+            await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk), BatchOptions(OrderDefinitions.WithoutKeys, chunk.Length), cancellationToken))
             {
                 yield return order;
             }
@@ -128,7 +128,7 @@ public sealed partial class MongoOrderStore : IOrderStore
     private async Task<CreateResult> ReadExistingAsync(IClientSessionHandle? session, NewOrder order, CancellationToken cancellationToken)
     {
         var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByKey(key) : OrderDefinitions.KeyedById(order.Order.Id);
-        var existing = await FindKeyedAsync(session, filter, order.IdempotencyKey, cancellationToken).ConfigureAwait(false)
+        var existing = await FindKeyedAsync(session, filter, order.IdempotencyKey, cancellationToken)
             ?? (order.IdempotencyKey is { } forgotten
                 ? throw new Keys.IdempotencyKeyForgottenException(forgotten)
                 : throw new InvalidOperationException($"Order {order.Order.Id} met a duplicate key on insert, but the order holding it cannot be read."));
@@ -139,16 +139,16 @@ public sealed partial class MongoOrderStore : IOrderStore
     private async Task<KeyedOrder?> FindKeyedAsync(IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, string? key, CancellationToken cancellationToken)
     {
         var options = new FindOptions<BsonDocument, KeyedOrder> { Projection = OrderDefinitions.WithKey(key), Limit = 1 };
-        using var cursor = await FindAsync(_explaining, session, filter, options, cancellationToken).ConfigureAwait(false);
-        return await cursor.FirstOrDefaultAsync(cancellationToken).ConfigureAwait(false);
+        using var cursor = await FindAsync(_explaining, session, filter, options, cancellationToken);
+        return await cursor.FirstOrDefaultAsync(cancellationToken);
     }
 
     /// <summary>Yields each order as its batch arrives: a large answer is never buffered whole.</summary>
     private async IAsyncEnumerable<Order> StreamAsync(
         IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, FindOptions<BsonDocument, Order> options, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        using var cursor = await FindAsync(_orders, session, filter, options, cancellationToken).ConfigureAwait(false);
-        while (await cursor.MoveNextAsync(cancellationToken).ConfigureAwait(false))
+        using var cursor = await FindAsync(_orders, session, filter, options, cancellationToken);
+        while (await cursor.MoveNextAsync(cancellationToken))
         {
             foreach (var order in cursor.Current)
             {
@@ -169,6 +169,6 @@ public sealed partial class MongoOrderStore : IOrderStore
     /// </summary>
     private async Task<IClientSessionHandle?> StartSessionAsync(CancellationToken cancellationToken) =>
         _options.UnitOfWork == UnitOfWork.PerRequest
-            ? await _client.StartSessionAsync(_requestSession, cancellationToken).ConfigureAwait(false)
+            ? await _client.StartSessionAsync(_requestSession, cancellationToken)
             : null;
 }

@@ -38,7 +38,7 @@ internal sealed class OneKeyAtATime
 
         try
         {
-            await turn.Gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+            await turn.Gate.WaitAsync(cancellationToken);
         }
         catch
         {

@@ -47,14 +47,14 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
         using var timeout = new CancellationTokenSource(CreationTimeout);
         var target = new NpgsqlConnectionStringBuilder(connectionString);
         var name = target.Database ?? target.Username ?? "postgres";
-        await using var maintenance = await OpenMaintenanceAsync(target, name, timeout.Token).ConfigureAwait(false);
+        await using var maintenance = await OpenMaintenanceAsync(target, name, timeout.Token);
 
         string role;
         bool mayCreate;
         await using (var privileges = new NpgsqlCommand("SELECT current_user::text, rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user", maintenance))
-        await using (var reader = await privileges.ExecuteReaderAsync(timeout.Token).ConfigureAwait(false))
+        await using (var reader = await privileges.ExecuteReaderAsync(timeout.Token))
         {
-            await reader.ReadAsync(timeout.Token).ConfigureAwait(false);
+            await reader.ReadAsync(timeout.Token);
             role = reader.GetString(0);
             mayCreate = reader.GetBoolean(1);
         }
@@ -67,7 +67,7 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
         try
         {
             await using var create = new NpgsqlCommand($"CREATE DATABASE {Quote(name)}", maintenance);
-            await create.ExecuteNonQueryAsync(timeout.Token).ConfigureAwait(false);
+            await create.ExecuteNonQueryAsync(timeout.Token);
             logger.LogWarning("Created the PostgreSQL database \"{Database}\": ConnectionStrings:Orders names it, it did not exist, and role \"{Role}\" may create databases.", name, role);
         }
         catch (PostgresException exists) when (exists.SqlState == PostgresErrorCodes.DuplicateDatabase)
@@ -89,12 +89,12 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
             var connection = new NpgsqlConnection(builder.ConnectionString);
             try
             {
-                await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+                await connection.OpenAsync(cancellationToken);
                 return connection;
             }
             catch (NpgsqlException failed)
             {
-                await connection.DisposeAsync().ConfigureAwait(false);
+                await connection.DisposeAsync();
                 last = failed;
             }
         }

@@ -70,8 +70,8 @@ public static class PostgreSqlStores
 
         public async ValueTask DisposeAsync()
         {
-            await standby.DisposeAsync().ConfigureAwait(false);
-            await primary.DisposeAsync().ConfigureAwait(false);
+            await standby.DisposeAsync();
+            await primary.DisposeAsync();
         }
     }
 }

@@ -21,19 +21,19 @@ public sealed class PostgresConnections(PostgresDatabase database) : IRelational
     public IGroupCommit? GroupCommit => database.GroupCommit;
 
     public async ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) =>
-        await database.OpenAsync("read", cancellationToken).ConfigureAwait(false);
+        await database.OpenAsync("read", cancellationToken);
 
     public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken)
     {
-        await using var connection = await database.OpenAsync("write", cancellationToken).ConfigureAwait(false);
+        await using var connection = await database.OpenAsync("write", cancellationToken);
         if (isolation is not { } level)
         {
-            return await work(connection, null).ConfigureAwait(false);
+            return await work(connection, null);
         }
 
-        await using var transaction = await connection.BeginTransactionAsync(level, cancellationToken).ConfigureAwait(false);
-        var result = await work(connection, transaction).ConfigureAwait(false);
-        await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
+        await using var transaction = await connection.BeginTransactionAsync(level, cancellationToken);
+        var result = await work(connection, transaction);
+        await transaction.CommitAsync(cancellationToken);
         return result;
     }
 }

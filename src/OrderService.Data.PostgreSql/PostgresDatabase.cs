@@ -104,7 +104,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         NpgsqlConnection connection;
         try
         {
-            connection = await DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
+            connection = await DataSource.OpenConnectionAsync(cancellationToken);
         }
         catch (NpgsqlException notOpened) when (notOpened is not PostgresException)
         {
@@ -123,33 +123,33 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     {
         try
         {
-            return await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+            return await OpenAsync("schema", cancellationToken);
         }
         catch (Exception missing) when (MissingDatabase.IsMissing(missing))
         {
-            await _missing.CreateOrExplainAsync(cancellationToken).ConfigureAwait(false);
-            return await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+            await _missing.CreateOrExplainAsync(cancellationToken);
+            return await OpenAsync("schema", cancellationToken);
         }
     }
 
     /// <summary>The rows of those of <paramref name="tables"/> that exist in the connection's schema.</summary>
     public async Task<IReadOnlyList<TableRows>> CountRowsAsync(IEnumerable<string> tables, CancellationToken cancellationToken)
     {
-        await using var connection = await OpenAsync("schema", cancellationToken).ConfigureAwait(false);
+        await using var connection = await OpenAsync("schema", cancellationToken);
         return await LayoutTables.CountRowsAsync(connection, tables,
-            "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = @name", cancellationToken).ConfigureAwait(false);
+            "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = @name", cancellationToken);
     }
 
     public async ValueTask DisposeAsync()
     {
         if (_groupCommit is not null)
         {
-            await _groupCommit.DisposeAsync().ConfigureAwait(false);
+            await _groupCommit.DisposeAsync();
         }
 
         // The pool closes with the store, after its last group: the container that built it disposes it again at the
         // end, which a data source takes as done.
-        await DataSource.DisposeAsync().ConfigureAwait(false);
+        await DataSource.DisposeAsync();
     }
 
     /// <summary>Closes the idle connections now; busy ones close when they come back.</summary>

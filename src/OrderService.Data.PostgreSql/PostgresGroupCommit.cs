@@ -58,7 +58,7 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
         _queue.Writer.TryComplete();
         try
         {
-            await Task.WhenAll(_writers).WaitAsync(TimeSpan.FromSeconds(_commandTimeoutSeconds + 5)).ConfigureAwait(false);
+            await Task.WhenAll(_writers).WaitAsync(TimeSpan.FromSeconds(_commandTimeoutSeconds + 5));
         }
         catch (TimeoutException)
         {
@@ -69,7 +69,7 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
     private async Task RunAsync()
     {
         var group = new List<PendingStatement>(_maxBatch);
-        while (await _queue.Reader.WaitToReadAsync().ConfigureAwait(false))
+        while (await _queue.Reader.WaitToReadAsync())
         {
             group.Clear();
             while (group.Count < _maxBatch && _queue.Reader.TryRead(out var next))
@@ -83,7 +83,7 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
             if (group.Count > 0)
             {
                 group.Sort(PendingStatement.LockOrder);
-                await CommitGroupAsync(group).ConfigureAwait(false);
+                await CommitGroupAsync(group);
             }
         }
     }
@@ -92,7 +92,7 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
     {
         try
         {
-            await using (var connection = await _database.OpenAsync("group-write", CancellationToken.None).ConfigureAwait(false))
+            await using (var connection = await _database.OpenAsync("group-write", CancellationToken.None))
             await using (var batch = connection.CreateBatch())
             {
                 batch.Timeout = _commandTimeoutSeconds;
@@ -104,22 +104,22 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
                     batch.BatchCommands.Add(command);
                 }
 
-                await using var reader = await batch.ExecuteReaderAsync().ConfigureAwait(false);
+                await using var reader = await batch.ExecuteReaderAsync();
                 for (var i = 0; i < group.Count; i++)
                 {
-                    if (i > 0 && !await reader.NextResultAsync().ConfigureAwait(false))
+                    if (i > 0 && !await reader.NextResultAsync())
                     {
                         throw new InvalidOperationException($"A grouped statement returned no result set ({group[i].Sql}).");
                     }
 
-                    if (await reader.ReadAsync().ConfigureAwait(false))
+                    if (await reader.ReadAsync())
                     {
                         group[i].ReadRow(reader);
                     }
                 }
 
                 // The commit is the batch's Sync: only past it (ReadyForQuery, read here) is the group durable.
-                while (await reader.NextResultAsync().ConfigureAwait(false))
+                while (await reader.NextResultAsync())
                 {
                 }
             }

@@ -51,9 +51,9 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
     {
         using var timeout = new CancellationTokenSource(PreparationTimeout);
         var cancellationToken = timeout.Token;
-        await EnsureDatabaseAsync(cancellationToken).ConfigureAwait(false);
+        await EnsureDatabaseAsync(cancellationToken);
 
-        await Runner.ApplyAsync(cancellationToken).ConfigureAwait(false);
+        await Runner.ApplyAsync(cancellationToken);
     }
 
     /// <summary>The embedded scripts (Schema/NNNN_*.sql), in version order. Public so tests can parse them.</summary>
@@ -66,7 +66,7 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
     public override async Task<DbConnection> OpenAsync(CancellationToken cancellationToken)
     {
         var connection = new SqlConnection(connectionString);
-        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+        await connection.OpenAsync(cancellationToken);
         StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
         return connection;
     }
@@ -90,7 +90,7 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
             return;
         }
 
-        if (await TargetDatabaseOpensAsync(cancellationToken).ConfigureAwait(false))
+        if (await TargetDatabaseOpensAsync(cancellationToken))
         {
             // A contained database user (Azure SQL) may not open master at all: never ask it when the database is there.
             return;
@@ -98,11 +98,11 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
 
         builder.InitialCatalog = "master";
         await using var connection = new SqlConnection(builder.ConnectionString);
-        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+        await connection.OpenAsync(cancellationToken);
         StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
         try
         {
-            await Execute(connection, null, "schema.database", SqlServerSchemaSql.CreateDatabaseIfMissing, new { database }, cancellationToken).ConfigureAwait(false);
+            await Execute(connection, null, "schema.database", SqlServerSchemaSql.CreateDatabaseIfMissing, new { database }, cancellationToken);
         }
         catch (SqlException e) when (e.Number == SqlServerSchemaSql.DatabaseAlreadyExists)
         {
@@ -115,7 +115,7 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
         try
         {
             await using var connection = new SqlConnection(connectionString);
-            await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+            await connection.OpenAsync(cancellationToken);
             StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
             return true;
         }

@@ -77,7 +77,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
     {
         await using var connection = Open("schema");
         return await LayoutTables.CountRowsAsync(connection, tables,
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = @name", cancellationToken).ConfigureAwait(false);
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = @name", cancellationToken);
     }
 
     /// <summary>A pooled connection for reads; with ReadUncommitted it reads other connections' uncommitted rows.</summary>
@@ -140,13 +140,13 @@ public sealed class SqliteDatabase : IAsyncDisposable
         {
             cancellationToken.ThrowIfCancellationRequested();
             await using var connection = Open("write");
-            return await InTransactionAsync(connection, work).ConfigureAwait(false);
+            return await InTransactionAsync(connection, work);
         }
 
-        var loan = await _groupWriter.BorrowAsync(cancellationToken).ConfigureAwait(false);
+        var loan = await _groupWriter.BorrowAsync(cancellationToken);
         try
         {
-            return await InTransactionAsync(loan.Connection, work).ConfigureAwait(false);
+            return await InTransactionAsync(loan.Connection, work);
         }
         finally
         {
@@ -160,7 +160,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
         T result;
         try
         {
-            result = await work(connection).ConfigureAwait(false);
+            result = await work(connection);
             ExecuteRaw(connection, "COMMIT;");
         }
         catch

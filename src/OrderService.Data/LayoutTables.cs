@@ -30,7 +30,7 @@ public static class LayoutTables
         var found = new List<TableRows>();
         foreach (var table in tables)
         {
-            var exists = await connection.ExecuteScalarAsync<long>(new CommandDefinition(tableExistsSql, new { name = table }, cancellationToken: cancellationToken)).ConfigureAwait(false);
+            var exists = await connection.ExecuteScalarAsync<long>(new CommandDefinition(tableExistsSql, new { name = table }, cancellationToken: cancellationToken));
             if (exists == 0)
             {
                 continue;
@@ -38,7 +38,7 @@ public static class LayoutTables
 
             // The names come from the list above, never from input.
             var rows = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-                $"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT {CountCap + 1}) AS capped", cancellationToken: cancellationToken)).ConfigureAwait(false);
+                $"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT {CountCap + 1}) AS capped", cancellationToken: cancellationToken));
             if (rows > 0)
             {
                 found.Add(new TableRows(table, rows));

@@ -11,8 +11,8 @@ public static class OrderStoreListing
         this IOrderStore store, string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(store);
-        var page = await store.ListByCustomerAsync(new CustomerOrdersQuery(customerId, status, limit), cancellationToken).ConfigureAwait(false);
-        await foreach (var order in page.Orders.WithCancellation(cancellationToken).ConfigureAwait(false))
+        var page = await store.ListByCustomerAsync(new CustomerOrdersQuery(customerId, status, limit), cancellationToken);
+        await foreach (var order in page.Orders.WithCancellation(cancellationToken))
         {
             yield return order;
         }
@@ -26,8 +26,8 @@ public static class OrderStoreListing
         OrderPosition? after = null;
         do
         {
-            var page = await store.ListByCustomerAsync(new CustomerOrdersQuery(customerId, status, pageSize, after), cancellationToken).ConfigureAwait(false);
-            await foreach (var order in page.Orders.WithCancellation(cancellationToken).ConfigureAwait(false))
+            var page = await store.ListByCustomerAsync(new CustomerOrdersQuery(customerId, status, pageSize, after), cancellationToken);
+            await foreach (var order in page.Orders.WithCancellation(cancellationToken))
             {
                 yield return order;
             }

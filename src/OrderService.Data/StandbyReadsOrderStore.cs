@@ -31,8 +31,8 @@ public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore stan
         primary.ForgetKeysStoredBeforeAsync(storedBefore, limit, cancellationToken);
 
     public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken) =>
-        await standby.GetAsync(id, cancellationToken).ConfigureAwait(false)
-        ?? await primary.GetAsync(id, cancellationToken).ConfigureAwait(false);
+        await standby.GetAsync(id, cancellationToken)
+        ?? await primary.GetAsync(id, cancellationToken);
 
     public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
         StandbyThenPrimary(ids, standby.GetManyAsync, primary.GetManyAsync, static order => order.Id, cancellationToken);

@@ -19,10 +19,10 @@ public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema 
     {
         try
         {
-            await store.PrepareAsync(stoppingToken).ConfigureAwait(false);
-            await store.CheckReadyAsync(stoppingToken).ConfigureAwait(false);
+            await store.PrepareAsync(stoppingToken);
+            await store.CheckReadyAsync(stoppingToken);
             var bound = TimeSpan.FromSeconds(resilience.Value.AttemptTimeoutSeconds);
-            var missed = await store.OpenPooledConnectionsAsync(PooledConnectionsToOpen - 1, bound, stoppingToken).ConfigureAwait(false);
+            var missed = await store.OpenPooledConnectionsAsync(PooledConnectionsToOpen - 1, bound, stoppingToken);
             if (missed > 0)
             {
                 LogWarmUpShort(logger, missed, PooledConnectionsToOpen, bound.TotalSeconds);
@@ -40,7 +40,7 @@ public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema 
             return;
         }
 
-        await WarnAboutOtherLayoutAsync(stoppingToken).ConfigureAwait(false);
+        await WarnAboutOtherLayoutAsync(stoppingToken);
     }
 
     private async Task WarnAboutOtherLayoutAsync(CancellationToken stoppingToken)
@@ -48,7 +48,7 @@ public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema 
         var layout = options.Value.Layout;
         try
         {
-            var other = await schema.FindOtherLayoutRowsAsync(stoppingToken).ConfigureAwait(false);
+            var other = await schema.FindOtherLayoutRowsAsync(stoppingToken);
             if (other.Count > 0)
             {
                 LogOtherLayoutHoldsRows(logger, layout, LayoutTables.Other(layout), string.Join(", ", other));

@@ -14,7 +14,7 @@ internal static class CitusSchema
     public static async Task DistributeAsync(DbConnection connection, DbTransaction transaction, StoreLayout layout, CancellationToken cancellationToken)
     {
         var hasCitus = await connection.ExecuteScalarAsync<bool>(new CommandDefinition(
-            "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')", transaction: transaction, cancellationToken: cancellationToken)).ConfigureAwait(false);
+            "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')", transaction: transaction, cancellationToken: cancellationToken));
         if (!hasCitus)
         {
             throw new StoreUnavailableException(
@@ -25,6 +25,6 @@ internal static class CitusSchema
         }
 
         var script = SchemaScripts.Load("Citus", typeof(CitusSchema).Assembly).Single(s => s.Name.EndsWith(layout.ToString(), StringComparison.Ordinal));
-        await connection.ExecuteAsync(new CommandDefinition(script.Sql, transaction: transaction, cancellationToken: cancellationToken)).ConfigureAwait(false);
+        await connection.ExecuteAsync(new CommandDefinition(script.Sql, transaction: transaction, cancellationToken: cancellationToken));
     }
 }

@@ -24,9 +24,9 @@ public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<St
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         using var timer = new PeriodicTimer(TimeSpan.FromSeconds(_keys.CleanupIntervalSeconds), clock);
-        while (await timer.WaitForNextTickAsync(stoppingToken).ConfigureAwait(false))
+        while (await timer.WaitForNextTickAsync(stoppingToken))
         {
-            await SweepAsync(stoppingToken).ConfigureAwait(false);
+            await SweepAsync(stoppingToken);
         }
     }
 
@@ -40,7 +40,7 @@ public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<St
             int batch;
             do
             {
-                batch = await store.ForgetKeysStoredBeforeAsync(storedBefore, _keys.CleanupBatchSize, cancellationToken).ConfigureAwait(false);
+                batch = await store.ForgetKeysStoredBeforeAsync(storedBefore, _keys.CleanupBatchSize, cancellationToken);
                 total += batch;
                 Forgotten.Add(batch, new KeyValuePair<string, object?>("db.system", _system));
             }

@@ -23,10 +23,10 @@ public sealed partial class ResilientCalls
             target,
             (Self: this, Open: open, Argument: argument, Caller: cancellationToken),
             cancellationToken,
-            abandonable: false).ConfigureAwait(false);
-        await using (rows.ConfigureAwait(false))
+            abandonable: false);
+        await using (rows)
         {
-            while (await rows.MoveNextAsync().ConfigureAwait(false))
+            while (await rows.MoveNextAsync())
             {
                 yield return rows.Current;
             }
@@ -52,7 +52,7 @@ public sealed partial class ResilientCalls
             bool hasFirst;
             using (attemptToken.Register(static source => ((CancellationTokenSource)source!).Cancel(), lifetime))
             {
-                hasFirst = await enumerator.MoveNextAsync().ConfigureAwait(false);
+                hasFirst = await enumerator.MoveNextAsync();
             }
 
             // The attempt timed out just as the first row came: the stream's token is spent, so try again.
@@ -62,7 +62,7 @@ public sealed partial class ResilientCalls
         }
         catch
         {
-            await enumerator.DisposeAsync().ConfigureAwait(false);
+            await enumerator.DisposeAsync();
             lifetime.Dispose();
             throw;
         }
@@ -92,7 +92,7 @@ public sealed partial class ResilientCalls
 
             try
             {
-                _ended = !await rows.MoveNextAsync().ConfigureAwait(false);
+                _ended = !await rows.MoveNextAsync();
                 return !_ended;
             }
             catch (Exception fault) when (faults.IsRefusal(fault))
@@ -111,7 +111,7 @@ public sealed partial class ResilientCalls
 
         public async ValueTask DisposeAsync()
         {
-            await rows.DisposeAsync().ConfigureAwait(false);
+            await rows.DisposeAsync();
             lifetime.Dispose();
         }
     }

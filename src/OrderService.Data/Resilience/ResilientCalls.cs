@@ -74,13 +74,13 @@ public sealed partial class ResilientCalls : IDisposable
                     var attemptToken = context.CancellationToken;
                     try
                     {
-                        await self.EnsureSchemaAsync(attemptToken).ConfigureAwait(false);
+                        await self.EnsureSchemaAsync(attemptToken);
 
                         var pending = state.Call(state.Target, state.Argument, attemptToken);
 
                         // WaitAsync abandons an attempt that ignores cancellation, so the bound holds even then.
                         // A stream cannot be abandoned (its reader would leak): it relies on the linked token.
-                        return await (state.Abandonable ? pending.WaitAsync(attemptToken) : pending).ConfigureAwait(false);
+                        return await (state.Abandonable ? pending.WaitAsync(attemptToken) : pending);
                     }
                     catch (Exception fault) when (Classify(self._faults, fault) is var kind && kind != StoreFault.Permanent)
                     {
@@ -94,7 +94,7 @@ public sealed partial class ResilientCalls : IDisposable
                     }
                 },
                 context,
-                (this, call, target, argument, abandonable)).ConfigureAwait(false))!;
+                (this, call, target, argument, abandonable)))!;
         }
         catch (Exception fault) when (fault is TimeoutRejectedException or TransientStoreFault or BrokenCircuitException)
         {
@@ -141,12 +141,12 @@ public sealed partial class ResilientCalls : IDisposable
             return;
         }
 
-        await _schemaGate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        await _schemaGate.WaitAsync(cancellationToken);
         try
         {
             if (!_schemaReady)
             {
-                await _schema.EnsureCreatedAsync(cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
+                await _schema.EnsureCreatedAsync(cancellationToken).WaitAsync(cancellationToken);
                 _schemaReady = true;
             }
         }

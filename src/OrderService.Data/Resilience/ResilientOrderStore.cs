@@ -22,7 +22,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         try
         {
             var result = await calls.RunAsync("transition", RerunRule.Of(command), static (store, command, token) => store.TransitionAsync(command, token), inner, command, cancellationToken)
-                .ConfigureAwait(false);
+                ;
             StoreTelemetry.Transition(calls.System, command.Action, OutcomeName(result.Outcome));
             return result;
         }
@@ -49,7 +49,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
         var page = await calls.RunAsync("list_by_customer", RerunSafety.Always, static (store, query, token) => store.ListByCustomerAsync(query, token), inner, query, cancellationToken)
-            .ConfigureAwait(false);
+            ;
         return page with { Orders = calls.StreamAsync("list_by_customer_rows", static (_, rows, _) => rows, inner, page.Orders, CancellationToken.None) };
     }
 
@@ -62,7 +62,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
     public Task CheckReadyAsync(CancellationToken cancellationToken) =>
         calls.RunAsync("ready", RerunSafety.Never, static async (store, _, token) =>
         {
-            await store.CheckReadyAsync(token).ConfigureAwait(false);
+            await store.CheckReadyAsync(token);
             return true;
         }, inner, 0, cancellationToken);
 
@@ -80,7 +80,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         {
             try
             {
-                await inner.CheckReadyAsync(timeout.Token).WaitAsync(timeout.Token).ConfigureAwait(false);
+                await inner.CheckReadyAsync(timeout.Token).WaitAsync(timeout.Token);
                 return true;
             }
             catch (Exception) when (!cancellationToken.IsCancellationRequested)
@@ -88,7 +88,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
                 // Best effort: a connection not opened now is opened by the request that needs it.
                 return false;
             }
-        })).ConfigureAwait(false);
+        }));
         return opened.Count(success => !success);
     }
 

@@ -55,14 +55,14 @@ public static class CustomersApi
         if (jsonReads is not null)
         {
             // The rows as API JSON (MongoDB): the same bytes as the Orders would give, and the same Next.
-            var page = await jsonReads.ListByCustomerJsonAsync(query, cancellationToken).ConfigureAwait(false);
-            stream = await OrderStream.OpenAsync(page.Orders, cancellationToken).ConfigureAwait(false);
+            var page = await jsonReads.ListByCustomerJsonAsync(query, cancellationToken);
+            stream = await OrderStream.OpenAsync(page.Orders, cancellationToken);
             pageNext = page.Next;
         }
         else
         {
-            var page = await store.ListByCustomerAsync(query, cancellationToken).ConfigureAwait(false);
-            stream = await OrderStream.OpenAsync(page.Orders, cancellationToken).ConfigureAwait(false);
+            var page = await store.ListByCustomerAsync(query, cancellationToken);
+            stream = await OrderStream.OpenAsync(page.Orders, cancellationToken);
             pageNext = page.Next;
         }
 

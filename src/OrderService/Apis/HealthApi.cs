@@ -26,7 +26,7 @@ public static class HealthApi
 
     internal static async Task<Results<Ok<HealthResponse>, ServiceUnavailableProblem>> ReadyAsync([FromServices] HealthCheckService health, CancellationToken cancellationToken)
     {
-        var report = await health.CheckHealthAsync(static registration => registration.Tags.Contains(ReadyTag), cancellationToken).ConfigureAwait(false);
+        var report = await health.CheckHealthAsync(static registration => registration.Tags.Contains(ReadyTag), cancellationToken);
         if (report.Status != HealthStatus.Unhealthy)
         {
             return TypedResults.Ok(Healthy);

@@ -45,7 +45,7 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
 
     public async Task ExecuteAsync(HttpContext httpContext)
     {
-        await using (_rows.ConfigureAwait(false))
+        await using (_rows)
         {
             var response = httpContext.Response;
             var cancellationToken = httpContext.RequestAborted;
@@ -71,15 +71,15 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
                     if (++written % FlushEvery == 0)
                     {
                         writer.Flush();
-                        await body.FlushAsync(cancellationToken).ConfigureAwait(false);
+                        await body.FlushAsync(cancellationToken);
                     }
                 }
-                while (await _rows.MoveNextAsync().ConfigureAwait(false));
+                while (await _rows.MoveNextAsync());
             }
 
             writer.WriteEndArray();
             writer.Flush();
-            await body.FlushAsync(cancellationToken).ConfigureAwait(false);
+            await body.FlushAsync(cancellationToken);
         }
     }
 
@@ -87,11 +87,11 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
     {
         try
         {
-            return new OrderStream(rows, await rows.MoveNextAsync().ConfigureAwait(false));
+            return new OrderStream(rows, await rows.MoveNextAsync());
         }
         catch
         {
-            await rows.DisposeAsync().ConfigureAwait(false);
+            await rows.DisposeAsync();
             throw;
         }
     }

@@ -66,7 +66,7 @@ public static class OrdersApi
 
         // The hash only matters with a key: it tells a retry from a different request under the same key.
         var hash = key is null ? string.Empty : RequestFingerprint.Of(order.CustomerId, order.Lines);
-        var result = await services.Store.CreateAsync(new NewOrder(order, key, hash), cancellationToken).ConfigureAwait(false);
+        var result = await services.Store.CreateAsync(new NewOrder(order, key, hash), cancellationToken);
         if (result.Outcome == CreateOutcome.KeyReusedWithDifferentRequest)
         {
             return ApiProblems.IdempotencyKeyReused();
@@ -89,7 +89,7 @@ public static class OrdersApi
         HttpResponse response,
         CancellationToken cancellationToken)
     {
-        var order = await services.Store.GetAsync(id, cancellationToken).ConfigureAwait(false);
+        var order = await services.Store.GetAsync(id, cancellationToken);
         return order is null ? ApiProblems.OrderNotFound(id) : ETags.Ok(order, response);
     }
 
@@ -113,7 +113,7 @@ public static class OrdersApi
 
         var reference = request?.PaymentReference;
         var data = reference is null ? NoData : new OrderEventData(PaymentReference: reference);
-        var result = await services.TransitionAsync(id, OrderAction.Pay, expected, data, key, cancellationToken).ConfigureAwait(false);
+        var result = await services.TransitionAsync(id, OrderAction.Pay, expected, data, key, cancellationToken);
         return result.Outcome switch
         {
             TransitionOutcome.Applied or TransitionOutcome.Replayed => Succeeded(result, response),
@@ -143,7 +143,7 @@ public static class OrdersApi
         }
 
         var data = new OrderEventData(Carrier: request.Carrier, TrackingNumber: request.TrackingNumber);
-        var result = await services.TransitionAsync(id, OrderAction.Ship, expected, data, key, cancellationToken).ConfigureAwait(false);
+        var result = await services.TransitionAsync(id, OrderAction.Ship, expected, data, key, cancellationToken);
         return Answer(result, id, OrderAction.Ship, expected, response);
     }
 
@@ -163,7 +163,7 @@ public static class OrdersApi
             return errors.ToProblem();
         }
 
-        var result = await services.TransitionAsync(id, OrderAction.Complete, expected, NoData, key, cancellationToken).ConfigureAwait(false);
+        var result = await services.TransitionAsync(id, OrderAction.Complete, expected, NoData, key, cancellationToken);
         return Answer(result, id, OrderAction.Complete, expected, response);
     }
 
@@ -186,7 +186,7 @@ public static class OrdersApi
         }
 
         var data = request?.Reason is { } reason ? new OrderEventData(Reason: reason) : NoData;
-        var result = await services.TransitionAsync(id, OrderAction.Cancel, expected, data, key, cancellationToken).ConfigureAwait(false);
+        var result = await services.TransitionAsync(id, OrderAction.Cancel, expected, data, key, cancellationToken);
         return Answer(result, id, OrderAction.Cancel, expected, response);
     }
 
@@ -205,8 +205,8 @@ public static class OrdersApi
 
         // A store that holds orders as it can write them (MongoDB's BSON) hands them over as API JSON: the same bytes, no Order per row.
         return jsonReads is not null
-            ? await OrderStream.OpenAsync(jsonReads.GetManyJsonAsync(ids!, cancellationToken), cancellationToken).ConfigureAwait(false)
-            : await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken).ConfigureAwait(false);
+            ? await OrderStream.OpenAsync(jsonReads.GetManyJsonAsync(ids!, cancellationToken), cancellationToken)
+            : await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken);
     }
 
     /// <summary>/orders/{id}, formatted in place: one string (the id's text and the concatenation otherwise).</summary>

@@ -58,19 +58,19 @@ internal sealed class ProblemAuthorizationResultHandler : IAuthorizationMiddlewa
     {
         if (authorizeResult.Succeeded)
         {
-            await next(context).ConfigureAwait(false);
+            await next(context);
             return;
         }
 
         var scope = policy.Requirements.OfType<ScopeRequirement>().FirstOrDefault()?.Scope;
         if (authorizeResult.Challenged)
         {
-            await context.ChallengeAsync().ConfigureAwait(false);
-            await ProblemSetup.WriteAsync(context, AuthorizationProblems.Unauthorized(scope)).ConfigureAwait(false);
+            await context.ChallengeAsync();
+            await ProblemSetup.WriteAsync(context, AuthorizationProblems.Unauthorized(scope));
             return;
         }
 
-        await context.ForbidAsync().ConfigureAwait(false);
-        await ProblemSetup.WriteAsync(context, AuthorizationProblems.MissingScope(scope ?? "(none)")).ConfigureAwait(false);
+        await context.ForbidAsync();
+        await ProblemSetup.WriteAsync(context, AuthorizationProblems.MissingScope(scope ?? "(none)"));
     }
 }

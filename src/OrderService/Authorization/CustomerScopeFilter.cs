@@ -26,7 +26,7 @@ internal sealed class CustomerScopeFilter : IEndpointFilter
         var claims = http.User.FindAll(OrderScopes.CustomerClaim).Take(2).ToList();
         if (claims.Count == 0)
         {
-            return await next(context).ConfigureAwait(false);
+            return await next(context);
         }
 
         // Several customer_id claims would make "that customer" ambiguous: refuse rather than pick one.
@@ -36,13 +36,13 @@ internal sealed class CustomerScopeFilter : IEndpointFilter
         }
 
         var customer = claims[0].Value;
-        var refusal = await RefuseBeforeAsync(context, customer).ConfigureAwait(false);
+        var refusal = await RefuseBeforeAsync(context, customer);
         if (refusal is not null)
         {
             return refusal;
         }
 
-        return Screen(await next(context).ConfigureAwait(false), customer, http.Response);
+        return Screen(await next(context), customer, http.Response);
     }
 
     private static async ValueTask<object?> RefuseBeforeAsync(EndpointFilterInvocationContext context, string customer)
@@ -67,7 +67,7 @@ internal sealed class CustomerScopeFilter : IEndpointFilter
         if (!HttpMethods.IsGet(http.Request.Method) && route.TryGetValue("id", out var raw) && Guid.TryParse(raw as string, out var id))
         {
             var store = http.RequestServices.GetRequiredService<IOrderStore>();
-            var order = await store.GetAsync(id, http.RequestAborted).ConfigureAwait(false);
+            var order = await store.GetAsync(id, http.RequestAborted);
             if (order is not null && !string.Equals(order.CustomerId, customer, StringComparison.Ordinal))
             {
                 return ApiProblems.OrderNotFound(id);

@@ -34,7 +34,7 @@ public sealed class SimulatedPaymentGateway : IPaymentAuthorizer
     {
         if (_delay > TimeSpan.Zero)
         {
-            await Task.Delay(_delay, _clock, cancellationToken).ConfigureAwait(false);
+            await Task.Delay(_delay, _clock, cancellationToken);
         }
 
         return false;

@@ -35,11 +35,11 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
                 httpContext.Response.Headers.RetryAfter = retryAfter.ToString(System.Globalization.CultureInfo.InvariantCulture);
                 await ProblemSetup.WriteAsync(httpContext, ApiProblems.StoreUnavailable(
                         retryAfter, circuitOpen: unavailable.InnerException is BrokenCircuitException, operatorReason: unavailable.NeedsOperator ? unavailable.Message : null))
-                    .ConfigureAwait(false);
+                    ;
                 return true;
 
             case BadHttpRequestException badRequest:
-                await ProblemSetup.WriteAsync(httpContext, BadRequestProblems.From(badRequest)).ConfigureAwait(false);
+                await ProblemSetup.WriteAsync(httpContext, BadRequestProblems.From(badRequest));
                 return true;
 
             case OperationCanceledException when httpContext.RequestAborted.IsCancellationRequested:
@@ -53,7 +53,7 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
                     Status = StatusCodes.Status500InternalServerError,
                     Title = "Unexpected error",
                     Detail = "The service failed unexpectedly; the error is logged.",
-                }).ConfigureAwait(false);
+                });
                 return true;
         }
     }

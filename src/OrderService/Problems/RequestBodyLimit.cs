@@ -46,7 +46,7 @@ public static class RequestBodyLimit
         public override int Read(byte[] buffer, int offset, int count) => Count(inner.Read(buffer, offset, count));
 
         public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
-            Count(await inner.ReadAsync(buffer, cancellationToken).ConfigureAwait(false));
+            Count(await inner.ReadAsync(buffer, cancellationToken));
 
         public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
             ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();

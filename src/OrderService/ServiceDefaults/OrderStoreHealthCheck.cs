@@ -14,7 +14,7 @@ public sealed class OrderStoreHealthCheck(IOrderStore store) : IHealthCheck
     {
         try
         {
-            await store.CheckReadyAsync(cancellationToken).ConfigureAwait(false);
+            await store.CheckReadyAsync(cancellationToken);
             return HealthCheckResult.Healthy();
         }
         catch (Exception fault) when (!cancellationToken.IsCancellationRequested)
