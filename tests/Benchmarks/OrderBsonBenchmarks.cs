@@ -48,11 +48,6 @@ public class OrderBsonBenchmarks
             throw new InvalidOperationException("The class map does not read the orders the hand-written reader reads.");
         }
 
-        if (!RetiredOrderBsonWriter.ToDocument(_insert.Order, _insert.IdempotencyKey, _insert.RequestHash).ToBson().AsSpan().SequenceEqual(ClassMappedBytes()))
-        {
-            throw new InvalidOperationException("The class maps do not write the bytes the retired writer wrote.");
-        }
-
         if (!ThroughBsonDocumentBytes().AsSpan().SequenceEqual(ClassMappedBytes()))
         {
             throw new InvalidOperationException("The insert does not write the bytes its BsonDocument holds.");
@@ -70,10 +65,6 @@ public class OrderBsonBenchmarks
     [Benchmark(Baseline = true)]
     [BenchmarkCategory("write")]
     public int WriteWithClassMap() => ClassMappedBytes().Length;
-
-    [Benchmark]
-    [BenchmarkCategory("write")]
-    public int WriteRetiredHandWritten() => RetiredOrderBsonWriter.ToDocument(_insert.Order, _insert.IdempotencyKey, _insert.RequestHash).ToBson().Length;
 
     [Benchmark]
     [BenchmarkCategory("write")]
