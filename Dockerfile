@@ -15,7 +15,9 @@ COPY Directory.Build.props Directory.Packages.props .editorconfig ./
 COPY src/OrderService/OrderService.csproj src/OrderService/
 COPY src/OrderService.Data/OrderService.Data.csproj src/OrderService.Data/
 COPY src/OrderService.Data.MongoDb/OrderService.Data.MongoDb.csproj src/OrderService.Data.MongoDb/
+COPY src/OrderService.Data.PostgreSql/OrderService.Data.PostgreSql.csproj src/OrderService.Data.PostgreSql/
 COPY src/OrderService.Data.SqlServer/OrderService.Data.SqlServer.csproj src/OrderService.Data.SqlServer/
+COPY src/OrderService.Data.Sqlite/OrderService.Data.Sqlite.csproj src/OrderService.Data.Sqlite/
 # ReadyToRun (precompiled code) needs a runtime identifier; pass --build-arg RID=linux-arm64 on ARM. The restore
 # must know about ReadyToRun too: only then does it fetch the crossgen2 pack that the --no-restore publish
 # compiles with (without it: NETSDK1094, "a valid runtime package was not found").

@@ -1,3 +1,4 @@
+using System.Data.Common;
 using Dapper;
 using Microsoft.Data.SqlClient;
 using OrderService.Data.Relational;
@@ -5,12 +6,12 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.SqlServer;
 
 /// <summary>
-/// Applies the embedded T-SQL scripts (Schema/NNNN_*.sql) in order, each once, recording them in
-/// schema_versions. Several instances may start together: an exclusive application lock held by the
-/// transaction serializes them, so a script never runs twice. When the connection string names a
+/// The relational schema on SQL Server: <see cref="SchemaRunner"/> applies the embedded T-SQL scripts (Schema/NNNN_*.sql)
+/// in order, each once, recording them in schema_versions. Several instances may start together: an exclusive application
+/// lock held by the transaction serializes them, so a script never runs twice. When the connection string names a
 /// database that does not exist yet (a fresh docker-compose server), it is created first.
 /// </summary>
-public sealed class SqlServerSchema(string connectionString, int commandTimeoutSeconds) : IStoreSchema
+public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IStoreSchema
 {
     private const string ScriptFolder = "Schema";
 
@@ -18,6 +19,7 @@ public sealed class SqlServerSchema(string connectionString, int commandTimeoutS
     private static readonly TimeSpan PreparationTimeout = TimeSpan.FromSeconds(120);
 
     private readonly Lock _gate = new();
+    private SchemaRunner? _runner;
     private Task? _preparation;
 
     /// <summary>
@@ -51,32 +53,33 @@ public sealed class SqlServerSchema(string connectionString, int commandTimeoutS
         var cancellationToken = timeout.Token;
         await EnsureDatabaseAsync(cancellationToken).ConfigureAwait(false);
 
-        await using var connection = new SqlConnection(connectionString);
-        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
-        StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
-        await using var transaction = (SqlTransaction)await connection.BeginTransactionAsync(cancellationToken).ConfigureAwait(false);
-
-        await Execute(connection, transaction, "schema.lock", SqlServerSchemaSql.AcquireLock, null, cancellationToken).ConfigureAwait(false);
-        await Execute(connection, transaction, "schema.versions", SqlServerSchemaSql.CreateVersionsTable, null, cancellationToken).ConfigureAwait(false);
-        var applied = (await connection.QueryAsync<int>(new CommandDefinition(
-            SqlServerSchemaSql.AppliedVersions, transaction: transaction, commandTimeout: commandTimeoutSeconds, cancellationToken: cancellationToken)).ConfigureAwait(false)).ToHashSet();
-
-        foreach (var script in Scripts())
-        {
-            if (applied.Contains(script.Version))
-            {
-                continue;
-            }
-
-            await Execute(connection, transaction, $"schema.apply.{script.Name}", script.Sql, null, cancellationToken).ConfigureAwait(false);
-            await Execute(connection, transaction, "schema.record", SqlServerSchemaSql.RecordVersion, new { version = script.Version }, cancellationToken).ConfigureAwait(false);
-        }
-
-        await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
+        await Runner.ApplyAsync(cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>The embedded scripts (Schema/NNNN_*.sql), in version order. Public so tests can parse them.</summary>
     public static IReadOnlyList<SchemaScript> Scripts() => SchemaScripts.Load(ScriptFolder, typeof(SqlServerSchema).Assembly);
+
+    public override string ProviderName => SqlServerDialect.Provider;
+
+    public override int CommandTimeoutSeconds => (int)PreparationTimeout.TotalSeconds;
+
+    public override async Task<DbConnection> OpenAsync(CancellationToken cancellationToken)
+    {
+        var connection = new SqlConnection(connectionString);
+        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+        StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
+        return connection;
+    }
+
+    protected override string LockStatement(SchemaHistory history) => SqlServerSchemaSql.AcquireLock;
+
+    public override string CreateVersionsTable(string table) => SqlServerSchemaSql.CreateVersionsTable.Replace("schema_versions", table, StringComparison.Ordinal);
+
+    public override string AppliedVersions(string table) => SqlServerSchemaSql.AppliedVersions.Replace("schema_versions", table, StringComparison.Ordinal);
+
+    public override string RecordVersion(string table) => SqlServerSchemaSql.RecordVersion.Replace("schema_versions", table, StringComparison.Ordinal);
+
+    private SchemaRunner Runner => LazyInitializer.EnsureInitialized(ref _runner, () => new SchemaRunner(this, new SchemaHistory(StoreLayout.Relational, Scripts())));
 
     private async Task EnsureDatabaseAsync(CancellationToken cancellationToken)
     {

@@ -18,7 +18,7 @@ public static class SqlServerStores
         var options = context.Options;
         var connectionString = NormalizeConnectionString(context.ConnectionString, options);
         var store = Relational(connectionString, options, context.Payments());
-        var schema = new SqlServerSchema(connectionString, options.CommandTimeoutSeconds);
+        var schema = new SqlServerSchema(connectionString);
         if (string.IsNullOrWhiteSpace(options.SqlServer.ReadConnectionString))
         {
             return new StoreBundle(store, schema, SqlServerTransientFaults.Instance, new PoolRelease(connectionString));

@@ -1,9 +1,6 @@
 using System.Data.Common;
-using System.Runtime.CompilerServices;
-using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Options;
-using Npgsql;
 using OrderService.Data.Configuration;
 
 namespace OrderService.Data;
@@ -82,15 +79,10 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
 
     /// <summary>
     /// The provider's own parser; null for a provider whose strings are not key=value pairs, or whose engine's project
-    /// registered no driver factory (<see cref="DriverName"/>). One method per provider, not inlined: a ReadyToRun
-    /// method resolves every type it names before it first runs, so a shared one would load every driver at start-up.
+    /// registered no driver factory (<see cref="DriverName"/>).
     /// </summary>
-    private static DbConnectionStringBuilder? Builder(StoreProvider provider) => provider switch
-    {
-        StoreProvider.Sqlite => SqliteBuilder(),
-        StoreProvider.PostgreSql => PostgreSqlBuilder(),
-        _ => DbProviderFactories.TryGetFactory(DriverName(provider), out var factory) ? factory.CreateConnectionStringBuilder() : null,
-    };
+    private static DbConnectionStringBuilder? Builder(StoreProvider provider) =>
+        DbProviderFactories.TryGetFactory(DriverName(provider), out var factory) ? factory.CreateConnectionStringBuilder() : null;
 
     /// <summary>
     /// The name an engine in its own project registers its driver's <see cref="DbProviderFactory"/> under
@@ -98,10 +90,4 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
     /// are parsed by its own driver here, where the options are checked.
     /// </summary>
     public static string DriverName(StoreProvider provider) => $"OrderService.{provider}";
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static DbConnectionStringBuilder SqliteBuilder() => new SqliteConnectionStringBuilder();
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static DbConnectionStringBuilder PostgreSqlBuilder() => new NpgsqlConnectionStringBuilder();
 }

@@ -1,7 +1,7 @@
 namespace OrderService.Data;
 
 /// <summary>What the group-commit writers (SQLite's and PostgreSQL's) share about a write waiting in their queue.</summary>
-internal static class QueuedWrites
+public static class QueuedWrites
 {
     /// <summary>
     /// True when the write's caller gave up before a writer took it: its task is cancelled here, and the writer skips it,

@@ -1,7 +1,5 @@
 using System.Data.Common;
 using System.Globalization;
-using Microsoft.Data.Sqlite;
-using Npgsql;
 
 namespace OrderService.Data;
 
@@ -25,18 +23,9 @@ public static class StoreErrors
                 return described;
             }
 
-            var code = current switch
+            if (current is DbException other)
             {
-                PostgresException postgres => $"PostgreSQL SQLSTATE {postgres.SqlState}",
-                SqliteException sqlite => string.Create(CultureInfo.InvariantCulture, $"SQLite error {sqlite.SqliteErrorCode} (extended {sqlite.SqliteExtendedErrorCode})"),
-                NpgsqlException npgsql => $"PostgreSQL client {npgsql.GetType().Name}",
-                DbException other => string.Create(CultureInfo.InvariantCulture, $"{other.GetType().Name} {other.SqlState ?? other.ErrorCode.ToString(CultureInfo.InvariantCulture)}"),
-                _ => null,
-            };
-            if (code is not null)
-            {
-                // PostgreSQL's exception message starts with the SQLSTATE again: the server's own words only.
-                return $"{code}: {(current is PostgresException server ? server.MessageText : current.Message)}";
+                return string.Create(CultureInfo.InvariantCulture, $"{other.GetType().Name} {other.SqlState ?? other.ErrorCode.ToString(CultureInfo.InvariantCulture)}: {other.Message}");
             }
         }
 

@@ -24,9 +24,8 @@ public static class StoreRegistration
         services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
         services.AddStoreResilience(configuration);
         services.TryAddSingleton(TimeProvider.System);
-        services.AddSingleton(new StoreEngine(StoreProvider.Sqlite, Sqlite.SqliteStores.Create));
-        services.AddSingleton(new StoreEngine(StoreProvider.PostgreSql, PostgreSql.PostgreSqlStores.Create));
-        services.AddSingleton(sp => CreateStore(sp, configuration));
+        services.AddSingleton(sp => CreateContext(sp, configuration));
+        services.AddSingleton(CreateStore);
 
         // Everything above the port sees the provider's store only through the resilience decorator.
         services.AddSingleton(sp =>
@@ -61,14 +60,18 @@ public static class StoreRegistration
                 [$"ConnectionStrings:{ConnectionStringName} must be set when Store:Provider={provider}."]);
     }
 
-    private static StoreBundle CreateStore(IServiceProvider services, IConfiguration configuration)
+    private static StoreContext CreateContext(IServiceProvider services, IConfiguration configuration)
     {
         var options = services.GetRequiredService<IOptions<StoreOptions>>().Value;
-        var connectionString = ResolveConnectionString(configuration, options.Provider);
-        var context = new StoreContext(options, connectionString, services);
-        var engine = services.GetServices<StoreEngine>().LastOrDefault(e => e.Provider == options.Provider)
+        return new StoreContext(options, ResolveConnectionString(configuration, options.Provider), services);
+    }
+
+    private static StoreBundle CreateStore(IServiceProvider services)
+    {
+        var context = services.GetRequiredService<StoreContext>();
+        var engine = services.GetServices<StoreEngine>().LastOrDefault(e => e.Provider == context.Options.Provider)
             ?? throw new OptionsValidationException(StoreOptions.SectionName, typeof(StoreOptions),
-                [$"Store:Provider={options.Provider} has no store in this build."]);
+                [$"Store:Provider={context.Options.Provider} has no store in this build."]);
         return engine.Create(context);
     }
 }
@@ -76,7 +79,10 @@ public static class StoreRegistration
 /// <summary>One engine's store factory, registered by the engine's project for the host to choose from by Store:Provider.</summary>
 public sealed record StoreEngine(StoreProvider Provider, Func<StoreContext, StoreBundle> Create);
 
-/// <summary>What a provider's factory needs: the validated options, its connection string and the container.</summary>
+/// <summary>
+/// What a provider's factory needs: the validated options, its connection string and the container. It is in the
+/// container too, for what an engine builds there (PostgreSQL's data sources).
+/// </summary>
 public sealed record StoreContext(StoreOptions Options, string ConnectionString, IServiceProvider Services);
 
 /// <summary>

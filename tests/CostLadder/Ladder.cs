@@ -28,9 +28,13 @@ public static class Ladder
         switch (rung)
         {
             case "a-gc":
-                // The store's pool with its default settings, whose group-commit writer the rung's writes go through.
+                // The store's pool with its default settings, built as the store builds it, whose group-commit writer the rung's
+                // writes go through.
+                builder.Services.AddPostgreSqlOrderStore();
+                builder.Services.AddSingleton(services => new StoreContext(new StoreOptions(), connectionString, services));
                 builder.Services.AddSingleton(services => new PostgresDatabase(
-                    connectionString, new StoreOptions(), services.GetRequiredService<ILoggerFactory>().CreateLogger<PostgresDatabase>()));
+                    services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource), connectionString, new StoreOptions(),
+                    services.GetRequiredService<ILoggerFactory>().CreateLogger<PostgresDatabase>()));
                 break;
             case "a" or "b":
                 builder.Services.AddSingleton(_ => NpgsqlDataSource.Create(connectionString));

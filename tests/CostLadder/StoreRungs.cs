@@ -1,6 +1,7 @@
 extern alias service;
 
 using OrderService.Data;
+using OrderService.Data.PostgreSql;
 using service::OrderService.ServiceDefaults;
 
 namespace OrderService.CostLadder;
@@ -8,9 +9,9 @@ namespace OrderService.CostLadder;
 /// <summary>
 /// Composes rungs c to f from the service's own registrations, on its default settings with Store:Provider=PostgreSql:
 /// the store as a host runs it (<see cref="StoreHosting.AddOrderStore"/>: options, the store, its resilience pipeline,
-/// the warm-up and the key clean-up), and from rung e the service's telemetry set-up. Rung c takes the provider's store
-/// from beneath the resilience decorator (<see cref="StoreBundle.Store"/>); d to f take the port the service's handlers
-/// take (<see cref="IOrderStore"/>).
+/// the warm-up and the key clean-up) with the PostgreSQL engine (<see cref="PostgreSqlRegistration.AddPostgreSqlOrderStore"/>),
+/// and from rung e the service's telemetry set-up. Rung c takes the provider's store from beneath the resilience decorator
+/// (<see cref="StoreBundle.Store"/>); d to f take the port the service's handlers take (<see cref="IOrderStore"/>).
 /// </summary>
 public static class StoreRungs
 {
@@ -25,6 +26,7 @@ public static class StoreRungs
         });
         ContractRung.AddServices(builder.Services);
         builder.AddOrderStore();
+        builder.Services.AddPostgreSqlOrderStore();
         if (rung is "e" or "f")
         {
             // What the service pays for telemetry: without OTEL_EXPORTER_OTLP_ENDPOINT this registers nothing.

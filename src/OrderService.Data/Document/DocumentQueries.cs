@@ -4,7 +4,7 @@ using System.Text;
 namespace OrderService.Data.Document;
 
 /// <summary>
-/// The document-layout reads whose SQL is the same on PostgreSQL and SQLite; each engine's DocumentSql
+/// The document-layout reads whose SQL is the same on PostgreSQL and SQLite; each engine's DocumentDialect
 /// keeps only the statements whose words differ (jsonb vs JSON functions, parameter styles).
 /// </summary>
 public static class DocumentQueries

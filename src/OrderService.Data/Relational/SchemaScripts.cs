@@ -7,21 +7,18 @@ namespace OrderService.Data.Relational;
 public sealed record SchemaScript(int Version, string Name, string Sql);
 
 /// <summary>
-/// Finds a dialect's versioned scripts among the embedded resources. Each provider applies them under
-/// its own cross-process lock (PostgreSQL advisory lock, SQLite BEGIN IMMEDIATE, SQL Server
-/// sp_getapplock) and records each in its versions table, so start-up is idempotent and safe when
-/// several processes start at once.
+/// Finds a layout's versioned scripts among an engine's embedded resources: one folder per layout (<c>Schema</c>,
+/// <c>DocumentSchema</c>), every file named <c>NNNN_what.sql</c>. <see cref="SchemaRunner"/> applies them.
 /// </summary>
 public static class SchemaScripts
 {
     /// <summary>
-    /// The scripts under <paramref name="folder"/> (a folder of the project that embeds them, e.g. <c>Sqlite/Schema</c>;
-    /// <paramref name="assembly"/> is that project's, this one's when not given), ordered by version. File names start
-    /// with their version number: <c>0001_initial.sql</c>.
+    /// The scripts under <paramref name="folder"/> (a folder of the engine's project that embeds them, e.g. <c>Schema</c>;
+    /// <paramref name="assembly"/> is that project's), ordered by version. File names start with their version number:
+    /// <c>0001_initial.sql</c>.
     /// </summary>
-    public static IReadOnlyList<SchemaScript> Load(string folder, Assembly? assembly = null)
+    public static IReadOnlyList<SchemaScript> Load(string folder, Assembly assembly)
     {
-        assembly ??= typeof(SchemaScripts).Assembly;
         var prefix = assembly.GetName().Name + "." + folder.Replace('/', '.').Replace('\\', '.') + ".";
         var scripts = new List<SchemaScript>();
         foreach (var resource in assembly.GetManifestResourceNames())

@@ -1,4 +1,6 @@
 using OrderService.Data.MongoDb;
+using OrderService.Data.PostgreSql;
+using OrderService.Data.Sqlite;
 using OrderService.Data.SqlServer;
 
 namespace OrderService.Stores;
@@ -9,6 +11,8 @@ internal static class StoreEngines
     public static IHostApplicationBuilder AddStoreEngines(this IHostApplicationBuilder builder)
     {
         builder.Services.AddMongoDbOrderStore();
+        builder.Services.AddPostgreSqlOrderStore();
+        builder.Services.AddSqliteOrderStore();
         builder.Services.AddSqlServerOrderStore();
         return builder;
     }

@@ -27,6 +27,7 @@ public static class BatchFilterData
 
     private static readonly SemaphoreSlim Gate = new(1, 1);
     private static readonly Dictionary<(string Store, Data.BatchFilter Filter), StoreBundle> Stores = [];
+    private static readonly Dictionary<Data.BatchFilter, NpgsqlDataSource> PostgresPools = [];
     private static Guid[]? _ids;
     private static ThrowawayPostgres? _postgres;
     private static string? _postgresDatabase;
@@ -88,8 +89,7 @@ public static class BatchFilterData
 
     /// <summary>The one-connection pool of each PostgreSQL filter's store built so far (for pg_prepared_statements).</summary>
     public static IEnumerable<(Data.BatchFilter Filter, NpgsqlDataSource Source)> PostgresSources() =>
-        Stores.Where(s => s.Key.Store == "PostgreSql" && s.Value.Resources is PostgresDatabase)
-            .Select(s => (s.Key.Filter, ((PostgresDatabase)s.Value.Resources!).DataSource));
+        PostgresPools.Select(p => (p.Key, p.Value));
 
     /// <summary>Disposes the pools and stops the throwaway cluster (also stopped at process exit).</summary>
     public static async Task DisposeAsync()
@@ -100,6 +100,7 @@ public static class BatchFilterData
         }
 
         Stores.Clear();
+        PostgresPools.Clear();
         if (_postgres is not null)
         {
             await _postgres.DisposeAsync();
@@ -110,8 +111,16 @@ public static class BatchFilterData
     private static StoreBundle Create(StoreProvider provider, string connectionString, Data.BatchFilter filter)
     {
         var options = new StoreOptions { Provider = provider, BatchFilter = filter };
-        var context = new StoreContext(options, connectionString, new ServiceCollection().BuildServiceProvider());
-        return provider == StoreProvider.Sqlite ? SqliteStores.Create(context) : PostgreSqlStores.Create(context);
+        var context = new ServiceCollection().AddSqliteOrderStore().AddPostgreSqlOrderStore()
+            .AddSingleton(container => new StoreContext(options, connectionString, container))
+            .BuildServiceProvider().GetRequiredService<StoreContext>();
+        if (provider == StoreProvider.Sqlite)
+        {
+            return SqliteStores.Create(context);
+        }
+
+        PostgresPools[filter] = context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource);
+        return PostgreSqlStores.Create(context);
     }
 
     private static async Task<StoreBundle> SqliteAsync(Data.BatchFilter filter)

@@ -22,7 +22,7 @@ public sealed partial class QuotedRatioTests
         ("docs/performance.md", "cost-ladder", "scripts/cost-ladder.sh, the table it prints and saves with its date and commit"),
         ("docs/performance.md", "allocations", "the benchmarks' allocations verb"),
         ("docs/performance.md", "the-fast-path", "BenchmarkDotNet, tests/Benchmarks RowJsonBenchmarks, OrderBsonBenchmarks and MongoBsonJsonBenchmarks"),
-        ("docs/architecture.md", "deviations-from-the-framework-defaults", "the benchmarks' allocations verb"),
+        ("docs/performance.md", "what-the-frameworks-parts-allocate", "the benchmarks' allocations verb"),
         ("docs/stores/mongodb.md", "raw-bson-to-json", "the MongoBsonJson benchmark and scripts/mongo-raw-json.sh"),
         ("docs/operations.md", "traces-metrics-and-logs-opentelemetry", "an --otlp shoot-out of 2026-11-24, its report not kept"),
         ("docs/isolation-and-durability.md", "strict-isolation-under-load", "a shoot-out of 2026-11-24 at 2,000 workflows, its report not kept"),

@@ -1,6 +1,5 @@
 using System.Data.Common;
 using OrderService.Data;
-using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
 using OrderService.Integration.Tests.StorePort;
 using Shouldly;
@@ -28,7 +27,7 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
         options.PostgreSql.SynchronousCommit = synchronousCommit;
         options.PostgreSql.CommitDelayMicroseconds = 250;
         options.PostgreSql.CommitSiblings = 3;
-        await using var database = new PostgresDatabase(await stores.NewDatabaseAsync(Engine.PostgreSql), options);
+        await using var database = StoreContexts.PostgresDatabase(await stores.NewDatabaseAsync(Engine.PostgreSql), options);
         await using var connection = await database.OpenAsync("test", Ct);
 
         (await ShowAsync(connection, "SHOW synchronous_commit")).ShouldBe(expected);
@@ -39,7 +38,7 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
     [Fact]
     public async Task PostgreSql_leaves_the_servers_group_commit_settings_alone_by_default()
     {
-        await using var database = new PostgresDatabase(await stores.NewDatabaseAsync(Engine.PostgreSql), new StoreOptions());
+        await using var database = StoreContexts.PostgresDatabase(await stores.NewDatabaseAsync(Engine.PostgreSql), new StoreOptions());
         await using var connection = await database.OpenAsync("test", Ct);
 
         (await ShowAsync(connection, "SHOW synchronous_commit")).ShouldBe("on");

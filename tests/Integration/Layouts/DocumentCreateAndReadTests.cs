@@ -3,6 +3,9 @@ using System.Text.RegularExpressions;
 using OrderService.Data;
 using OrderService.Data.Document;
 using OrderService.Data.Orders;
+using OrderService.Data.PostgreSql;
+using OrderService.Data.Sqlite;
+using OrderService.Data.Relational;
 using OrderService.Integration.Tests.StorePort;
 using OrderService.Integration.Tests.Traits;
 using OrderService.Testing;
@@ -152,7 +155,8 @@ public sealed partial class DocumentCreateAndReadTests(DocumentDatabases databas
         await store.Schema.EnsureCreatedAsync(Token);
         await store.Schema.EnsureCreatedAsync(Token);
 
-        (await store.ScalarAsync<long>("SELECT count(*) FROM document_schema_versions")).ShouldBe(DocumentSchemaScripts.For(engine.ToString()).Count);
+        (await store.ScalarAsync<long>("SELECT count(*) FROM document_schema_versions")).ShouldBe(
+            SchemaScripts.Load("DocumentSchema", engine == Engine.Sqlite ? typeof(SqliteStores).Assembly : typeof(PostgreSqlStores).Assembly).Count);
         (await store.Store.GetAsync(id, Token)).ShouldNotBeNull();
         await store.Store.CheckReadyAsync(Token);
     }

@@ -6,6 +6,7 @@ using OrderService.Data.Document;
 using OrderService.Data.Orders;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.PostgreSql.Citus;
+using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
@@ -27,8 +28,8 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
     {
         var options = CitusOptions(StoreLayout.Relational);
         var connectionString = await Cluster.CreateDatabaseAsync("plan_relational", Ct);
-        await using var database = new PostgresDatabase(connectionString, options);
-        await new PostgresSchema(database).EnsureCreatedAsync(Ct);
+        await using var database = StoreContexts.PostgresDatabase(connectionString, options);
+        await new PostgresSchema(database, StoreLayout.Relational).EnsureCreatedAsync(Ct);
         var dialect = new PostgreSqlDialect(options.ReadIsolation, PostgreSqlDistribution.Citus);
 
         var id = Guid.CreateVersion7();
@@ -72,16 +73,17 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
     {
         var options = CitusOptions(StoreLayout.Document);
         var connectionString = await Cluster.CreateDatabaseAsync("plan_document", Ct);
-        await using var database = new PostgresDatabase(connectionString, options);
-        await new DocumentSchema(database).EnsureCreatedAsync(Ct);
+        await using var database = StoreContexts.PostgresDatabase(connectionString, options);
+        await new PostgresSchema(database, StoreLayout.Document).EnsureCreatedAsync(Ct);
 
         var at = DateTimeOffset.UtcNow;
         var order = Transitions.Create(Guid.CreateVersion7(at), "c-1", [new OrderLine("S", 1, 10.5m)], at);
+        var dialect = new PostgreSqlDocumentDialect(PostgreSqlDistribution.Citus);
         var statements = new List<(string Name, string Sql, Action<NpgsqlParameterCollection> Bind)>
         {
-            ("create", DocumentSql.InsertOrder, new DocumentCreateParameters(order, OrderDocument.ToJson(order), new NewOrder(order, null, "")).AddTo),
-            ("create with key", CitusDocumentSql.InsertOrderWithKey, new DocumentCreateParameters(order, OrderDocument.ToJson(order), new NewOrder(order, "k-1", "h")).AddTo),
-            ("get by id", DocumentSql.SelectDocument, p => p.AddWithValue("id", order.Id)),
+            ("create", dialect.CreateStatements(withKey: false).Single(), p => dialect.AddCreate(p, order, OrderDocument.ToJson(order), new NewOrder(order, null, ""))),
+            ("create with key", CitusDocumentSql.InsertOrderWithKey, p => dialect.AddCreate(p, order, OrderDocument.ToJson(order), new NewOrder(order, "k-1", "h"))),
+            ("get by id", dialect.SelectDocument, p => p.AddWithValue("id", order.Id)),
             ("state", DocumentQueries.SelectState, p => p.AddWithValue("id", order.Id)),
             ("create key look-up", CitusDocumentSql.SelectByKey, p => { p.AddWithValue("id", order.Id); p.AddWithValue("key", "k-1"); }),
             ("transition key look-up", CitusDocumentSql.SelectTransitionKey, p => { p.AddWithValue("id", order.Id); p.AddWithValue("key", "k-1"); }),
@@ -92,7 +94,7 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
             {
                 var command = new TransitionCommand(order.Id, action, 1, at, new OrderEventData()) { IdempotencyKey = key, RequestHash = "h" };
                 statements.Add(($"transition {action}{(key is null ? "" : " keyed")}", key is null ? CitusDocumentSql.Transition : CitusDocumentSql.TransitionWithKey,
-                    new DocumentTransitionParameters(command).AddTo));
+                    p => dialect.AddTransition(p, command)));
             }
         }
 

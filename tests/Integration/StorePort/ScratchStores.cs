@@ -1,11 +1,9 @@
 using System.Data.Common;
 using Dapper;
 using Microsoft.Data.Sqlite;
-using Microsoft.Extensions.DependencyInjection;
 using Npgsql;
 using OrderService.Data;
 using OrderService.Data.Orders;
-using OrderService.Data.Payments;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
 using OrderService.Integration.Tests.Servers;
@@ -50,7 +48,7 @@ public abstract class ScratchStores(PostgresServer postgres, StoreLayout default
         };
         configure?.Invoke(options);
         connectionString ??= await NewDatabaseAsync(engine);
-        var context = new StoreContext(options, connectionString, new ServiceCollection().AddLogging().AddSingleton<IPaymentAuthorizer>(new HeldPayments()).BuildServiceProvider());
+        var context = StoreContexts.For(options, connectionString, new HeldPayments());
         var bundle = engine == Engine.Sqlite ? SqliteStores.Create(context) : PostgreSqlStores.Create(context);
         await bundle.Schema.EnsureCreatedAsync(TestContext.Current.CancellationToken);
         return new OpenStore(engine, bundle, connectionString);

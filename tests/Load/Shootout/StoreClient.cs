@@ -2,6 +2,8 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
+using OrderService.Data.PostgreSql;
+using OrderService.Data.Sqlite;
 using OrderService.Data.SqlServer;
 
 namespace OrderService.Load.Shootout;
@@ -34,6 +36,8 @@ public sealed class StoreClient : IAsyncDisposable
             .AddLogging()
             .AddOrderStore(configuration)
             .AddMongoDbOrderStore()
+            .AddPostgreSqlOrderStore()
+            .AddSqliteOrderStore()
             .AddSqlServerOrderStore()
             .BuildServiceProvider(new ServiceProviderOptions { ValidateOnBuild = false });
         var client = new StoreClient(services);

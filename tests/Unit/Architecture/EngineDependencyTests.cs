@@ -3,7 +3,9 @@ using System.Reflection.Emit;
 using System.Xml.Linq;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
+using OrderService.Data.PostgreSql;
 using OrderService.Data.Resilience;
+using OrderService.Data.Sqlite;
 using OrderService.Data.SqlServer;
 using Shouldly;
 using Xunit;
@@ -14,8 +16,7 @@ namespace OrderService.Unit.Tests.Architecture;
 /// The data layer's dependency rules, read from the compiled assemblies (signatures and method bodies): an engine's folder
 /// or project uses no other engine and no other engine's driver, and the shared folders (the model, the port, the SQL
 /// engine, the document layout, resilience) use no engine at all. An engine's project file references the core and its
-/// own driver only, and the core's none of those drivers. Only the composition (StoreRegistration and the options tree in
-/// the root namespace) names the engines still in the core.
+/// own driver only, and the core's none of those drivers; nothing in the core names an engine or a driver.
 /// </summary>
 public sealed class EngineDependencyTests
 {
@@ -24,7 +25,7 @@ public sealed class EngineDependencyTests
     private static readonly Dictionary<string, string[]> EngineDrivers = new(StringComparer.Ordinal)
     {
         [$"{Root}.Sqlite"] = ["Microsoft.Data.Sqlite", "SQLitePCLRaw.core"],
-        [$"{Root}.PostgreSql"] = ["Npgsql"],
+        [$"{Root}.PostgreSql"] = ["Npgsql", "Npgsql.DependencyInjection"],
         [$"{Root}.SqlServer"] = ["Microsoft.Data.SqlClient"],
         [$"{Root}.MongoDb"] = ["MongoDB.Driver", "MongoDB.Bson"],
     };
@@ -79,6 +80,24 @@ public sealed class EngineDependencyTests
     }
 
     [Fact]
+    public void The_core_uses_no_engine_and_no_driver()
+    {
+        var violations = new List<string>();
+        foreach (var type in typeof(IOrderStore).Assembly.GetTypes())
+        {
+            foreach (var used in Uses(type))
+            {
+                if (EngineOf(used.Namespace) is not null || DriverOwner(used) is not null)
+                {
+                    violations.Add($"{type.FullName} uses {used.FullName}");
+                }
+            }
+        }
+
+        violations.Distinct().ShouldBeEmpty();
+    }
+
+    [Fact]
     public void The_scan_sees_what_a_type_uses_in_its_method_bodies()
     {
         // The resilient calls name StoreErrors and the engine registration names its factory only inside a method
@@ -92,6 +111,7 @@ public sealed class EngineDependencyTests
     {
         ["Microsoft.Data.Sqlite"] = $"{Root}.Sqlite",
         ["Npgsql"] = $"{Root}.PostgreSql",
+        ["Npgsql.DependencyInjection"] = $"{Root}.PostgreSql",
         ["Microsoft.Data.SqlClient"] = $"{Root}.SqlServer",
         ["MongoDB.Driver"] = $"{Root}.MongoDb",
     };
@@ -124,7 +144,8 @@ public sealed class EngineDependencyTests
         XDocument.Parse(project).Descendants(item).Select(e => (string)e.Attribute("Include")!);
 
     /// <summary>The core and every engine's project.</summary>
-    private static IEnumerable<Type> DataTypes() => new[] { typeof(IOrderStore), typeof(MongoStores), typeof(SqlServerStores) }.SelectMany(t => t.Assembly.GetTypes());
+    private static IEnumerable<Type> DataTypes() =>
+        new[] { typeof(IOrderStore), typeof(SqliteStores), typeof(PostgreSqlStores), typeof(MongoStores), typeof(SqlServerStores) }.SelectMany(t => t.Assembly.GetTypes());
 
     private static bool InNamespace(string? name, string prefix) =>
         name is not null && (name == prefix || name.StartsWith(prefix + ".", StringComparison.Ordinal));

@@ -3,6 +3,8 @@ using MongoDB.Driver;
 using Npgsql;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
+using OrderService.Data.PostgreSql;
+using OrderService.Data.Sqlite;
 using Shouldly;
 using Xunit;
 
@@ -16,22 +18,22 @@ public sealed class StoreErrorsTests
 {
     [Fact]
     public void PostgreSQL_errors_carry_their_SQLSTATE() =>
-        StoreErrors.Describe(new PostgresException("relation \"orders\" does not exist", "ERROR", "ERROR", "42P01"), engine: null)
+        StoreErrors.Describe(new PostgresException("relation \"orders\" does not exist", "ERROR", "ERROR", "42P01"), new PostgresTransientFaults())
             .ShouldBe("PostgreSQL SQLSTATE 42P01: relation \"orders\" does not exist");
 
     [Fact]
     public void SQLite_errors_carry_their_result_code() =>
-        StoreErrors.Describe(new SqliteException("SQLite Error 26: 'file is not a database'.", 26), engine: null)
+        StoreErrors.Describe(new SqliteException("SQLite Error 26: 'file is not a database'.", 26), new SqliteTransientFaults())
             .ShouldBe("SQLite error 26 (extended 26): SQLite Error 26: 'file is not a database'.");
 
     [Fact]
     public void An_engine_error_wrapped_by_our_code_is_still_found() =>
-        StoreErrors.Describe(new InvalidOperationException("outer", new SqliteException("disk I/O error", 10)), engine: null)
+        StoreErrors.Describe(new InvalidOperationException("outer", new SqliteException("disk I/O error", 10)), new SqliteTransientFaults())
             .ShouldStartWith("SQLite error 10");
 
     [Fact]
     public void A_client_error_without_a_server_code_is_still_an_engine_error() =>
-        StoreErrors.Describe(new NpgsqlException("Exception while reading from stream"), engine: null).ShouldNotBeNull();
+        StoreErrors.Describe(new NpgsqlException("Exception while reading from stream"), new PostgresTransientFaults()).ShouldNotBeNull();
 
     [Fact]
     public void The_store_in_use_names_its_own_drivers_errors()

@@ -2,9 +2,9 @@ namespace OrderService.Data.PostgreSql.Citus;
 
 /// <summary>
 /// The document layout's statements that differ on Citus, each one task on the shard of its order: the keyed writes
-/// and every transition call the functions of PostgreSql/Citus/0002_Document.sql (delegated to the order's worker), and a
+/// and every transition call the functions of Citus/0002_Document.sql (delegated to the order's worker), and a
 /// key is looked up with the order it names (keys are unique per order there). The unkeyed create and the reads by id
-/// are single-table statements on the order id already (<see cref="DocumentSql"/>).
+/// are single-table statements on the order id already (<see cref="PostgreSqlDocumentDialect"/>).
 /// </summary>
 internal static class CitusDocumentSql
 {

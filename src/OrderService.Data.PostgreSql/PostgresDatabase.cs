@@ -21,13 +21,27 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     private readonly bool _readsOnly;
     private PostgresGroupCommit? _groupCommit;
 
+    /// <param name="dataSource">The pool, built by the container with <see cref="Tune"/> (<see cref="PostgreSqlRegistration"/>).</param>
+    /// <param name="connectionString">The connection string the pool was built from, before tuning.</param>
     /// <param name="readsOnly">
     /// True for the standby's pool (Store:PostgreSql:ReadConnectionString): nothing writes through it, so it never
     /// starts a group-commit writer.
     /// </param>
-    public PostgresDatabase(string connectionString, StoreOptions options, ILogger? logger = null, bool readsOnly = false)
+    public PostgresDatabase(NpgsqlDataSource dataSource, string connectionString, StoreOptions options, ILogger? logger = null, bool readsOnly = false)
     {
-        var builder = new NpgsqlConnectionStringBuilder(connectionString);
+        var tuned = new NpgsqlConnectionStringBuilder();
+        Tune(tuned, connectionString, options);
+        DataSource = dataSource;
+        ConnectionString = tuned.ConnectionString;
+        _missing = new MissingDatabase(ConnectionString, logger ?? NullLogger.Instance);
+        _options = options;
+        _readsOnly = readsOnly;
+    }
+
+    /// <summary>Sets <paramref name="builder"/> to <paramref name="connectionString"/> with the pool and session settings the store needs.</summary>
+    public static void Tune(NpgsqlConnectionStringBuilder builder, string connectionString, StoreOptions options)
+    {
+        builder.ConnectionString = connectionString;
         if (builder.MaxPoolSize < MinimumPoolSize && !connectionString.Contains("Maximum Pool Size", StringComparison.OrdinalIgnoreCase)
             && !connectionString.Contains("Max Pool Size", StringComparison.OrdinalIgnoreCase))
         {
@@ -49,12 +63,6 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
 
         builder.CommandTimeout = options.CommandTimeoutSeconds;
         builder.Options = JoinOptions(builder.Options, SessionSettings(options.PostgreSql));
-        var dataSourceBuilder = new NpgsqlDataSourceBuilder(builder.ConnectionString);
-        DataSource = dataSourceBuilder.Build();
-        ConnectionString = builder.ConnectionString;
-        _missing = new MissingDatabase(ConnectionString, logger ?? NullLogger.Instance);
-        _options = options;
-        _readsOnly = readsOnly;
     }
 
     /// <summary>
@@ -84,7 +92,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     /// <summary>Store:PostgreSql:Distribution: how the schema lays the tables over the servers.</summary>
     public PostgreSqlDistribution Distribution => _options.PostgreSql.Distribution;
 
-    /// <summary>The effective connection string, session settings included.</summary>
+    /// <summary>The effective connection string, session settings included (password too: the missing database is created with it).</summary>
     public string ConnectionString { get; }
 
     /// <summary>
@@ -139,6 +147,8 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
             await _groupCommit.DisposeAsync().ConfigureAwait(false);
         }
 
+        // The pool closes with the store, after its last group: the container that built it disposes it again at the
+        // end, which a data source takes as done.
         await DataSource.DisposeAsync().ConfigureAwait(false);
     }
 

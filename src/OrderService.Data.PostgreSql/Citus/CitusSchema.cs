@@ -6,7 +6,7 @@ namespace OrderService.Data.PostgreSql.Citus;
 
 /// <summary>
 /// Store:PostgreSql:Distribution=Citus: after a layout's versioned scripts, in their transaction and under their lock,
-/// distributes the layout's tables and its write functions (PostgreSql/Citus/{Layout}.sql, idempotent, run at every
+/// distributes the layout's tables and its write functions (Citus/{Layout}.sql, idempotent, run at every
 /// start). A database without the citus extension is refused with the statements that prepare it.
 /// </summary>
 internal static class CitusSchema
@@ -24,7 +24,7 @@ internal static class CitusSchema
             { NeedsOperator = true };
         }
 
-        var script = SchemaScripts.Load("PostgreSql/Citus").Single(s => s.Name.EndsWith(layout.ToString(), StringComparison.Ordinal));
+        var script = SchemaScripts.Load("Citus", typeof(CitusSchema).Assembly).Single(s => s.Name.EndsWith(layout.ToString(), StringComparison.Ordinal));
         await connection.ExecuteAsync(new CommandDefinition(script.Sql, transaction: transaction, cancellationToken: cancellationToken)).ConfigureAwait(false);
     }
 }

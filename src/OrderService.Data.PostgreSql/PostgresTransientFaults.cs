@@ -67,4 +67,12 @@ public sealed class PostgresTransientFaults : ITransientFaults
         TimeoutException or SocketException => StoreFault.Interrupted,
         _ => StoreFault.Permanent,
     };
+
+    /// <summary>The server's SQLSTATE and its own words (Npgsql's message repeats the SQLSTATE), or the client's error.</summary>
+    public string? DescribeError(Exception exception) => exception switch
+    {
+        PostgresException server => $"PostgreSQL SQLSTATE {server.SqlState}: {server.MessageText}",
+        NpgsqlException client => $"PostgreSQL client {client.GetType().Name}: {client.Message}",
+        _ => null,
+    };
 }

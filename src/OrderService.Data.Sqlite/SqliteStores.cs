@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
+using OrderService.Data.Document;
 using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
@@ -15,8 +16,8 @@ public static class SqliteStores
         if (options.Layout == StoreLayout.Document)
         {
             var documents = new SqliteDatabase(context.ConnectionString, options);
-            return new StoreBundle(
-                new DocumentOrderStore(documents, options, context.Payments()), new DocumentSchema(documents), new SqliteTransientFaults(), documents);
+            var documentStore = new DocumentOrderStore(new SqliteDocumentDialect(), new SqliteConnections(documents), options, context.Payments());
+            return new StoreBundle(documentStore, new SqliteSchema(documents, StoreLayout.Document), new SqliteTransientFaults(), documents);
         }
 
         var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(SqliteStores));
@@ -29,6 +30,6 @@ public static class SqliteStores
 
         var database = new SqliteDatabase(context.ConnectionString, options);
         var store = new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database), options, context.Payments());
-        return new StoreBundle(store, new SqliteSchema(database), new SqliteTransientFaults(), database);
+        return new StoreBundle(store, new SqliteSchema(database, StoreLayout.Relational), new SqliteTransientFaults(), database);
     }
 }

@@ -1,3 +1,4 @@
+using System.Globalization;
 using Microsoft.Data.Sqlite;
 
 namespace OrderService.Data.Sqlite;
@@ -28,4 +29,8 @@ public sealed class SqliteTransientFaults : ITransientFaults
         TimeoutException => StoreFault.Interrupted,
         _ => StoreFault.Permanent,
     };
+
+    public string? DescribeError(Exception exception) => exception is SqliteException sqlite
+        ? string.Create(CultureInfo.InvariantCulture, $"SQLite error {sqlite.SqliteErrorCode} (extended {sqlite.SqliteExtendedErrorCode}): {sqlite.Message}")
+        : null;
 }

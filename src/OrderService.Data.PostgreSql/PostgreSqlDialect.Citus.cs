@@ -4,7 +4,7 @@ namespace OrderService.Data.PostgreSql;
 
 /// <summary>
 /// The statements on Citus (Store:PostgreSql:Distribution=Citus), each a router plan of one task on the shard of its
-/// order: a create and a transition call a function that Citus delegates to that shard's worker (PostgreSql/Citus/*.sql),
+/// order: a create and a transition call a function that Citus delegates to that shard's worker (Citus/*.sql),
 /// and a read by id filters every table on the order id itself, never only through a correlation (which plans one task
 /// per shard).
 /// </summary>

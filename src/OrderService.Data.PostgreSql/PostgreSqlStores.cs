@@ -1,6 +1,8 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
+using Npgsql;
+using OrderService.Data.Document;
 using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
@@ -20,25 +22,31 @@ public static class PostgreSqlStores
         }
 
         var payments = context.Payments();
-        var database = new PostgresDatabase(context.ConnectionString, options, logger);
+        var database = Database(context, logger);
         var primary = options.Layout == StoreLayout.Document
-            ? new StoreBundle(new DocumentOrderStore(database, options, payments), new DocumentSchema(database), new PostgresTransientFaults(), database, database)
-            : new StoreBundle(Relational(database, options, payments), new PostgresSchema(database), new PostgresTransientFaults(), database, database);
+            ? new StoreBundle(DocumentStore(database, options, payments), new PostgresSchema(database, StoreLayout.Document), new PostgresTransientFaults(), database, database)
+            : new StoreBundle(Relational(database, options, payments), new PostgresSchema(database, StoreLayout.Relational), new PostgresTransientFaults(), database, database);
         return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
             ? primary
-            : WithStandbyReads(primary, database, options.PostgreSql.ReadConnectionString, options, payments, logger);
+            : WithStandbyReads(primary, database, context, payments, logger);
     }
+
+    /// <summary>The primary's pool, from the container (<see cref="PostgreSqlRegistration.PrimaryDataSource"/>).</summary>
+    internal static PostgresDatabase Database(StoreContext context, ILogger? logger = null) => new(
+        context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource), context.ConnectionString, context.Options, logger);
 
     /// <summary>
     /// The same layout again on the standby's own pool, for reads only; the primary's bundle keeps the schema (migrations
     /// run on the primary and reach the standby by replication) and the fault classifier.
     /// </summary>
     private static StoreBundle WithStandbyReads(
-        StoreBundle primary, PostgresDatabase primaryDatabase, string readConnectionString, StoreOptions options, IPaymentAuthorizer payments, ILogger logger)
+        StoreBundle primary, PostgresDatabase primaryDatabase, StoreContext context, IPaymentAuthorizer payments, ILogger logger)
     {
-        var standby = new PostgresDatabase(readConnectionString, options, logger, readsOnly: true);
+        var options = context.Options;
+        var standby = new PostgresDatabase(context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.StandbyDataSource),
+            options.PostgreSql.ReadConnectionString!, options, logger, readsOnly: true);
         IOrderStore standbyStore = options.Layout == StoreLayout.Document
-            ? new DocumentOrderStore(standby, options, payments)
+            ? DocumentStore(standby, options, payments)
             : Relational(standby, options, payments);
         logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer listing read from the standby; writes stay on the primary.");
         var pools = new PrimaryAndStandbyPools(primaryDatabase, standby);
@@ -47,6 +55,9 @@ public static class PostgreSqlStores
 
     private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options, IPaymentAuthorizer payments) =>
         new(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(database), options, payments);
+
+    private static DocumentOrderStore DocumentStore(PostgresDatabase database, StoreOptions options, IPaymentAuthorizer payments) =>
+        new(new PostgreSqlDocumentDialect(options.PostgreSql.Distribution), new PostgresConnections(database), options, payments);
 
     /// <summary>Both pools as one resource: an outage drops the idle connections of both, disposal closes both.</summary>
     private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable, IConnectionPool

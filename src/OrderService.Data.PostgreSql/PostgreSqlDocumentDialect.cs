@@ -1,0 +1,197 @@
+using System.Data.Common;
+using Npgsql;
+using NpgsqlTypes;
+using OrderService.Data.Document;
+using OrderService.Data.Orders;
+using OrderService.Data.PostgreSql.Citus;
+
+namespace OrderService.Data.PostgreSql;
+
+/// <summary>
+/// The document layout's SQL for PostgreSQL (jsonb), on plain PostgreSQL and on Citus (Store:PostgreSql:Distribution=Citus:
+/// the statements of <see cref="CitusDocumentSql"/>, and a keyed create's id from its key). Every write is ONE statement,
+/// the key included, so it can travel in a group commit's batch. The JSON keys written here are the camelCase names of
+/// <see cref="Order"/> and <see cref="OrderEvent"/>: the document stays in the API's shape.
+/// </summary>
+public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distribution) : DocumentDialect
+{
+    internal const string InsertOrder = """
+        INSERT INTO order_documents (id, customer_id, status, version, created_at, document)
+        VALUES (@id, @customer_id, @status, @version, @created_at, @document)
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id
+        """;
+
+    /// <summary>
+    /// The key and the order in one statement: the order row is inserted only if the key was new, so
+    /// concurrent creates with one key leave one order (ON CONFLICT waits for the other inserter's commit).
+    /// </summary>
+    private const string InsertOrderWithKey = """
+        WITH new_key AS (
+            INSERT INTO order_document_keys (key, request_hash, order_id, created_at)
+            VALUES (@key, @request_hash, @id, @created_at)
+            ON CONFLICT (key) DO NOTHING
+            RETURNING order_id)
+        INSERT INTO order_documents (id, customer_id, status, version, created_at, document)
+        SELECT @id, @customer_id, @status, @version, @created_at, @document FROM new_key
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id
+        """;
+
+    /// <summary>
+    /// The transition: one conditional UPDATE, no explicit transaction. In SET, <c>version</c> is the old
+    /// value, so the event's sequence is the new version. Under READ COMMITTED a concurrent winner makes
+    /// PostgreSQL re-check the WHERE against the winner's row, so losers match nothing: one winner.
+    /// </summary>
+    private const string Transition = """
+        UPDATE order_documents
+        SET status = @status,
+            version = version + 1,
+            document = document || jsonb_build_object(
+                'status', @status::text,
+                'version', version + 1,
+                'updatedAt', @at::text,
+                'events', (document -> 'events') || jsonb_build_array(jsonb_build_object(
+                    'sequence', version + 1,
+                    'type', @type::text,
+                    'at', @at::text,
+                    'data', @data::jsonb)))
+        WHERE id = @id AND status = ANY(@allowed) AND (@expected::integer IS NULL OR version = @expected)
+        RETURNING document
+        """;
+
+    /// <summary>
+    /// <see cref="Transition"/> with the Idempotency-Key stored in the same statement. No ON CONFLICT on the
+    /// key: a key already stored (or stored by a transaction that then commits) is a unique violation that
+    /// aborts the whole statement, the document update included (<see cref="IsKeyTaken"/>).
+    /// </summary>
+    private static readonly string TransitionWithKey =
+        "WITH u AS (" + Transition.Replace("RETURNING document", "RETURNING id, version, document", StringComparison.Ordinal) + "), " + """
+        k AS (
+            INSERT INTO order_document_keys (key, request_hash, order_id, version, created_at)
+            SELECT @key, @request_hash, id, version, @key_at FROM u)
+        SELECT document FROM u
+        """;
+
+    private readonly bool _citus = distribution == PostgreSqlDistribution.Citus;
+
+    public override string ProviderName => PostgresDatabase.ProviderName;
+
+    public override IReadOnlyList<string> CreateStatements(bool withKey) =>
+        [withKey ? (_citus ? CitusDocumentSql.InsertOrderWithKey : InsertOrderWithKey) : InsertOrder];
+
+    public override IReadOnlyList<string> TransitionStatements(TransitionCommand command) =>
+        [(command.IdempotencyKey is null, _citus) switch
+        {
+            (true, false) => Transition,
+            (true, true) => CitusDocumentSql.Transition,
+            (false, false) => TransitionWithKey,
+            (false, true) => CitusDocumentSql.TransitionWithKey,
+        }];
+
+    public override string SelectDocument => "SELECT document FROM order_documents WHERE id = @id";
+
+    // The key look-ups run as statements of their own after a write that did nothing: a fresh READ COMMITTED
+    // snapshot, which sees a concurrent retry's key that committed while the write waited.
+    public override string SelectCreateKey => _citus ? CitusDocumentSql.SelectByKey : """
+        SELECT k.request_hash, d.document
+        FROM order_document_keys k JOIN order_documents d ON d.id = k.order_id
+        WHERE k.key = @key
+        """;
+
+    public override string SelectTransitionKey => _citus ? CitusDocumentSql.SelectTransitionKey : """
+        SELECT k.request_hash, k.order_id, k.version, d.document
+        FROM order_document_keys k LEFT JOIN order_documents d ON d.id = k.order_id
+        WHERE k.key = @key
+        """;
+
+    public override string SelectManyByIdSet => "SELECT document FROM order_documents WHERE id = ANY(@ids)";
+
+    public override string SelectManyByIdList(int count) => DocumentQueries.SelectManyByList(count, DocumentQueries.Positional);
+
+    /// <summary>
+    /// A replica's clean-up that meets rows another one is deleting waits for that short transaction, then finds them
+    /// gone. No FOR UPDATE SKIP LOCKED: Citus refuses row locks in a query over several shards.
+    /// </summary>
+    public override string DeleteExpiredKeys => _citus ? CitusDocumentSql.DeleteExpiredKeys : """
+        DELETE FROM order_document_keys WHERE key IN (
+            SELECT key FROM order_document_keys WHERE created_at < @before ORDER BY created_at LIMIT @limit)
+        """;
+
+    public override Guid? CreatedOrderId(string key) => _citus ? CitusOrderIds.ForCreateKey(key) : null;
+
+    // Citus relays a worker's error without the table's name: there the shard's constraint is named in the message.
+    public override bool IsKeyTaken(DbException exception) =>
+        exception is PostgresException { SqlState: PostgresErrorCodes.UniqueViolation } violation
+        && (violation.TableName == "order_document_keys" || (_citus && violation.MessageText.Contains("\"order_document_keys_pkey_", StringComparison.Ordinal)));
+
+    public override void AddCreate(DbParameterCollection parameters, Order stored, string document, NewOrder order)
+    {
+        parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = stored.Id });
+        parameters.Add(new NpgsqlParameter<string>("customer_id", NpgsqlDbType.Varchar) { TypedValue = stored.CustomerId });
+        parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = stored.Status.ToString() });
+        parameters.Add(new NpgsqlParameter<int>("version", NpgsqlDbType.Integer) { TypedValue = stored.Version });
+        parameters.Add(new NpgsqlParameter<DateTimeOffset>("created_at", NpgsqlDbType.TimestampTz) { TypedValue = stored.CreatedAt });
+        parameters.Add(new NpgsqlParameter<string>("document", NpgsqlDbType.Jsonb) { TypedValue = document });
+        if (order.IdempotencyKey is not null)
+        {
+            parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = order.IdempotencyKey });
+            parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue = order.RequestHash });
+        }
+    }
+
+    public override void AddTransition(DbParameterCollection parameters, TransitionCommand command)
+    {
+        var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString()).ToArray();
+        parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = command.OrderId });
+        parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = Transitions.Target(command.Action).ToString() });
+        parameters.Add(new NpgsqlParameter<string>("type", NpgsqlDbType.Text) { TypedValue = Transitions.EventType(command.Action) });
+        parameters.Add(new NpgsqlParameter<string>("at", NpgsqlDbType.Text) { TypedValue = Timestamps.ToText(command.At) });
+        parameters.Add(new NpgsqlParameter<string>("data", NpgsqlDbType.Jsonb) { TypedValue = OrderDocument.EventDataJson(command.Data) });
+        parameters.Add(new NpgsqlParameter<string[]>("allowed", NpgsqlDbType.Array | NpgsqlDbType.Varchar) { TypedValue = allowed });
+        parameters.Add(new NpgsqlParameter("expected", NpgsqlDbType.Integer) { Value = command.ExpectedVersion is { } v ? v : DBNull.Value });
+        if (command.IdempotencyKey is not null)
+        {
+            parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = command.IdempotencyKey });
+            parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue = command.RequestHash });
+            parameters.Add(new NpgsqlParameter<DateTimeOffset>("key_at", NpgsqlDbType.TimestampTz) { TypedValue = command.At });
+        }
+    }
+
+    public override void AddId(DbParameterCollection parameters, string name, Guid id) =>
+        parameters.Add(new NpgsqlParameter<Guid>(name, NpgsqlDbType.Uuid) { TypedValue = id });
+
+    public override void AddText(DbParameterCollection parameters, string name, string value) =>
+        parameters.Add(new NpgsqlParameter<string>(name, NpgsqlDbType.Varchar) { TypedValue = value });
+
+    public override void AddInteger(DbParameterCollection parameters, string name, int value) =>
+        parameters.Add(new NpgsqlParameter<int>(name, NpgsqlDbType.Integer) { TypedValue = value });
+
+    public override void AddTimestamp(DbParameterCollection parameters, string name, DateTimeOffset at) =>
+        parameters.Add(new NpgsqlParameter<DateTimeOffset>(name, NpgsqlDbType.TimestampTz) { TypedValue = at.ToUniversalTime() });
+
+    public override void AddIdSet(DbParameterCollection parameters, Guid[] ids) =>
+        parameters.Add(new NpgsqlParameter<Guid[]>("ids", NpgsqlDbType.Array | NpgsqlDbType.Uuid) { TypedValue = ids });
+
+    public override void AddIdList(DbParameterCollection parameters, Guid[] ids)
+    {
+        foreach (var id in ids)
+        {
+            parameters.Add(new NpgsqlParameter<Guid> { NpgsqlDbType = NpgsqlDbType.Uuid, TypedValue = id });
+        }
+    }
+
+    /// <summary>On Citus a key is unique per order: its look-up names the order (<c>@id</c>).</summary>
+    public override void AddKeyLookup(DbParameterCollection parameters, string key, Guid orderId)
+    {
+        AddText(parameters, "key", key);
+        if (_citus)
+        {
+            AddId(parameters, "id", orderId);
+        }
+    }
+
+    public override Guid ReadId(DbDataReader reader, int ordinal) => reader.GetGuid(ordinal);
+
+    public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) => reader.GetFieldValue<DateTimeOffset>(ordinal);
+}

@@ -1,0 +1,167 @@
+using System.Collections.Frozen;
+using System.Data.Common;
+using Microsoft.Data.Sqlite;
+using OrderService.Data.Document;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.Sqlite;
+
+/// <summary>
+/// The document layout's SQL for SQLite (TEXT JSON, edited in place with json_set). The JSON keys are the
+/// camelCase names of <see cref="Order"/> and <see cref="OrderEvent"/>: the document stays in the API's shape.
+/// Ids and timestamps are stored as canonical text (which sorts as the engine sorts it). Every write runs on the
+/// one writer, so a key is stored by a statement of its own in the same unit and can never collide.
+/// </summary>
+public sealed class SqliteDocumentDialect : DocumentDialect
+{
+    private const string InsertKey = """
+        INSERT INTO order_document_keys (key, request_hash, order_id, created_at)
+        VALUES (@key, @request_hash, @id, @created_at)
+        ON CONFLICT (key) DO NOTHING
+        RETURNING key
+        """;
+
+    private const string InsertOrder = """
+        INSERT INTO order_documents (id, customer_id, status, version, created_at, document)
+        VALUES (@id, @customer_id, @status, @version, @created_at, @document)
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id
+        """;
+
+    /// <summary>The transition's key, stored right after its update in the same unit, with the version the update wrote.</summary>
+    private const string InsertTransitionKey = """
+        INSERT INTO order_document_keys (key, request_hash, order_id, version, created_at)
+        SELECT @key, @request_hash, id, version, @at FROM order_documents WHERE id = @id
+        RETURNING key
+        """;
+
+    private static readonly string[] Create = [InsertOrder];
+
+    private static readonly string[] CreateWithKey = [InsertKey, InsertOrder];
+
+    /// <summary>One statement per action, with that action's allowed statuses written into the WHERE.</summary>
+    private static readonly FrozenDictionary<OrderAction, string[]> Transition =
+        Enum.GetValues<OrderAction>().ToFrozenDictionary(action => action, action => new[] { TransitionFor(action) });
+
+    /// <summary>
+    /// <see cref="Transition"/> guarded by the Idempotency-Key's absence (the writer sees every key stored before it),
+    /// then the key.
+    /// </summary>
+    private static readonly FrozenDictionary<OrderAction, string[]> TransitionWithKey =
+        Enum.GetValues<OrderAction>().ToFrozenDictionary(action => action, action => new[]
+        {
+            TransitionFor(action).Replace("RETURNING document", "AND NOT EXISTS (SELECT 1 FROM order_document_keys k WHERE k.key = @key)\nRETURNING document", StringComparison.Ordinal),
+            InsertTransitionKey,
+        });
+
+    public override string ProviderName => SqliteDatabase.ProviderName;
+
+    public override IReadOnlyList<string> CreateStatements(bool withKey) => withKey ? CreateWithKey : Create;
+
+    public override IReadOnlyList<string> TransitionStatements(TransitionCommand command) =>
+        (command.IdempotencyKey is null ? Transition : TransitionWithKey)[command.Action];
+
+    public override string SelectDocument => "SELECT document FROM order_documents WHERE id = @id";
+
+    public override string SelectCreateKey => """
+        SELECT k.request_hash, d.document
+        FROM order_document_keys k JOIN order_documents d ON d.id = k.order_id
+        WHERE k.key = @key
+        """;
+
+    public override string SelectTransitionKey => """
+        SELECT k.request_hash, k.order_id, k.version, d.document
+        FROM order_document_keys k LEFT JOIN order_documents d ON d.id = k.order_id
+        WHERE k.key = @key
+        """;
+
+    public override string SelectManyByIdSet => "SELECT document FROM order_documents WHERE id IN (SELECT value FROM json_each(@ids))";
+
+    public override string SelectManyByIdList(int count) => DocumentQueries.SelectManyByList(count, DocumentQueries.Named);
+
+    /// <summary>Through the index on created_at; SQLite has one writer, so nothing to skip.</summary>
+    public override string DeleteExpiredKeys => """
+        DELETE FROM order_document_keys WHERE key IN (
+            SELECT key FROM order_document_keys WHERE created_at < @before ORDER BY created_at LIMIT @limit)
+        """;
+
+    public override void AddCreate(DbParameterCollection parameters, Order stored, string document, NewOrder order)
+    {
+        AddId(parameters, "id", stored.Id);
+        AddText(parameters, "customer_id", stored.CustomerId);
+        AddText(parameters, "status", stored.Status.ToString());
+        AddInteger(parameters, "version", stored.Version);
+        AddTimestamp(parameters, "created_at", stored.CreatedAt);
+        AddText(parameters, "document", document);
+        if (order.IdempotencyKey is { } key)
+        {
+            AddText(parameters, "key", key);
+            AddText(parameters, "request_hash", order.RequestHash);
+        }
+    }
+
+    public override void AddTransition(DbParameterCollection parameters, TransitionCommand command)
+    {
+        AddId(parameters, "id", command.OrderId);
+        AddText(parameters, "status", Transitions.Target(command.Action).ToString());
+        AddText(parameters, "type", Transitions.EventType(command.Action));
+        AddTimestamp(parameters, "at", command.At);
+        AddText(parameters, "data", OrderDocument.EventDataJson(command.Data));
+        parameters.Add(new SqliteParameter("@expected", command.ExpectedVersion is { } expected ? expected : DBNull.Value));
+        if (command.IdempotencyKey is { } key)
+        {
+            AddText(parameters, "key", key);
+            AddText(parameters, "request_hash", command.RequestHash);
+        }
+    }
+
+    public override void AddId(DbParameterCollection parameters, string name, Guid id) => parameters.Add(new SqliteParameter("@" + name, id.ToString()));
+
+    public override void AddText(DbParameterCollection parameters, string name, string value) => parameters.Add(new SqliteParameter("@" + name, value));
+
+    public override void AddInteger(DbParameterCollection parameters, string name, int value) => parameters.Add(new SqliteParameter("@" + name, value));
+
+    public override void AddTimestamp(DbParameterCollection parameters, string name, DateTimeOffset at) =>
+        parameters.Add(new SqliteParameter("@" + name, Timestamps.ToText(at)));
+
+    public override void AddIdSet(DbParameterCollection parameters, Guid[] ids) => AddText(parameters, "ids", OrderDocument.IdsJson(ids));
+
+    public override void AddIdList(DbParameterCollection parameters, Guid[] ids)
+    {
+        for (var i = 0; i < ids.Length; i++)
+        {
+            AddId(parameters, DocumentQueries.Named(i)[1..], ids[i]);
+        }
+    }
+
+    public override Guid ReadId(DbDataReader reader, int ordinal) => Guid.Parse(reader.GetString(ordinal));
+
+    public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) => reader.GetFieldValue<DateTimeOffset>(ordinal).ToUniversalTime();
+
+    /// <summary>
+    /// The transition: one conditional UPDATE. SQLite evaluates every SET expression against the old row,
+    /// so <c>version + 1</c> is the new version in the column, the document and the event's sequence alike;
+    /// '$.events[#]' appends to the embedded array. The allowed statuses are literals from
+    /// <see cref="Transitions.AllowedFrom"/> (enum names, so nothing to escape).
+    /// </summary>
+    private static string TransitionFor(OrderAction action)
+    {
+        var allowed = string.Join(", ", Transitions.AllowedFrom(action).Select(status => $"'{status}'"));
+        return $"""
+            UPDATE order_documents
+            SET status = @status,
+                version = version + 1,
+                document = json_set(document,
+                    '$.status', @status,
+                    '$.version', version + 1,
+                    '$.updatedAt', @at,
+                    '$.events[#]', json_object(
+                        'sequence', version + 1,
+                        'type', @type,
+                        'at', @at,
+                        'data', json(@data)))
+            WHERE id = @id AND status IN ({allowed}) AND (@expected IS NULL OR version = @expected)
+            RETURNING document
+            """;
+    }
+}

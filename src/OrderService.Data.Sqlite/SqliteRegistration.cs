@@ -1,0 +1,17 @@
+using System.Data.Common;
+using Microsoft.Data.Sqlite;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace OrderService.Data.Sqlite;
+
+/// <summary>Offers the SQLite store to the host; it is built only when Store:Provider=Sqlite, the default (StoreRegistration).</summary>
+public static class SqliteRegistration
+{
+    public static IServiceCollection AddSqliteOrderStore(this IServiceCollection services)
+    {
+        // The options are checked before the container exists, so the driver's parser is offered where the framework
+        // keeps such parsers for code that does not reference the driver (ConnectionStringValidator).
+        DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.Sqlite), SqliteFactory.Instance);
+        return services.AddSingleton(new StoreEngine(StoreProvider.Sqlite, SqliteStores.Create));
+    }
+}

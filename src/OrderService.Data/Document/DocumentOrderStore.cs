@@ -1,0 +1,208 @@
+using System.Data;
+using System.Data.Common;
+using System.Runtime.CompilerServices;
+using OrderService.Data.Orders;
+using OrderService.Data.Payments;
+using OrderService.Data.Relational;
+
+namespace OrderService.Data.Document;
+
+/// <summary>
+/// The document layout on every SQL engine: one JSON document per order, events embedded. A write is one unit
+/// (<see cref="IRelationalConnections.WriteAsync{T}"/>) of the dialect's statements: the conditional write of the
+/// document and, with an Idempotency-Key, the key in the same atomic write. Only a write that did nothing reads
+/// further: the key decides first, then the order's state. The engine decides how a unit commits: on SQLite's
+/// group-commit writer, or in autocommit on PostgreSQL, whose one-statement units may join an
+/// <see cref="IGroupCommit"/> batch. Transitions are in DocumentOrderStore.Transitions.cs, the listing in
+/// DocumentOrderStore.Listing.cs.
+/// </summary>
+public sealed partial class DocumentOrderStore : IOrderStore
+{
+    private readonly DocumentDialect _dialect;
+    private readonly IRelationalConnections _connections;
+    private readonly IPaymentAuthorizer _payments;
+    private readonly bool _jsonBatchFilter;
+    private readonly IsolationLevel _heldPaymentIsolation;
+
+    // A unit of single statements needs no explicit transaction: its isolation is the engine's default write level.
+    private readonly string _writeIsolationInForce;
+
+    // Group commit carries the one-statement writes under the same settings as on the relational layout: PerRequest at
+    // ReadCommitted. A held payment's explicit transaction never groups.
+    private readonly IGroupCommit? _groupCommit;
+
+    public DocumentOrderStore(DocumentDialect dialect, IRelationalConnections connections, StoreOptions options, IPaymentAuthorizer payments)
+    {
+        _dialect = dialect;
+        _connections = connections;
+        _payments = payments;
+        _jsonBatchFilter = options.BatchFilter == BatchFilter.Json;
+        _heldPaymentIsolation = options.WriteIsolation switch
+        {
+            WriteIsolation.Serializable => IsolationLevel.Serializable,
+            WriteIsolation.RepeatableRead => IsolationLevel.RepeatableRead,
+            _ => IsolationLevel.ReadCommitted,
+        };
+        _writeIsolationInForce = connections.WriteIsolationInForce(IsolationLevel.ReadCommitted);
+        _groupCommit = options is { UnitOfWork: UnitOfWork.PerRequest, WriteIsolation: WriteIsolation.ReadCommitted } ? connections.GroupCommit : null;
+    }
+
+    public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
+    {
+        if (order.IdempotencyKey is { } key && _dialect.CreatedOrderId(key) is { } keyedId)
+        {
+            order = order with { Order = order.Order with { Id = keyedId } };
+        }
+
+        var stored = OrderDocument.Normalize(order.Order);
+        var document = OrderDocument.ToJson(stored);
+        var statements = _dialect.CreateStatements(order.IdempotencyKey is not null);
+        var parameters = new DocumentParameters(collection => _dialect.AddCreate(collection, stored, document, order));
+        if (_groupCommit is not null && statements.Count == 1)
+        {
+            GroupedResult<bool> grouped;
+            using (StoreTelemetry.Command(_dialect.ProviderName, "document.create", statements[0], _writeIsolationInForce))
+            {
+                grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(statements[0], stored.Id, parameters), static _ => true, cancellationToken);
+            }
+
+            if (grouped.RanInGroup)
+            {
+                return grouped.HasRow
+                    ? new CreateResult(CreateOutcome.Created, stored)
+                    : await _connections.WriteAsync(null, (connection, transaction) => ReadExistingAsync(connection, transaction, order, cancellationToken), cancellationToken);
+            }
+        }
+
+        return await _connections.WriteAsync(null, async (connection, transaction) =>
+            (await WriteAsync(connection, transaction, "document.create", statements, parameters, cancellationToken)).Wrote
+                ? new CreateResult(CreateOutcome.Created, stored)
+                : await ReadExistingAsync(connection, transaction, order, cancellationToken), cancellationToken);
+    }
+
+    public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)
+    {
+        await using var connection = await _connections.OpenReaderAsync(cancellationToken);
+        var document = await SelectDocumentAsync(connection, null, id, _connections.ReadIsolationInForce, cancellationToken);
+        return document is null ? null : OrderDocument.FromJson(document);
+    }
+
+    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var distinct = OrderDocument.DistinctIds(ids);
+        if (distinct.Length == 0)
+        {
+            yield break;
+        }
+
+        await using var connection = await _connections.OpenReaderAsync(cancellationToken);
+        if (_jsonBatchFilter)
+        {
+            await using var command = Command(connection, null, _dialect.SelectManyByIdSet);
+            _dialect.AddIdSet(command.Parameters, distinct);
+            await foreach (var order in StreamAsync(command, "document.get_many", cancellationToken))
+            {
+                yield return order;
+            }
+
+            yield break;
+        }
+
+        foreach (var chunk in distinct.Chunk(_dialect.InListChunkSize))
+        {
+            await using var command = Command(connection, null, _dialect.SelectManyByIdList(chunk.Length));
+            _dialect.AddIdList(command.Parameters, chunk);
+            await foreach (var order in StreamAsync(command, "document.get_many", cancellationToken))
+            {
+                yield return order;
+            }
+        }
+    }
+
+    public async Task CheckReadyAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = await _connections.OpenReaderAsync(cancellationToken);
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.ready", DocumentQueries.Ready, _connections.ReadIsolationInForce);
+        await using var command = Command(connection, null, DocumentQueries.Ready);
+        await command.ExecuteScalarAsync(cancellationToken);
+    }
+
+    /// <summary>
+    /// Runs <paramref name="statements"/> in order until one returns no row. <c>Wrote</c> is true when every one returned
+    /// a row; <c>First</c> is the first column of the first statement's row.
+    /// </summary>
+    private async Task<(bool Wrote, object? First)> WriteAsync(
+        DbConnection connection, DbTransaction? transaction, string operation, IReadOnlyList<string> statements, DocumentParameters parameters, CancellationToken cancellationToken)
+    {
+        object? first = null;
+        for (var i = 0; i < statements.Count; i++)
+        {
+            using var activity = StoreTelemetry.Command(_dialect.ProviderName, i == 0 ? operation : operation + "_key", statements[i], _writeIsolationInForce);
+            await using var command = Command(connection, transaction, statements[i]);
+            parameters.AddTo(command.Parameters);
+            var returned = await command.ExecuteScalarAsync(cancellationToken);
+            if (returned is null or DBNull)
+            {
+                return (false, first);
+            }
+
+            first ??= returned;
+        }
+
+        return (true, first);
+    }
+
+    /// <summary>A create that wrote nothing met an earlier write: its key (compare the request hashes), or its id (a retried insert).</summary>
+    private async Task<CreateResult> ReadExistingAsync(DbConnection connection, DbTransaction? transaction, NewOrder order, CancellationToken cancellationToken)
+    {
+        if (order.IdempotencyKey is null)
+        {
+            var document = await SelectDocumentAsync(connection, transaction, order.Order.Id, _writeIsolationInForce, cancellationToken)
+                ?? throw new InvalidOperationException($"Order {order.Order.Id} conflicted on insert but cannot be read.");
+            return OrderDocument.Existing(order, null, document);
+        }
+
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.create_existing", _dialect.SelectCreateKey, _writeIsolationInForce);
+        await using var select = Command(connection, transaction, _dialect.SelectCreateKey);
+        _dialect.AddKeyLookup(select.Parameters, order.IdempotencyKey, order.Order.Id);
+        await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken);
+        return await reader.ReadAsync(cancellationToken)
+            ? OrderDocument.Existing(order, reader.GetString(0), reader.GetString(1))
+            : throw new Keys.IdempotencyKeyForgottenException(order.IdempotencyKey);
+    }
+
+    private async Task<string?> SelectDocumentAsync(DbConnection connection, DbTransaction? transaction, Guid id, string isolation, CancellationToken cancellationToken)
+    {
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.get", _dialect.SelectDocument, isolation);
+        await using var select = Command(connection, transaction, _dialect.SelectDocument);
+        _dialect.AddId(select.Parameters, "id", id);
+        return await select.ExecuteScalarAsync(cancellationToken) as string;
+    }
+
+    /// <summary>Yields each order as its row arrives: a large batch is never buffered whole.</summary>
+    private async IAsyncEnumerable<Order> StreamAsync(DbCommand command, string operation, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, operation, command.CommandText, _connections.ReadIsolationInForce);
+        await using var reader = await command.ExecuteReaderAsync(CommandBehavior.SequentialAccess, cancellationToken);
+        while (await reader.ReadAsync(cancellationToken))
+        {
+            yield return OrderDocument.FromJson(reader.GetString(0));
+        }
+    }
+
+    private static DbCommand Command(DbConnection connection, DbTransaction? transaction, string sql)
+    {
+        var command = connection.CreateCommand();
+        command.CommandText = sql;
+        command.Transaction = transaction;
+        return command;
+    }
+
+    /// <summary>A write's parameters, bound alike to a command of its own or to a group commit's batch command.</summary>
+    private sealed class DocumentParameters(Action<DbParameterCollection> bind) : IStatementParameters
+    {
+        public void AddTo(DbBatchCommand command) => bind(command.Parameters);
+
+        public void AddTo(DbParameterCollection parameters) => bind(parameters);
+    }
+}

@@ -1,0 +1,30 @@
+using Microsoft.Extensions.DependencyInjection;
+using OrderService.Data;
+using OrderService.Data.Payments;
+using OrderService.Data.PostgreSql;
+using OrderService.Data.Sqlite;
+
+namespace OrderService.Integration.Tests.StorePort;
+
+/// <summary>
+/// A store's context in a container of its own that holds what the engines build there (PostgreSQL's data sources), as
+/// the service's holds them: for the tests that open a store, or an engine's pool, straight through its factory.
+/// </summary>
+internal static class StoreContexts
+{
+    public static StoreContext For(StoreOptions options, string connectionString, IPaymentAuthorizer? payments = null)
+    {
+        var services = new ServiceCollection().AddLogging().AddSqliteOrderStore().AddPostgreSqlOrderStore();
+        if (payments is not null)
+        {
+            services.AddSingleton(payments);
+        }
+
+        return services.AddSingleton(container => new StoreContext(options, connectionString, container))
+            .BuildServiceProvider().GetRequiredService<StoreContext>();
+    }
+
+    /// <summary>The PostgreSQL store's pool on <paramref name="connectionString"/>, tuned by <paramref name="options"/> as the store's is.</summary>
+    public static PostgresDatabase PostgresDatabase(string connectionString, StoreOptions options) =>
+        PostgreSqlStores.Database(For(options, connectionString));
+}
