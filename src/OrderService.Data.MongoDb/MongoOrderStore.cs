@@ -22,6 +22,7 @@ public sealed partial class MongoOrderStore : IOrderStore
     private readonly Payments.IPaymentAuthorizer _payments;
     private readonly IMongoDatabase _database;
     private readonly IMongoCollection<BsonDocument> _orders;
+    private readonly IMongoCollection<OrderInsert> _inserts;
     private readonly IMongoCollection<BsonDocument> _explaining;
     private readonly TransactionOptions _transaction;
     private readonly ClientSessionOptions _requestSession;
@@ -46,6 +47,7 @@ public sealed partial class MongoOrderStore : IOrderStore
         }
 
         _orders = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, orders);
+        _inserts = _database.GetCollection<OrderInsert>(MongoSettings.CollectionName, orders);
         _explaining = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Explaining);
 
         _requestSession = new ClientSessionOptions { CausalConsistency = settings.CausalSessions };
@@ -60,14 +62,14 @@ public sealed partial class MongoOrderStore : IOrderStore
     public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
     {
         var stored = OrderDocument.Normalize(order.Order);
-        var document = OrderBson.ToDocument(stored, order.IdempotencyKey, order.RequestHash);
+        var document = new OrderInsert(stored, order.IdempotencyKey, order.RequestHash);
         using var turn = order.IdempotencyKey is { } key ? await _keyTurns.EnterAsync(key, cancellationToken) : default(OneKeyAtATime.Held?);
         using var session = await StartSessionAsync(cancellationToken);
         try
         {
             var insert = session is null
-                ? _orders.InsertOneAsync(document, null, cancellationToken)
-                : _orders.InsertOneAsync(session, document, null, cancellationToken);
+                ? _inserts.InsertOneAsync(document, null, cancellationToken)
+                : _inserts.InsertOneAsync(session, document, null, cancellationToken);
             await insert;
             return new CreateResult(CreateOutcome.Created, stored);
         }

@@ -1,7 +1,5 @@
 using MongoDB.Bson;
 using MongoDB.Bson.IO;
-using MongoDB.Bson.Serialization;
-using MongoDB.Bson.Serialization.Serializers;
 using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
@@ -52,69 +50,6 @@ public static class OrderBson
 
     public static DateTimeOffset FromMicroseconds(long microseconds) => new(EpochTicks + (microseconds * TimeSpan.TicksPerMicrosecond), TimeSpan.Zero);
 
-    /// <summary>The document an insert stores (the order normalized as every store keeps it, plus the create's key entry).</summary>
-    public static BsonDocument ToDocument(Order order, string? idempotencyKey = null, string? requestHash = null)
-    {
-        var document = new BsonDocument();
-        using (var writer = new BsonDocumentWriter(document))
-        {
-            Write(writer, order, idempotencyKey, requestHash);
-        }
-
-        return document;
-    }
-
-    /// <summary>One event as embedded in <see cref="Events"/>; an insert and a transition's <c>$push</c> both use this shape.</summary>
-    public static BsonDocument EventDocument(int sequence, string type, DateTimeOffset at, OrderEventData data) => new()
-    {
-        { "sequence", sequence },
-        { "type", type },
-        { "at", ToMicroseconds(at) },
-        { "data", DataDocument(data) },
-    };
-
-    public static void Write(IBsonWriter writer, Order order, string? idempotencyKey, string? requestHash)
-    {
-        writer.WriteStartDocument();
-        writer.WriteName(Id);
-        writer.WriteBinaryData(IdValue(order.Id));
-        writer.WriteString(CustomerId, order.CustomerId);
-        writer.WriteString(Status, order.Status.ToString());
-        writer.WriteStartArray(Lines);
-        foreach (var line in order.Lines)
-        {
-            writer.WriteStartDocument();
-            writer.WriteString("sku", line.Sku);
-            writer.WriteInt32("quantity", line.Quantity);
-            writer.WriteDecimal128("unitPrice", new Decimal128(Money.TwoDecimals(line.UnitPrice)));
-            writer.WriteEndDocument();
-        }
-
-        writer.WriteEndArray();
-        writer.WriteDecimal128(Total, new Decimal128(Money.TwoDecimals(order.Total)));
-        writer.WriteInt32(Version, order.Version);
-        writer.WriteInt64(CreatedAt, ToMicroseconds(order.CreatedAt));
-        writer.WriteInt64(UpdatedAt, ToMicroseconds(order.UpdatedAt));
-        writer.WriteStartArray(Events);
-        foreach (var e in order.Events)
-        {
-            BsonDocumentSerializer.Instance.Serialize(
-                BsonSerializationContext.CreateRoot(writer), EventDocument(e.Sequence, e.Type, e.At, e.Data));
-        }
-
-        writer.WriteEndArray();
-        if (idempotencyKey is not null)
-        {
-            // A create's key is the first entry of the one key list its order's transitions add to: one unique index.
-            writer.WriteStartArray(Keys);
-            BsonDocumentSerializer.Instance.Serialize(
-                BsonSerializationContext.CreateRoot(writer), OrderKeys.Entry(idempotencyKey, requestHash ?? "", 1, order.CreatedAt));
-            writer.WriteEndArray();
-        }
-
-        writer.WriteEndDocument();
-    }
-
     /// <summary>Reads one stored order; <paramref name="stored"/> is its entry for <paramref name="wantedKey"/> in <see cref="Keys"/>, if any.</summary>
     public static Order Read(IBsonReader reader, string? wantedKey, out StoredKey? stored)
     {
@@ -149,17 +84,6 @@ public static class OrderBson
 
         reader.ReadEndDocument();
         return new Order(id, customerId, status, lines, total, version, FromMicroseconds(createdAt), FromMicroseconds(updatedAt), events);
-    }
-
-    private static BsonDocument DataDocument(OrderEventData data)
-    {
-        var document = new BsonDocument();
-        if (data.PaymentReference is { } reference) document.Add("paymentReference", reference);
-        if (data.Carrier is { } carrier) document.Add("carrier", carrier);
-        if (data.TrackingNumber is { } tracking) document.Add("trackingNumber", tracking);
-        if (data.Reason is { } reason) document.Add("reason", reason);
-        if (data.Total is { } total) document.Add("total", new BsonDecimal128(new Decimal128(Money.TwoDecimals(total))));
-        return document;
     }
 
     private static void ReadArray<T>(IBsonReader reader, List<T> items, Func<IBsonReader, T> readItem)

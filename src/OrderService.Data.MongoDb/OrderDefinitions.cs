@@ -113,14 +113,14 @@ public static partial class OrderDefinitions
                 .Set(OrderBson.Status, status)
                 .Set(OrderBson.UpdatedAt, at)
                 .Inc(OrderBson.Version, 1)
-                .Push(OrderBson.Events, OrderBson.EventDocument(expected + 1, type, command.At, command.Data));
+                .Push(OrderBson.Events, OrderClassMaps.EventDocument(expected + 1, type, command.At, command.Data));
             return command.IdempotencyKey is { } key
                 ? update.Push(OrderKeys.Field, OrderKeys.Entry(key, command.RequestHash, expected + 1, command.At))
                 : update;
         }
 
         var next = new BsonDocument("$add", new BsonArray { "$" + OrderBson.Version, 1 });
-        var pushed = OrderBson.EventDocument(0, type, command.At, command.Data);
+        var pushed = OrderClassMaps.EventDocument(0, type, command.At, command.Data);
         pushed["sequence"] = next;
         pushed["type"] = Literal(type);
         pushed["data"] = Literal(pushed["data"]);

@@ -74,14 +74,15 @@ public readonly record struct StoredKey(string Key, string RequestHash, int Vers
 /// <summary>A stored order with its entry for the key it was found by (null when the order does not hold that key).</summary>
 public sealed record KeyedOrder(Order Order, StoredKey? Key);
 
-/// <summary>Reads and writes <see cref="Order"/> with <see cref="OrderBson"/>, without reflection, class maps or global registration.</summary>
+/// <summary>Reads <see cref="Order"/> with <see cref="OrderBson"/>, without reflection or class maps; writes use <see cref="OrderClassMaps"/>.</summary>
 public sealed class OrderBsonSerializer : SerializerBase<Order>
 {
     public static readonly OrderBsonSerializer Instance = new();
 
     public override Order Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) => OrderBson.Read(context.Reader, null, out _);
 
-    public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, Order value) => OrderBson.Write(context.Writer, value, null, null);
+    public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, Order value) =>
+        OrderClassMaps.Order.Serialize(context, value);
 }
 
 /// <summary>Reads an order together with its entry for <paramref name="key"/>: a create or transition that met a known key compares the hashes.</summary>
@@ -94,5 +95,5 @@ public sealed class KeyedOrderBsonSerializer(string? key) : SerializerBase<Keyed
         new(OrderBson.Read(context.Reader, Key, out var stored), stored);
 
     public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, KeyedOrder value) =>
-        throw new NotSupportedException("A keyed order is only read; inserts write OrderBson.ToDocument.");
+        throw new NotSupportedException("A keyed order is only read; inserts write an OrderInsert.");
 }

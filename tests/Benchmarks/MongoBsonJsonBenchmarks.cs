@@ -31,7 +31,7 @@ public class MongoBsonJsonBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        var orders = SampleOrders.Many(Count).Select(o => (BsonValue)OrderBson.ToDocument(OrderDocument.Normalize(o)));
+        var orders = SampleOrders.Many(Count).Select(o => (BsonValue)new OrderInsert(OrderDocument.Normalize(o)).ToBsonDocument());
         _batch = new BsonDocument("firstBatch", new BsonArray(orders)).ToBson();
         _output = new ArrayBufferWriter<byte>(1 << 20);
         var viaOrders = Write(ViaOrders);

@@ -1,3 +1,4 @@
+using MongoDB.Bson;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
@@ -53,7 +54,7 @@ public sealed class MongoKeyExpiryTests
     private static async Task<Order> InsertAsync(MongoScratchStore store, string key, DateTimeOffset updatedAt, bool timed)
     {
         var order = TestOrders.New();
-        var document = OrderBson.ToDocument(order, key, TestOrders.Hash(key));
+        var document = new OrderInsert(order, key, TestOrders.Hash(key)).ToBsonDocument();
         document[OrderBson.UpdatedAt] = OrderBson.ToMicroseconds(updatedAt);
         var entry = document[OrderKeys.Field][0].AsBsonDocument;
         if (timed)

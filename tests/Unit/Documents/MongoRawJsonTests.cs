@@ -32,7 +32,7 @@ public sealed class MongoRawJsonTests
     public void Every_order_shape_is_written_as_the_order_path_writes_it(string shape)
     {
         var order = ShapedOrders()[shape];
-        var bson = OrderBson.ToDocument(OrderDocument.Normalize(order), "key-1", "HASH").ToBson(); // with a key entry, as stored
+        var bson = new OrderInsert(OrderDocument.Normalize(order), "key-1", "HASH").ToBson(); // with a key entry, as stored
 
         Translated(bson).ShouldBe(ViaOrder(bson));
     }
@@ -40,7 +40,7 @@ public sealed class MongoRawJsonTests
     [Fact]
     public void A_writer_with_a_relaxed_encoder_escapes_the_translated_strings_as_it_escapes_the_orders()
     {
-        var bson = OrderBson.ToDocument(OrderDocument.Normalize(ShapedOrders()["non-ascii and escapes"])).ToBson();
+        var bson = new OrderInsert(OrderDocument.Normalize(ShapedOrders()["non-ascii and escapes"])).ToBson();
 
         Translated(bson, JavaScriptEncoder.UnsafeRelaxedJsonEscaping).ShouldBe(ViaOrder(bson, JavaScriptEncoder.UnsafeRelaxedJsonEscaping));
         Translated(bson, JavaScriptEncoder.UnsafeRelaxedJsonEscaping).ShouldNotBe(Translated(bson));
@@ -49,7 +49,7 @@ public sealed class MongoRawJsonTests
     [Fact]
     public void Fields_out_of_order_unknown_or_missing_are_written_as_the_reader_makes_them()
     {
-        var stored = OrderBson.ToDocument(OrderDocument.Normalize(ShapedOrders()["shipped"]));
+        var stored = new OrderInsert(OrderDocument.Normalize(ShapedOrders()["shipped"])).ToBsonDocument();
         var shuffled = new BsonDocument(stored.Elements.Reverse()) { { "addedLater", new BsonDocument("x", new BsonArray { 1.5, true, BsonNull.Value, ObjectId.Empty, new BsonDateTime(0) }) } };
         shuffled["lines"].AsBsonArray[0].AsBsonDocument.InsertAt(0, new BsonElement("note", "unknown"));
         shuffled["events"].AsBsonArray[1]["data"].AsBsonDocument.InsertAt(0, new BsonElement("future", 7L));
@@ -70,7 +70,7 @@ public sealed class MongoRawJsonTests
     [Fact]
     public void A_field_of_another_bson_type_fails_as_the_reader_fails()
     {
-        var stored = OrderBson.ToDocument(OrderDocument.Normalize(ShapedOrders()["paid"]));
+        var stored = new OrderInsert(OrderDocument.Normalize(ShapedOrders()["paid"])).ToBsonDocument();
         foreach (var (field, value) in new (string, BsonValue)[] { ("version", 2L), ("total", 12.5), ("createdAt", new BsonDateTime(At.UtcDateTime)), ("_id", "not a uuid") })
         {
             var broken = stored.DeepClone().AsBsonDocument;
@@ -86,7 +86,7 @@ public sealed class MongoRawJsonTests
     public void The_id_and_the_customer_are_read_from_the_bytes_for_the_standby_fall_back_and_customer_scoping()
     {
         var order = OrderDocument.Normalize(ShapedOrders()["non-ascii and escapes"]);
-        var bson = OrderBson.ToDocument(order).ToBson();
+        var bson = new OrderInsert(order).ToBson();
 
         OrderBsonJson.ReadId(bson).ShouldBe(order.Id);
         OrderBsonJson.HasCustomer(bson, Encoding.UTF8.GetBytes(order.CustomerId)).ShouldBeTrue();

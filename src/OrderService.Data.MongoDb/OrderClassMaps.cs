@@ -1,0 +1,112 @@
+using MongoDB.Bson;
+using MongoDB.Bson.Serialization;
+using MongoDB.Bson.Serialization.Serializers;
+using OrderService.Data.Orders;
+
+namespace OrderService.Data.MongoDb;
+
+/// <summary>
+/// The driver's class maps of the order records, in the stored layout of <see cref="OrderBson"/>: the id as a standard
+/// UUID, the status by name, money as Decimal128 with two decimals, instants as Int64 microseconds. Inserts and a
+/// transition's pushed event are written with them; reads stay with <see cref="OrderBson.Read"/>, which a benchmark
+/// shows pays (docs/performance.md, the fast path).
+/// </summary>
+public static class OrderClassMaps
+{
+    private static readonly IBsonSerializer<decimal> Money = new TwoDecimalsSerializer();
+    private static readonly IBsonSerializer<DateTimeOffset> Instant = new MicrosecondsSerializer();
+
+    /// <summary>
+    /// The class maps live in the driver's process-wide registry. The runtime runs a static constructor once per
+    /// process, so several hosts in one process (the tests' servers) share one registration and never race on it.
+    /// </summary>
+    static OrderClassMaps()
+    {
+        Register<OrderLine>(map =>
+        {
+            map.MapMember(l => l.Sku).SetElementName("sku");
+            map.MapMember(l => l.Quantity).SetElementName("quantity");
+            map.MapMember(l => l.UnitPrice).SetElementName("unitPrice").SetSerializer(Money);
+            map.MapCreator(l => new OrderLine(l.Sku, l.Quantity, l.UnitPrice));
+        });
+        Register<OrderEventData>(map =>
+        {
+            // Only the step's own fields are stored; the defaults let the creator run when a field is left out.
+            map.MapMember(d => d.PaymentReference).SetElementName("paymentReference").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
+            map.MapMember(d => d.Carrier).SetElementName("carrier").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
+            map.MapMember(d => d.TrackingNumber).SetElementName("trackingNumber").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
+            map.MapMember(d => d.Reason).SetElementName("reason").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
+            map.MapMember(d => d.Total).SetElementName("total").SetIgnoreIfNull(true).SetDefaultValue((object?)null)
+                .SetSerializer(new NullableSerializer<decimal>(Money));
+            map.MapCreator(d => new OrderEventData(d.PaymentReference, d.Carrier, d.TrackingNumber, d.Reason, d.Total));
+        });
+        Register<OrderEvent>(map =>
+        {
+            map.MapMember(e => e.Sequence).SetElementName("sequence");
+            map.MapMember(e => e.Type).SetElementName("type");
+            map.MapMember(e => e.At).SetElementName("at").SetSerializer(Instant);
+            map.MapMember(e => e.Data).SetElementName("data");
+            map.MapCreator(e => new OrderEvent(e.Sequence, e.Type, e.At, e.Data));
+        });
+        Register<Order>(map =>
+        {
+            map.MapIdMember(o => o.Id).SetSerializer(new GuidSerializer(GuidRepresentation.Standard));
+            map.MapMember(o => o.CustomerId).SetElementName(OrderBson.CustomerId);
+            map.MapMember(o => o.Status).SetElementName(OrderBson.Status).SetSerializer(new EnumSerializer<OrderStatus>(BsonType.String));
+            map.MapMember(o => o.Lines).SetElementName(OrderBson.Lines);
+            map.MapMember(o => o.Total).SetElementName(OrderBson.Total).SetSerializer(Money);
+            map.MapMember(o => o.Version).SetElementName(OrderBson.Version);
+            map.MapMember(o => o.CreatedAt).SetElementName(OrderBson.CreatedAt).SetSerializer(Instant);
+            map.MapMember(o => o.UpdatedAt).SetElementName(OrderBson.UpdatedAt).SetSerializer(Instant);
+            map.MapMember(o => o.Events).SetElementName(OrderBson.Events);
+            map.MapCreator(o => new Order(o.Id, o.CustomerId, o.Status, o.Lines, o.Total, o.Version, o.CreatedAt, o.UpdatedAt, o.Events));
+            map.SetIgnoreExtraElements(true); // the Idempotency-Keys
+        });
+        OrderMap = BsonClassMap.LookupClassMap(typeof(Order));
+        Order = BsonSerializer.LookupSerializer<Order>();
+        Event = BsonSerializer.LookupSerializer<OrderEvent>();
+    }
+
+    /// <summary>An order as stored, without its Idempotency-Keys.</summary>
+    public static IBsonSerializer<Order> Order { get; }
+
+    /// <summary>The order's class map: an insert with a key writes its members, then the key list.</summary>
+    public static BsonClassMap OrderMap { get; }
+
+    /// <summary>One event as embedded in <see cref="OrderBson.Events"/>.</summary>
+    public static IBsonSerializer<OrderEvent> Event { get; }
+
+    /// <summary>One event as an insert embeds it, for a transition's <c>$push</c>: both write the same shape.</summary>
+    public static BsonDocument EventDocument(int sequence, string type, DateTimeOffset at, OrderEventData data) =>
+        new OrderEvent(sequence, type, at, data).ToBsonDocument(Event);
+
+    private static void Register<T>(Action<BsonClassMap<T>> mapping)
+    {
+        var map = new BsonClassMap<T>(mapping);
+        // A map of these records registered elsewhere in the process would write another layout: refuse to start.
+        if (!BsonClassMap.TryRegisterClassMap(map) && BsonClassMap.LookupClassMap(typeof(T)) != map)
+        {
+            throw new InvalidOperationException($"Another class map of {typeof(T).Name} is registered; the MongoDB store writes its own layout.");
+        }
+    }
+
+    /// <summary>Money as Decimal128 rounded to two decimals, the scale every store keeps (12.5 is stored as "12.50").</summary>
+    private sealed class TwoDecimalsSerializer : StructSerializerBase<decimal>
+    {
+        public override decimal Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
+            Orders.Money.TwoDecimals(Decimal128.ToDecimal(context.Reader.ReadDecimal128()));
+
+        public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, decimal value) =>
+            context.Writer.WriteDecimal128(new Decimal128(Orders.Money.TwoDecimals(value)));
+    }
+
+    /// <summary>An instant as Int64 microseconds since the Unix epoch: the driver has no representation for it.</summary>
+    private sealed class MicrosecondsSerializer : StructSerializerBase<DateTimeOffset>
+    {
+        public override DateTimeOffset Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
+            OrderBson.FromMicroseconds(context.Reader.ReadInt64());
+
+        public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, DateTimeOffset value) =>
+            context.Writer.WriteInt64(OrderBson.ToMicroseconds(value));
+    }
+}
