@@ -24,11 +24,9 @@ public static class CustomersApi
         return customers;
     }
 
-    /// <summary>
-    /// <paramref name="limit"/> is bound as text and parsed by our rules, so a bad value is named with the other bad
-    /// fields while the endpoint keeps its generated binding. The Link header is set after the first row has arrived
-    /// (a fault before it is still a clean 503) and before the body starts.
-    /// </summary>
+    // limit is bound as text and parsed by our rules, so a bad value is named with the other bad fields while the
+    // endpoint keeps its generated binding. The Link header is set after the first row has arrived (a fault before it
+    // is still a clean 503) and before the body starts. Not an XML comment: that would become the operation's summary.
     internal static async Task<Results<OrderStream, ValidationProblem>> ListOrdersAsync(
         string customerId,
         string? status,

@@ -1,5 +1,8 @@
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
+using Microsoft.AspNetCore.Http.Metadata;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
 using Shouldly;
 using Xunit;
 
@@ -169,6 +172,32 @@ public sealed class OpenApiDocumentTests(ApiHost host) : IClassFixture<ApiHost>
         new[] { "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "pattern" }
             .Where(k => schema[k] is not null)
             .Select(k => $"{k}={schema[k]!.ToJsonString().Trim('"')}"));
+
+    [Fact]
+    public async Task Every_operation_is_summarised_by_its_route_not_by_the_handler_s_code_comment()
+    {
+        // A handler's XML doc comment becomes its operation's summary unless the route sets one; the routes set
+        // theirs, so a comment written for maintainers never reaches the published contract.
+        await using var factory = host.Create();
+        using var client = factory.CreateClient();
+        var paths = (await client.GetFromJsonAsync<JsonNode>("/openapi/v1.json", ApiHost.Ct))!["paths"]!;
+        var routes = factory.Services.GetRequiredService<EndpointDataSource>().Endpoints.OfType<RouteEndpoint>()
+            .Where(e => e.Metadata.GetMetadata<IEndpointSummaryMetadata>() is not null && e.Metadata.GetMetadata<HttpMethodMetadata>() is not null)
+            .ToList();
+
+        routes.Count.ShouldBeGreaterThanOrEqualTo(10);
+        foreach (var route in routes)
+        {
+            var path = System.Text.RegularExpressions.Regex.Replace("/" + route.RoutePattern.RawText!.TrimStart('/'), @"\{(\w+)[^}]*\}", "{$1}").TrimEnd('/');
+            foreach (var method in route.Metadata.GetMetadata<HttpMethodMetadata>()!.HttpMethods)
+            {
+                var operation = paths[path]?[method.ToLowerInvariant()];
+                operation.ShouldNotBeNull($"{method} {path} is in the document");
+                var summary = operation["summary"]?.GetValue<string>();
+                summary.ShouldBe(route.Metadata.GetMetadata<IEndpointSummaryMetadata>()!.Summary, $"{method} {path}");
+            }
+        }
+    }
 
     private async Task<JsonNode> DocumentAsync() =>
         (await host.Client.GetFromJsonAsync<JsonNode>("/openapi/v1.json", ApiHost.Ct))!;
