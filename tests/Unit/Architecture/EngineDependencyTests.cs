@@ -1,5 +1,4 @@
 using System.Reflection;
-using System.Reflection.Emit;
 using System.Xml.Linq;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
@@ -44,7 +43,7 @@ public sealed class EngineDependencyTests
                 continue;
             }
 
-            foreach (var used in Uses(type))
+            foreach (var used in TypeUses.Uses(type))
             {
                 if (EngineOf(used.Namespace) is { } other && other != engine)
                 {
@@ -67,7 +66,7 @@ public sealed class EngineDependencyTests
         var violations = new List<string>();
         foreach (var type in DataTypes().Where(t => Shared.Any(s => InNamespace(t.Namespace, s))))
         {
-            foreach (var used in Uses(type))
+            foreach (var used in TypeUses.Uses(type))
             {
                 if (EngineOf(used.Namespace) is not null || DriverOwner(used) is not null)
                 {
@@ -85,7 +84,7 @@ public sealed class EngineDependencyTests
         var violations = new List<string>();
         foreach (var type in typeof(IOrderStore).Assembly.GetTypes())
         {
-            foreach (var used in Uses(type))
+            foreach (var used in TypeUses.Uses(type))
             {
                 if (EngineOf(used.Namespace) is not null || DriverOwner(used) is not null)
                 {
@@ -102,8 +101,8 @@ public sealed class EngineDependencyTests
     {
         // The resilient calls name StoreErrors and the engine registration names its factory only inside a method
         // body: a scan of signatures alone would miss both.
-        Uses(typeof(ResilientCalls)).ShouldContain(typeof(StoreErrors));
-        Uses(typeof(MongoRegistration)).ShouldContain(typeof(MongoStores));
+        TypeUses.Uses(typeof(ResilientCalls)).ShouldContain(typeof(StoreErrors));
+        TypeUses.Uses(typeof(MongoRegistration)).ShouldContain(typeof(MongoStores));
     }
 
     /// <summary>The drivers' packages, by the engine that owns them.</summary>
@@ -156,153 +155,5 @@ public sealed class EngineDependencyTests
     {
         var assembly = used.Assembly.GetName().Name;
         return EngineDrivers.FirstOrDefault(e => e.Value.Contains(assembly, StringComparer.Ordinal)).Key;
-    }
-
-    /// <summary>Every type <paramref name="type"/> names: its base, interfaces, members' signatures and the types, methods and fields its IL refers to.</summary>
-    private static HashSet<Type> Uses(Type type)
-    {
-        var found = new HashSet<Type>();
-        void Add(Type? t)
-        {
-            if (t is null)
-            {
-                return;
-            }
-
-            if (t.HasElementType)
-            {
-                Add(t.GetElementType());
-                return;
-            }
-
-            if (t.IsGenericType && !t.IsGenericTypeDefinition)
-            {
-                foreach (var argument in t.GetGenericArguments())
-                {
-                    Add(argument);
-                }
-
-                t = t.GetGenericTypeDefinition();
-            }
-
-            if (!t.IsGenericParameter)
-            {
-                found.Add(t);
-            }
-        }
-
-        const BindingFlags all = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance | BindingFlags.Static | BindingFlags.DeclaredOnly;
-        Add(type.BaseType);
-        foreach (var implemented in type.GetInterfaces())
-        {
-            Add(implemented);
-        }
-
-        foreach (var field in type.GetFields(all))
-        {
-            Add(field.FieldType);
-        }
-
-        foreach (var method in type.GetMethods(all).Cast<MethodBase>().Concat(type.GetConstructors(all)))
-        {
-            if (method is MethodInfo info)
-            {
-                Add(info.ReturnType);
-            }
-
-            foreach (var parameter in method.GetParameters())
-            {
-                Add(parameter.ParameterType);
-            }
-
-            foreach (var local in method.GetMethodBody()?.LocalVariables ?? [])
-            {
-                Add(local.LocalType);
-            }
-
-            foreach (var referenced in BodyReferences(method))
-            {
-                Add(referenced);
-            }
-        }
-
-        foreach (var nested in type.GetNestedTypes(all))
-        {
-            found.UnionWith(Uses(nested));
-        }
-
-        return found;
-    }
-
-    private static readonly Dictionary<short, OpCode> OpCodesByValue = typeof(OpCodes)
-        .GetFields(BindingFlags.Public | BindingFlags.Static)
-        .Select(f => (OpCode)f.GetValue(null)!)
-        .ToDictionary(o => o.Value);
-
-    /// <summary>The declaring types of the members, and the types, that <paramref name="method"/>'s IL names.</summary>
-    private static IEnumerable<Type> BodyReferences(MethodBase method)
-    {
-        var il = method.GetMethodBody()?.GetILAsByteArray();
-        if (il is null)
-        {
-            yield break;
-        }
-
-        var typeArguments = method.DeclaringType?.IsGenericType == true ? method.DeclaringType.GetGenericArguments() : null;
-        var methodArguments = method.IsGenericMethod ? method.GetGenericArguments() : null;
-        var position = 0;
-        while (position < il.Length)
-        {
-            short value = il[position++];
-            if (value == 0xFE)
-            {
-                value = unchecked((short)(0xFE00 | il[position++]));
-            }
-
-            var opCode = OpCodesByValue[value];
-            switch (opCode.OperandType)
-            {
-                case OperandType.InlineType or OperandType.InlineMethod or OperandType.InlineField or OperandType.InlineTok:
-                    var token = BitConverter.ToInt32(il, position);
-                    position += 4;
-                    Type? resolved = null;
-                    try
-                    {
-                        var member = method.Module.ResolveMember(token, typeArguments, methodArguments);
-                        resolved = member as Type ?? member?.DeclaringType;
-                        if (member is MethodInfo called)
-                        {
-                            resolved = called.DeclaringType;
-                        }
-                    }
-                    catch (ArgumentException)
-                    {
-                        // A token bound to a generic context the scan cannot supply: its open definition is still named elsewhere.
-                    }
-
-                    if (resolved is not null)
-                    {
-                        yield return resolved;
-                    }
-
-                    break;
-                case OperandType.InlineSwitch:
-                    var count = BitConverter.ToInt32(il, position);
-                    position += 4 + (4 * count);
-                    break;
-                case OperandType.InlineBrTarget or OperandType.InlineI or OperandType.InlineSig or OperandType.InlineString or OperandType.ShortInlineR:
-                    position += 4;
-                    break;
-                case OperandType.InlineI8 or OperandType.InlineR:
-                    position += 8;
-                    break;
-                case OperandType.InlineVar:
-                    position += 2;
-                    break;
-                case OperandType.ShortInlineBrTarget or OperandType.ShortInlineI or OperandType.ShortInlineVar:
-                    position += 1;
-                    break;
-            }
-        }
     }
 }
