@@ -7,7 +7,11 @@
 #
 #   LADDER_WORKFLOWS=4000  measured workflows per rung, after LADDER_WARMUP=1000 warm-up workflows
 #   LADDER_CONCURRENCY=100 concurrent copies of the workflow
-#   LADDER_RUNGS="a a-gc b c d e f g"  the rungs, in order (tests/CostLadder serves a to f; g is src/OrderService)
+#   LADDER_RUNGS="a a-gc b c d e f g"  the rungs, in order (tests/CostLadder serves a to f; g is src/OrderService).
+#                          A rung may carry runtime settings for its own process only, compared with the plain rung:
+#                          g@DOTNET_gcServer=0 or g@DOTNET_TieredPGO=1,DOTNET_TC_QuickJitForLoops=1 (NAME=VALUE, comma-separated).
+#                          g-composite is g published self-contained as one ReadyToRun composite image (framework included);
+#                          g-debug is g built as `dotnet run` builds it without -c Release (Debug: no JIT optimization).
 #   ORDERS_TEST_POSTGRES   an Npgsql connection string to a server to use (one database per rung is created there);
 #                          unset: a throwaway cluster in /tmp/ladder-pg-<pid> on LADDER_PG_PORT=5750, stopped at the end
 #
@@ -76,24 +80,35 @@ publish() { # project output
 echo "Publishing the rungs and the service, building the load driver ..."
 publish tests/CostLadder/CostLadder.csproj ladder
 publish src/OrderService/OrderService.csproj service
+if [[ " $rungs " == *" g-composite"* ]]; then
+  dotnet publish src/OrderService/OrderService.csproj -c Release -r linux-x64 --self-contained true -p:PublishReadyToRun=true \
+    -p:PublishReadyToRunComposite=true -o "$out/publish/service-composite" --artifacts-path "$out/build/service-composite" -v quiet -nologo >/dev/null
+fi
+if [[ " $rungs " == *" g-debug"* ]]; then
+  dotnet build src/OrderService/OrderService.csproj -c Debug -o "$out/publish/service-debug" --artifacts-path "$out/build/service-debug" -v quiet -nologo >/dev/null
+fi
 dotnet build tests/Load/Load.csproj -c Release -v quiet -nologo >/dev/null
 
-start_rung() { # rung database -> rung_pid
-  local connection="$server;Database=$2"
-  local -a command
-  case "$1" in
+start_rung() { # rung[@NAME=VALUE,...] database log_name -> rung_pid
+  local connection="$server;Database=$2" rung="${1%%@*}" settings=""
+  [[ "$1" == *@* ]] && settings="${1#*@}"
+  local -a command settings_env
+  IFS=',' read -ra settings_env <<<"$settings"
+  case "$rung" in
     g) command=(env Store__Provider=PostgreSql "ConnectionStrings__Orders=$connection" dotnet "$out/publish/service/OrderService.dll") ;;
-    *) command=(dotnet "$out/publish/ladder/CostLadder.dll" --rung "$1" --postgres "$connection") ;;
+    g-composite) command=(env Store__Provider=PostgreSql "ConnectionStrings__Orders=$connection" "$out/publish/service-composite/OrderService") ;;
+    g-debug) command=(env Store__Provider=PostgreSql "ConnectionStrings__Orders=$connection" dotnet "$out/publish/service-debug/OrderService.dll") ;;
+    *) command=(dotnet "$out/publish/ladder/CostLadder.dll" --rung "$rung" --postgres "$connection") ;;
   esac
   env ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Default=Warning Logging__LogLevel__Microsoft.AspNetCore=Warning \
-    "${command[@]}" --urls "http://127.0.0.1:$http_port" >"$out/logs/rung-$1.log" 2>&1 &
+    "${settings_env[@]}" "${command[@]}" --urls "http://127.0.0.1:$http_port" >"$out/logs/rung-$3.log" 2>&1 &
   rung_pid=$!
   for _ in $(seq 1 120); do
     curl -sf "http://127.0.0.1:$http_port/health/ready" >/dev/null && return 0
     kill -0 "$rung_pid" 2>/dev/null || break
     sleep 0.5
   done
-  echo "rung $1 did not become ready; see $out/logs/rung-$1.log" >&2
+  echo "rung $1 did not become ready; see $out/logs/rung-$3.log" >&2
   return 1
 }
 
@@ -111,17 +126,20 @@ ticks_per_second="$(getconf CLK_TCK)"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 results="$out/results.tsv"
 : >"$results"
+index=0
 for rung in $rungs; do
-  database="ladder_${rung//-/_}"
+  index=$(( index + 1 ))
+  database="ladder_$index"
+  log_name="$(tr -c 'A-Za-z0-9_.\n-' '_' <<<"$rung")"
   psql -q -d postgres -c "DROP DATABASE IF EXISTS $database" -c "CREATE DATABASE $database" >/dev/null
   echo "== rung $rung"
-  start_rung "$rung" "$database"
-  drive "$rung" warmup "$warmup"
+  start_rung "$rung" "$database" "$log_name"
+  drive "$log_name" warmup "$warmup"
   psql -q -d "$database" -c "CHECKPOINT" >/dev/null
   before="$(cpu_ticks "$rung_pid")"
-  drive "$rung" measured "$workflows"
+  drive "$log_name" measured "$workflows"
   after="$(cpu_ticks "$rung_pid")"
-  rate="$(grep -oE '[0-9.,]+ wf/s' "$out/logs/load-$rung-measured.log" | tail -1 | tr -d ', wf/s')"
+  rate="$(grep -oE '[0-9.,]+ wf/s' "$out/logs/load-$log_name-measured.log" | tail -1 | tr -d ', wf/s')"
   kill "$rung_pid" && wait "$rung_pid" 2>/dev/null || true
   rung_pid=""
   printf '%s\t%s\t%s\n' "$rung" "$rate" "$(( after - before ))" >>"$results"
@@ -141,11 +159,19 @@ done
       name["e"] = "e. d + the service'"'"'s telemetry set-up"
       name["f"] = "f. e + Idempotency-Keys and ETags"
       name["g"] = "g. the full service, default settings"
-      split("a-gc:a b:a c:b d:c e:d f:e g:f", pairs, " ")
+      name["g-composite"] = "g, self-contained, one ReadyToRun composite image"
+      name["g-debug"] = "g built Debug, as dotnet run builds it without -c Release"
+      split("a-gc:a b:a c:b d:c e:d f:e g:f g-composite:g g-debug:g", pairs, " ")
       for (i in pairs) { split(pairs[i], pair, ":"); base[pair[1]] = pair[2] }
     }
     {
       us = $3 * 1e6 / hz / (workflows * 4)
+      if (index($1, "@") > 0) {
+        # A rung with settings is compared with the plain rung.
+        plain = substr($1, 1, index($1, "@") - 1)
+        name[$1] = plain " with " substr($1, index($1, "@") + 1)
+        base[$1] = plain
+      }
       over = ($1 in base && base[$1] in seen) ? base[$1] : previous_rung
       added = over == "" ? "" : sprintf("%+.0f µs/request over %s (%.2f×)", us - seen[over], over, us / seen[over])
       printf "| %s | %.0f | %.0f | %.2f | %s |\n", ($1 in name ? name[$1] : $1), $2, us, us * 4 / 1000, added
