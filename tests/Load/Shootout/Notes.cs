@@ -41,7 +41,7 @@ public static class Notes
 
         if (rows.Any(r => r.Store == "postgres"))
         {
-            yield return "Before every measured window (after the warm-up) PostgreSQL ran a CHECKPOINT, so that no row inherits the checkpoint the previous run's WAL set off (unless the console says the role may not).";
+            yield return "Before every measured window (after the warm-up), pgbench's too, PostgreSQL ran a CHECKPOINT, so that no row inherits the checkpoint the previous run's WAL set off (unless the console says the role may not).";
         }
 
         if (options.ServiceEnvironment.Count > 0)
