@@ -20,6 +20,7 @@ public sealed partial class QuotedRatioTests
         ("docs/performance.md", "batch-filter", "BenchmarkDotNet, tests/Benchmarks BatchFilterBenchmarks"),
         ("docs/performance.md", "cold-start", "scripts/cold-start.sh"),
         ("docs/performance.md", "cost-ladder", "scripts/cost-ladder.sh, the table it prints and saves with its date and commit"),
+        ("docs/performance.md", "runtime-settings", "scripts/cost-ladder.sh with g@NAME=VALUE rungs, and four PostgreSQL shoot-outs of 2026-11-29 (reports not kept)"),
         ("docs/performance.md", "allocations", "the benchmarks' allocations verb"),
         ("docs/performance.md", "the-fast-path", "BenchmarkDotNet, tests/Benchmarks RowJsonBenchmarks, OrderBsonBenchmarks and MongoBsonJsonBenchmarks"),
         ("docs/performance.md", "what-the-frameworks-parts-allocate", "the benchmarks' allocations verb"),
