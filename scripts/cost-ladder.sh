@@ -15,7 +15,7 @@
 #   ORDERS_TEST_POSTGRES   an Npgsql connection string to a server to use (one database per rung is created there);
 #                          unset: a throwaway cluster in /tmp/ladder-pg-<pid> on LADDER_PG_PORT=5750, stopped at the end
 #
-# Rungs (docs/performance.md, "Cost ladder"): a = bare minimal API, Npgsql, reflection JSON, one round trip per request;
+# Rungs (docs/cost-ladder.md): a = bare minimal API, Npgsql, reflection JSON, one round trip per request;
 # a-gc = a with its writes through the store's group-commit writer; b = a + the request contract (validation, problem
 # details, source-generated JSON); c = b over the store port (the PostgreSQL store, default settings); d = c + the
 # resilience pipeline; e = d + the service's telemetry set-up; f = e + Idempotency-Keys and ETags; g = the service,

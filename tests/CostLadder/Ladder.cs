@@ -11,7 +11,7 @@ namespace OrderService.CostLadder;
 /// </summary>
 public static class Ladder
 {
-    /// <summary>The rungs this project serves, as docs/performance.md describes them; g is the service itself.</summary>
+    /// <summary>The rungs this project serves, as docs/cost-ladder.md describes them; g is the service itself.</summary>
     public static readonly IReadOnlyList<string> Rungs = ["a", "a-gc", "b", .. StoreRungs.Rungs];
 
     public static async Task<WebApplication> BuildAsync(string[] args, CancellationToken cancellationToken = default)

@@ -32,8 +32,13 @@ public static class StorePipeline
 
         // Polly's telemetry as AddResiliencePipeline sets it up, but a retry and the failed attempt before it are
         // routine under contention (the meters count them), so they log at Debug instead of as warnings.
-        services.Configure<TelemetryOptions>(static telemetry => telemetry.SeverityProvider = static args =>
-            args.Event.EventName is "OnRetry" or "ExecutionAttempt" ? ResilienceEventSeverity.Debug : args.Event.Severity);
+        // A result is logged by its type only: its text would put the order's customer, lines and events in the log.
+        services.Configure<TelemetryOptions>(static telemetry =>
+        {
+            telemetry.SeverityProvider = static args =>
+                args.Event.EventName is "OnRetry" or "ExecutionAttempt" ? ResilienceEventSeverity.Debug : args.Event.Severity;
+            telemetry.ResultFormatter = static (_, result) => result?.GetType().Name;
+        });
 
         foreach (var provider in Enum.GetValues<StoreProvider>())
         {

@@ -6,7 +6,7 @@ namespace OrderService.Unit.Tests.Architecture;
 
 /// <summary>
 /// The cost ladder measures what each layer of the service costs; a rung that ran under other runtime settings than the
-/// service would measure the settings instead (docs/performance.md#cost-ladder).
+/// service would measure the settings instead (docs/cost-ladder.md).
 /// </summary>
 public sealed class RuntimeSettingsTests
 {

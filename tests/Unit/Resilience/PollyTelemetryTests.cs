@@ -33,4 +33,24 @@ public sealed class PollyTelemetryTests
         logs.Lines.ShouldContain(l => l.Level == LogLevel.Debug && l.Text.Contains("OnRetry", StringComparison.Ordinal), "Polly's own events are logged");
         logs.Lines.Where(l => l.Level >= LogLevel.Warning).ShouldBeEmpty("a retry is routine under contention: the meters count it");
     }
+
+    [Fact]
+    public async Task Polly_logs_a_result_by_its_type_not_by_the_order_it_holds()
+    {
+        var logs = new RecordingLoggerProvider(static category => category.StartsWith("Polly", StringComparison.Ordinal));
+        var services = new ServiceCollection().AddLogging(logging => logging.SetMinimumLevel(LogLevel.Trace).AddProvider(logs));
+        services.AddStoreResilience(new ConfigurationBuilder().Build());
+        await using var provider = services.BuildServiceProvider();
+        var pipeline = StorePipeline.For(provider, StoreProvider.Sqlite);
+        var context = ResilienceContextPool.Shared.Get(TestContext.Current.CancellationToken);
+        context.Properties.Set(StorePipeline.Facts, new StoreCallFacts("get", RerunSafety.Always, TimeProvider.System.GetTimestamp()));
+
+        await pipeline.ExecuteAsync(static _ => ValueTask.FromResult(new PrivateRow("customer-secret-42")), context);
+        ResilienceContextPool.Shared.Return(context);
+
+        logs.Lines.ShouldContain(l => l.Text.Contains(nameof(PrivateRow), StringComparison.Ordinal), "the execution is logged, with the result's type");
+        logs.Lines.ShouldNotContain(l => l.Text.Contains("customer-secret-42", StringComparison.Ordinal));
+    }
+
+    private sealed record PrivateRow(string CustomerId);
 }
