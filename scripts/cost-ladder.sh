@@ -92,12 +92,12 @@ dotnet build tests/Load/Load.csproj -c Release -v quiet -nologo >/dev/null
 start_rung() { # rung[@NAME=VALUE,...] database log_name -> rung_pid
   local connection="$server;Database=$2" rung="${1%%@*}" settings=""
   [[ "$1" == *@* ]] && settings="${1#*@}"
-  local -a command settings_env
+  local -a command settings_env service=(env Store__Provider=PostgreSql "ConnectionStrings__Orders=$connection")
   IFS=',' read -ra settings_env <<<"$settings"
   case "$rung" in
-    g) command=(env Store__Provider=PostgreSql "ConnectionStrings__Orders=$connection" dotnet "$out/publish/service/OrderService.dll") ;;
-    g-composite) command=(env Store__Provider=PostgreSql "ConnectionStrings__Orders=$connection" "$out/publish/service-composite/OrderService") ;;
-    g-debug) command=(env Store__Provider=PostgreSql "ConnectionStrings__Orders=$connection" dotnet "$out/publish/service-debug/OrderService.dll") ;;
+    g) command=("${service[@]}" dotnet "$out/publish/service/OrderService.dll") ;;
+    g-composite) command=("${service[@]}" "$out/publish/service-composite/OrderService") ;;
+    g-debug) command=("${service[@]}" dotnet "$out/publish/service-debug/OrderService.dll") ;;
     *) command=(dotnet "$out/publish/ladder/CostLadder.dll" --rung "$rung" --postgres "$connection") ;;
   esac
   env ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Default=Warning Logging__LogLevel__Microsoft.AspNetCore=Warning \

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Logging;
 using Npgsql;
+using OrderService.Data.Resilience;
 
 namespace OrderService.Data.PostgreSql;
 
@@ -16,8 +17,7 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
 
     private static readonly string[] MaintenanceDatabases = ["postgres", "template1"];
 
-    private readonly Lock _gate = new();
-    private Task? _creation;
+    private SharedRun? _creation;
 
     public static bool IsMissing(Exception exception) => exception is PostgresException { SqlState: PostgresErrorCodes.InvalidCatalogName };
 
@@ -25,36 +25,21 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
     /// Creates the database, once, on its own timeout, whoever asks first: a caller that gives up (its attempt
     /// timed out) only stops waiting, so a slow CREATE DATABASE is never cancelled and started over per request.
     /// </summary>
-    public Task CreateOrExplainAsync(CancellationToken cancellationToken)
+    public Task CreateOrExplainAsync(CancellationToken cancellationToken) =>
+        LazyInitializer.EnsureInitialized(ref _creation, () => new SharedRun(CreateAsync, CreationTimeout)).WaitAsync(cancellationToken);
+
+    private async Task CreateAsync(CancellationToken cancellationToken)
     {
-        Task creation;
-        lock (_gate)
-        {
-            if (_creation is null || _creation.IsFaulted || _creation.IsCanceled)
-            {
-                _creation = CreateAsync();
-                _creation.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
-            }
-
-            creation = _creation;
-        }
-
-        return creation.WaitAsync(cancellationToken);
-    }
-
-    private async Task CreateAsync()
-    {
-        using var timeout = new CancellationTokenSource(CreationTimeout);
         var target = new NpgsqlConnectionStringBuilder(connectionString);
         var name = target.Database ?? target.Username ?? "postgres";
-        await using var maintenance = await OpenMaintenanceAsync(target, name, timeout.Token);
+        await using var maintenance = await OpenMaintenanceAsync(target, name, cancellationToken);
 
         string role;
         bool mayCreate;
         await using (var privileges = new NpgsqlCommand("SELECT current_user::text, rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user", maintenance))
-        await using (var reader = await privileges.ExecuteReaderAsync(timeout.Token))
+        await using (var reader = await privileges.ExecuteReaderAsync(cancellationToken))
         {
-            await reader.ReadAsync(timeout.Token);
+            await reader.ReadAsync(cancellationToken);
             role = reader.GetString(0);
             mayCreate = reader.GetBoolean(1);
         }
@@ -67,7 +52,7 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
         try
         {
             await using var create = new NpgsqlCommand($"CREATE DATABASE {Quote(name)}", maintenance);
-            await create.ExecuteNonQueryAsync(timeout.Token);
+            await create.ExecuteNonQueryAsync(cancellationToken);
             logger.LogWarning("Created the PostgreSQL database \"{Database}\": ConnectionStrings:Orders names it, it did not exist, and role \"{Role}\" may create databases.", name, role);
         }
         catch (PostgresException exists) when (exists.SqlState == PostgresErrorCodes.DuplicateDatabase)

@@ -22,7 +22,7 @@ public sealed class PostgresSchema : SchemaDialect, IStoreSchema
     public PostgresSchema(PostgresDatabase database, StoreLayout layout)
     {
         _database = database;
-        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout == StoreLayout.Document ? "DocumentSchema" : "Schema", typeof(PostgresSchema).Assembly)));
+        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout, typeof(PostgresSchema).Assembly)));
     }
 
     public override string ProviderName => PostgresDatabase.ProviderName;

@@ -2,6 +2,7 @@ using System.Data.Common;
 using Dapper;
 using Microsoft.Data.SqlClient;
 using OrderService.Data.Relational;
+using OrderService.Data.Resilience;
 
 namespace OrderService.Data.SqlServer;
 
@@ -13,51 +14,27 @@ namespace OrderService.Data.SqlServer;
 /// </summary>
 public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IStoreSchema
 {
-    private const string ScriptFolder = "Schema";
-
     /// <summary>How long CREATE DATABASE and the scripts may take in all: a fresh database can take seconds.</summary>
     private static readonly TimeSpan PreparationTimeout = TimeSpan.FromSeconds(120);
 
-    private readonly Lock _gate = new();
     private SchemaRunner? _runner;
-    private Task? _preparation;
+    private SharedRun? _preparation;
 
     /// <summary>
-    /// Waits for the preparation, which runs ONCE, on its own timeout, whoever asked first. The caller's
-    /// token only ends the wait: the resilience pipeline abandons an attempt after a couple of seconds,
-    /// and a CREATE DATABASE cancelled that early would be rolled back and started over at every request,
-    /// never finishing. A preparation that failed (server down) is started afresh by the next caller.
+    /// Waits for the preparation (the database if missing, then the scripts), which runs once for every caller
+    /// (<see cref="SharedRun"/>): a CREATE DATABASE is never cancelled with a request's attempt.
     /// </summary>
-    public Task EnsureCreatedAsync(CancellationToken cancellationToken)
+    public Task EnsureCreatedAsync(CancellationToken cancellationToken) =>
+        LazyInitializer.EnsureInitialized(ref _preparation, () => new SharedRun(PrepareAsync, PreparationTimeout)).WaitAsync(cancellationToken);
+
+    private async Task PrepareAsync(CancellationToken cancellationToken)
     {
-        Task preparation;
-        lock (_gate)
-        {
-            if (_preparation is null || _preparation.IsFaulted || _preparation.IsCanceled)
-            {
-                _preparation = PrepareAsync();
-
-                // Every waiter may have given up before it fails: observe the fault so it is not "unobserved".
-                _preparation.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
-            }
-
-            preparation = _preparation;
-        }
-
-        return preparation.WaitAsync(cancellationToken);
-    }
-
-    private async Task PrepareAsync()
-    {
-        using var timeout = new CancellationTokenSource(PreparationTimeout);
-        var cancellationToken = timeout.Token;
         await EnsureDatabaseAsync(cancellationToken);
-
         await Runner.ApplyAsync(cancellationToken);
     }
 
     /// <summary>The embedded scripts (Schema/NNNN_*.sql), in version order. Public so tests can parse them.</summary>
-    public static IReadOnlyList<SchemaScript> Scripts() => SchemaScripts.Load(ScriptFolder, typeof(SqlServerSchema).Assembly);
+    public static IReadOnlyList<SchemaScript> Scripts() => SchemaScripts.Load(StoreLayout.Relational, typeof(SqlServerSchema).Assembly);
 
     public override string ProviderName => SqlServerDialect.Provider;
 

@@ -19,7 +19,7 @@ public sealed class SqliteSchema : SchemaDialect, IStoreSchema
     public SqliteSchema(SqliteDatabase database, StoreLayout layout)
     {
         _database = database;
-        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout == StoreLayout.Document ? "DocumentSchema" : "Schema", typeof(SqliteSchema).Assembly)));
+        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout, typeof(SqliteSchema).Assembly)));
     }
 
     public override string ProviderName => SqliteDatabase.ProviderName;

@@ -12,6 +12,12 @@ public sealed record SchemaScript(int Version, string Name, string Sql);
 /// </summary>
 public static class SchemaScripts
 {
+    /// <summary>The folder that holds a layout's scripts in every engine's project.</summary>
+    public static string Folder(StoreLayout layout) => layout == StoreLayout.Document ? "DocumentSchema" : "Schema";
+
+    /// <summary>The scripts of <paramref name="layout"/> that <paramref name="assembly"/> embeds (<see cref="Folder"/>), ordered by version.</summary>
+    public static IReadOnlyList<SchemaScript> Load(StoreLayout layout, Assembly assembly) => Load(Folder(layout), assembly);
+
     /// <summary>
     /// The scripts under <paramref name="folder"/> (a folder of the engine's project that embeds them, e.g. <c>Schema</c>;
     /// <paramref name="assembly"/> is that project's), ordered by version. File names start with their version number:

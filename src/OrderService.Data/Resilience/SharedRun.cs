@@ -1,0 +1,38 @@
+namespace OrderService.Data.Resilience;
+
+/// <summary>
+/// Slow preparatory work (CREATE DATABASE, the schema scripts) run once, on its own time-out, whoever asks first. A
+/// caller's token only ends its own wait: the resilience pipeline abandons an attempt after a couple of seconds, and
+/// work cancelled that early would be rolled back and started over at every request, never finishing. A run that
+/// failed (server down) is started afresh by the next caller.
+/// </summary>
+public sealed class SharedRun(Func<CancellationToken, Task> work, TimeSpan timeout)
+{
+    private readonly Lock _gate = new();
+    private Task? _run;
+
+    public Task WaitAsync(CancellationToken cancellationToken)
+    {
+        Task run;
+        lock (_gate)
+        {
+            if (_run is null || _run.IsFaulted || _run.IsCanceled)
+            {
+                _run = RunAsync();
+
+                // Every waiter may have given up before it fails: observe the fault so it is not "unobserved".
+                _run.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+            }
+
+            run = _run;
+        }
+
+        return run.WaitAsync(cancellationToken);
+    }
+
+    private async Task RunAsync()
+    {
+        using var bound = new CancellationTokenSource(timeout);
+        await work(bound.Token);
+    }
+}
