@@ -12,7 +12,8 @@
 # Variants: the service published with ReadyToRun (the default publish since it measured best) and without;
 # ReadyToRun without the request delegate generator (handlers bound by expression trees at start-up);
 # the ReadyToRun build with TieredPGO back on and with tiered compilation off (runtime knobs, via DOTNET_ env);
-# the bare API, published with the same flags as the default. Needs curl. About 3-5 minutes on 2 busy cores.
+# the bare API, published with the same flags as the default, and the bare API that also writes the body to SQLite
+# (tests/ColdStart/BareSqlite: the database's share of a cold start). Needs curl. About 3-5 minutes on 2 busy cores.
 # With COLD_START_COMPOSITE=1, the service and the bare API also self-contained, with the framework and the app
 # compiled as one ReadyToRun composite image (generic code across assemblies precompiled too; started by apphost).
 set -euo pipefail
@@ -44,6 +45,7 @@ if [[ "${1:-}" != "--no-publish" ]]; then
   publish service-jit src/OrderService/OrderService.csproj false
   publish service-r2r-no-rdg src/OrderService/OrderService.csproj true -p:EnableRequestDelegateGenerator=false
   publish bare tests/ColdStart/Bare/Bare.csproj true
+  publish bare-sqlite tests/ColdStart/BareSqlite/BareSqlite.csproj true
   if [[ "$composite" == 1 ]]; then
     publish_composite service-composite src/OrderService/OrderService.csproj
     publish_composite bare-composite tests/ColdStart/Bare/Bare.csproj
@@ -53,6 +55,7 @@ fi
 # name | directory | dll | extra environment
 variants=(
   "bare|bare|Bare.dll|"
+  "bare + one SQLite INSERT|bare-sqlite|BareSqlite.dll|"
   "service R2R (default)|service-r2r|OrderService.dll|"
   "service no R2R|service-jit|OrderService.dll|"
   "service R2R, handlers bound at run time (no RDG)|service-r2r-no-rdg|OrderService.dll|"

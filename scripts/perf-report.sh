@@ -13,6 +13,11 @@
 # 3. Prints the median (min-max) of every figure over the runs as docs/performance.md table rows (--median-of), and
 #    saves them in OUT_DIR/summary.md.
 #
+# SQL Server and MongoDB rows (the test engines, tests/Load/README.md) join the same runs with
+#   PERF_REPORT_ENGINES='--sqlserver "<conn>" --mongodb "<uri>"' scripts/perf-report.sh ...
+# each at its default settings (SQL Server relational/v1-shared-uow, MongoDB document/majority); about 10 minutes
+# more per run on Babelfish and FerretDB.
+#
 # The figures: wf/s, raw wf/s, HTTP/raw, × pgbench, service CPU ms per workflow (the service process's
 # /proc CPU over the measured window ÷ workflows), the driver's, the baseline's, and CPU vs baseline.
 set -euo pipefail
@@ -40,10 +45,17 @@ mkdir -p "$out/baseline-src"
 git -C "$root" archive --format=tar "$baseline" | tar -x -C "$out/baseline-src"
 publish "$out/baseline-src" "$out/baseline-service" "$out/build/baseline"
 
+variants=relational/v1-shared-uow,straightforward
+engines=()
+if [[ -n "${PERF_REPORT_ENGINES:-}" ]]; then
+  eval "engines=($PERF_REPORT_ENGINES)"
+  variants+=",document/majority"
+fi
+
 reports=()
 for run in $(seq 1 "$runs"); do
   echo "== run $run of $runs"
-  dotnet "$load_dll" --stores postgres,sqlite --variants relational/v1-shared-uow,straightforward \
+  dotnet "$load_dll" --stores postgres,sqlite --variants "$variants" ${engines[@]+"${engines[@]}"} \
     --workflows 10000 --concurrency 100 --warmup 5000 \
     --service-dll "$out/service/OrderService.dll" \
     --baseline-commit "$baseline" --baseline-service-dll "$out/baseline-service/OrderService.dll" \

@@ -1,0 +1,60 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Text.Json;
+using Microsoft.Extensions.Options;
+using OrderService.Data.Orders;
+using OrderService.Contracts;
+using OrderService.Validation;
+using JsonOptions = Microsoft.AspNetCore.Http.Json.JsonOptions;
+
+namespace OrderService.Apis;
+
+/// <summary>
+/// Runs the request contract once in the background while the host starts: reads a sample order request with the
+/// API's own serializer options, checks it by the order rules, and writes the order and a validation problem. The
+/// first request then finds the contract's JSON metadata built and its code compiled. That work is mostly generic
+/// System.Text.Json code over our value types, which ReadyToRun cannot precompile, and it used to cost the first
+/// response about 15 ms of a cold start (docs/performance.md#cold-start). It writes nothing anywhere.
+/// </summary>
+internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger<ContractWarmUp> logger) : BackgroundService
+{
+    private static ReadOnlySpan<byte> SampleRequest => """{"customerId":"warm-up","lines":[{"sku":"SKU-1","quantity":1,"unitPrice":9.99}]}"""u8;
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        try
+        {
+            await RunAsync(json.Value.SerializerOptions, stoppingToken);
+        }
+        catch (Exception fault) when (!stoppingToken.IsCancellationRequested)
+        {
+            // Only the first request's speed is at stake: it builds what is missing itself.
+            LogFailed(logger, fault);
+        }
+    }
+
+    /// <summary>The contract's round, with <paramref name="options"/>: those of the API, so that their metadata is the one built.</summary>
+    internal static async Task RunAsync(JsonSerializerOptions options, CancellationToken cancellationToken)
+    {
+        var request = await JsonSerializer.DeserializeAsync<CreateOrderRequest>(
+            PipeReader.Create(new ReadOnlySequence<byte>(SampleRequest.ToArray())), options, cancellationToken);
+        var errors = default(ValidationErrors);
+        OrderRequestRules.CustomerId(request?.CustomerId, "customerId", ref errors);
+        var lines = OrderRequestRules.Lines(request?.Lines, ref errors);
+        if (errors.Any || lines is null)
+        {
+            // Else the round would stop short of the order, and warm only half the path.
+            throw new InvalidOperationException("The warm-up's sample request does not pass the order rules.");
+        }
+
+        var now = DateTimeOffset.UtcNow;
+        var order = Transitions.Create(Guid.CreateVersion7(now), request!.CustomerId!, lines, now);
+        var sink = PipeWriter.Create(Stream.Null);
+        await JsonSerializer.SerializeAsync(sink, order, options, cancellationToken);
+        await JsonSerializer.SerializeAsync(sink, new HttpValidationProblemDetails { Errors = { ["customerId"] = ["warm-up"] } }, options, cancellationToken);
+        await sink.CompleteAsync();
+    }
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Warming the request contract up failed; the first request does it instead.")]
+    private static partial void LogFailed(ILogger logger, Exception exception);
+}
