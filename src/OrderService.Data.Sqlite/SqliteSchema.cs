@@ -9,7 +9,7 @@ namespace OrderService.Data.Sqlite;
 /// document scripts (DocumentSchema/). BEGIN IMMEDIATE takes the database's write lock first, so processes starting
 /// at once apply each script exactly once (the others wait out busy_timeout, then find it recorded). Plain commands, not
 /// Dapper: this runs while the service starts, and Dapper's first call (its static set-up, a parameter regex, IL emitted
-/// for the argument object) was the larger part of it (docs/performance.md, cold start).
+/// for the argument object) was the larger part of it (measured with scripts/cold-start.sh).
 /// </summary>
 public sealed class SqliteSchema : SchemaDialect, IStoreSchema
 {

@@ -15,7 +15,7 @@ namespace OrderService.Data;
 /// <remarks>
 /// The store is resolved here, on the background thread that runs <see cref="ExecuteAsync"/>, not in the constructor:
 /// the host constructs every hosted service before it listens, and building the store (its resilience pipeline, its
-/// engine and writers) there held the first request back by about 40 ms (docs/performance.md#cold-start).
+/// engine and writers) there made the host start listening about 20 ms later (docs/cold-start.md).
 /// </remarks>
 public sealed partial class StoreWarmUp(IServiceProvider services, IOptions<StoreOptions> options, IOptions<ResilienceOptions> resilience, ILogger<StoreWarmUp> logger) : BackgroundService
 {

@@ -14,7 +14,7 @@ namespace OrderService.Apis;
 /// API's own serializer options, checks it by the order rules, and writes the order and a validation problem. The
 /// first request then finds the contract's JSON metadata built and its code compiled. That work is mostly generic
 /// System.Text.Json code over our value types, which ReadyToRun cannot precompile, and it used to cost the first
-/// response about 15 ms of a cold start (docs/performance.md#cold-start). It writes nothing anywhere.
+/// request about 20 ms of a cold start (docs/cold-start.md). It writes nothing anywhere.
 /// </summary>
 internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger<ContractWarmUp> logger) : BackgroundService
 {

@@ -12,7 +12,7 @@ using JsonOptions = Microsoft.AspNetCore.Http.Json.JsonOptions;
 namespace OrderService.Integration.Tests.Api;
 
 /// <summary>
-/// What start-up does off the path to the first answer (docs/performance.md#cold-start): the hosted services build
+/// What start-up does off the path to the first answer (docs/cold-start.md): the hosted services build
 /// the store on their own threads, and the request contract is warmed up in the background.
 /// </summary>
 public sealed class StartUpTests(ApiHost host) : IClassFixture<ApiHost>

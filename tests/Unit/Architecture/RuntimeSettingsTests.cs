@@ -6,7 +6,8 @@ namespace OrderService.Unit.Tests.Architecture;
 
 /// <summary>
 /// The cost ladder measures what each layer of the service costs; a rung that ran under other runtime settings than the
-/// service would measure the settings instead (docs/cost-ladder.md).
+/// service would measure the settings instead (docs/cost-ladder.md). The load driver shares the cores with what it
+/// measures, so its settings are chosen too.
 /// </summary>
 public sealed class RuntimeSettingsTests
 {
@@ -22,6 +23,13 @@ public sealed class RuntimeSettingsTests
 
         Assert.Equal(service, ladder);
         Assert.Equal("false", service["TieredPGO"]);
+    }
+
+    [Fact]
+    public void The_load_driver_runs_without_tiered_pgo()
+    {
+        // Its CPU per workflow is CPU the service and the database do not get (docs/cost-ladder.md#runtime-settings).
+        Assert.Equal("false", RuntimeSettings("tests/Load/Load.csproj")["TieredPGO"]);
     }
 
     /// <summary>The properties a project sets, and its SDK: the web SDK turns server garbage collection on by default.</summary>
