@@ -63,16 +63,8 @@ public sealed class MongoSettings
 
     public static MongoSettings Build(string connectionString, MongoStoreOptions options, ResilienceOptions resilience)
     {
-        MongoUrl url;
-        try
-        {
-            url = MongoUrl.Create(connectionString);
-        }
-        catch (Exception invalid) when (invalid is MongoConfigurationException or FormatException or ArgumentException)
-        {
-            throw new OptionsValidationException($"ConnectionStrings:{StoreRegistration.ConnectionStringName}", typeof(StoreOptions),
-                [$"ConnectionStrings:{StoreRegistration.ConnectionStringName} is not a MongoDB URI (mongodb://host/database?options): {invalid.Message}"]);
-        }
+        var url = ParseUrl(connectionString) ?? throw new OptionsValidationException($"ConnectionStrings:{StoreRegistration.ConnectionStringName}",
+            typeof(StoreOptions), [$"ConnectionStrings:{StoreRegistration.ConnectionStringName} is not {UriForm}."]);
 
         var client = MongoClientSettings.FromUrl(url);
         var effective = new List<EffectiveSetting>();
@@ -120,6 +112,25 @@ public sealed class MongoSettings
 
     private static WriteConcern.WValue ParseW(string value) =>
         TryParseW(value, out var w) ? w! : throw new OptionsValidationException($"{MongoStoreOptions.SectionName}:W", typeof(StoreOptions), [$"{MongoStoreOptions.SectionName}:W '{value}' is invalid."]);
+
+    /// <summary>What a connection string must be, in the start-up errors.</summary>
+    internal const string UriForm = "a MongoDB URI (mongodb://host/database?options)";
+
+    /// <summary>
+    /// The connection string as the driver reads it, or null. The driver's reason is left out of every message: it
+    /// quotes the whole string, password included, and start-up errors go to logs.
+    /// </summary>
+    internal static MongoUrl? ParseUrl(string connectionString)
+    {
+        try
+        {
+            return MongoUrl.Create(connectionString);
+        }
+        catch (Exception invalid) when (invalid is MongoConfigurationException or FormatException or ArgumentException)
+        {
+            return null;
+        }
+    }
 
     private static T Record<T>(List<EffectiveSetting> effective, string name, T fromKey, string keyName, T fromUri, string uriOption, string unset)
     {

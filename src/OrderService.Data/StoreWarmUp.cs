@@ -1,4 +1,3 @@
-using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -12,18 +11,12 @@ namespace OrderService.Data;
 /// pooled connections outside the circuit, so a first burst of requests does not queue behind connection handshakes.
 /// Last, it warns when the database holds the other layout's orders.
 /// </summary>
-/// <remarks>
-/// The store is resolved here, on the background thread that runs <see cref="ExecuteAsync"/>, not in the constructor:
-/// the host constructs every hosted service before it listens, and building the store (its resilience pipeline, its
-/// engine and writers) there made the host start listening about 20 ms later (docs/cold-start.md).
-/// </remarks>
-public sealed partial class StoreWarmUp(IServiceProvider services, IOptions<StoreOptions> options, IOptions<ResilienceOptions> resilience, ILogger<StoreWarmUp> logger) : BackgroundService
+public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema schema, IOptions<StoreOptions> options, IOptions<ResilienceOptions> resilience, ILogger<StoreWarmUp> logger) : BackgroundService
 {
     private const int PooledConnectionsToOpen = 32;
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
-        var store = services.GetRequiredService<ResilientOrderStore>();
         try
         {
             await store.PrepareAsync(stoppingToken);
@@ -55,7 +48,7 @@ public sealed partial class StoreWarmUp(IServiceProvider services, IOptions<Stor
         var layout = options.Value.Layout;
         try
         {
-            var other = await services.GetRequiredService<IStoreSchema>().FindOtherLayoutRowsAsync(stoppingToken);
+            var other = await schema.FindOtherLayoutRowsAsync(stoppingToken);
             if (other.Count > 0)
             {
                 LogOtherLayoutHoldsRows(logger, layout, LayoutTables.Other(layout), string.Join(", ", other));

@@ -1,5 +1,4 @@
 using System.Diagnostics.Metrics;
-using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -12,10 +11,8 @@ namespace OrderService.Data.Keys;
 /// of its own through the store port (and its resilience pipeline), until a batch finds nothing. Replicas may sweep
 /// at the same moment: every store's batch skips or finds gone what another one holds (<see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>).
 /// A sweep the store cannot answer is logged and tried again at the next tick; it never stops the service.
-/// The store is resolved at the first sweep, not in the constructor, which runs before the host listens (as in
-/// <see cref="StoreWarmUp"/>).
 /// </summary>
-public sealed partial class IdempotencyKeyCleanup(IServiceProvider services, IOptions<StoreOptions> options, TimeProvider clock, ILogger<IdempotencyKeyCleanup> logger)
+public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<StoreOptions> options, TimeProvider clock, ILogger<IdempotencyKeyCleanup> logger)
     : BackgroundService
 {
     private static readonly Counter<long> Forgotten = StoreTelemetry.Meter.CreateCounter<long>(
@@ -36,7 +33,6 @@ public sealed partial class IdempotencyKeyCleanup(IServiceProvider services, IOp
     /// <summary>One sweep now: deletes every key stored more than the retention ago, batch by batch; returns how many rows went.</summary>
     public async Task<long> SweepAsync(CancellationToken cancellationToken)
     {
-        var store = services.GetRequiredService<IOrderStore>();
         var storedBefore = clock.GetUtcNow() - TimeSpan.FromHours(_keys.RetentionHours);
         long total = 0;
         try

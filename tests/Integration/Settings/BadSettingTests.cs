@@ -8,8 +8,8 @@ namespace OrderService.Integration.Tests.Settings;
 /// A bad setting, through the real process: exit code 1 and exactly one line on stderr that names the key,
 /// the value given and what is allowed; nothing on stdout, no stack trace. Covers enum and number values the
 /// binder cannot convert, data-annotation ranges and lengths (top level and nested sections), cross-field
-/// rules and connection strings, for every options class (Store, Store:Sqlite, Store:PostgreSql, Resilience,
-/// Payments).
+/// rules and connection strings (a MongoDB URI too), for every options class (Store, Store:Sqlite, Store:PostgreSql,
+/// Resilience, Payments).
 /// </summary>
 public sealed class BadSettingTests
 {
@@ -42,6 +42,8 @@ public sealed class BadSettingTests
         ["server store without a connection string"] = (["--Store:Provider=PostgreSql"], ["ConnectionStrings:Orders", "Missing", "PostgreSql connection string"]),
         ["misspelt keyword in a connection string of an engine in its own project"] = (["--Store:Provider=SqlServer", "--ConnectionStrings:Orders=Servr=db"], ["ConnectionStrings:Orders", "a SqlServer connection string"]),
         ["misspelt keyword in a connection string setting checked by its engine's driver"] = (["--Store:Provider=SqlServer", "--ConnectionStrings:Orders=Server=db", "--Store:SqlServer:ReadConnectionString=Servr=db"], ["Store:SqlServer:ReadConnectionString", "a SQL Server connection string"]),
+        ["MongoDB connection string that is not a URI"] = (["--Store:Provider=MongoDb", "--Store:Layout=Document", "--ConnectionStrings:Orders=Host=127.0.0.1;Database=orders"],
+            ["ConnectionStrings:Orders", "value hidden", "a MongoDB URI (mongodb://host/database?options)"]),
         ["layout the provider lacks"] = (["--Store:Provider=SqlServer", "--Store:Layout=Document", "--ConnectionStrings:Orders=Server=127.0.0.1"], ["Store:Layout", "\"Document\"", "Relational with Store:Provider=SqlServer"]),
     };
 
