@@ -1,6 +1,8 @@
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using OrderService.Apis;
+using Shouldly;
 using Xunit;
 using JsonOptions = Microsoft.AspNetCore.Http.Json.JsonOptions;
 
@@ -19,5 +21,15 @@ public sealed class StartUpTests(ApiHost host) : IClassFixture<ApiHost>
 
         // Throws if the sample request stops passing the order rules, or if a type it writes is missing from the contract.
         await ContractWarmUp.RunAsync(options, Ct);
+    }
+
+    [Fact]
+    public async Task The_service_runs_the_contract_warm_up_as_it_starts()
+    {
+        await using var service = host.Create();
+        var warmUp = service.Services.GetServices<IHostedService>().OfType<ContractWarmUp>().ShouldHaveSingleItem("the service registers the warm-up");
+
+        await warmUp.ExecuteTask!.WaitAsync(TimeSpan.FromSeconds(30), Ct);
+        warmUp.ExecuteTask.IsCompletedSuccessfully.ShouldBeTrue();
     }
 }
