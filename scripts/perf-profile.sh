@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CPU profile of the service under shoot-out load (issue 12: "profile before changing anything").
+# CPU profile of the service under shoot-out load: profile before changing anything.
 #
 #   scripts/perf-profile.sh OUT_DIR [SERVICE_DLL] [STORE] [VARIANT]
 #     STORE:   postgres (default) | sqlite      VARIANT: relational/v1-shared-uow (default: the service's defaults)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 12's figures in one command, for a QUIET machine (nothing else running; ~15-20 min on 2 cores):
+# The figures the performance targets are stated in (docs/performance.md#targets), in one command, for a QUIET
+# machine (nothing else running; ~15-20 min on 2 cores):
 #
 #   scripts/perf-report.sh [OUT_DIR] [RUNS] [BASELINE_COMMIT]      (defaults: artifacts/perf-report/<time>, 3, de2015c)
 #

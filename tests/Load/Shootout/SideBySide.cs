@@ -4,7 +4,7 @@ using System.Text;
 namespace OrderService.Load.Shootout;
 
 /// <summary>
-/// Issue 12's report: every store and variant that ran, side by side, with the ratios the targets are stated in
+/// The performance report: every store and variant that ran, side by side, with the ratios the targets are stated in
 /// (HTTP/raw, × pgbench, service CPU per workflow and its ratio to the --baseline-commit build of the same variant).
 /// </summary>
 public static class SideBySide
