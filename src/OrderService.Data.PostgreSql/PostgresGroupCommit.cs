@@ -100,7 +100,7 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
                 {
                     var command = batch.CreateBatchCommand();
                     command.CommandText = statement.Sql;
-                    statement.Parameters.AddTo(command);
+                    statement.Parameters.AddTo(new ParameterTarget(command));
                     batch.BatchCommands.Add(command);
                 }
 

@@ -41,7 +41,7 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     }
 
     /// <summary>@Ids as nvarchar(max) (Size -1): ONE declaration, so one cached plan, for any number of ids.</summary>
-    public override object IdSetParameters(IReadOnlyList<Guid> ids) => new SqlServerMaxText("Ids", (string)IdSet(ids));
+    public override IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) => new SqlServerMaxText("Ids", (string)IdSet(ids));
 
     protected override string ReadFrom(string table, string alias) =>
         ReadIsolation == ReadIsolation.ReadUncommitted ? $"dbo.{table} {alias} WITH (NOLOCK)" : $"dbo.{table} {alias}";

@@ -1,6 +1,7 @@
 using System.Data.Common;
 using System.Globalization;
 using Dapper;
+using OrderService.Data.Relational;
 
 namespace OrderService.Data;
 
@@ -30,7 +31,7 @@ public static class LayoutTables
         var found = new List<TableRows>();
         foreach (var table in tables)
         {
-            var exists = await connection.ExecuteScalarAsync<long>(new CommandDefinition(tableExistsSql, new { name = table }, cancellationToken: cancellationToken));
+            var exists = await connection.ExecuteScalarAsync<long>(new CommandDefinition(tableExistsSql, new StatementArguments().Text("name", table), cancellationToken: cancellationToken));
             if (exists == 0)
             {
                 continue;

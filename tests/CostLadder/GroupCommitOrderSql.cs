@@ -62,7 +62,7 @@ public sealed class GroupCommitOrderSql(PostgresDatabase database) : IOrderSql
         await using var batch = database.DataSource.CreateBatch();
         var command = batch.CreateBatchCommand();
         command.CommandText = sql;
-        values.AddTo(command);
+        values.AddTo(new ParameterTarget(command));
         batch.BatchCommands.Add(command);
         await using var reader = await batch.ExecuteReaderAsync(cancellationToken);
         return await reader.ReadAsync(cancellationToken) ? readRow(reader) : default;
@@ -74,11 +74,11 @@ public sealed class GroupCommitOrderSql(PostgresDatabase database) : IOrderSql
         /// <summary>An absent If-Match: a null the server reads as an integer.</summary>
         public static readonly object NullInteger = new();
 
-        public void AddTo(DbBatchCommand command)
+        public void AddTo(ParameterTarget target)
         {
             foreach (var value in values)
             {
-                command.Parameters.Add(value == NullInteger
+                target.Parameters.Add(value == NullInteger
                     ? new NpgsqlParameter { Value = DBNull.Value, NpgsqlDbType = NpgsqlDbType.Integer }
                     : new NpgsqlParameter { Value = value });
             }

@@ -201,7 +201,7 @@ public sealed partial class DocumentOrderStore : IOrderStore
     /// <summary>A write's parameters, bound alike to a command of its own or to a group commit's batch command.</summary>
     private sealed class DocumentParameters(Action<DbParameterCollection> bind) : IStatementParameters
     {
-        public void AddTo(DbBatchCommand command) => bind(command.Parameters);
+        public void AddTo(ParameterTarget target) => bind(target.Parameters);
 
         public void AddTo(DbParameterCollection parameters) => bind(parameters);
     }

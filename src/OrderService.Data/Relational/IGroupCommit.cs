@@ -1,4 +1,3 @@
-using System.Data;
 using System.Data.Common;
 
 namespace OrderService.Data.Relational;
@@ -34,32 +33,3 @@ public readonly record struct GroupedStatement(string Sql, Guid OrderId, IStatem
 /// (not run in a group) tells the caller to run its unit on its own.
 /// </summary>
 public readonly record struct GroupedResult<T>(bool RanInGroup, bool HasRow, T? Row);
-
-/// <summary>
-/// A write's parameters as one object: Dapper binds its properties by name (the ordinary path), and a group commit
-/// binds the same values to a batch command of its own.
-/// </summary>
-public interface IStatementParameters
-{
-    void AddTo(DbBatchCommand command);
-}
-
-internal static class StatementParameter
-{
-    /// <summary>
-    /// Binds <paramref name="value"/> as Dapper would: a declared <paramref name="type"/> for strings and numbers, and the
-    /// provider's own mapping of the value for ids and timestamps (whose storage differs per engine).
-    /// </summary>
-    public static void Add(DbBatchCommand command, string name, object? value, DbType? type = null)
-    {
-        var parameter = command.CreateParameter();
-        parameter.ParameterName = name;
-        parameter.Value = value ?? DBNull.Value;
-        if (type is { } declared)
-        {
-            parameter.DbType = declared;
-        }
-
-        command.Parameters.Add(parameter);
-    }
-}

@@ -13,7 +13,7 @@ public sealed partial class RelationalOrderStore
             using (StoreTelemetry.Command(_dialect.ProviderName, "forget_keys", sql, _createIsolationInForce))
             {
                 return await connection.ExecuteAsync(new CommandDefinition(
-                    sql, new { Before = _dialect.Timestamp(storedBefore.ToUniversalTime()), Limit = limit }, transaction, _commandTimeout, CommandType.Text, CommandFlags.None, cancellationToken));
+                    sql, new StatementArguments().Value("Before", _dialect.Timestamp(storedBefore.ToUniversalTime())).Int32("Limit", limit), transaction, _commandTimeout, CommandType.Text, CommandFlags.None, cancellationToken));
             }
         }, cancellationToken);
 }

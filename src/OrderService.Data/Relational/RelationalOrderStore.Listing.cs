@@ -14,14 +14,12 @@ public sealed partial class RelationalOrderStore
         var withStatus = query.Status is not null;
         var sql = _dialect.SelectCustomerPagePositions(withStatus, query.After is not null);
         var after = query.After.GetValueOrDefault();
-        var parameters = new
-        {
-            query.CustomerId,
-            Status = query.Status?.ToString(),
-            Take = query.Limit + 1,
-            AfterAt = _dialect.Timestamp(after.CreatedAt),
-            AfterId = _dialect.Id(after.Id),
-        };
+        var parameters = new StatementArguments()
+            .Text("CustomerId", query.CustomerId)
+            .Text("Status", query.Status?.ToString())
+            .Int32("Take", query.Limit + 1)
+            .Value("AfterAt", _dialect.Timestamp(after.CreatedAt))
+            .Value("AfterId", _dialect.Id(after.Id));
 
         var positions = new List<OrderPosition>(Math.Min(query.Limit + 1, 64));
         await using (var connection = await _connections.OpenReaderAsync(cancellationToken))
@@ -41,15 +39,13 @@ public sealed partial class RelationalOrderStore
     private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         var sql = _dialect.SelectCustomerPageRange(query.Status is not null);
-        var parameters = new
-        {
-            query.CustomerId,
-            Status = query.Status?.ToString(),
-            TopAt = _dialect.Timestamp(range.Top.CreatedAt),
-            TopId = _dialect.Id(range.Top.Id),
-            LastAt = _dialect.Timestamp(range.Last.CreatedAt),
-            LastId = _dialect.Id(range.Last.Id),
-        };
+        var parameters = new StatementArguments()
+            .Text("CustomerId", query.CustomerId)
+            .Text("Status", query.Status?.ToString())
+            .Value("TopAt", _dialect.Timestamp(range.Top.CreatedAt))
+            .Value("TopId", _dialect.Id(range.Top.Id))
+            .Value("LastAt", _dialect.Timestamp(range.Last.CreatedAt))
+            .Value("LastId", _dialect.Id(range.Last.Id));
 
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
         await foreach (var order in QueryOrdersAsync(connection, "list_by_customer", sql, parameters, cancellationToken))

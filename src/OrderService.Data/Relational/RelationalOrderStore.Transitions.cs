@@ -253,7 +253,7 @@ public sealed partial class RelationalOrderStore
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
         using (StoreTelemetry.Command(_dialect.ProviderName, "transition.reread", sql, _connections.ReadIsolationInForce))
         {
-            await using var reader = await ExecuteReaderAsync(connection, null, sql, new { Id = _dialect.Id(id) }, cancellationToken);
+            await using var reader = await ExecuteReaderAsync(connection, null, sql, new StatementArguments().Value("Id", _dialect.Id(id)), cancellationToken);
             return await reader.ReadAsync(cancellationToken)
                 ? (OrderRowReader.ParseStatus(reader.GetString(0)), reader.GetInt32(1))
                 : null;

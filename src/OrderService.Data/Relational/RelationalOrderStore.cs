@@ -186,7 +186,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
         var sql = _dialect.SelectIdempotencyKey;
         using (StoreTelemetry.Command(_dialect.ProviderName, operation, sql, isolation))
         {
-            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new { Key = key, Id = _dialect.Id(orderId) }, cancellationToken);
+            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new StatementArguments().Text("Key", key).Value("Id", _dialect.Id(orderId)), cancellationToken);
             return await reader.ReadAsync(cancellationToken)
                 ? (reader.GetString(0), reader.GetGuid(1), reader.GetInt32(2))
                 : null;
@@ -225,10 +225,10 @@ public sealed partial class RelationalOrderStore : IOrderStore
         for (var start = 0; start < distinct.Length; start += chunkSize)
         {
             var count = Math.Min(chunkSize, distinct.Length - start);
-            var parameters = new DynamicParameters();
+            var parameters = new StatementArguments();
             for (var i = 0; i < count; i++)
             {
-                parameters.Add("Id" + i.ToString(CultureInfo.InvariantCulture), _dialect.Id(distinct[start + i]));
+                parameters.Value("Id" + i.ToString(CultureInfo.InvariantCulture), _dialect.Id(distinct[start + i]));
             }
 
             await foreach (var order in QueryOrdersAsync(connection, "get_many.in_list", _dialect.SelectOrdersByIdList(count), parameters, cancellationToken))
@@ -252,7 +252,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
         }
     }
 
-    private async IAsyncEnumerable<Order> QueryOrdersAsync(DbConnection connection, string operation, string sql, object parameters, [EnumeratorCancellation] CancellationToken cancellationToken)
+    private async IAsyncEnumerable<Order> QueryOrdersAsync(DbConnection connection, string operation, string sql, IStatementParameters parameters, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var activity = StoreTelemetry.Command(_dialect.ProviderName, operation, sql, _connections.ReadIsolationInForce);
         await using var reader = await ExecuteReaderAsync(connection, null, sql, parameters, cancellationToken);
@@ -267,11 +267,11 @@ public sealed partial class RelationalOrderStore : IOrderStore
         var sql = _dialect.SelectOrderById;
         using (StoreTelemetry.Command(_dialect.ProviderName, operation, sql, isolation))
         {
-            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new { Id = _dialect.Id(id) }, cancellationToken);
+            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new StatementArguments().Value("Id", _dialect.Id(id)), cancellationToken);
             return await reader.ReadAsync(cancellationToken) ? OrderRowReader.Read(reader) : null;
         }
     }
 
-    private Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, DbTransaction? transaction, string sql, object parameters, CancellationToken cancellationToken) =>
+    private Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, DbTransaction? transaction, string sql, IStatementParameters parameters, CancellationToken cancellationToken) =>
         _connections.ExecuteReaderAsync(connection, new CommandDefinition(sql, parameters, transaction, _commandTimeout, CommandType.Text, CommandFlags.None, cancellationToken));
 }

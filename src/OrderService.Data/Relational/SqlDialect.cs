@@ -43,7 +43,7 @@ public abstract partial class SqlDialect
     /// The Dapper parameters of <see cref="SelectOrdersByIdSet"/>: <c>@Ids</c> = <see cref="IdSet"/>. SQL Server
     /// overrides it to declare @Ids as nvarchar(max) itself (an object-typed value gets no declared size).
     /// </summary>
-    public virtual object IdSetParameters(IReadOnlyList<Guid> ids) => new { Ids = IdSet(ids) };
+    public virtual IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) => new StatementArguments().Value("Ids", IdSet(ids));
 
     // ---- Words that differ (hooks) ---------------------------------------------------------------
 

@@ -1,12 +1,11 @@
 using System.Data;
-using System.Data.Common;
 
 namespace OrderService.Data.Relational;
 
 /// <summary>
-/// The parameters of <see cref="SqlDialect.CreateOrder"/>. The property types are what Dapper declares for each
-/// parameter; <see cref="AddTo"/> binds the same to a group commit's batch command. Key and RequestHash only
-/// with an Idempotency-Key (the statement names them only then).
+/// The parameters of <see cref="SqlDialect.CreateOrder"/>, declared as Dapper would declare each property's type,
+/// alike for a command of its own and for a group commit's batch command. Key and RequestHash only with an
+/// Idempotency-Key (the statement names them only then).
 /// </summary>
 internal sealed class CreateParameters : IStatementParameters
 {
@@ -26,18 +25,18 @@ internal sealed class CreateParameters : IStatementParameters
 
     public string? RequestHash { get; init; }
 
-    public void AddTo(DbBatchCommand command)
+    public void AddTo(ParameterTarget target)
     {
-        StatementParameter.Add(command, nameof(Id), Id);
-        StatementParameter.Add(command, nameof(CustomerId), CustomerId, DbType.String);
-        StatementParameter.Add(command, nameof(Total), Total, DbType.Decimal);
-        StatementParameter.Add(command, nameof(At), At);
-        StatementParameter.Add(command, nameof(Lines), Lines, DbType.String);
-        StatementParameter.Add(command, nameof(Data), Data, DbType.String);
+        target.Add(nameof(Id), Id);
+        target.Add(nameof(CustomerId), CustomerId, DbType.String);
+        target.Add(nameof(Total), Total, DbType.Decimal);
+        target.Add(nameof(At), At);
+        target.Add(nameof(Lines), Lines, DbType.String);
+        target.Add(nameof(Data), Data, DbType.String);
         if (Key is not null)
         {
-            StatementParameter.Add(command, nameof(Key), Key, DbType.String);
-            StatementParameter.Add(command, nameof(RequestHash), RequestHash, DbType.String);
+            target.Add(nameof(Key), Key, DbType.String);
+            target.Add(nameof(RequestHash), RequestHash, DbType.String);
         }
     }
 }
@@ -60,20 +59,20 @@ internal sealed class TransitionParameters : IStatementParameters
 
     public string? RequestHash { get; init; }
 
-    public void AddTo(DbBatchCommand command)
+    public void AddTo(ParameterTarget target)
     {
-        StatementParameter.Add(command, nameof(Id), Id);
-        StatementParameter.Add(command, nameof(At), At);
-        StatementParameter.Add(command, nameof(Data), Data, DbType.String);
+        target.Add(nameof(Id), Id);
+        target.Add(nameof(At), At);
+        target.Add(nameof(Data), Data, DbType.String);
         if (Expected is not null)
         {
-            StatementParameter.Add(command, nameof(Expected), Expected, DbType.Int32);
+            target.Add(nameof(Expected), Expected, DbType.Int32);
         }
 
         if (Key is not null)
         {
-            StatementParameter.Add(command, nameof(Key), Key, DbType.String);
-            StatementParameter.Add(command, nameof(RequestHash), RequestHash, DbType.String);
+            target.Add(nameof(Key), Key, DbType.String);
+            target.Add(nameof(RequestHash), RequestHash, DbType.String);
         }
     }
 }
