@@ -8,6 +8,7 @@
 #   scripts/cold-start.sh --no-publish    # measure what artifacts/coldstart holds
 #   COLD_STARTS=20 scripts/cold-start.sh  # more starts per variant
 #   COLD_START_COMPOSITE=1 scripts/cold-start.sh  # also the self-contained composite builds (~5 min more per publish)
+#   COLD_START_AOT=1 scripts/cold-start.sh        # also Native AOT builds of the service and the bare API (needs clang)
 #
 # Variants: the service published with ReadyToRun (the default publish since it measured best) and without;
 # ReadyToRun without the request delegate generator (handlers bound by expression trees at start-up);
@@ -40,6 +41,19 @@ publish_composite() { # name project: self-contained, framework and app in one c
 }
 composite="${COLD_START_COMPOSITE:-0}"
 
+publish_aot() { # name project: Native AOT (SQLite and PostgreSQL only for the service: OrderService.csproj)
+  echo "==> publish $1 (Native AOT)"
+  rm -rf "${out:?}/$1"
+  # The ILCompiler links with clang; Debian may ship it only under its versioned name.
+  local linker=()
+  if ! command -v clang >/dev/null; then
+    linker=("-p:CppCompilerAndLinker=$(compgen -c clang- | grep -E '^clang-[0-9]+$' | sort -V | tail -n 1)")
+  fi
+  dotnet publish "$2" -c Release -r "$rid" -p:PublishAot=true "${linker[@]}" --artifacts-path "$out/build-$1" \
+    -o "$out/$1" -v quiet -nologo >/dev/null
+}
+aot="${COLD_START_AOT:-0}"
+
 if [[ "${1:-}" != "--no-publish" ]]; then
   publish service-r2r src/OrderService/OrderService.csproj true
   publish service-jit src/OrderService/OrderService.csproj false
@@ -49,6 +63,10 @@ if [[ "${1:-}" != "--no-publish" ]]; then
   if [[ "$composite" == 1 ]]; then
     publish_composite service-composite src/OrderService/OrderService.csproj
     publish_composite bare-composite tests/ColdStart/Bare/Bare.csproj
+  fi
+  if [[ "$aot" == 1 ]]; then
+    publish_aot service-aot src/OrderService/OrderService.csproj
+    publish_aot bare-aot tests/ColdStart/Bare/Bare.csproj
   fi
 fi
 
@@ -65,6 +83,9 @@ variants=(
 if [[ "$composite" == 1 ]]; then
   # A dll of "./Name" is started as that apphost, not through dotnet.
   variants+=("bare, self-contained composite|bare-composite|./Bare|" "service, self-contained composite|service-composite|./OrderService|")
+fi
+if [[ "$aot" == 1 ]]; then
+  variants+=("bare, Native AOT|bare-aot|./Bare|" "service, Native AOT|service-aot|./OrderService|")
 fi
 body='{"customerId":"cold-start","lines":[{"sku":"SKU-1","quantity":1,"unitPrice":9.99}]}'
 # The raw milliseconds stay beside the builds, one file per variant (the variant's index), for a second look.

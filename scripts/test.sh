@@ -12,7 +12,8 @@
 # As root it also installs pg_auto_failover (postgresql-<major>-auto-failover, pg-auto-failover-cli) for the failover
 # tests when it is missing; without root those tests report skipped, with the reason. They count as PostgreSQL tests
 # (trait Server=PgAutoFailover): the one skip a PostgreSQL test may report, unless pg_auto_failover is installed and
-# none of them ran.
+# none of them ran. As root it installs clang for the Native AOT build (NativeAotTests: about 3 minutes) when no clang
+# is on PATH; without it those tests report skipped, with the reason.
 # Environment: ORDERS_TEST_POSTGRES (use this server instead of a throwaway cluster), ORDERS_TEST_SQLSERVER,
 # ORDERS_TEST_MONGODB, ORDERS_TEST_ARTIFACTS (build output; default ./artifacts), ORDERS_TEST_TIMEOUT (per
 # assembly; default 45m), ORDERS_TEST_IMAGE=1 (also build and start the Dockerfile's image: minutes).
@@ -67,6 +68,18 @@ if [[ -n "$pg_major" ]] && ! pg_auto_failover_installed; then
   else
     echo "==> pg_auto_failover is missing and this is not root: the failover tests will report skipped"
     echo "    (sudo apt-get install -y postgresql-$pg_major-auto-failover pg-auto-failover-cli)"
+  fi
+fi
+# The Native AOT build (NativeAotTests) links with clang, plain or Debian's versioned clang-N.
+if ! compgen -c clang | grep -qE '^clang(-[0-9]+)?$'; then
+  if [[ "$(id -u)" -eq 0 ]]; then
+    echo "==> clang not found: installing clang and zlib1g-dev with apt-get (the Native AOT build links with them)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q --no-install-recommends clang zlib1g-dev \
+      || { apt-get update -q && apt-get install -y -q --no-install-recommends clang zlib1g-dev; } \
+      || echo "==> clang could not be installed: the Native AOT tests will report skipped"
+  else
+    echo "==> clang is missing and this is not root: the Native AOT tests will report skipped (sudo apt-get install -y clang zlib1g-dev)"
   fi
 fi
 if [[ -z "${ORDERS_TEST_POSTGRES:-}" && "$(id -u)" -eq 0 ]] && ! id postgres >/dev/null 2>&1; then

@@ -22,6 +22,7 @@ public static class StoreRegistration
         services.AddSettings<StoreOptions>(configuration, StoreOptions.SectionName);
         services.AddSingleton<IValidateOptions<StoreOptions>, MongoStoreOptionsValidator>();
         services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
+        services.AddSingleton<IValidateOptions<StoreOptions>>(sp => new ShippedStoreValidator(sp.GetServices<StoreEngine>()));
         services.AddStoreResilience(configuration);
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => CreateContext(sp, configuration));

@@ -8,7 +8,7 @@ namespace OrderService.Testing;
 /// The built service as its own process, started as an operator starts it: <c>dotnet OrderService.dll</c> with
 /// its settings as arguments or environment variables, and none of this machine's own settings leaking in (every
 /// variable that starts with one of <see cref="SettingPrefixes"/> is removed before the caller's are added).
-/// <see cref="StartAsync"/> keeps it running until disposed (it kills this process by its own handle and nothing
+/// <c>StartAsync</c> keeps it running until disposed (it kills this process by its own handle and nothing
 /// else); <see cref="RunAsync"/> runs it to its exit.
 /// </summary>
 public sealed class OrderServiceProcess : IAsyncDisposable
@@ -30,17 +30,26 @@ public sealed class OrderServiceProcess : IAsyncDisposable
 
     public HttpClient Client { get; }
 
-    /// <summary><c>dotnet <paramref name="serviceDll"/> <paramref name="arguments"/></c> in <paramref name="workingDirectory"/>, output redirected, the machine's settings scrubbed and <paramref name="environment"/> set.</summary>
+    /// <summary>
+    /// <c>dotnet <paramref name="serviceDll"/> <paramref name="arguments"/></c> in <paramref name="workingDirectory"/>, output
+    /// redirected, the machine's settings scrubbed and <paramref name="environment"/> set. A file that is not a .dll is a native
+    /// executable (a Native AOT build) and is started itself.
+    /// </summary>
     public static ProcessStartInfo StartInfo(string serviceDll, IEnumerable<string> arguments, string workingDirectory, IReadOnlyDictionary<string, string>? environment = null)
     {
-        var start = new ProcessStartInfo("dotnet")
+        var isAssembly = serviceDll.EndsWith(".dll", StringComparison.OrdinalIgnoreCase);
+        var start = new ProcessStartInfo(isAssembly ? "dotnet" : serviceDll)
         {
             WorkingDirectory = workingDirectory,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        start.ArgumentList.Add(serviceDll);
+        if (isAssembly)
+        {
+            start.ArgumentList.Add(serviceDll);
+        }
+
         foreach (var argument in arguments)
         {
             start.ArgumentList.Add(argument);
@@ -63,10 +72,14 @@ public sealed class OrderServiceProcess : IAsyncDisposable
     /// Starts the service on a free loopback port with <c>--Key=value</c> for each of <paramref name="settings"/>; ready
     /// once /health/ready answers 200 (within 60 s, or it is killed and this throws).
     /// </summary>
-    public static async Task<OrderServiceProcess> StartAsync(string workingDirectory, IReadOnlyDictionary<string, string> settings, CancellationToken cancellationToken)
+    public static Task<OrderServiceProcess> StartAsync(string workingDirectory, IReadOnlyDictionary<string, string> settings, CancellationToken cancellationToken) =>
+        StartAsync(ServiceDll, workingDirectory, settings, cancellationToken);
+
+    /// <summary>As above, for another build than <see cref="ServiceDll"/> (<paramref name="executable"/>, as <see cref="StartInfo"/> takes it).</summary>
+    public static async Task<OrderServiceProcess> StartAsync(string executable, string workingDirectory, IReadOnlyDictionary<string, string> settings, CancellationToken cancellationToken)
     {
         var port = FreePort.Loopback();
-        var start = StartInfo(ServiceDll, ["--urls", string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}"), .. settings.Select(s => $"--{s.Key}={s.Value}")], workingDirectory);
+        var start = StartInfo(executable, ["--urls", string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}"), .. settings.Select(s => $"--{s.Key}={s.Value}")], workingDirectory);
         var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start the service.");
         process.OutputDataReceived += static (_, _) => { };
         process.ErrorDataReceived += static (_, _) => { };
@@ -99,12 +112,15 @@ public sealed class OrderServiceProcess : IAsyncDisposable
 
     /// <summary>
     /// Runs the service in a scratch working directory until it exits (a bad setting), <paramref name="stopWhenOutput"/>
-    /// matches a line of its output, or <paramref name="timeout"/> passes (then it is killed: exit code -1).
+    /// matches a line of its output, or <paramref name="timeout"/> passes (then it is killed: exit code -1). <paramref name="executable"/>:
+    /// another build than <see cref="ServiceDll"/>, as <see cref="StartInfo"/> takes it.
     /// </summary>
-    public static async Task<ServiceRun> RunAsync(IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null, TimeSpan? timeout = null, Func<string, bool>? stopWhenOutput = null, CancellationToken cancellationToken = default)
+    public static async Task<ServiceRun> RunAsync(
+        IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null, TimeSpan? timeout = null, Func<string, bool>? stopWhenOutput = null,
+        string? executable = null, CancellationToken cancellationToken = default)
     {
         var directory = Directory.CreateTempSubdirectory("orders-settings-").FullName;
-        using var process = Process.Start(StartInfo(ServiceDll, arguments, directory, environment)) ?? throw new InvalidOperationException("Could not start the service.");
+        using var process = Process.Start(StartInfo(executable ?? ServiceDll, arguments, directory, environment)) ?? throw new InvalidOperationException("Could not start the service.");
         var output = new StringBuilder();
         var seen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         process.OutputDataReceived += (_, line) =>

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Text.Json;
+using System.Text.Json.Serialization.Metadata;
 using Microsoft.Extensions.Options;
 using OrderService.Data.Orders;
 using OrderService.Contracts;
@@ -36,8 +37,8 @@ internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger
     /// <summary>The contract's round, with <paramref name="options"/>: those of the API, so that their metadata is the one built.</summary>
     internal static async Task RunAsync(JsonSerializerOptions options, CancellationToken cancellationToken)
     {
-        var request = await JsonSerializer.DeserializeAsync<CreateOrderRequest>(
-            PipeReader.Create(new ReadOnlySequence<byte>(SampleRequest.ToArray())), options, cancellationToken);
+        var request = await JsonSerializer.DeserializeAsync(
+            PipeReader.Create(new ReadOnlySequence<byte>(SampleRequest.ToArray())), TypeInfo<CreateOrderRequest>(options), cancellationToken);
         var errors = default(ValidationErrors);
         OrderRequestRules.CustomerId(request?.CustomerId, "customerId", ref errors);
         var lines = OrderRequestRules.Lines(request?.Lines, ref errors);
@@ -50,10 +51,17 @@ internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger
         var now = DateTimeOffset.UtcNow;
         var order = Transitions.Create(Guid.CreateVersion7(now), request!.CustomerId!, lines, now);
         var sink = PipeWriter.Create(Stream.Null);
-        await JsonSerializer.SerializeAsync(sink, order, options, cancellationToken);
-        await JsonSerializer.SerializeAsync(sink, new HttpValidationProblemDetails { Errors = { ["customerId"] = ["warm-up"] } }, options, cancellationToken);
+        await JsonSerializer.SerializeAsync(sink, order, TypeInfo<Order>(options), cancellationToken);
+        var problem = new HttpValidationProblemDetails { Errors = { ["customerId"] = ["warm-up"] } };
+        await JsonSerializer.SerializeAsync(sink, problem, TypeInfo<HttpValidationProblemDetails>(options), cancellationToken);
         await sink.CompleteAsync();
     }
+
+    /// <summary>
+    /// The metadata the options resolve for <typeparamref name="T"/> (in the service, the contract's generated code). The
+    /// overloads that take the options alone are the ones a Native AOT build warns about.
+    /// </summary>
+    private static JsonTypeInfo<T> TypeInfo<T>(JsonSerializerOptions options) => (JsonTypeInfo<T>)options.GetTypeInfo(typeof(T));
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Warming the request contract up failed; the first request does it instead.")]
     private static partial void LogFailed(ILogger logger, Exception exception);

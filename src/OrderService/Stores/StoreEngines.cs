@@ -1,19 +1,26 @@
+#if !NATIVE_AOT
 using OrderService.Data.MongoDb;
+using OrderService.Data.SqlServer;
+#endif
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
-using OrderService.Data.SqlServer;
 
 namespace OrderService.Stores;
 
-/// <summary>The store engines this build ships, each from its own project; Store:Provider picks one at start-up (StoreRegistration).</summary>
+/// <summary>
+/// The store engines this build ships, each from its own project; Store:Provider picks one at start-up (StoreRegistration).
+/// A Native AOT build ships SQLite and PostgreSQL only (OrderService.csproj says why).
+/// </summary>
 internal static class StoreEngines
 {
     public static IHostApplicationBuilder AddStoreEngines(this IHostApplicationBuilder builder)
     {
+#if !NATIVE_AOT
         builder.Services.AddMongoDbOrderStore();
+        builder.Services.AddSqlServerOrderStore();
+#endif
         builder.Services.AddPostgreSqlOrderStore();
         builder.Services.AddSqliteOrderStore();
-        builder.Services.AddSqlServerOrderStore();
         return builder;
     }
 }

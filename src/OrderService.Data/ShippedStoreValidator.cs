@@ -1,0 +1,21 @@
+using Microsoft.Extensions.Options;
+using OrderService.Data.Configuration;
+
+namespace OrderService.Data;
+
+/// <summary>
+/// Store:Provider must name a store this build ships (a <see cref="StoreEngine"/> the host registered): the regular
+/// build ships all four, a Native AOT build SQLite and PostgreSQL only. Checked with the other settings at start-up,
+/// so that a store the build lacks is one line and exit code 1, not a failure once the host runs.
+/// </summary>
+public sealed class ShippedStoreValidator(IEnumerable<StoreEngine> engines) : IValidateOptions<StoreOptions>
+{
+    public ValidateOptionsResult Validate(string? name, StoreOptions options)
+    {
+        var shipped = engines.Select(e => e.Provider).Distinct().Order().ToList();
+        return shipped.Contains(options.Provider)
+            ? ValidateOptionsResult.Success
+            : ValidateOptionsResult.Fail(SettingError.Invalid(
+                $"{StoreOptions.SectionName}:{nameof(StoreOptions.Provider)}", options.Provider, $"{string.Join(", ", shipped)} (the stores this build ships)"));
+    }
+}

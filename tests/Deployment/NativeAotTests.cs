@@ -1,0 +1,100 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json.Nodes;
+using OrderService.Testing;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Deployment.Tests;
+
+/// <summary>
+/// The Native AOT build (docs/cold-start.md#native-aot) as an operator runs it, from its own folder: the whole workflow
+/// and the error contract on SQLite, its settings checked as the regular build checks them (they walk the options
+/// classes by reflection, which trimming would silently break), and the stores it leaves out named as absent.
+/// </summary>
+public sealed class NativeAotTests(NativeAotBuild build) : IClassFixture<NativeAotBuild>
+{
+    private static CancellationToken Ct => TestContext.Current.CancellationToken;
+
+    [Fact(Timeout = 900_000)]
+    public async Task The_native_build_runs_the_workflow_and_the_error_contract_on_SQLite()
+    {
+        build.SkipUnlessBuilt();
+        var data = Directory.CreateTempSubdirectory("orders-native-aot-data-").FullName;
+        try
+        {
+            await using var service = await OrderServiceProcess.StartAsync(
+                build.Executable, build.Folder, new Dictionary<string, string> { ["ConnectionStrings:Orders"] = $"Data Source={Path.Combine(data, "orders.db")}" }, Ct);
+            var http = service.Client;
+
+            using var created = await http.PostAsJsonAsync("/orders", new { customerId = "native", lines = new[] { new { sku = "SKU-1", quantity = 2, unitPrice = 9.99m } } }, Ct);
+            created.StatusCode.ShouldBe(HttpStatusCode.Created);
+            var id = (await Json(created))["id"]!.GetValue<string>();
+            created.Headers.Location!.ToString().ShouldBe($"/orders/{id}");
+
+            (await Post(http, $"/orders/{id}/pay", new { paymentReference = "p-1" })).ShouldBe(HttpStatusCode.OK);
+            (await Post(http, $"/orders/{id}/ship", new { carrier = "UPS", trackingNumber = "1Z" })).ShouldBe(HttpStatusCode.OK);
+            (await Post(http, $"/orders/{id}/complete", null)).ShouldBe(HttpStatusCode.OK);
+            (await Post(http, $"/orders/{id}/complete", null)).ShouldBe(HttpStatusCode.Conflict);
+
+            var order = await http.GetFromJsonAsync<JsonObject>($"/orders/{id}", Ct);
+            order!["status"]!.GetValue<string>().ShouldBe("Completed");
+            order["events"]!.AsArray().Select(e => e!["type"]!.GetValue<string>()).ShouldBe(["Created", "Paid", "Shipped", "Completed"]);
+
+            using var batch = await http.PostAsJsonAsync("/orders/batch", new { ids = new[] { id, Guid.NewGuid().ToString() } }, Ct);
+            (await batch.Content.ReadFromJsonAsync<JsonArray>(Ct))!.Count.ShouldBe(1);
+            (await http.GetFromJsonAsync<JsonArray>("/customers/native/orders?status=Completed", Ct))!.Count.ShouldBe(1);
+
+            using var invalid = await http.PostAsJsonAsync("/orders", new { customerId = "", lines = Array.Empty<object>() }, Ct);
+            invalid.StatusCode.ShouldBe(HttpStatusCode.BadRequest);
+            invalid.Content.Headers.ContentType!.MediaType.ShouldBe("application/problem+json");
+            (await Json(invalid))["errors"]!.AsObject().Select(e => e.Key).ShouldBe(["customerId", "lines"], ignoreOrder: true);
+            (await http.GetAsync("/orders/not-a-guid", Ct)).StatusCode.ShouldBe(HttpStatusCode.BadRequest);
+            (await http.GetAsync($"/orders/{Guid.NewGuid()}", Ct)).StatusCode.ShouldBe(HttpStatusCode.NotFound);
+            (await http.GetAsync("/openapi/v1.json", Ct)).StatusCode.ShouldBe(HttpStatusCode.OK);
+        }
+        finally
+        {
+            Directory.Delete(data, recursive: true);
+        }
+    }
+
+    [Fact(Timeout = 900_000)]
+    public async Task The_native_build_refuses_bad_settings_in_the_words_of_the_regular_build()
+    {
+        build.SkipUnlessBuilt();
+        string[] arguments = ["--Store:CommandTimeoutSeconds=-5", "--Store:Layout=Tables", "--urls", "http://127.0.0.1:0"];
+
+        var native = await OrderServiceProcess.RunAsync(arguments, executable: build.Executable, cancellationToken: Ct);
+        var regular = await OrderServiceProcess.RunAsync(arguments, cancellationToken: Ct);
+
+        regular.ExitCode.ShouldBe(1, regular.StandardError);
+        regular.ErrorLines.Count.ShouldBe(2, regular.StandardError);
+        native.ExitCode.ShouldBe(1, native.StandardError);
+        native.ErrorLines.ShouldBe(regular.ErrorLines);
+    }
+
+    [Theory(Timeout = 900_000)]
+    [InlineData("SqlServer", "Server=127.0.0.1,1433;Database=orders")]
+    [InlineData("MongoDb", "mongodb://127.0.0.1:27017/orders")]
+    public async Task The_native_build_names_the_stores_it_leaves_out(string provider, string connectionString)
+    {
+        build.SkipUnlessBuilt();
+
+        var run = await OrderServiceProcess.RunAsync(
+            [$"--Store:Provider={provider}", $"--ConnectionStrings:Orders={connectionString}", "--urls", "http://127.0.0.1:0"],
+            timeout: TimeSpan.FromSeconds(30), executable: build.Executable, cancellationToken: Ct);
+
+        run.ExitCode.ShouldBe(1, run.StandardOutput + run.StandardError);
+        run.ErrorLines.ShouldBe([$"Invalid setting Store:Provider = \"{provider}\"; allowed: Sqlite, PostgreSql (the stores this build ships)."]);
+    }
+
+    private static async Task<HttpStatusCode> Post(HttpClient http, string path, object? body)
+    {
+        using var response = body is null ? await http.PostAsync(path, null, Ct) : await http.PostAsJsonAsync(path, body, Ct);
+        return response.StatusCode;
+    }
+
+    private static async Task<JsonObject> Json(HttpResponseMessage response) =>
+        (await response.Content.ReadFromJsonAsync<JsonObject>(Ct))!;
+}
