@@ -47,7 +47,10 @@ publish_aot() { # name project: Native AOT (SQLite and PostgreSQL only for the s
   # The ILCompiler links with clang; Debian may ship it only under its versioned name.
   local linker=()
   if ! command -v clang >/dev/null; then
-    linker=("-p:CppCompilerAndLinker=$(compgen -c clang- | grep -E '^clang-[0-9]+$' | sort -V | tail -n 1)")
+    local versioned
+    versioned="$(compgen -c clang- | grep -E '^clang-[0-9]+$' | sort -V | tail -n 1 || true)"
+    [[ -n "$versioned" ]] || { echo "Native AOT links with clang, and none is on PATH (apt-get install clang zlib1g-dev)." >&2; exit 1; }
+    linker=("-p:CppCompilerAndLinker=$versioned")
   fi
   dotnet publish "$2" -c Release -r "$rid" -p:PublishAot=true "${linker[@]}" --artifacts-path "$out/build-$1" \
     -o "$out/$1" -v quiet -nologo >/dev/null
