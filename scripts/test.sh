@@ -12,7 +12,7 @@
 # As root it also installs pg_auto_failover (postgresql-<major>-auto-failover, pg-auto-failover-cli) for the failover
 # tests when it is missing; without root those tests report skipped, with the reason. They count as PostgreSQL tests
 # (trait Server=PgAutoFailover): the one skip a PostgreSQL test may report, unless pg_auto_failover is installed and
-# none of them ran. As root it installs clang for the Native AOT build (NativeAotTests: about 3 minutes) when no clang
+# none of them ran. As root it installs clang for the Native AOT build (NativeAotTests: about 2 minutes) when no clang
 # is on PATH; without it those tests report skipped, with the reason.
 # Environment: ORDERS_TEST_POSTGRES (use this server instead of a throwaway cluster), ORDERS_TEST_SQLSERVER,
 # ORDERS_TEST_MONGODB, ORDERS_TEST_ARTIFACTS (build output; default ./artifacts), ORDERS_TEST_TIMEOUT (per

@@ -1,6 +1,4 @@
 using System.Net;
-using System.Net.Http.Json;
-using System.Text.Json.Nodes;
 using Docker.DotNet;
 using Docker.DotNet.Models;
 using DotNet.Testcontainers;
@@ -84,7 +82,7 @@ public sealed class ContainerImageTests
 
             (await http.GetAsync(new Uri(Probes.LivenessPath, UriKind.Relative), Ct)).StatusCode.ShouldBe(HttpStatusCode.OK);
             (await http.GetAsync(new Uri(Probes.ReadinessPath, UriKind.Relative), Ct)).StatusCode.ShouldBe(HttpStatusCode.OK);
-            (await RunWorkflowAsync(http))["status"]!.GetValue<string>().ShouldBe("Completed");
+            (await HttpWorkflow.RunAsync(http, "c-image", Ct)).Completed["status"]!.GetValue<string>().ShouldBe("Completed");
 
             var status = await container.ExecAsync(["cat", "/proc/1/status"], Ct);
             status.Stdout.Split('\n').Single(l => l.StartsWith("Uid:", StringComparison.Ordinal)).Split('\t', StringSplitOptions.RemoveEmptyEntries)[1]
@@ -137,30 +135,6 @@ public sealed class ContainerImageTests
             new ImagesListParameters { Filters = new Dictionary<string, IDictionary<string, bool>> { ["dangling"] = new Dictionary<string, bool> { ["true"] = true } } },
             CancellationToken.None);
         return images.Select(i => i.ID).ToHashSet();
-    }
-
-    /// <summary>create -> pay -> ship -> complete, each step after create with If-Match, as a client would.</summary>
-    private static async Task<JsonObject> RunWorkflowAsync(HttpClient http)
-    {
-        var created = await http.PostAsJsonAsync("/orders", new { customerId = "c-image", lines = new[] { new { sku = "SKU-1", quantity = 2, unitPrice = 12.50m } } }, Ct);
-        created.StatusCode.ShouldBe(HttpStatusCode.Created, await created.Content.ReadAsStringAsync(Ct));
-        var order = created.Headers.Location!.ToString();
-        JsonObject? last = null;
-        foreach (var (step, version, body) in new (string, int, object?)[]
-        {
-            ("pay", 1, new { paymentReference = "p-image" }),
-            ("ship", 2, new { carrier = "DHL", trackingNumber = "TRK-image" }),
-            ("complete", 3, null),
-        })
-        {
-            using var request = new HttpRequestMessage(HttpMethod.Post, $"{order}/{step}") { Content = body is null ? null : JsonContent.Create(body) };
-            request.Headers.IfMatch.Add(new System.Net.Http.Headers.EntityTagHeaderValue($"\"{version}\""));
-            using var response = await http.SendAsync(request, Ct);
-            response.StatusCode.ShouldBe(HttpStatusCode.OK, $"{step}: {await response.Content.ReadAsStringAsync(Ct)}");
-            last = (await response.Content.ReadFromJsonAsync<JsonObject>(Ct))!;
-        }
-
-        return last!;
     }
 
     private static async Task SkipUnlessBaseImagesArePresentAsync(DockerClient docker)

@@ -54,14 +54,9 @@ public sealed class NativeAotTests(NativeAotBuild build) : IClassFixture<NativeA
         await using var service = await OrderServiceProcess.StartAsync(build.Executable, build.Folder, settings, Ct);
         var http = service.Client;
 
-        using var created = await http.PostAsJsonAsync("/orders", new { customerId = "native", lines = new[] { new { sku = "SKU-1", quantity = 2, unitPrice = 9.99m } } }, Ct);
-        created.StatusCode.ShouldBe(HttpStatusCode.Created);
-        var id = (await Json(created))["id"]!.GetValue<string>();
-        created.Headers.Location!.ToString().ShouldBe($"/orders/{id}");
-
-        (await Post(http, $"/orders/{id}/pay", new { paymentReference = "p-1" })).ShouldBe(HttpStatusCode.OK);
-        (await Post(http, $"/orders/{id}/ship", new { carrier = "UPS", trackingNumber = "1Z" })).ShouldBe(HttpStatusCode.OK);
-        (await Post(http, $"/orders/{id}/complete", null)).ShouldBe(HttpStatusCode.OK);
+        var (location, completed) = await HttpWorkflow.RunAsync(http, "native", Ct);
+        var id = completed["id"]!.GetValue<string>();
+        location.ShouldBe($"/orders/{id}");
         (await Post(http, $"/orders/{id}/complete", null)).ShouldBe(HttpStatusCode.Conflict);
 
         var order = await http.GetFromJsonAsync<JsonObject>($"/orders/{id}", Ct);

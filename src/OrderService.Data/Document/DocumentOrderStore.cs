@@ -139,7 +139,7 @@ public sealed partial class DocumentOrderStore : IOrderStore
         {
             using var activity = StoreTelemetry.Command(_dialect.ProviderName, i == 0 ? operation : operation + "_key", statements[i], _writeIsolationInForce);
             await using var command = Command(connection, transaction, statements[i]);
-            parameters.AddTo(command.Parameters);
+            parameters.AddTo(new ParameterTarget(command));
             var returned = await command.ExecuteScalarAsync(cancellationToken);
             if (returned is null or DBNull)
             {
@@ -202,7 +202,5 @@ public sealed partial class DocumentOrderStore : IOrderStore
     private sealed class DocumentParameters(Action<DbParameterCollection> bind) : IStatementParameters
     {
         public void AddTo(ParameterTarget target) => bind(target.Parameters);
-
-        public void AddTo(DbParameterCollection parameters) => bind(parameters);
     }
 }
