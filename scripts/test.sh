@@ -193,6 +193,18 @@ if [[ -n "$skips" ]]; then
   echo "Skipped, per test class (class: count: reason):"
   echo "$skips"
 fi
+# Each failed test by name with its message's first line, here at the end: a log cut to its tail still names them.
+failures="$({ cat "$results"/*.xml 2>/dev/null || true; } | perl -0777 -ne '
+  while (/<test ([^>]*result="Fail"[^>]*)>(.*?)<\/test>/gs) {
+    my ($attributes, $body) = ($1, $2);
+    my ($name) = $attributes =~ / name="([^"]*)"/;
+    my ($message) = $body =~ /<message><!\[CDATA\[\s*([^\n]*)/;
+    printf "  %s\n      %s\n", $name, substr($message // "(no message)", 0, 300);
+  }')"
+if [[ -n "$failures" ]]; then
+  echo "Failed:"
+  echo "$failures"
+fi
 
 read -r passed failed skipped notrun < <(awk -F'\t' '
   { p += ($2 == "Pass"); f += ($2 == "Fail"); s += ($2 == "Skip"); n += ($2 == "NotRun") }
