@@ -44,16 +44,7 @@ composite="${COLD_START_COMPOSITE:-0}"
 publish_aot() { # name project: Native AOT (SQLite and PostgreSQL only for the service: OrderService.csproj)
   echo "==> publish $1 (Native AOT)"
   rm -rf "${out:?}/$1"
-  # The ILCompiler links with clang; Debian may ship it only under its versioned name.
-  local linker=()
-  if ! command -v clang >/dev/null; then
-    local versioned
-    versioned="$(compgen -c clang- | grep -E '^clang-[0-9]+$' | sort -V | tail -n 1 || true)"
-    [[ -n "$versioned" ]] || { echo "Native AOT links with clang, and none is on PATH (apt-get install clang zlib1g-dev)." >&2; exit 1; }
-    linker=("-p:CppCompilerAndLinker=$versioned")
-  fi
-  dotnet publish "$2" -c Release -r "$rid" -p:PublishAot=true "${linker[@]}" --artifacts-path "$out/build-$1" \
-    -o "$out/$1" -v quiet -nologo >/dev/null
+  scripts/publish-native.sh "$2" "$out/$1" "$out/build-$1" "$rid"
 }
 aot="${COLD_START_AOT:-0}"
 

@@ -19,8 +19,14 @@
 # each at its default settings (SQL Server relational/v1-shared-uow, MongoDB document/majority); about 10 minutes
 # more per run on Babelfish and FerretDB.
 #
+# The Native AOT build under the same load (docs/cold-start.md#native-aot):
+#   PERF_REPORT_NATIVE=1 scripts/perf-report.sh OUT 3 HEAD
+# publishes the working tree as Native AOT for the rows under test (needs clang; SQLite and PostgreSQL only, so
+# not with PERF_REPORT_ENGINES); with HEAD as the baseline, each pair is the same code, native against ReadyToRun.
+#
 # The figures: wf/s, raw wf/s, HTTP/raw, × pgbench, service CPU ms per workflow (the service process's
-# /proc CPU over the measured window ÷ workflows), the driver's, the baseline's, and CPU vs baseline.
+# /proc CPU over the measured window ÷ workflows), the driver's, the baseline's, CPU vs baseline, and each build's
+# peak memory (the service process's peak resident set).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/artifacts/perf-report/$(date -u +%Y%m%d-%H%M%S)}"
@@ -39,8 +45,17 @@ publish() { # source_root output_dir artifacts_dir
     -p:PublishReadyToRun=true --artifacts-path "$3" -v quiet -nologo
 }
 
-echo "Publishing the service (working tree) ..."
-publish "$root" "$out/service" "$out/build/service"
+native="${PERF_REPORT_NATIVE:-0}"
+if [[ "$native" == 1 ]]; then
+  [[ -z "${PERF_REPORT_ENGINES:-}" ]] || { echo "PERF_REPORT_NATIVE=1: the native build has no SQL Server or MongoDB store; leave PERF_REPORT_ENGINES unset." >&2; exit 2; }
+  echo "Publishing the service (working tree, Native AOT) ..."
+  scripts/publish-native.sh src/OrderService/OrderService.csproj "$out/service" "$out/build/service"
+  service="$out/service/OrderService"
+else
+  echo "Publishing the service (working tree) ..."
+  publish "$root" "$out/service" "$out/build/service"
+  service="$out/service/OrderService.dll"
+fi
 echo "Publishing the service at $baseline ..."
 mkdir -p "$out/baseline-src"
 git -C "$root" archive --format=tar "$baseline" | tar -x -C "$out/baseline-src"
@@ -58,10 +73,10 @@ for run in $(seq 1 "$runs"); do
   echo "== run $run of $runs"
   dotnet "$load_dll" --stores postgres,sqlite --variants "$variants" ${engines[@]+"${engines[@]}"} \
     --workflows 10000 --concurrency 100 --warmup 5000 \
-    --service-dll "$out/service/OrderService.dll" \
+    --service-dll "$service" \
     --baseline-commit "$baseline" --baseline-service-dll "$out/baseline-service/OrderService.dll" \
     $( (( run % 2 == 0 )) && echo --baseline-first ) \
-    --note "scripts/perf-report.sh run $run of $runs$( (( run % 2 == 0 )) && echo ', baseline rows first' )" \
+    --note "scripts/perf-report.sh run $run of $runs$( [[ "$native" == 1 ]] && echo ', Native AOT against ReadyToRun' )$( (( run % 2 == 0 )) && echo ', baseline rows first' )" \
     --out "$out/run-$run" > "$out/run-$run.log" 2>&1 || echo "run $run: the shoot-out exited non-zero (see $out/run-$run.log)"
   grep -E '^(Service CPU|PostgreSQL|SQLite|postgres HTTP|sqlite HTTP)' "$out/run-$run.log" || true
   if [[ -f "$out/run-$run/report.json" ]]; then reports+=(--median-of "$out/run-$run/report.json"); fi

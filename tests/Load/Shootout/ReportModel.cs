@@ -80,6 +80,12 @@ public sealed record VariantResult(
     /// </summary>
     public double? RawCpuMsPerWorkflow { get; init; }
 
+    /// <summary>
+    /// The service process's peak resident set (VmHWM, /proc/&lt;pid&gt;/status) over its life, warm-up and measured run,
+    /// in MB; with replicas, the largest. Null for crash runs (the process restarts) and in older reports.
+    /// </summary>
+    public double? ServicePeakMegabytes { get; init; }
+
     /// <summary>Null: the service built from the working tree; a commit: the --baseline-commit build run as this row's service.</summary>
     public string? ServiceBuild { get; init; }
 

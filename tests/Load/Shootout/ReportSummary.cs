@@ -22,7 +22,8 @@ public static class ReportSummary
             md.AppendLine($"| {first.Store} | {first.Layout} | {first.Variant} | {Spread(same, f => f.WorkflowsPerSecond, "F0")} | {Spread(same, f => f.RawWorkflowsPerSecond, "F0")} | "
                 + $"{Spread(same, f => f.HttpToRaw, "F2")} | {Spread(same, f => f.TimesPgbench, "F2")} | {Spread(same, f => f.RawTimesPgbench, "F2")} | "
                 + $"{Spread(same, f => f.ServiceCpuMs, "F3")} | {Spread(same, f => f.DriverCpuMs, "F3")} | {Spread(same, f => f.RawCpuMs, "F3")} | {Spread(same, f => f.BaselineCpuMs, "F3")} | "
-                + $"{Spread(same, f => f.CpuToBaseline, "F2")} | {Spread(same, f => f.BaselineWorkflowsPerSecond, "F0")} |");
+                + $"{Spread(same, f => f.CpuToBaseline, "F2")} | {Spread(same, f => f.BaselineWorkflowsPerSecond, "F0")} | "
+                + $"{Spread(same, f => f.PeakMegabytes, "F0")} | {Spread(same, f => f.BaselinePeakMegabytes, "F0")} |");
         }
 
         if (pgbench.Any(p => p is not null))

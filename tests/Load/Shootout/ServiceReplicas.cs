@@ -25,6 +25,9 @@ public sealed class ServiceReplicas : IAsyncDisposable
     /// <summary>Each process's CPU time so far, in start order.</summary>
     public IReadOnlyList<TimeSpan?> CpuTimes => [.. _processes.Select(p => p.CpuTime)];
 
+    /// <summary>The largest peak resident set of the processes so far, in MB (each replica is a machine's worth), or null when none can tell.</summary>
+    public double? PeakMemoryMegabytes => _processes.Select(p => p.PeakMemoryMegabytes).Max();
+
     /// <summary>The processes' CPU time summed, or null when any of them cannot tell.</summary>
     public TimeSpan? CpuTime
     {

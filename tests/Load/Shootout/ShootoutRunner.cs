@@ -141,6 +141,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             (TimeSpan? Service, TimeSpan? Driver) cpuBefore, cpuAfter;
             WarmupUsed warmup;
             List<double>? replicaCpu;
+            double? peakMemory;
             var environment = ServiceEnvironment(target, variant, connectionString, underTest: baselineCommit is null);
             await using (var service = await ServiceReplicas.StartAsync(replicas, serviceDll, environment, logPath, options.Concurrency + options.ReaderCopies + 4, cancellationToken).ConfigureAwait(false))
             {
@@ -159,6 +160,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 stats = await running.ConfigureAwait(false);
                 cpuAfter = (service.CpuTime, ProcessCpu.OfSelf());
                 replicaCpu = ReplicaCpuSeconds(replicaCpuBefore, service.CpuTimes);
+                peakMemory = service.PeakMemoryMegabytes;
                 crashNote = await crashing.ConfigureAwait(false);
                 await service.StopAsync().ConfigureAwait(false);
             }
@@ -187,6 +189,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 ServiceCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Service, cpuAfter.Service, ok),
                 DriverCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Driver, cpuAfter.Driver, ok),
                 RawCpuMsPerWorkflow = raw?.CpuMsPerWorkflow,
+                ServicePeakMegabytes = crash ? null : peakMemory,
                 Replicas = replicas,
                 ReplicaCpuSeconds = crash ? null : replicaCpu,
                 Warmup = warmup,

@@ -17,6 +17,12 @@ public static class SideBySide
     {
         /// <summary>The raw run's CPU per workflow (the store port in process, with the driver loop): see <see cref="VariantResult.RawCpuMsPerWorkflow"/>.</summary>
         public double? RawCpuMs { get; init; }
+
+        /// <summary>The service's peak resident set, in MB: see <see cref="VariantResult.ServicePeakMegabytes"/>.</summary>
+        public double? PeakMegabytes { get; init; }
+
+        /// <summary>The baseline build's peak resident set in the same variant, in MB.</summary>
+        public double? BaselinePeakMegabytes { get; init; }
     }
 
     public static IEnumerable<Figures> For(ShootoutReport report)
@@ -33,14 +39,19 @@ public static class SideBySide
                 isPostgres && pgbench is { } q && row.RawWorkflowsPerSecond is { } raw ? raw / q : null,
                 row.ServiceCpuMsPerWorkflow, row.DriverCpuMsPerWorkflow, baseline?.ServiceBuild, baseline?.ServiceCpuMsPerWorkflow,
                 row.ServiceCpuMsPerWorkflow is { } now && baseline?.ServiceCpuMsPerWorkflow is { } before && before > 0 ? now / before : null,
-                baseline?.WorkflowsPerSecond) { RawCpuMs = row.RawCpuMsPerWorkflow };
+                baseline?.WorkflowsPerSecond)
+            {
+                RawCpuMs = row.RawCpuMsPerWorkflow,
+                PeakMegabytes = row.ServicePeakMegabytes,
+                BaselinePeakMegabytes = baseline?.ServicePeakMegabytes,
+            };
         }
     }
 
     public const string Header =
-        "| store | layout | variant | wf/s | raw wf/s | HTTP/raw | × pgbench | raw × pgbench | service CPU ms/wf | driver CPU ms/wf | raw CPU ms/wf | baseline CPU ms/wf | CPU vs baseline | baseline wf/s |";
+        "| store | layout | variant | wf/s | raw wf/s | HTTP/raw | × pgbench | raw × pgbench | service CPU ms/wf | driver CPU ms/wf | raw CPU ms/wf | baseline CPU ms/wf | CPU vs baseline | baseline wf/s | peak MB | baseline peak MB |";
 
-    public const string Separator = "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
+    public const string Separator = "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|";
 
     public static void Append(StringBuilder md, ShootoutReport report)
     {
@@ -56,6 +67,7 @@ public static class SideBySide
             + "(PostgreSQL only). Service CPU: the service process's user + system CPU time (/proc/<pid>/stat) over the measured window ÷ workflows; "
             + "the service runs as its own process, so neither the load driver (its own column) nor the database is in it. "
             + "Raw CPU: the harness's CPU over the raw run ÷ workflows (the store port in process plus the driver loop; service − raw ≈ the HTTP path). "
+            + "Peak MB: the service process's peak resident set (VmHWM) over its life, warm-up included. "
             + (commit is null
                 ? "No --baseline-commit was given, so the baseline columns are empty."
                 : $"Baseline: the service built from commit {commit}, run right after its twin with the same store settings; CPU vs baseline = service CPU ÷ baseline CPU.")).AppendLine();
@@ -63,7 +75,8 @@ public static class SideBySide
         foreach (var f in figures)
         {
             md.AppendLine(Invariant($"| {f.Store} | {f.Layout} | {f.Variant} | {f.WorkflowsPerSecond:F0} | {N(f.RawWorkflowsPerSecond, "F0")} | {N(f.HttpToRaw, "F2")} | {N(f.TimesPgbench, "F2")} | {N(f.RawTimesPgbench, "F2")} | ")
-                + Invariant($"{N(f.ServiceCpuMs, "F3")} | {N(f.DriverCpuMs, "F3")} | {N(f.RawCpuMs, "F3")} | {N(f.BaselineCpuMs, "F3")} | {N(f.CpuToBaseline, "F2")} | {N(f.BaselineWorkflowsPerSecond, "F0")} |"));
+                + Invariant($"{N(f.ServiceCpuMs, "F3")} | {N(f.DriverCpuMs, "F3")} | {N(f.RawCpuMs, "F3")} | {N(f.BaselineCpuMs, "F3")} | {N(f.CpuToBaseline, "F2")} | {N(f.BaselineWorkflowsPerSecond, "F0")} | ")
+                + Invariant($"{N(f.PeakMegabytes, "F0")} | {N(f.BaselinePeakMegabytes, "F0")} |"));
         }
     }
 

@@ -23,7 +23,9 @@ public sealed class SideBySideTests
         Ratios.Describe(report).ShouldContain(line => line.Contains("0.500 ms now ÷ 1.250 ms at de2015c = **0.40×**"));
         Ratios.Describe(report).ShouldNotContain(line => line.Contains("@de2015c"), "the baseline row is not a variant of its own in the ratios");
         figures.RawCpuMs.ShouldBe(0.4);
-        ReportWriter.Markdown(report).ShouldContain("| postgres | Relational | v1-shared-uow | 650 | 1300 | 0.50 | 1.30 | 2.60 | 0.500 | 0.100 | 0.400 | 1.250 | 0.40 | 300 |");
+        figures.PeakMegabytes.ShouldBe(120.4);
+        figures.BaselinePeakMegabytes.ShouldBe(150);
+        ReportWriter.Markdown(report).ShouldContain("| postgres | Relational | v1-shared-uow | 650 | 1300 | 0.50 | 1.30 | 2.60 | 0.500 | 0.100 | 0.400 | 1.250 | 0.40 | 300 | 120 | 150 |");
     }
 
     [Fact]
@@ -48,6 +50,7 @@ public sealed class SideBySideTests
         summary.ShouldContain("| 0.600 (0.500–0.700) |");
         summary.ShouldContain("| 0.50 (0.40–0.70) |", customMessage: "CPU vs baseline: 0.5, 0.7, 0.4");
         summary.ShouldContain("pgbench (the same four transactions as plain SQL): 500 (400–500) wf/s");
+        summary.ShouldContain("| 120 (120–120) | 150 (150–150) |", customMessage: "the peak memory of the service and of its baseline, the same in every run");
     }
 
     [Fact]
@@ -78,6 +81,28 @@ public sealed class SideBySideTests
         ProcessCpu.Of(int.MaxValue).ShouldBeNull();
     }
 
+    [Fact]
+    public void Process_memory_is_the_peak_resident_set_from_proc()
+    {
+        Assert.SkipUnless(OperatingSystem.IsLinux(), "/proc/<pid>/status exists on Linux only");
+        var before = ProcessMemory.PeakMegabytes(Environment.ProcessId);
+        before.ShouldNotBeNull();
+
+        // 64 MB touched page by page: the peak resident set must take it in, and never fall back after it is freed.
+        var block = new byte[64 * 1024 * 1024];
+        for (var page = 0; page < block.Length; page += 4096)
+        {
+            block[page] = 1;
+        }
+
+        var after = ProcessMemory.PeakMegabytes(Environment.ProcessId);
+        GC.KeepAlive(block);
+
+        after.ShouldNotBeNull();
+        after.Value.ShouldBeGreaterThanOrEqualTo(before.Value + 60);
+        ProcessMemory.PeakMegabytes(int.MaxValue).ShouldBeNull();
+    }
+
     private static ShootoutReport Report(double serviceCpu, double baselineCpu, double perSecond, double pgbench)
     {
         var machine = new MachineInfo("host", 2, 4096, "cpu", "linux", ".NET 10", []);
@@ -88,8 +113,8 @@ public sealed class SideBySideTests
             1000 / wfs, wfs, 1000, [], [], audit, raw, raw is { } r ? wfs / r : null, null, null, null);
         return new ShootoutReport(header,
             [
-                Row("v1-shared-uow", perSecond, perSecond * 2) with { ServiceCpuMsPerWorkflow = serviceCpu, DriverCpuMsPerWorkflow = 0.1, RawCpuMsPerWorkflow = 0.4 },
-                Row("v1-shared-uow@de2015c", 300, null) with { ServiceCpuMsPerWorkflow = baselineCpu, ServiceBuild = "de2015c" },
+                Row("v1-shared-uow", perSecond, perSecond * 2) with { ServiceCpuMsPerWorkflow = serviceCpu, DriverCpuMsPerWorkflow = 0.1, RawCpuMsPerWorkflow = 0.4, ServicePeakMegabytes = 120.4 },
+                Row("v1-shared-uow@de2015c", 300, null) with { ServiceCpuMsPerWorkflow = baselineCpu, ServiceBuild = "de2015c", ServicePeakMegabytes = 150 },
             ],
             [new ReferenceResult("postgres", "pgbench (plain per-statement SQL)", pgbench, "detail")],
             []);
