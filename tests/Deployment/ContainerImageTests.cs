@@ -11,9 +11,10 @@ using Xunit;
 namespace OrderService.Deployment.Tests;
 
 /// <summary>
-/// Builds the repository's Dockerfile and starts the image: live, ready, one whole workflow over HTTP, the process
-/// running as the image's non-root user, and the SQLite file on the /app/data volume. The build takes minutes (a
-/// NuGet restore and a ReadyToRun publish inside Docker), so it runs only when asked: ORDERS_TEST_IMAGE=1. It needs
+/// Builds each of the repository's Dockerfiles (./Dockerfile, ReadyToRun; ./Dockerfile.native, Native AOT) and starts
+/// the image: live, ready, one whole workflow over HTTP, the process running as the image's non-root user, and the
+/// SQLite file on the /app/data volume. A build takes minutes (a NuGet restore and a ReadyToRun or Native AOT publish
+/// inside Docker), so it runs only when asked: ORDERS_TEST_IMAGE=1. It needs
 /// a Docker engine that answers Testcontainers and the Dockerfile's base images already present; nothing is pulled.
 /// Otherwise it reports SKIPPED with the reason. The build uses the host network for its NuGet restore.
 /// </summary>
@@ -25,9 +26,11 @@ public sealed class ContainerImageTests
 
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
-    [Fact(Timeout = 1_800_000)]
-    public async Task The_image_builds_starts_serves_a_workflow_as_a_non_root_user_and_keeps_SQLite_on_its_volume()
+    [Theory(Timeout = 1_800_000)]
+    [MemberData(nameof(Dockerfile.Files), MemberType = typeof(Dockerfile))]
+    public async Task The_image_builds_starts_serves_a_workflow_as_a_non_root_user_and_keeps_SQLite_on_its_volume(string file)
     {
+        var dockerfile = Dockerfile.Named(file);
         if (Environment.GetEnvironmentVariable(OptInVariable) != "1")
         {
             Assert.Skip($"Building the image takes minutes, so the default run leaves it out: {OptInVariable}=1 runs it " +
@@ -38,7 +41,7 @@ public sealed class ContainerImageTests
             "No Docker engine answers Testcontainers here (DOCKER_HOST, /var/run/docker.sock; an engine older than API 1.44 also " +
             "needs DOCKER_API_VERSION, which scripts/test.sh sets), so the image cannot be built.");
         using var docker = endpoint.GetDockerClientBuilder().Build();
-        await SkipUnlessBaseImagesArePresentAsync(docker);
+        await SkipUnlessBaseImagesArePresentAsync(docker, dockerfile);
 
         // WithCleanUp(false): no Ryuk helper container (itself an image to pull); this test removes what it made,
         // including the untagged image the Dockerfile's build stage leaves behind (about 1.5 GB a run).
@@ -47,7 +50,7 @@ public sealed class ContainerImageTests
         var image = new ImageFromDockerfileBuilder()
             .WithContextDirectory(Repository.Root)
             .WithDockerfileDirectory(Repository.Root)
-            .WithDockerfile("Dockerfile")
+            .WithDockerfile(dockerfile.FileName)
             .WithName($"orderservice-image-test:{Guid.NewGuid():N}")
             .WithCreateParameterModifier(build =>
             {
@@ -137,11 +140,11 @@ public sealed class ContainerImageTests
         return images.Select(i => i.ID).ToHashSet();
     }
 
-    private static async Task SkipUnlessBaseImagesArePresentAsync(DockerClient docker)
+    private static async Task SkipUnlessBaseImagesArePresentAsync(DockerClient docker, Dockerfile dockerfile)
     {
         var stages = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         var missing = new List<string>();
-        foreach (var from in Dockerfile.Text.Split('\n').Where(l => l.StartsWith("FROM ", StringComparison.Ordinal)).Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)))
+        foreach (var from in dockerfile.Text.Split('\n').Where(l => l.StartsWith("FROM ", StringComparison.Ordinal)).Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries)))
         {
             if (!stages.Contains(from[1]))
             {
@@ -163,7 +166,7 @@ public sealed class ContainerImageTests
 
         if (missing.Count > 0)
         {
-            throw Skip($"The Dockerfile's base images are not present here ({string.Join(", ", missing)}); this test never pulls. " +
+            throw Skip($"{dockerfile.FileName}'s base images are not present here ({string.Join(", ", missing)}); this test never pulls. " +
                        $"docker pull {string.Join(" && docker pull ", missing)} to run it.");
         }
     }

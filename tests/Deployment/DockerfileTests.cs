@@ -4,38 +4,48 @@ using Xunit;
 
 namespace OrderService.Deployment.Tests;
 
-/// <summary>The Dockerfile's build steps, statically; ContainerImageTests builds and runs it where Docker can.</summary>
+/// <summary>
+/// The Dockerfiles' build steps, statically: ./Dockerfile (ReadyToRun, the image compose and Kubernetes run) and
+/// ./Dockerfile.native (Native AOT). ContainerImageTests builds and runs each where Docker can.
+/// </summary>
 public sealed partial class DockerfileTests
 {
-    [Fact]
-    public void The_publish_line_builds_the_same_project_with_the_same_options_as_the_deployment_page_s()
+    [Theory]
+    [MemberData(nameof(Dockerfile.Files), MemberType = typeof(Dockerfile))]
+    public void The_publish_line_builds_the_same_project_with_the_same_options_as_its_docs_page_s(string file)
     {
-        var documented = DocumentedPublishLine().Matches(Repository.Read("docs", "operations.md")).Select(m => m.Groups["command"].Value.Trim()).Distinct().ToList();
+        var dockerfile = Dockerfile.Named(file);
+        var documented = DocumentedPublishLine().Matches(Repository.Read("docs", dockerfile.PublishLinePage))
+            .Select(m => m.Groups["command"].Value.Trim()).Distinct().ToList();
 
-        documented.Count.ShouldBe(1, "docs/operations.md shows one publish line for the service");
-        What(Dockerfile.Run("dotnet publish").Replace("$RID", "linux-x64", StringComparison.Ordinal)).ShouldBe(What(documented[0]));
+        documented.Count.ShouldBe(1, $"docs/{dockerfile.PublishLinePage} shows one publish line for the service");
+        What(dockerfile.Run("dotnet publish").Replace("$RID", "linux-x64", StringComparison.Ordinal)).ShouldBe(What(documented[0]));
     }
 
-    [Fact]
-    public void The_restore_knows_every_property_the_no_restore_publish_needs_from_it()
+    [Theory]
+    [MemberData(nameof(Dockerfile.Files), MemberType = typeof(Dockerfile))]
+    public void The_restore_knows_every_property_the_no_restore_publish_needs_from_it(string file)
     {
-        // A --no-restore publish can only use what the restore fetched: the runtime identifier's packs, and for
-        // ReadyToRun the crossgen2 pack, which the restore fetches only when it sees PublishReadyToRun (NETSDK1094).
-        var publish = Tokens(Dockerfile.Run("dotnet publish"));
-        var restore = Tokens(Dockerfile.Run("dotnet restore"));
+        // A --no-restore publish can only use what the restore fetched: the runtime identifier's packs, and the
+        // compiler's pack, which the restore fetches only when it sees the property: crossgen2 for ReadyToRun
+        // (NETSDK1094 without it), the ILCompiler for Native AOT.
+        var dockerfile = Dockerfile.Named(file);
+        var publish = Tokens(dockerfile.Run("dotnet publish"));
+        var restore = Tokens(dockerfile.Run("dotnet restore"));
 
         publish.ShouldContain("--no-restore");
         restore.ShouldContain(publish[publish.IndexOf("-r") + 1], "the same runtime identifier");
-        publish.ShouldContain("-p:PublishReadyToRun=true");
-        restore.ShouldContain("-p:PublishReadyToRun=true");
+        publish.ShouldContain(dockerfile.Compilation);
+        restore.ShouldContain(dockerfile.Compilation);
     }
 
-    [Fact]
-    public void The_restore_layer_copies_every_project_the_service_builds_from()
+    [Theory]
+    [MemberData(nameof(Dockerfile.Files), MemberType = typeof(Dockerfile))]
+    public void The_restore_layer_copies_every_project_the_service_builds_from(string file)
     {
         // A project file the layer leaves out fails the restore (the service's reference points at nothing), and
         // only in the image build: each engine's project must be copied as it is added.
-        var copied = ProjectCopy().Matches(Dockerfile.Text).Select(m => m.Groups["path"].Value).ToHashSet(StringComparer.Ordinal);
+        var copied = ProjectCopy().Matches(Dockerfile.Named(file).Text).Select(m => m.Groups["path"].Value).ToHashSet(StringComparer.Ordinal);
 
         ProjectsOf("src/OrderService/OrderService.csproj").ShouldBeSubsetOf(copied);
     }
@@ -63,15 +73,27 @@ public sealed partial class DockerfileTests
         return found;
     }
 
-    [Fact]
-    public void The_image_runs_as_the_non_root_app_user_and_keeps_SQLite_on_a_volume()
+    [Theory]
+    [MemberData(nameof(Dockerfile.Files), MemberType = typeof(Dockerfile))]
+    public void The_image_runs_as_the_non_root_app_user_and_keeps_SQLite_on_a_volume(string file)
     {
-        var text = Dockerfile.Text;
+        var dockerfile = Dockerfile.Named(file);
+        var text = dockerfile.Text;
 
         text.ShouldContain("USER $APP_UID");
         text.ShouldContain("VOLUME [\"/app/data\"]");
         text.ShouldContain("chown \"$APP_UID:$APP_UID\" /app/data");
-        Dockerfile.HttpPort.ShouldBe("8080");
+        dockerfile.HttpPort.ShouldBe("8080");
+    }
+
+    [Fact]
+    public void The_native_image_starts_the_native_executable_on_a_base_without_the_dotnet_runtime()
+    {
+        var text = Dockerfile.Native.Text;
+        var final = text[text.LastIndexOf("\nFROM ", StringComparison.Ordinal)..];
+
+        final.ShouldContain("FROM mcr.microsoft.com/dotnet/runtime-deps:");
+        final.ShouldContain("ENTRYPOINT [\"./OrderService\"]");
     }
 
     /// <summary>The project and the options that decide what is built: not where it goes (-o) or whether it restores first.</summary>

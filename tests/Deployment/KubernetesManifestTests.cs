@@ -180,7 +180,7 @@ public sealed class KubernetesManifestTests
         var number = port.Text("containerPort")!;
         var name = port.Text("name");
 
-        number.ShouldBe(Dockerfile.HttpPort, "the image's ASPNETCORE_HTTP_PORTS");
+        number.ShouldBe(Dockerfile.Default.HttpPort, "the image's ASPNETCORE_HTTP_PORTS");
         container.Items("env").Select(e => e.Text("name")).ShouldNotContain("ASPNETCORE_HTTP_PORTS", "the port stays the image's");
         foreach (var probe in new[] { "livenessProbe", "readinessProbe", "startupProbe" }.Where(p => container.Get(p) is not null))
         {
