@@ -39,6 +39,12 @@ public sealed class PostgresTransientFaults : ITransientFaults
         exception is PostgresException { SqlState: var state } && (state.StartsWith("0A", StringComparison.Ordinal)
             || (state.StartsWith("42", StringComparison.Ordinal) && state != PostgresErrorCodes.InsufficientPrivilege));
 
+    /// <summary>
+    /// 42P01, a table that does not exist: on a standby, one that has not replayed the schema the service created on
+    /// the primary yet (<see cref="StandbyReadsOrderStore"/> reads around it). On the primary it stays a refusal.
+    /// </summary>
+    public static bool IsUndefinedTable(Exception exception) => exception is PostgresException { SqlState: PostgresErrorCodes.UndefinedTable };
+
     public StoreFault Classify(Exception exception) => exception switch
     {
         PostgresException pg => pg.SqlState switch

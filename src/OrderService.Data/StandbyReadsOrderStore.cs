@@ -15,11 +15,17 @@ namespace OrderService.Data;
 /// <item>Customer listing: the standby only. A page may miss the newest orders, or show an older status, by the
 /// replication delay: a listing has no id to miss on, so there is nothing to fall back for.</item>
 /// <item>Creates, transitions (and every read they make inside their unit of work) and readiness: the primary.</item>
+/// <item>A standby that has not replayed the schema yet (a new database: the service creates its tables on the
+/// primary at start-up, and the standby replays them a moment later) answers nothing: each read it fails that way,
+/// the listing's included, is read on the primary, never answered 500. <paramref name="standbyLacksSchema"/> tells that
+/// error from the others, which propagate as they are.</item>
 /// </list>
 /// A store whose list reads also come as API JSON (<see cref="IOrderJsonReads"/>: MongoDB) applies the same rules to
 /// them, the batch's through <see cref="StandbyThenPrimary"/>.
 /// </summary>
-public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore standby) : IOrderStore
+/// <param name="standbyLacksSchema">True for the engine's error of a table that does not exist; null: the engine has none
+/// (MongoDB reads a missing collection as empty).</param>
+public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore standby, Func<Exception, bool>? standbyLacksSchema = null) : IOrderStore
 {
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken) =>
         primary.CreateAsync(order, cancellationToken);
@@ -30,34 +36,50 @@ public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore stan
     public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken) =>
         primary.ForgetKeysStoredBeforeAsync(storedBefore, limit, cancellationToken);
 
-    public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken) =>
-        await standby.GetAsync(id, cancellationToken)
-        ?? await primary.GetAsync(id, cancellationToken);
+    public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)
+    {
+        Order? order;
+        try
+        {
+            order = await standby.GetAsync(id, cancellationToken);
+        }
+        catch (Exception fault) when (standbyLacksSchema?.Invoke(fault) == true)
+        {
+            order = null;
+        }
+
+        return order ?? await primary.GetAsync(id, cancellationToken);
+    }
 
     public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
-        StandbyThenPrimary(ids, standby.GetManyAsync, primary.GetManyAsync, static order => order.Id, cancellationToken);
+        StandbyThenPrimary(ids, standby.GetManyAsync, primary.GetManyAsync, static order => order.Id, cancellationToken, standbyLacksSchema);
 
     /// <summary>
     /// The batch rule, for rows of any shape: the standby's rows, then the ids it did not have, read on the primary in
     /// one more query. <paramref name="idOf"/> is taken before a row is handed on, so a row valid only until the
-    /// stream moves (<see cref="OrderJsonRow"/>) is fine.
+    /// stream moves (<see cref="OrderJsonRow"/>) is fine. A standby that fails with <paramref name="standbyLacksSchema"/>
+    /// has handed on nothing more: every id it did not hand on is read on the primary.
     /// </summary>
     public static async IAsyncEnumerable<TRow> StandbyThenPrimary<TRow>(
         IReadOnlyCollection<Guid> ids,
         Func<IReadOnlyCollection<Guid>, CancellationToken, IAsyncEnumerable<TRow>> fromStandby,
         Func<IReadOnlyCollection<Guid>, CancellationToken, IAsyncEnumerable<TRow>> fromPrimary,
         Func<TRow, Guid> idOf,
-        [EnumeratorCancellation] CancellationToken cancellationToken)
+        [EnumeratorCancellation] CancellationToken cancellationToken,
+        Func<Exception, bool>? standbyLacksSchema = null)
     {
         ArgumentNullException.ThrowIfNull(ids);
         ArgumentNullException.ThrowIfNull(fromStandby);
         ArgumentNullException.ThrowIfNull(fromPrimary);
         ArgumentNullException.ThrowIfNull(idOf);
         var found = new HashSet<Guid>();
-        await foreach (var row in fromStandby(ids, cancellationToken))
+        await using (var rows = fromStandby(ids, cancellationToken).GetAsyncEnumerator(cancellationToken))
         {
-            found.Add(idOf(row));
-            yield return row;
+            while (await NextOrLacksSchemaAsync(rows, standbyLacksSchema))
+            {
+                found.Add(idOf(rows.Current));
+                yield return rows.Current;
+            }
         }
 
         var missing = ids.Where(id => !found.Contains(id)).Distinct().ToList();
@@ -72,8 +94,30 @@ public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore stan
         }
     }
 
-    public Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken) =>
-        standby.ListByCustomerAsync(query, cancellationToken);
+    public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await standby.ListByCustomerAsync(query, cancellationToken);
+        }
+        catch (Exception fault) when (standbyLacksSchema?.Invoke(fault) == true)
+        {
+            return await primary.ListByCustomerAsync(query, cancellationToken);
+        }
+    }
+
+    /// <summary>The next row; false at the end, or when the standby fails because it lacks the schema (a yield cannot sit in a try with a catch).</summary>
+    private static async ValueTask<bool> NextOrLacksSchemaAsync<TRow>(IAsyncEnumerator<TRow> rows, Func<Exception, bool>? standbyLacksSchema)
+    {
+        try
+        {
+            return await rows.MoveNextAsync();
+        }
+        catch (Exception fault) when (standbyLacksSchema?.Invoke(fault) == true)
+        {
+            return false;
+        }
+    }
 
     /// <summary>
     /// The primary only: every replica of the service usually shares one standby, and a standby that is down

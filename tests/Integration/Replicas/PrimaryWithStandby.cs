@@ -34,20 +34,29 @@ public sealed class PrimaryWithStandby : IAsyncLifetime
 
     /// <summary>
     /// A service host on the primary; with <paramref name="readsFromStandby"/> its reads go to the standby, or to
-    /// <paramref name="readConnectionString"/> when that is given.
+    /// <paramref name="readConnectionString"/> when that is given; it writes to <paramref name="primaryConnectionString"/>
+    /// when that is given (a database of its own, <see cref="CreateDatabaseAsync"/>).
     /// </summary>
-    public OrderServiceFactory Create(string layout, bool readsFromStandby, string? readConnectionString = null)
+    public OrderServiceFactory Create(string layout, bool readsFromStandby, string? readConnectionString = null, string? primaryConnectionString = null)
     {
         var settings = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase)
         {
             ["Store:Provider"] = "PostgreSql",
             ["Store:Layout"] = layout,
-            ["ConnectionStrings:Orders"] = PrimaryConnectionString,
+            ["ConnectionStrings:Orders"] = primaryConnectionString ?? PrimaryConnectionString,
             ["Store:PostgreSql:ReadConnectionString"] = readConnectionString ?? (readsFromStandby ? StandbyConnectionString : null),
         };
         var host = new OrderServiceFactory(settings);
         _hosts.Add(host);
         return host;
+    }
+
+    /// <summary>A new, empty database on the primary, replayed on the standby: its connection string on each.</summary>
+    public async Task<(string Primary, string Standby)> CreateDatabaseAsync(string prefix)
+    {
+        var primary = await Primary.CreateDatabaseAsync(prefix, TestContext.Current.CancellationToken);
+        await CatchUpAsync();
+        return (primary, Standby.ConnectionString(new NpgsqlConnectionStringBuilder(primary).Database!));
     }
 
     /// <summary>Waits until the standby shows everything committed on the primary so far.</summary>

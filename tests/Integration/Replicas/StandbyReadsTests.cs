@@ -67,6 +67,36 @@ public sealed class StandbyReadsTests(PrimaryWithStandby pair) : IClassFixture<P
         (await api.GetOrderAsync(replayed.Id)).Status.ShouldBe("Paid");
     }
 
+    [Theory]
+    [InlineData("Relational")]
+    [InlineData("Document")]
+    public async Task A_standby_that_has_not_replayed_the_schema_yet_is_read_around_never_answered_500(string layout)
+    {
+        // A new database, on both; then the standby stops replaying, and the service creates its tables on the
+        // primary only: every read finds no table on the standby, as in the moment after a first deployment.
+        var (primary, standby) = await pair.CreateDatabaseAsync("new_deployment");
+        await pair.Standby.PauseReplayAsync(Ct);
+        try
+        {
+            var api = new OrderApi(pair.Create(layout, readsFromStandby: true, readConnectionString: standby, primaryConnectionString: primary).CreateClient());
+            var customer = Ids.NewCustomer();
+            var order = await api.CreateOrderAsync(customer);
+
+            (await api.GetOrderAsync(order.Id)).Id.ShouldBe(order.Id);
+            using (var unknown = await api.GetAsync($"/orders/{Guid.CreateVersion7()}"))
+            {
+                await OrderApi.ReadProblemAsync(unknown, HttpStatusCode.NotFound);
+            }
+
+            (await api.BatchAsync([order.Id, Guid.CreateVersion7()])).Select(o => o.Id).ShouldBe([order.Id]);
+            (await api.ListAsync(customer)).Select(o => o.Id).ShouldBe([order.Id], "the listing too is read on the primary");
+        }
+        finally
+        {
+            await pair.Standby.ResumeReplayAsync(Ct);
+        }
+    }
+
     [Fact]
     public async Task An_order_that_exists_nowhere_is_still_404()
     {
