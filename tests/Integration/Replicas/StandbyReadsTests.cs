@@ -1,4 +1,7 @@
+using System.Collections.Concurrent;
 using System.Net;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Testing;
@@ -78,7 +81,10 @@ public sealed class StandbyReadsTests(PrimaryWithStandby pair) : IClassFixture<P
         await pair.Standby.PauseReplayAsync(Ct);
         try
         {
-            var api = new OrderApi(pair.Create(layout, readsFromStandby: true, readConnectionString: standby, primaryConnectionString: primary).CreateClient());
+            var warnings = new ConcurrentQueue<string>();
+            await using var host = pair.Create(layout, readsFromStandby: true, readConnectionString: standby, primaryConnectionString: primary)
+                .WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(new WarningLog(warnings))));
+            var api = new OrderApi(host.CreateClient());
             var customer = Ids.NewCustomer();
             var order = await api.CreateOrderAsync(customer);
 
@@ -90,6 +96,10 @@ public sealed class StandbyReadsTests(PrimaryWithStandby pair) : IClassFixture<P
 
             (await api.BatchAsync([order.Id, Guid.CreateVersion7()])).Select(o => o.Id).ShouldBe([order.Id]);
             (await api.ListAsync(customer)).Select(o => o.Id).ShouldBe([order.Id], "the listing too is read on the primary");
+
+            // Said, so that a read connection string naming a database without the tables does not go unnoticed;
+            // once for all the reads above, not once a read.
+            warnings.Count(w => w.StartsWith("The standby has no table", StringComparison.Ordinal)).ShouldBe(1, string.Join('\n', warnings));
         }
         finally
         {
@@ -113,5 +123,31 @@ public sealed class StandbyReadsTests(PrimaryWithStandby pair) : IClassFixture<P
         var line = failure.Failures.ShouldHaveSingleItem();
         line.ShouldStartWith("Invalid setting Store:PostgreSql:ReadConnectionString = (value hidden");
         line.ShouldNotContain("secret");
+    }
+
+    /// <summary>Every warning-level line the service logs.</summary>
+    private sealed class WarningLog(ConcurrentQueue<string> lines) : ILoggerProvider
+    {
+        public ILogger CreateLogger(string categoryName) => new Logger(lines);
+
+        public void Dispose()
+        {
+        }
+
+        private sealed class Logger(ConcurrentQueue<string> lines) : ILogger
+        {
+            public IDisposable? BeginScope<TState>(TState state)
+                where TState : notnull => null;
+
+            public bool IsEnabled(LogLevel logLevel) => logLevel == LogLevel.Warning;
+
+            public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
+            {
+                if (IsEnabled(logLevel))
+                {
+                    lines.Enqueue(formatter(state, exception));
+                }
+            }
+        }
     }
 }
