@@ -50,7 +50,7 @@ public static class PostgreSqlStores
             : Relational(standby, options, payments);
         logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer listing read from the standby; writes stay on the primary.");
         var pools = new PrimaryAndStandbyPools(primaryDatabase, standby);
-        return primary with { Store = new StandbyReadsOrderStore(primary.Store, standbyStore, new StandbyWithoutSchema(logger).Matches), Resources = pools, Pool = pools };
+        return primary with { Store = new StandbyReadsOrderStore(primary.Store, standbyStore, PostgresTransientFaults.IsUndefinedTable, logger), Resources = pools, Pool = pools };
     }
 
     private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options, IPaymentAuthorizer payments) =>

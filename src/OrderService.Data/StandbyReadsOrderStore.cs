@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using Microsoft.Extensions.Logging;
 using OrderService.Data.Orders;
 
 namespace OrderService.Data;
@@ -17,16 +18,24 @@ namespace OrderService.Data;
 /// <item>Creates, transitions (and every read they make inside their unit of work) and readiness: the primary.</item>
 /// <item>A standby that has not replayed the schema yet (a new database: the service creates its tables on the
 /// primary at start-up, and the standby replays them a moment later) answers nothing: each read it fails that way,
-/// the listing's included, is read on the primary, never answered 500. <paramref name="standbyLacksSchema"/> tells that
-/// error from the others, which propagate as they are.</item>
+/// the listing's included, is read on the primary, never answered 500, and a warning says so at most once a minute
+/// (one that keeps coming means the read connection string names a database without the tables, whose reads would
+/// otherwise all go to the primary unnoticed). <paramref name="standbyLacksSchema"/> tells that error from the
+/// others, which propagate as they are.</item>
 /// </list>
 /// A store whose list reads also come as API JSON (<see cref="IOrderJsonReads"/>: MongoDB) applies the same rules to
 /// them, the batch's through <see cref="StandbyThenPrimary"/>.
 /// </summary>
 /// <param name="standbyLacksSchema">True for the engine's error of a table that does not exist; null: the engine has none
 /// (MongoDB reads a missing collection as empty).</param>
-public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore standby, Func<Exception, bool>? standbyLacksSchema = null) : IOrderStore
+/// <param name="logger">Where the warning about a standby without the schema goes.</param>
+public sealed class StandbyReadsOrderStore(
+    IOrderStore primary, IOrderStore standby, Func<Exception, bool>? standbyLacksSchema = null, ILogger? logger = null) : IOrderStore
 {
+    private const long WarningIntervalMilliseconds = 60_000;
+
+    private long _lastWarned;
+
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken) =>
         primary.CreateAsync(order, cancellationToken);
 
@@ -43,7 +52,7 @@ public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore stan
         {
             order = await standby.GetAsync(id, cancellationToken);
         }
-        catch (Exception fault) when (standbyLacksSchema?.Invoke(fault) == true)
+        catch (Exception fault) when (LacksSchema(fault))
         {
             order = null;
         }
@@ -52,7 +61,7 @@ public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore stan
     }
 
     public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
-        StandbyThenPrimary(ids, standby.GetManyAsync, primary.GetManyAsync, static order => order.Id, cancellationToken, standbyLacksSchema);
+        StandbyThenPrimary(ids, standby.GetManyAsync, primary.GetManyAsync, static order => order.Id, cancellationToken, LacksSchema);
 
     /// <summary>
     /// The batch rule, for rows of any shape: the standby's rows, then the ids it did not have, read on the primary in
@@ -100,10 +109,30 @@ public sealed class StandbyReadsOrderStore(IOrderStore primary, IOrderStore stan
         {
             return await standby.ListByCustomerAsync(query, cancellationToken);
         }
-        catch (Exception fault) when (standbyLacksSchema?.Invoke(fault) == true)
+        catch (Exception fault) when (LacksSchema(fault))
         {
             return await primary.ListByCustomerAsync(query, cancellationToken);
         }
+    }
+
+    /// <summary>True when the standby failed for want of the schema; the first time in a minute, it says so in the log.</summary>
+    private bool LacksSchema(Exception fault)
+    {
+        if (standbyLacksSchema?.Invoke(fault) != true)
+        {
+            return false;
+        }
+
+        var now = Environment.TickCount64;
+        var last = Interlocked.Read(ref _lastWarned);
+        if ((last == 0 || now - last >= WarningIntervalMilliseconds) && Interlocked.CompareExchange(ref _lastWarned, now, last) == last)
+        {
+            logger?.LogWarning(
+                "The standby has no table the read needs ({Error}): reads go to the primary until it has. A new database's standby replays the schema a moment after start-up; if this warning keeps coming, the read connection string names a database without the service's tables.",
+                fault.Message);
+        }
+
+        return true;
     }
 
     /// <summary>The next row; false at the end, or when the standby fails because it lacks the schema (a yield cannot sit in a try with a catch).</summary>

@@ -9,8 +9,9 @@ namespace OrderService.Deployment.Tests;
 
 /// <summary>
 /// The Native AOT build (docs/cold-start.md#native-aot) as an operator runs it, from its own folder: the whole workflow
-/// and the error contract on SQLite and on PostgreSQL (a throwaway cluster, both layouts), its settings checked as the regular build checks them (they walk the options
-/// classes by reflection, which trimming would silently break), and the stores it leaves out named as absent.
+/// and the error contract on SQLite and on PostgreSQL (a throwaway cluster, both layouts), its settings checked as the
+/// regular build checks them (they walk the options classes by reflection, which trimming would silently break), and
+/// the stores it leaves out named as absent.
 /// </summary>
 public sealed class NativeAotTests(NativeAotBuild build) : IClassFixture<NativeAotBuild>
 {

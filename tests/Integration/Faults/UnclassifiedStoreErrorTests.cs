@@ -4,6 +4,7 @@ using System.Net.Http.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.Logging;
 using OrderService.Integration.Tests.Api;
+using OrderService.Integration.Tests.Conformance.Infrastructure;
 using Shouldly;
 using Xunit;
 
@@ -23,7 +24,7 @@ public sealed class UnclassifiedStoreErrorTests(ApiHost host) : IClassFixture<Ap
         await File.WriteAllTextAsync(file, new string('x', 4096), ApiHost.Ct);
         var errors = new ConcurrentQueue<string>();
         await using var factory = host.Create(("ConnectionStrings:Orders", $"Data Source={file}"));
-        await using var logged = factory.WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(new ErrorLog(errors))));
+        await using var logged = factory.WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(new LogLines(errors, level => level >= LogLevel.Error))));
         using var client = logged.CreateClient();
 
         using (var create = await client.PostAsJsonAsync("/orders", ApiHost.ValidOrder(ApiHost.NewCustomer()), ApiHost.Ct))
@@ -42,31 +43,5 @@ public sealed class UnclassifiedStoreErrorTests(ApiHost host) : IClassFixture<Ap
         errors.ShouldContain(line => line.Contains("SQLite error 26", StringComparison.Ordinal) && line.Contains("file is not a database", StringComparison.Ordinal));
         using var live = await client.GetAsync("/health/live", ApiHost.Ct);
         live.StatusCode.ShouldBe(HttpStatusCode.OK);
-    }
-
-    /// <summary>Every error-level line the service logs.</summary>
-    private sealed class ErrorLog(ConcurrentQueue<string> lines) : ILoggerProvider
-    {
-        public ILogger CreateLogger(string categoryName) => new Logger(lines);
-
-        public void Dispose()
-        {
-        }
-
-        private sealed class Logger(ConcurrentQueue<string> lines) : ILogger
-        {
-            public IDisposable? BeginScope<TState>(TState state)
-                where TState : notnull => null;
-
-            public bool IsEnabled(LogLevel logLevel) => logLevel >= LogLevel.Error;
-
-            public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
-            {
-                if (IsEnabled(logLevel))
-                {
-                    lines.Enqueue(formatter(state, exception));
-                }
-            }
-        }
     }
 }

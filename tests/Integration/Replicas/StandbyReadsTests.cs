@@ -83,7 +83,7 @@ public sealed class StandbyReadsTests(PrimaryWithStandby pair) : IClassFixture<P
         {
             var warnings = new ConcurrentQueue<string>();
             await using var host = pair.Create(layout, readsFromStandby: true, readConnectionString: standby, primaryConnectionString: primary)
-                .WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(new WarningLog(warnings))));
+                .WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(new LogLines(warnings, level => level == LogLevel.Warning))));
             var api = new OrderApi(host.CreateClient());
             var customer = Ids.NewCustomer();
             var order = await api.CreateOrderAsync(customer);
@@ -123,31 +123,5 @@ public sealed class StandbyReadsTests(PrimaryWithStandby pair) : IClassFixture<P
         var line = failure.Failures.ShouldHaveSingleItem();
         line.ShouldStartWith("Invalid setting Store:PostgreSql:ReadConnectionString = (value hidden");
         line.ShouldNotContain("secret");
-    }
-
-    /// <summary>Every warning-level line the service logs.</summary>
-    private sealed class WarningLog(ConcurrentQueue<string> lines) : ILoggerProvider
-    {
-        public ILogger CreateLogger(string categoryName) => new Logger(lines);
-
-        public void Dispose()
-        {
-        }
-
-        private sealed class Logger(ConcurrentQueue<string> lines) : ILogger
-        {
-            public IDisposable? BeginScope<TState>(TState state)
-                where TState : notnull => null;
-
-            public bool IsEnabled(LogLevel logLevel) => logLevel == LogLevel.Warning;
-
-            public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
-            {
-                if (IsEnabled(logLevel))
-                {
-                    lines.Enqueue(formatter(state, exception));
-                }
-            }
-        }
     }
 }

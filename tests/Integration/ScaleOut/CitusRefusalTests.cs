@@ -35,7 +35,7 @@ public sealed class CitusRefusalTests : CitusClusterTests
 
         var errors = new ConcurrentQueue<string>();
         await using var plain = new OrderServiceFactory(Settings(connectionString, "None"));
-        await using var logged = plain.WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(new ErrorLines(errors))));
+        await using var logged = plain.WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(new LogLines(errors, level => level >= LogLevel.Error, withException: true))));
         using var plainClient = logged.CreateClient();
         for (var attempt = 0; attempt < 3; attempt++)
         {
@@ -63,27 +63,4 @@ public sealed class CitusRefusalTests : CitusClusterTests
     };
 
     private sealed record IdOnly(Guid Id);
-
-    /// <summary>Every error-level line the service logs, with its exception.</summary>
-    private sealed class ErrorLines(ConcurrentQueue<string> lines) : ILoggerProvider, ILogger
-    {
-        public ILogger CreateLogger(string categoryName) => this;
-
-        public IDisposable? BeginScope<TState>(TState state)
-            where TState : notnull => null;
-
-        public bool IsEnabled(LogLevel logLevel) => logLevel >= LogLevel.Error;
-
-        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
-        {
-            if (IsEnabled(logLevel))
-            {
-                lines.Enqueue($"{formatter(state, exception)} {exception}");
-            }
-        }
-
-        public void Dispose()
-        {
-        }
-    }
 }
