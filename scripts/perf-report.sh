@@ -9,7 +9,7 @@
 #    SQLite's "straightforward" service; 10,000 workflows at 100 copies after a 5,000-workflow warm-up; each
 #    variant over HTTP, through the store port (raw), and against the BASELINE_COMMIT service beside it (after it
 #    in odd runs, before it in even runs: the order within a pair moves its figures, whichever build runs first);
-#    PostgreSQL checkpoints before every measured window;
+#    PostgreSQL analyzes the row's database and checkpoints before every measured window;
 #    pgbench with the same four transactions. Every run is a full report (report.md, report.json).
 # 3. Prints the median (min-max) of every figure over the runs as docs/performance.md table rows (--median-of), and
 #    saves them in OUT_DIR/summary.md.

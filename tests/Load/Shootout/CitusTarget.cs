@@ -86,9 +86,13 @@ public sealed class CitusTarget : StoreTarget
         return new NpgsqlConnectionStringBuilder(connectionString) { Pooling = true, MaxPoolSize = 200 }.ConnectionString;
     }
 
-    /// <summary>A CHECKPOINT on the coordinator and every worker before the measured window, as on PostgreSQL.</summary>
-    public override async Task SettleAsync(CancellationToken cancellationToken)
+    /// <summary>
+    /// As on PostgreSQL: the row's database analyzed (Citus passes ANALYZE on to the shards), then a CHECKPOINT on the
+    /// coordinator and every worker.
+    /// </summary>
+    public override async Task SettleAsync(string connectionString, CancellationToken cancellationToken)
     {
+        await PostgresTarget.AnalyzeAsync(connectionString, cancellationToken).ConfigureAwait(false);
         await using var connection = new NpgsqlConnection(AdminConnectionString);
         await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
         await using var command = new NpgsqlCommand("CHECKPOINT; SELECT run_command_on_workers('CHECKPOINT')", connection) { CommandTimeout = 300 };

@@ -25,12 +25,12 @@ public static partial class PgbenchReference
             // Opening the store creates the schema; pgbench writes to the same tables.
         }
 
-        // Treated as the service's rows are: a warm-up on the same database, then the CHECKPOINT before the measured
-        // window, so pgbench neither meets the checkpoint the runs before it set off nor starts on a cold cache.
+        // Treated as the service's rows are: a warm-up on the same database, then ANALYZE and the CHECKPOINT before the
+        // measured window, so pgbench neither meets the checkpoint the runs before it set off nor starts on a cold cache.
         var perClient = Math.Max(1, workflows / clients);
         var warmupPerClient = Math.Max(1, perClient / 2);
         await RunScriptAsync(connectionString, clients, warmupPerClient, firstCounter: 0, citus).ConfigureAwait(false);
-        await target.SettleAsync(cancellationToken).ConfigureAwait(false);
+        await target.SettleAsync(connectionString, cancellationToken).ConfigureAwait(false);
         var output = await RunScriptAsync(connectionString, clients, perClient, firstCounter: warmupPerClient, citus).ConfigureAwait(false);
 
         var tps = TpsLine().Match(output);
@@ -49,8 +49,8 @@ public static partial class PgbenchReference
         return new ReferenceResult(Variant.StoreName(target.Store), citus ? "pgbench on the Citus coordinator (plain per-statement SQL)" : "pgbench (plain per-statement SQL)",
             double.Parse(tps.Groups[1].Value, CultureInfo.InvariantCulture),
             citus
-                ? $"{expected} workflows at {clients} clients after {warmupPerClient * clients} of warm-up and a CHECKPOINT, -M prepared, synchronous_commit=on; each workflow = 4 transactions, 13 statements, each routed to the order's shard (no customers row)"
-                : $"{expected} workflows at {clients} clients after {warmupPerClient * clients} of warm-up and a CHECKPOINT, -M prepared, synchronous_commit=on; each workflow = 4 transactions, 14 statements");
+                ? $"{expected} workflows at {clients} clients after {warmupPerClient * clients} of warm-up, ANALYZE and a CHECKPOINT, -M prepared, synchronous_commit=on; each workflow = 4 transactions, 13 statements, each routed to the order's shard (no customers row)"
+                : $"{expected} workflows at {clients} clients after {warmupPerClient * clients} of warm-up, ANALYZE and a CHECKPOINT, -M prepared, synchronous_commit=on; each workflow = 4 transactions, 14 statements");
     }
 
     /// <summary>

@@ -10,6 +10,7 @@ public sealed partial class ShootoutRunner
         var warmup = await WarmUpAsync("raw warm-up", Path.Combine(nbomber, "raw-warmup"), size => new RawWorkflow(client.Store, new RunLedger($"{tag}rw", size), cancellationToken).Workflow(options.Concurrency), cancellationToken).ConfigureAwait(false);
 
         var raw = new RawWorkflow(client.Store, new RunLedger(tag + "r", options.Workflows), cancellationToken);
+        await target.SettleAsync(connectionString, cancellationToken).ConfigureAwait(false);
         var cpuBefore = ProcessCpu.OfSelf();
         var stats = await RunClosedAsync("raw store port", Path.Combine(nbomber, "raw"), raw.Workflow(options.Concurrency), reports: true, cancellationToken: cancellationToken).ConfigureAwait(false);
         var cpu = ProcessCpu.MillisecondsPerWorkflow(cpuBefore, ProcessCpu.OfSelf(), stats.OkIterations);

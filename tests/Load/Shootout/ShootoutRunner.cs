@@ -150,7 +150,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 var http = new HttpWorkflow(apis, ledger, new WorkflowSettings(options.AbortRate, crash ? TimeSpan.FromSeconds(90) : TimeSpan.Zero));
                 var workflow = http.Workflow(options.Concurrency, cancellationToken);
                 List<ScenarioProps> companions = options.AbortRate > 0 ? [http.Readers(workflow, options.ReaderCopies)] : [];
-                await target.SettleAsync(cancellationToken).ConfigureAwait(false);
+                await target.SettleAsync(connectionString, cancellationToken).ConfigureAwait(false);
                 cpuBefore = (service.CpuTime, ProcessCpu.OfSelf());
                 var replicaCpuBefore = service.CpuTimes;
                 var running = RunClosedAsync(label, Path.Combine(nbomber, "http"), workflow, reports: true, companions, cancellationToken);

@@ -42,11 +42,13 @@ public abstract class StoreTarget : IAsyncDisposable
     public virtual ValueTask DisposeAsync() => ValueTask.CompletedTask;
 
     /// <summary>
-    /// Brings the store to the same state before every measured window (after the warm-up): PostgreSQL runs a
-    /// CHECKPOINT, so no run inherits the checkpoint that the previous run's WAL set off. Without it the row measured
-    /// second in a pair (the baseline, right after its twin and the raw run) met that checkpoint's I/O and CPU.
+    /// Brings the store to the same state before every measured window (after the warm-up), on the database at
+    /// <paramref name="connectionString"/>. PostgreSQL analyzes that database, as autovacuum would have done long
+    /// since in production (a fresh database has no statistics, and the planner then plans otherwise), and runs a
+    /// CHECKPOINT, so no run inherits the checkpoint that the previous run's WAL set off. Without the checkpoint the
+    /// row measured second in a pair (the baseline, right after its twin and the raw run) met its I/O and CPU.
     /// </summary>
-    public virtual Task SettleAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+    public virtual Task SettleAsync(string connectionString, CancellationToken cancellationToken) => Task.CompletedTask;
 
     public static async Task<StoreTarget> OpenAsync(StoreKind store, ShootoutOptions options)
     {
@@ -161,8 +163,9 @@ public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgr
         return new NpgsqlConnectionStringBuilder(adminConnectionString) { Database = database, Pooling = true, MaxPoolSize = 200 }.ConnectionString;
     }
 
-    public override async Task SettleAsync(CancellationToken cancellationToken)
+    public override async Task SettleAsync(string connectionString, CancellationToken cancellationToken)
     {
+        await AnalyzeAsync(connectionString, cancellationToken).ConfigureAwait(false);
         if (!_mayCheckpoint)
         {
             return;
@@ -184,6 +187,15 @@ public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgr
     }
 
     private bool _mayCheckpoint = true;
+
+    /// <summary>ANALYZE of the database the row measures (its owner may, whatever else the role may not).</summary>
+    public static async Task AnalyzeAsync(string connectionString, CancellationToken cancellationToken)
+    {
+        await using var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(connectionString) { Pooling = false }.ConnectionString);
+        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+        await using var command = new NpgsqlCommand("ANALYZE", connection) { CommandTimeout = 300 };
+        await command.ExecuteNonQueryAsync(cancellationToken).ConfigureAwait(false);
+    }
 
     public override async ValueTask DisposeAsync()
     {

@@ -1,0 +1,41 @@
+using Npgsql;
+using OrderService.Data;
+using OrderService.Data.PostgreSql;
+using OrderService.Testing;
+using Shouldly;
+using Xunit;
+
+namespace OrderService.Unit.Tests.Configuration;
+
+/// <summary>The session settings the PostgreSQL store puts in the startup packet (the server's own view: PostgresPlanCacheTests).</summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
+public sealed class PostgresSessionSettingsTests
+{
+    [Fact]
+    public void Sessions_keep_one_generic_plan_per_prepared_statement()
+    {
+        Tuned("Host=db;Database=orders", new StoreOptions()).Options.ShouldBe("-c synchronous_commit=on -c plan_cache_mode=force_generic_plan");
+    }
+
+    [Fact]
+    public void A_plan_cache_mode_in_the_connection_string_is_kept_and_not_overridden()
+    {
+        Tuned("Host=db;Database=orders;Options=-c plan_cache_mode=auto", new StoreOptions()).Options
+            .ShouldBe("-c plan_cache_mode=auto -c synchronous_commit=on");
+    }
+
+    [Fact]
+    public void On_Citus_the_plan_cache_is_left_to_the_server()
+    {
+        var options = new StoreOptions { PostgreSql = { Distribution = PostgreSqlDistribution.Citus } };
+
+        Tuned("Host=db;Database=orders", options).Options.ShouldBe("-c synchronous_commit=on");
+    }
+
+    private static NpgsqlConnectionStringBuilder Tuned(string connectionString, StoreOptions options)
+    {
+        var builder = new NpgsqlConnectionStringBuilder();
+        PostgresDatabase.Tune(builder, connectionString, options);
+        return builder;
+    }
+}
