@@ -29,6 +29,7 @@ public sealed partial class QuotedRatioTests
         ("docs/performance.md", "the-fast-path", "BenchmarkDotNet, tests/Benchmarks RowJsonBenchmarks, OrderBsonBenchmarks and MongoBsonJsonBenchmarks"),
         ("docs/performance.md", "what-the-frameworks-parts-allocate", "the benchmarks' allocations verb"),
         ("docs/stores/mongodb.md", "raw-bson-to-json", "the MongoBsonJson benchmark and scripts/mongo-raw-json.sh"),
+        ("docs/stores/postgresql.md", "prepared-statements-keep-one-plan", "PostgreSQL shoot-outs of 2026-11-29 with ANALYZE run by hand mid-run, on a cluster with pg_stat_statements preloaded (the commands on the page; reports not kept)"),
         ("docs/operations.md", "traces-metrics-and-logs-opentelemetry", "an --otlp shoot-out of 2026-11-24, its report not kept"),
         ("docs/isolation-and-durability.md", "strict-isolation-under-load", "a shoot-out of 2026-11-24 at 2,000 workflows, its report not kept"),
     ];
