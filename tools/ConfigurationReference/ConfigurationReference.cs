@@ -56,7 +56,8 @@ public static partial class ConfigurationReference
     private static List<SettingReference> HostSettings(IConfiguration defaults) =>
     [
         new($"ConnectionStrings:{StoreRegistration.ConnectionStringName}", "string", StoreRegistration.DefaultSqliteConnectionString,
-            ConnectionStringValidator.Rule, "The store's connection string in its driver's syntax (the default serves SQLite only); it may hold a password, so no message ever prints it."),
+            ConnectionStringValidator.Rule, "The store's connection string in its driver's syntax (the default serves SQLite only); it may hold a password, so no message ever prints it. "
+                + "On PostgreSQL the store appends its session settings to `Options`; it adds plan_cache_mode (stores/postgresql.md#prepared-statements-keep-one-plan) only when `Options` names none."),
         new(Telemetry.EndpointKey, "URI", "unset", "an OTLP receiver's URL",
             "Set: traces, metrics and logs are exported over OTLP. Unset: no OpenTelemetry provider is created and nothing listens."),
         new(Telemetry.ServiceNameKey, "string", Telemetry.DefaultServiceName, "any text", "The service.name of everything exported."),
