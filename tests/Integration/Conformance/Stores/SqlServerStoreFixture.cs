@@ -61,8 +61,11 @@ public abstract class SqlServerStoreFixture : StoreFixture
         // One pool per switch combination stays open for the class: cap each. On Babelfish every new session
         // compiles each statement shape again (seconds each on this 2-core machine), so fewer, warmer sessions
         // serve a burst (fifty parallel pays) sooner than thirty cold ones.
+        // The tests' own reads and plants open this string's pool too. Without NeverBlock, after one open of it failed
+        // under load, SqlClient fails every open of that pool at once for seconds (its blocking period), a later test's
+        // included: a CI run saw a plant fail in 45 ms with the pool's time-out message. The store sets it alike.
         var maxPool = await EngineAsync() == SqlServerEngine.Babelfish ? 10 : 30;
-        return new SqlConnectionStringBuilder(_server) { InitialCatalog = database, MaxPoolSize = maxPool }.ConnectionString;
+        return new SqlConnectionStringBuilder(_server) { InitialCatalog = database, MaxPoolSize = maxPool, PoolBlockingPeriod = PoolBlockingPeriod.NeverBlock }.ConnectionString;
     }
 
     /// <summary>
