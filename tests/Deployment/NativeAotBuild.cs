@@ -35,6 +35,9 @@ public sealed class NativeAotBuild : IAsyncLifetime
             RedirectStandardError = true,
             UseShellExecute = false,
         };
+
+        // The native tool chain leaves empty folders in the temporary directory; they go with the scratch folder.
+        start.Environment["TMPDIR"] = Directory.CreateDirectory(Path.Combine(_scratch, "tmp")).FullName;
         foreach (var argument in (string[])[
             "publish", Repository.PathOf("src", "OrderService", "OrderService.csproj"), "-c", "Release", "-r", RuntimeInformation.RuntimeIdentifier,
             "-p:PublishAot=true", $"-p:CppCompilerAndLinker={linker}", "--artifacts-path", Path.Combine(_scratch, "build"), "-o", Folder, "-nologo"])
