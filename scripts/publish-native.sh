@@ -13,5 +13,8 @@ if ! command -v clang >/dev/null; then
   [[ -n "$versioned" ]] || { echo "Native AOT links with clang, and none is on PATH (apt-get install clang zlib1g-dev)." >&2; exit 1; }
   linker=("-p:CppCompilerAndLinker=$versioned")
 fi
-dotnet publish "$1" -c Release -r "${4:-linux-x64}" -p:PublishAot=true "${linker[@]}" --artifacts-path "$3" \
+# The native publish leaves empty folders in the temporary directory: give it one of its own, removed afterwards.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+TMPDIR="$scratch" dotnet publish "$1" -c Release -r "${4:-linux-x64}" -p:PublishAot=true "${linker[@]}" --artifacts-path "$3" \
   -o "$2" -v quiet -nologo >/dev/null

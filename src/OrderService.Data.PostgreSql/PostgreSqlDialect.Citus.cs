@@ -42,17 +42,10 @@ public sealed partial class PostgreSqlDialect
     /// On Citus a create's key is never forgotten while its order exists: the order's id is derived from it
     /// (<see cref="KeyDecidesCreatedOrderId"/>), so a create after the retention would land on that same id. A retry
     /// replays the first order instead, whatever its age. Only the steps' keys (version 2 and on) expire; a key row is
-    /// named with its order, since a key is unique per order there. Elsewhere the keys go as an array, so that the
-    /// store's one generic plan (plan_cache_mode=force_generic_plan, <see cref="PostgresDatabase"/>) deletes them through
-    /// the key's index: with IN, not knowing @Limit, that plan reads the whole table.
+    /// named with its order, since a key is unique per order there.
     /// </summary>
-    protected override string BuildDeleteExpiredKeys() => _citus
-        ? """
-            DELETE FROM idempotency_keys WHERE (order_id, key) IN (
-                SELECT order_id, key FROM idempotency_keys WHERE created_at < @Before AND version > 1 ORDER BY created_at LIMIT @Limit)
-            """
-        : """
-            DELETE FROM idempotency_keys WHERE key = ANY(ARRAY(
-                SELECT key FROM idempotency_keys WHERE created_at < @Before ORDER BY created_at LIMIT @Limit))
-            """;
+    private const string CitusDeleteExpiredKeys = """
+        DELETE FROM idempotency_keys WHERE (order_id, key) IN (
+            SELECT order_id, key FROM idempotency_keys WHERE created_at < @Before AND version > 1 ORDER BY created_at LIMIT @Limit)
+        """;
 }

@@ -112,6 +112,18 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
         (withKey ? ", k AS (INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) SELECT @Key, @RequestHash, id, version, @At FROM u)" : "");
 
     /// <summary>
+    /// The keys go as an array, so that the store's one generic plan (plan_cache_mode=force_generic_plan,
+    /// <see cref="PostgresDatabase"/>) deletes them through the key's index: with IN, not knowing @Limit, that plan reads
+    /// the whole table.
+    /// </summary>
+    protected override string BuildDeleteExpiredKeys() => _citus
+        ? CitusDeleteExpiredKeys
+        : """
+            DELETE FROM idempotency_keys WHERE key = ANY(ARRAY(
+                SELECT key FROM idempotency_keys WHERE created_at < @Before ORDER BY created_at LIMIT @Limit))
+            """;
+
+    /// <summary>
     /// unique_violation (23505) on idempotency_keys: the transition's key was stored meanwhile. Citus relays a worker's
     /// error without the table's name: there the constraint is named in the message (of the shard's copy of the key).
     /// </summary>

@@ -90,7 +90,7 @@ public sealed class SideBySideTests
 
         // Touched page by page, a block that lifts the resident set 64 MB above the peak so far (the tests that ran
         // before in this process may have set it well above what is resident now): the peak must take it in.
-        var block = new byte[(int)((Math.Max(0, before.Value - ResidentMegabytes()) + 64) * 1024 * 1024)];
+        var block = new byte[(int)((Math.Max(0, before.Value - ProcessMemory.ResidentMegabytes(Environment.ProcessId)!.Value) + 64) * 1024 * 1024)];
         for (var page = 0; page < block.Length; page += 4096)
         {
             block[page] = 1;
@@ -103,11 +103,6 @@ public sealed class SideBySideTests
         after.Value.ShouldBeGreaterThanOrEqualTo(before.Value + 60);
         ProcessMemory.PeakMegabytes(int.MaxValue).ShouldBeNull();
     }
-
-    /// <summary>VmRSS of this process, in MB.</summary>
-    private static double ResidentMegabytes() =>
-        long.Parse(File.ReadLines("/proc/self/status").First(l => l.StartsWith("VmRSS:", StringComparison.Ordinal))["VmRSS:".Length..].Trim().Split(' ')[0],
-            System.Globalization.CultureInfo.InvariantCulture) / 1024.0;
 
     private static ShootoutReport Report(double serviceCpu, double baselineCpu, double perSecond, double pgbench)
     {
