@@ -67,8 +67,22 @@ public sealed class ShootoutSmokeTests
                     AssertAdaptiveWarmup(row.Key + " raw", row.RawWarmup);
                     row.RawWorkflowsPerSecond.ShouldNotBeNull(row.Key);
                     row.RawWorkflowsPerSecond.Value.ShouldBeGreaterThan(0);
+
+                    // The split by thread accounts for all of the row's service CPU (what no live thread holds is under
+                    // ended threads); it can read a little more, since /proc truncates each thread's time to 10 ms ticks.
+                    row.ServiceCpuByThread.ShouldNotBeNull(row.Key);
+                    row.ServiceCpuByThread[ThreadCpu.ThreadPool].ShouldBeGreaterThan(0, row.Key);
+                    var overshootMs = (row.ServiceCpuByThread.Values.Sum() - row.ServiceCpuMsPerWorkflow!.Value) * Workflows;
+                    overshootMs.ShouldBeInRange(-1, 100, row.Key);
+                }
+                else
+                {
+                    row.ServiceCpuByThread.ShouldBeNull($"{row.Key}: the service restarts mid-run, so no split");
                 }
             }
+
+            // The SQLite store's group-commit writer is a thread of its own, found by its name in the running service.
+            report.Rows.Single(r => r.Key == "sqlite/relational/v1-shared-uow").ServiceCpuByThread![ThreadCpu.StoreWriter].ShouldBeGreaterThan(0);
 
             if (postgres)
             {
@@ -81,6 +95,7 @@ public sealed class ShootoutSmokeTests
             var text = await File.ReadAllTextAsync(markdown, TestContext.Current.CancellationToken);
             text.ShouldContain("| sqlite | Relational | v1-shared-uow |");
             text.ShouldContain("## Run conditions");
+            text.ShouldContain("## Where the service's CPU went");
             text.ShouldContain(report.Rows[0].Warmup!.ToString(), Case.Sensitive, "report.md states each row's warm-up");
             parsed.Rows.Select(r => r.Warmup).ShouldBe(report.Rows.Select(r => r.Warmup), "report.json keeps each row's warm-up");
             XDocument.Load(chart).Root!.Name.LocalName.ShouldBe("svg");

@@ -70,6 +70,12 @@ public sealed record VariantResult(
     /// </summary>
     public double? ServiceCpuMsPerWorkflow { get; init; }
 
+    /// <summary>
+    /// <see cref="ServiceCpuMsPerWorkflow"/> by the kind of thread that spent it (<see cref="ThreadCpu.Kinds"/>), in ms per
+    /// workflow. Null for crash runs, with replicas, and in older reports.
+    /// </summary>
+    public Dictionary<string, double>? ServiceCpuByThread { get; init; }
+
     /// <summary>The load driver's (this harness process's) CPU over the same window ÷ workflows, in ms: what the client side costs.</summary>
     public double? DriverCpuMsPerWorkflow { get; init; }
 

@@ -84,6 +84,7 @@ public static class ReportWriter
         }
 
         SideBySide.Append(md, report);
+        ServiceThreads.Append(md, report);
 
         RunConditionsSection(md, report);
 

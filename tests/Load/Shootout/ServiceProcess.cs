@@ -32,6 +32,9 @@ public sealed class ServiceProcess : IAsyncDisposable
     /// <summary>The service's peak resident set so far, in MB (VmHWM), or null when it is not running or /proc cannot tell.</summary>
     public double? PeakMemoryMegabytes => _process is { } process ? ProcessMemory.PeakMegabytes(process.Id) : null;
 
+    /// <summary>The service's threads and their CPU time so far, or null when it is not running or /proc cannot tell.</summary>
+    public ThreadCpu.Snapshot? Threads => _process is { } process ? ThreadCpu.Of(process.Id) : null;
+
     /// <summary>dotnet publish once per harness run; every variant starts the same binary.</summary>
     public static async Task<string> PublishAsync(string repositoryRoot, string outputDirectory, string? artifactsPath)
     {

@@ -16,8 +16,13 @@ public sealed partial class ShootoutRunner
     /// there to bring the service to steady state (JIT tiers, pools), which takes the same time however
     /// long the measured run is; a short run needs more workflows, not less warm-up.
     /// </summary>
-    private static void WarnAboutConditions(string label, RunConditions conditions)
+    private static void WarnAboutConditions(string label, RunConditions conditions, IReadOnlyDictionary<string, double>? serviceCpuByThread)
     {
+        if (ServiceThreads.Compiling(serviceCpuByThread) is { } share)
+        {
+            Console.WriteLine(Invariant($"   warning: {label}: the service's JIT spent {share * 100:F0}% of its CPU in the measured window: it was still compiling after the warm-up, so its CPU and wf/s read worse than its steady state; use a longer --warmup."));
+        }
+
         if (conditions.IsShort)
         {
             Console.WriteLine(Invariant($"   warning: {label} ran {conditions.WallSeconds:F1} s, under {RunConditions.ShortRunSeconds:F0} s: its tail (the last copies, one GC, one checkpoint) weighs heavily and rankings can flip; use more --workflows (10000) for figures to quote."));

@@ -139,6 +139,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             ScenarioResult stats;
             string? crashNote = null;
             (TimeSpan? Service, TimeSpan? Driver) cpuBefore, cpuAfter;
+            ThreadCpu.Snapshot? threadsBefore, threadsAfter;
             WarmupUsed warmup;
             List<double>? replicaCpu;
             double? peakMemory;
@@ -152,6 +153,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 List<ScenarioProps> companions = options.AbortRate > 0 ? [http.Readers(workflow, options.ReaderCopies)] : [];
                 await target.SettleAsync(connectionString, cancellationToken).ConfigureAwait(false);
                 cpuBefore = (service.CpuTime, ProcessCpu.OfSelf());
+                threadsBefore = replicas == 1 ? service.First.Threads : null;
                 var replicaCpuBefore = service.CpuTimes;
                 var running = RunClosedAsync(label, Path.Combine(nbomber, "http"), workflow, reports: true, companions, cancellationToken);
                 var crashing = crash ? CrashMidRunAsync(workflow.Budget, running, target, service.First, cancellationToken)
@@ -159,6 +161,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                     : Task.FromResult<string?>(null);
                 stats = await running.ConfigureAwait(false);
                 cpuAfter = (service.CpuTime, ProcessCpu.OfSelf());
+                threadsAfter = replicas == 1 ? service.First.Threads : null;
                 replicaCpu = ReplicaCpuSeconds(replicaCpuBefore, service.CpuTimes);
                 peakMemory = service.PeakMemoryMegabytes;
                 crashNote = await crashing.ConfigureAwait(false);
@@ -166,7 +169,8 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             }
 
             var conditions = new RunConditions(Math.Round(stats.WallSeconds, 3), loadBefore, await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false));
-            WarnAboutConditions(label, conditions);
+            var byThread = crash ? null : ThreadCpu.MillisecondsPerWorkflow(threadsBefore, threadsAfter, stats.OkIterations);
+            WarnAboutConditions(label, conditions, byThread);
             AuditResult audit;
             await using (var client = await StoreClient.OpenAsync(variant, connectionString, cancellationToken, target.EngineSettings).ConfigureAwait(false))
             {
@@ -188,6 +192,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 ServiceBuild = baselineCommit,
                 ServiceCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Service, cpuAfter.Service, ok),
                 DriverCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Driver, cpuAfter.Driver, ok),
+                ServiceCpuByThread = byThread,
                 RawCpuMsPerWorkflow = raw?.CpuMsPerWorkflow,
                 ServicePeakMegabytes = crash ? null : peakMemory,
                 Replicas = replicas,
