@@ -24,6 +24,22 @@ internal sealed class PostgresCluster
 
     public string DataDirectory => Path.Combine(_root, "data");
 
+    /// <summary>The running postmaster's process id (the first line of postmaster.pid), or null when the server is down.</summary>
+    public int? PostmasterPid
+    {
+        get
+        {
+            try
+            {
+                return int.Parse(File.ReadLines(Path.Combine(DataDirectory, "postmaster.pid")).First(), CultureInfo.InvariantCulture);
+            }
+            catch (Exception exception) when (exception is IOException or InvalidOperationException or FormatException)
+            {
+                return null;
+            }
+        }
+    }
+
     private string SocketDirectory => Path.Combine(_root, "socket");
 
     private string LogFile => Path.Combine(_root, "server.log");

@@ -50,6 +50,9 @@ public sealed class ThrowawayPostgres : IAsyncDisposable
         ? $"throwaway cluster {c.DataDirectory} on 127.0.0.1:{c.Port}"
         : $"{(_owner is null ? "external server" : "server")} from {_source ?? ExternalServerVariable}";
 
+    /// <summary>The postmaster's process id when this object owns a running local cluster (its backends are its children).</summary>
+    public int? ServerPid => _cluster?.PostmasterPid;
+
     /// <summary>A connection string to the server's maintenance database, as the superuser.</summary>
     public string AdminConnectionString => _externalConnectionString ?? _cluster!.ConnectionString("postgres");
 

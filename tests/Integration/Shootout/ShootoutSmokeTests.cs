@@ -87,7 +87,16 @@ public sealed class ShootoutSmokeTests
             if (postgres)
             {
                 report.References.ShouldContain(r => r.Name.StartsWith("pgbench (plain", StringComparison.Ordinal) && r.WorkflowsPerSecond > 0);
+
+                // The throwaway cluster is the harness's: its CPU, every backend's, is measured beside the service's, and
+                // pgbench's own client is measured when it exits. SQLite runs inside the service: no figure of its own.
+                var pgbench = report.References.Single(r => r.Name.StartsWith("pgbench (plain", StringComparison.Ordinal));
+                pgbench.DatabaseCpuMsPerWorkflow.ShouldNotBeNull().ShouldBeGreaterThan(0);
+                pgbench.ClientCpuMsPerWorkflow.ShouldNotBeNull().ShouldBeGreaterThan(0);
+                report.Rows.Where(r => r.Store == "postgres" && !r.Crash).ShouldAllBe(r => r.DatabaseCpuMsPerWorkflow > 0);
             }
+
+            report.Rows.Where(r => r.Store == "sqlite").ShouldAllBe(r => r.DatabaseCpuMsPerWorkflow == null);
 
             var parsed = ReportWriter.Read(json);
             parsed.Rows.Select(r => (r.Key, r.OkWorkflows, r.Audit!.Lost)).ShouldBe(report.Rows.Select(r => (r.Key, r.OkWorkflows, r.Audit!.Lost)));
@@ -96,6 +105,10 @@ public sealed class ShootoutSmokeTests
             text.ShouldContain("| sqlite | Relational | v1-shared-uow |");
             text.ShouldContain("## Run conditions");
             text.ShouldContain("## Where the service's CPU went");
+            if (postgres)
+            {
+                text.ShouldContain("## The machine's CPU per workflow");
+            }
             text.ShouldContain(report.Rows[0].Warmup!.ToString(), Case.Sensitive, "report.md states each row's warm-up");
             parsed.Rows.Select(r => r.Warmup).ShouldBe(report.Rows.Select(r => r.Warmup), "report.json keeps each row's warm-up");
             XDocument.Load(chart).Root!.Name.LocalName.ShouldBe("svg");

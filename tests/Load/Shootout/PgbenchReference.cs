@@ -5,7 +5,14 @@ using Npgsql;
 namespace OrderService.Load.Shootout;
 
 /// <summary>A reference number beside the service's rows (pgbench, or the raw store-port limit).</summary>
-public sealed record ReferenceResult(string Store, string Name, double WorkflowsPerSecond, string Detail);
+public sealed record ReferenceResult(string Store, string Name, double WorkflowsPerSecond, string Detail)
+{
+    /// <summary>The database server's CPU over the measured run ÷ workflows, in ms, when the harness owns the server.</summary>
+    public double? DatabaseCpuMsPerWorkflow { get; init; }
+
+    /// <summary>The reference's own client (pgbench) CPU over the measured run ÷ workflows, in ms.</summary>
+    public double? ClientCpuMsPerWorkflow { get; init; }
+}
 
 /// <summary>
 /// pgbench running the same workflow as plain per-statement SQL (pgbench/workflow.sql) at the same
@@ -31,7 +38,9 @@ public static partial class PgbenchReference
         var warmupPerClient = Math.Max(1, perClient / 2);
         await RunScriptAsync(connectionString, clients, warmupPerClient, firstCounter: 0, citus).ConfigureAwait(false);
         await target.SettleAsync(connectionString, cancellationToken).ConfigureAwait(false);
+        var cpuBefore = (Database: target.DatabaseCpuTime, Client: ProcessCpu.OfEndedChildrenOfSelf());
         var output = await RunScriptAsync(connectionString, clients, perClient, firstCounter: warmupPerClient, citus).ConfigureAwait(false);
+        var cpuAfter = (Database: target.DatabaseCpuTime, Client: ProcessCpu.OfEndedChildrenOfSelf());
 
         var tps = TpsLine().Match(output);
         if (!tps.Success)
@@ -50,7 +59,11 @@ public static partial class PgbenchReference
             double.Parse(tps.Groups[1].Value, CultureInfo.InvariantCulture),
             citus
                 ? $"{expected} workflows at {clients} clients after {warmupPerClient * clients} of warm-up, ANALYZE and a CHECKPOINT, -M prepared, synchronous_commit=on; each workflow = 4 transactions, 13 statements, each routed to the order's shard (no customers row)"
-                : $"{expected} workflows at {clients} clients after {warmupPerClient * clients} of warm-up, ANALYZE and a CHECKPOINT, -M prepared, synchronous_commit=on; each workflow = 4 transactions, 14 statements");
+                : $"{expected} workflows at {clients} clients after {warmupPerClient * clients} of warm-up, ANALYZE and a CHECKPOINT, -M prepared, synchronous_commit=on; each workflow = 4 transactions, 14 statements")
+        {
+            DatabaseCpuMsPerWorkflow = ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Database, cpuAfter.Database, expected),
+            ClientCpuMsPerWorkflow = ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Client, cpuAfter.Client, expected),
+        };
     }
 
     /// <summary>

@@ -80,6 +80,12 @@ public sealed record VariantResult(
     public double? DriverCpuMsPerWorkflow { get; init; }
 
     /// <summary>
+    /// The database server's CPU (every process of it) over the same window ÷ workflows, in ms, when the harness owns the
+    /// server on this machine (the throwaway PostgreSQL cluster); null otherwise and for crash runs.
+    /// </summary>
+    public double? DatabaseCpuMsPerWorkflow { get; init; }
+
+    /// <summary>
     /// The raw run's CPU per workflow, in ms: this harness process's CPU over the raw run's measured window (the store
     /// port in process, with its resilience pipeline, plus the in-process driver loop). Service CPU minus this is
     /// roughly what the HTTP path costs per workflow. Null when no raw run ran.

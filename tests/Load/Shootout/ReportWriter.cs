@@ -85,6 +85,7 @@ public static class ReportWriter
 
         SideBySide.Append(md, report);
         ServiceThreads.Append(md, report);
+        MachineCpu.Append(md, report);
 
         RunConditionsSection(md, report);
 

@@ -138,7 +138,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             var nbomber = Path.Combine(options.OutputDirectory, "nbomber", runName);
             ScenarioResult stats;
             string? crashNote = null;
-            (TimeSpan? Service, TimeSpan? Driver) cpuBefore, cpuAfter;
+            (TimeSpan? Service, TimeSpan? Driver, TimeSpan? Database) cpuBefore, cpuAfter;
             ThreadCpu.Snapshot? threadsBefore, threadsAfter;
             WarmupUsed warmup;
             List<double>? replicaCpu;
@@ -152,7 +152,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 var workflow = http.Workflow(options.Concurrency, cancellationToken);
                 List<ScenarioProps> companions = options.AbortRate > 0 ? [http.Readers(workflow, options.ReaderCopies)] : [];
                 await target.SettleAsync(connectionString, cancellationToken).ConfigureAwait(false);
-                cpuBefore = (service.CpuTime, ProcessCpu.OfSelf());
+                cpuBefore = (service.CpuTime, ProcessCpu.OfSelf(), target.DatabaseCpuTime);
                 threadsBefore = replicas == 1 ? service.First.Threads : null;
                 var replicaCpuBefore = service.CpuTimes;
                 var running = RunClosedAsync(label, Path.Combine(nbomber, "http"), workflow, reports: true, companions, cancellationToken);
@@ -160,7 +160,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                     : scaleOut ? ScaleOutMidRunAsync(workflow.Budget, running, (CitusTarget)target, connectionString, cancellationToken)
                     : Task.FromResult<string?>(null);
                 stats = await running.ConfigureAwait(false);
-                cpuAfter = (service.CpuTime, ProcessCpu.OfSelf());
+                cpuAfter = (service.CpuTime, ProcessCpu.OfSelf(), target.DatabaseCpuTime);
                 threadsAfter = replicas == 1 ? service.First.Threads : null;
                 replicaCpu = ReplicaCpuSeconds(replicaCpuBefore, service.CpuTimes);
                 peakMemory = service.PeakMemoryMegabytes;
@@ -193,6 +193,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 ServiceCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Service, cpuAfter.Service, ok),
                 DriverCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Driver, cpuAfter.Driver, ok),
                 ServiceCpuByThread = byThread,
+                DatabaseCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Database, cpuAfter.Database, ok),
                 RawCpuMsPerWorkflow = raw?.CpuMsPerWorkflow,
                 ServicePeakMegabytes = crash ? null : peakMemory,
                 Replicas = replicas,

@@ -50,6 +50,12 @@ public abstract class StoreTarget : IAsyncDisposable
     /// </summary>
     public virtual Task SettleAsync(string connectionString, CancellationToken cancellationToken) => Task.CompletedTask;
 
+    /// <summary>
+    /// The database server's CPU time so far, every process of it (<see cref="ProcessCpu.OfTree"/>), when the harness owns
+    /// the server on this machine; null otherwise (SQLite runs inside the service, an external server is elsewhere).
+    /// </summary>
+    public virtual TimeSpan? DatabaseCpuTime => null;
+
     public static async Task<StoreTarget> OpenAsync(StoreKind store, ShootoutOptions options)
     {
         switch (store)
@@ -113,6 +119,8 @@ public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgr
     public static string? BinDirectory => ThrowawayPostgres.FindBinDirectory();
 
     public override bool OwnsProcess => cluster is not null;
+
+    public override TimeSpan? DatabaseCpuTime => cluster?.ServerPid is { } postmaster ? ProcessCpu.OfTree(postmaster) : null;
 
     public override string Description => cluster is null
         ? $"the given PostgreSQL server ({new NpgsqlConnectionStringBuilder(adminConnectionString).Host})"
