@@ -18,9 +18,17 @@ public static class MachineCpu
     public static double? Sum(ReferenceResult reference) =>
         reference.ClientCpuMsPerWorkflow is { } client && reference.DatabaseCpuMsPerWorkflow is { } database ? client + database : null;
 
+    /// <summary>The report's pgbench reference, when it ran.</summary>
+    public static ReferenceResult? Pgbench(ShootoutReport report) =>
+        report.References.FirstOrDefault(r => r.Store == "postgres" && r.Name.StartsWith("pgbench", StringComparison.Ordinal) && r.WorkflowsPerSecond > 0);
+
+    /// <summary>pgbench's CPU per workflow ÷ the row's: the × pgbench that CPU alone predicts (null when either was not measured).</summary>
+    public static double? Predicted(VariantResult row, ReferenceResult? pgbench) =>
+        row.DatabaseCpuMsPerWorkflow is not null && pgbench is not null && Sum(pgbench) is { } reference && Sum(row) is { } own && own > 0 ? reference / own : null;
+
     public static void Append(StringBuilder md, ShootoutReport report)
     {
-        var pgbench = report.References.FirstOrDefault(r => r.Store == "postgres" && r.Name.StartsWith("pgbench", StringComparison.Ordinal) && r.WorkflowsPerSecond > 0);
+        var pgbench = Pgbench(report);
         var rows = report.Rows.Where(r => !r.Crash && r.DatabaseCpuMsPerWorkflow is not null).ToList();
         if (rows.Count == 0 && pgbench?.DatabaseCpuMsPerWorkflow is null)
         {
@@ -38,7 +46,7 @@ public static class MachineCpu
         foreach (var row in rows)
         {
             var sum = Sum(row);
-            var predicted = pgbenchSum is { } p && sum is { } s && s > 0 ? p / s : (double?)null;
+            var predicted = Predicted(row, pgbench);
             var measured = pgbench is { } reference ? row.WorkflowsPerSecond / reference.WorkflowsPerSecond : (double?)null;
             md.AppendLine($"| {row.Store} | {row.Layout} | {row.Variant} | {N(row.ServiceCpuMsPerWorkflow)} | {N(row.DriverCpuMsPerWorkflow)} | "
                 + $"{N(row.DatabaseCpuMsPerWorkflow)} | {N(sum)} | {SideBySide.N(predicted, "F2")} | {SideBySide.N(measured, "F2")} |");

@@ -29,6 +29,7 @@ public static class ReportSummary
         if (pgbench.Any(p => p is not null))
         {
             md.AppendLine().AppendLine($"pgbench (the same four transactions as plain SQL): {Spread(pgbench, p => p, "F0")} wf/s");
+            MachineCpuLines(md, reports);
         }
 
         var flagged = reports.SelectMany(r => r.Rows).Count(r => r.Conditions is { Flags.Length: > 0 });
@@ -38,6 +39,27 @@ public static class ReportSummary
         }
 
         return md.ToString();
+    }
+
+    /// <summary>
+    /// The machine's CPU per workflow (MachineCpu) over the runs: pgbench's, and for each PostgreSQL row of the build under
+    /// test its own and the × pgbench that CPU predicts, beside the measured ratio above.
+    /// </summary>
+    private static void MachineCpuLines(StringBuilder md, IReadOnlyList<ShootoutReport> reports)
+    {
+        var references = reports.Select(MachineCpu.Pgbench).ToList();
+        if (references.All(r => r is null || MachineCpu.Sum(r) is null))
+        {
+            return;
+        }
+
+        md.AppendLine().AppendLine($"pgbench's CPU per workflow on this machine (its client + the server): {Spread(references, r => r is null ? null : MachineCpu.Sum(r), "F3")} ms");
+        foreach (var first in reports[0].Rows.Where(r => r.DatabaseCpuMsPerWorkflow is not null && r.ServiceBuild is null && !r.Crash))
+        {
+            var same = reports.Select(r => (Row: r.Rows.FirstOrDefault(x => x.Key == first.Key), Pgbench: MachineCpu.Pgbench(r))).Where(x => x.Row is not null).ToList();
+            md.AppendLine().AppendLine($"{first.Key}: CPU per workflow on this machine (service + driver + server) {Spread(same, x => MachineCpu.Sum(x.Row!), "F3")} ms; "
+                + $"the × pgbench it predicts {Spread(same, x => MachineCpu.Predicted(x.Row!, x.Pgbench), "F2")}");
+        }
     }
 
     /// <summary>"median (min–max)" over the runs that have the figure; "–" when none has it.</summary>

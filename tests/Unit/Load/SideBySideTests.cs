@@ -51,6 +51,17 @@ public sealed class SideBySideTests
         summary.ShouldContain("| 0.50 (0.40–0.70) |", customMessage: "CPU vs baseline: 0.5, 0.7, 0.4");
         summary.ShouldContain("pgbench (the same four transactions as plain SQL): 500 (400–500) wf/s");
         summary.ShouldContain("| 120 (120–120) | 150 (150–150) |", customMessage: "the peak memory of the service and of its baseline, the same in every run");
+        summary.ShouldNotContain("CPU per workflow on this machine", Case.Sensitive, "no database CPU in these reports");
+
+        // With the server's and pgbench's CPU measured: (0.5 + 0.1 + 0.3) = 0.9 ms, pgbench 1.35 ms: 1.5× predicted in every run.
+        var measured = reports.Select(r => r with
+        {
+            Rows = [r.Rows[0] with { DatabaseCpuMsPerWorkflow = 0.3, ServiceCpuMsPerWorkflow = 0.5 }, r.Rows[1]],
+            References = [r.References[0] with { ClientCpuMsPerWorkflow = 0.25, DatabaseCpuMsPerWorkflow = 1.1 }],
+        }).ToArray();
+        var withCpu = ReportSummary.Markdown(measured);
+        withCpu.ShouldContain("pgbench's CPU per workflow on this machine (its client + the server): 1.350 (1.350–1.350) ms");
+        withCpu.ShouldContain("postgres/relational/v1-shared-uow: CPU per workflow on this machine (service + driver + server) 0.900 (0.900–0.900) ms; the × pgbench it predicts 1.50 (1.50–1.50)");
     }
 
     [Fact]
