@@ -26,6 +26,9 @@ public sealed class ServiceProcess : IAsyncDisposable
 
     public Uri BaseAddress { get; }
 
+    /// <summary>The service's process id while it runs.</summary>
+    public int? ProcessId => _process?.Id;
+
     /// <summary>The service's CPU time so far (user + system, from /proc), or null when it is not running or /proc cannot tell.</summary>
     public TimeSpan? CpuTime => _process is { } process ? ProcessCpu.Of(process.Id) : null;
 

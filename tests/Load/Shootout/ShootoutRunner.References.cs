@@ -11,6 +11,7 @@ public sealed partial class ShootoutRunner
 
         var raw = new RawWorkflow(client.Store, new RunLedger(tag + "r", options.Workflows), cancellationToken);
         await target.SettleAsync(connectionString, cancellationToken).ConfigureAwait(false);
+        await JitSettle.SettleAsync("raw store port", [Environment.ProcessId], cancellationToken).ConfigureAwait(false);
         var cpuBefore = ProcessCpu.OfSelf();
         var stats = await RunClosedAsync("raw store port", Path.Combine(nbomber, "raw"), raw.Workflow(options.Concurrency), reports: true, cancellationToken: cancellationToken).ConfigureAwait(false);
         var cpu = ProcessCpu.MillisecondsPerWorkflow(cpuBefore, ProcessCpu.OfSelf(), stats.OkIterations);

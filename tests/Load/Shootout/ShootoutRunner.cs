@@ -152,6 +152,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 var workflow = http.Workflow(options.Concurrency, cancellationToken);
                 List<ScenarioProps> companions = options.AbortRate > 0 ? [http.Readers(workflow, options.ReaderCopies)] : [];
                 await target.SettleAsync(connectionString, cancellationToken).ConfigureAwait(false);
+                await JitSettle.SettleAsync(label, [.. service.Processes.Select(p => p.ProcessId).OfType<int>(), Environment.ProcessId], cancellationToken).ConfigureAwait(false);
                 cpuBefore = (service.CpuTime, ProcessCpu.OfSelf(), target.DatabaseCpuTime);
                 threadsBefore = replicas == 1 ? service.First.Threads : null;
                 var replicaCpuBefore = service.CpuTimes;
