@@ -7,8 +7,9 @@ namespace OrderService.Load.Shootout;
 /// The warm-up before each measured run (HTTP and raw), and the measured runs themselves, as NBomber sessions.
 /// The warm-up is the harness's, not NBomber's: NBomber warms up for a fixed time, which cannot tell a settled service
 /// from one still compiling; this one runs the same scenario in windows of a few rounds per copy until two consecutive
-/// windows agree within 5% on wf/s (steady state: JIT tiers, pools and caches have settled), or until the --warmup cap;
+/// windows agree within 5% on wf/s (steady state: pools and caches have settled), or until the --warmup cap;
 /// --warmup-fixed runs exactly the cap. The windows are slices of one NBomber session, so no window pays a ramp-up.
+/// The tiered JIT can still have a queue then; <see cref="JitSettle"/> waits it out before the measured run.
 /// </summary>
 public sealed partial class ShootoutRunner
 {
