@@ -172,8 +172,7 @@ internal sealed class PostgresCluster
 
     public async Task KillAsync(CancellationToken cancellationToken)
     {
-        var pidFile = Path.Combine(DataDirectory, "postmaster.pid");
-        var pid = int.Parse((await File.ReadAllLinesAsync(pidFile, cancellationToken))[0], CultureInfo.InvariantCulture);
+        var pid = PostmasterPid ?? throw new InvalidOperationException($"No postmaster.pid in {DataDirectory}: the server is not running.");
         using var postmaster = Process.GetProcessById(pid);
         postmaster.Kill(entireProcessTree: true);
         await postmaster.WaitForExitAsync(cancellationToken);

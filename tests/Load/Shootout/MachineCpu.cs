@@ -18,17 +18,13 @@ public static class MachineCpu
     public static double? Sum(ReferenceResult reference) =>
         reference.ClientCpuMsPerWorkflow is { } client && reference.DatabaseCpuMsPerWorkflow is { } database ? client + database : null;
 
-    /// <summary>The report's pgbench reference, when it ran.</summary>
-    public static ReferenceResult? Pgbench(ShootoutReport report) =>
-        report.References.FirstOrDefault(r => r.Store == "postgres" && r.Name.StartsWith("pgbench", StringComparison.Ordinal) && r.WorkflowsPerSecond > 0);
-
     /// <summary>pgbench's CPU per workflow ÷ the row's: the × pgbench that CPU alone predicts (null when either was not measured).</summary>
     public static double? Predicted(VariantResult row, ReferenceResult? pgbench) =>
         row.DatabaseCpuMsPerWorkflow is not null && pgbench is not null && Sum(pgbench) is { } reference && Sum(row) is { } own && own > 0 ? reference / own : null;
 
     public static void Append(StringBuilder md, ShootoutReport report)
     {
-        var pgbench = Pgbench(report);
+        var pgbench = SideBySide.Pgbench(report);
         var rows = report.Rows.Where(r => !r.Crash && r.DatabaseCpuMsPerWorkflow is not null).ToList();
         if (rows.Count == 0 && pgbench?.DatabaseCpuMsPerWorkflow is null)
         {

@@ -8,11 +8,11 @@ namespace OrderService.Load.Shootout;
 /// </summary>
 public static class ProcessCpu
 {
-    // USER_HZ: the unit of utime/stime. 100 on every Linux ABI .NET runs on (sysconf(_SC_CLK_TCK)).
-    private const long TicksPerSecond = 100;
+    /// <summary>USER_HZ: the unit of utime/stime. 100 on every Linux ABI .NET runs on (sysconf(_SC_CLK_TCK)).</summary>
+    internal const long TicksPerSecond = 100;
 
     /// <summary>User + system CPU time of <paramref name="pid"/> so far, or null when /proc cannot tell (not Linux, the process is gone).</summary>
-    public static TimeSpan? Of(int pid) => Read(pid) is { } stat ? Time(stat.Own) : null;
+    public static TimeSpan? Of(int pid) => Read(pid) is { } stat ? Time(stat.Ticks) : null;
 
     /// <summary>This process (the load driver).</summary>
     public static TimeSpan? OfSelf() => Of(Environment.ProcessId);
@@ -21,7 +21,7 @@ public static class ProcessCpu
     /// The CPU time of this process's children that have ended and been waited for (cutime + cstime): how a tool the
     /// driver ran to completion, such as pgbench, is measured.
     /// </summary>
-    public static TimeSpan? OfEndedChildrenOfSelf() => Read(Environment.ProcessId) is { } stat ? Time(stat.EndedChildren) : null;
+    public static TimeSpan? OfEndedChildrenOfSelf() => Read(Environment.ProcessId) is { } stat ? Time(stat.EndedChildTicks) : null;
 
     /// <summary>
     /// A server and the processes it started: <paramref name="rootPid"/>'s own CPU, its ended children's, and each live
@@ -35,12 +35,12 @@ public static class ProcessCpu
             return null;
         }
 
-        var ticks = root.Own + root.EndedChildren;
+        var ticks = root.Ticks + root.EndedChildTicks;
         foreach (var folder in Directory.EnumerateDirectories("/proc"))
         {
             if (int.TryParse(Path.GetFileName(folder), NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && Read(pid) is { } child && child.ParentPid == rootPid)
             {
-                ticks += child.Own + child.EndedChildren;
+                ticks += child.Ticks + child.EndedChildTicks;
             }
         }
 
@@ -54,21 +54,30 @@ public static class ProcessCpu
     // In whole TimeSpan ticks, so that sums of readings compare exactly (no double rounding).
     private static TimeSpan Time(long ticks) => TimeSpan.FromTicks(ticks * (TimeSpan.TicksPerSecond / TicksPerSecond));
 
-    private static (int ParentPid, long Own, long EndedChildren)? Read(int pid)
+    private static Stat? Read(int pid) => ReadStat($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
+
+    /// <summary>
+    /// One /proc/&lt;pid&gt;/stat or /proc/&lt;pid&gt;/task/&lt;tid&gt;/stat: the name, the parent, the CPU ticks (user + system)
+    /// and those of the ended children; null when it cannot be read (the process or thread is gone).
+    /// </summary>
+    internal static Stat? ReadStat(string path)
     {
         try
         {
-            var stat = File.ReadAllText($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
+            var stat = File.ReadAllText(path);
 
-            // The command name (field 2) is in parentheses and may hold spaces: count fields after its last ')'.
-            // After it: state (3), ppid (4), ..., utime (14), stime (15), cutime (16), cstime (17).
-            var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+            // "123 (.NET TP Worker) S 1 ...": the name (field 2) is in parentheses and may hold spaces and parentheses,
+            // so fields count from its last ')'. After it: state (3), ppid (4), ..., utime (14), stime (15), cutime (16), cstime (17).
+            var close = stat.LastIndexOf(')');
+            var fields = stat[(close + 2)..].Split(' ');
             long Field(int index) => long.Parse(fields[index], CultureInfo.InvariantCulture);
-            return ((int)Field(1), Field(11) + Field(12), Field(13) + Field(14));
+            return new Stat(stat[(stat.IndexOf('(', StringComparison.Ordinal) + 1)..close], (int)Field(1), Field(11) + Field(12), Field(13) + Field(14));
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException or ArgumentOutOfRangeException)
         {
             return null;
         }
     }
+
+    internal readonly record struct Stat(string Name, int ParentPid, long Ticks, long EndedChildTicks);
 }

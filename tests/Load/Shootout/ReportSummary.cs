@@ -12,7 +12,7 @@ public static class ReportSummary
     public static string Markdown(IReadOnlyList<ShootoutReport> reports)
     {
         var runs = reports.Select(r => SideBySide.For(r).ToList()).ToList();
-        var pgbench = reports.Select(r => r.References.FirstOrDefault(x => x.Store == "postgres" && x.Name.StartsWith("pgbench", StringComparison.Ordinal) && x.WorkflowsPerSecond > 0)?.WorkflowsPerSecond).ToList();
+        var pgbench = reports.Select(r => SideBySide.Pgbench(r)?.WorkflowsPerSecond).ToList();
         var md = new StringBuilder();
         md.AppendLine(Invariant($"Median (min–max) of {reports.Count} runs; {reports[0].Header.Workflows:N0} workflows at {reports[0].Header.Concurrency} copies. Command: `{reports[0].Header.Command}`")).AppendLine();
         md.AppendLine(SideBySide.Header).AppendLine(SideBySide.Separator);
@@ -47,7 +47,7 @@ public static class ReportSummary
     /// </summary>
     private static void MachineCpuLines(StringBuilder md, IReadOnlyList<ShootoutReport> reports)
     {
-        var references = reports.Select(MachineCpu.Pgbench).ToList();
+        var references = reports.Select(SideBySide.Pgbench).ToList();
         if (references.All(r => r is null || MachineCpu.Sum(r) is null))
         {
             return;
@@ -56,7 +56,7 @@ public static class ReportSummary
         md.AppendLine().AppendLine($"pgbench's CPU per workflow on this machine (its client + the server): {Spread(references, r => r is null ? null : MachineCpu.Sum(r), "F3")} ms");
         foreach (var first in reports[0].Rows.Where(r => r.DatabaseCpuMsPerWorkflow is not null && r.ServiceBuild is null && !r.Crash))
         {
-            var same = reports.Select(r => (Row: r.Rows.FirstOrDefault(x => x.Key == first.Key), Pgbench: MachineCpu.Pgbench(r))).Where(x => x.Row is not null).ToList();
+            var same = reports.Select(r => (Row: r.Rows.FirstOrDefault(x => x.Key == first.Key), Pgbench: SideBySide.Pgbench(r))).Where(x => x.Row is not null).ToList();
             md.AppendLine().AppendLine($"{first.Key}: CPU per workflow on this machine (service + driver + server) {Spread(same, x => MachineCpu.Sum(x.Row!), "F3")} ms; "
                 + $"the × pgbench it predicts {Spread(same, x => MachineCpu.Predicted(x.Row!, x.Pgbench), "F2")}");
         }

@@ -20,7 +20,7 @@ public sealed partial class ShootoutRunner
     {
         if (ServiceThreads.Compiling(serviceCpuByThread) is { } share)
         {
-            Console.WriteLine(Invariant($"   warning: {label}: the service's JIT spent {share * 100:F0}% of its CPU in the measured window: it was still compiling after the warm-up, so its CPU and wf/s read worse than its steady state; use a longer --warmup."));
+            Console.WriteLine(Invariant($"   warning: {label}: the service's JIT spent {share * 100:F0}% of its CPU in the measured window: it was still compiling (the wait for its queue after the warm-up ran out, or the load reached new code), so its CPU and wf/s read worse than its steady state."));
         }
 
         if (conditions.IsShort)

@@ -25,9 +25,13 @@ public static class SideBySide
         public double? BaselinePeakMegabytes { get; init; }
     }
 
+    /// <summary>The report's pgbench reference on PostgreSQL, when it ran and measured something.</summary>
+    public static ReferenceResult? Pgbench(ShootoutReport report) =>
+        report.References.FirstOrDefault(r => r.Store == "postgres" && r.Name.StartsWith("pgbench", StringComparison.Ordinal) && r.WorkflowsPerSecond > 0);
+
     public static IEnumerable<Figures> For(ShootoutReport report)
     {
-        var pgbench = report.References.FirstOrDefault(r => r.Store == "postgres" && r.Name.StartsWith("pgbench", StringComparison.Ordinal) && r.WorkflowsPerSecond > 0)?.WorkflowsPerSecond;
+        var pgbench = Pgbench(report)?.WorkflowsPerSecond;
         var rows = report.Rows.Where(r => !r.Crash && r.Failure is null && r.WorkflowsPerSecond > 0).ToList();
         foreach (var row in rows.Where(r => r.ServiceBuild is null))
         {

@@ -23,8 +23,7 @@ public static class ThreadCpu
     /// <summary>The kinds in the order the report shows them.</summary>
     public static readonly IReadOnlyList<string> Kinds = [ThreadPool, Sockets, Gc, Jit, StoreWriter, Other, Ended];
 
-    // USER_HZ, as in ProcessCpu.
-    private const double TicksPerMillisecond = 0.1;
+    private const double TicksPerMillisecond = ProcessCpu.TicksPerSecond / 1000.0;
 
     /// <summary>One reading: each live thread's name and CPU ticks, and the whole process's (ended threads included).</summary>
     public sealed record Snapshot(IReadOnlyDictionary<int, (string Name, long Ticks)> Threads, long ProcessTicks);
@@ -48,7 +47,7 @@ public static class ThreadCpu
     /// <summary>Every thread of <paramref name="pid"/> now, or null when /proc cannot tell (not Linux, the process is gone).</summary>
     public static Snapshot? Of(int pid)
     {
-        var process = ProcessCpu.Of(pid);
+        var process = ProcessCpu.ReadStat($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
         var taskFolder = $"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/task";
         if (process is null || !Directory.Exists(taskFolder))
         {
@@ -60,9 +59,10 @@ public static class ThreadCpu
         {
             foreach (var folder in Directory.EnumerateDirectories(taskFolder))
             {
-                if (int.TryParse(Path.GetFileName(folder), NumberStyles.None, CultureInfo.InvariantCulture, out var tid) && Read(Path.Combine(folder, "stat")) is { } thread)
+                // A thread that ended between the listing and the read is skipped: its CPU shows up under Ended.
+                if (int.TryParse(Path.GetFileName(folder), NumberStyles.None, CultureInfo.InvariantCulture, out var tid) && ProcessCpu.ReadStat(Path.Combine(folder, "stat")) is { } thread)
                 {
-                    threads[tid] = thread;
+                    threads[tid] = (thread.Name, thread.Ticks);
                 }
             }
         }
@@ -71,7 +71,7 @@ public static class ThreadCpu
             return null;
         }
 
-        return new Snapshot(threads, (long)Math.Round(process.Value.TotalMilliseconds * TicksPerMillisecond));
+        return new Snapshot(threads, process.Value.Ticks);
     }
 
     /// <summary>
@@ -95,24 +95,5 @@ public static class ThreadCpu
 
         ticks[Ended] = Math.Max(0, after.ProcessTicks - before.ProcessTicks - ticks.Values.Sum());
         return ticks.ToDictionary(pair => pair.Key, pair => Math.Round(pair.Value / TicksPerMillisecond / workflows, 4));
-    }
-
-    // "123 (.NET TP Worker) S 1 ... utime stime ...": the name may hold spaces and parentheses, so fields count
-    // from its last ')'; utime and stime are fields 14 and 15.
-    private static (string Name, long Ticks)? Read(string statPath)
-    {
-        try
-        {
-            var stat = File.ReadAllText(statPath);
-            var open = stat.IndexOf('(', StringComparison.Ordinal);
-            var close = stat.LastIndexOf(')');
-            var fields = stat[(close + 2)..].Split(' ');
-            return (stat[(open + 1)..close], long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture));
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException or ArgumentOutOfRangeException)
-        {
-            // The thread ended between the listing and the read: its CPU shows up under Ended.
-            return null;
-        }
     }
 }
