@@ -115,7 +115,7 @@ public sealed class MongoTransientFaults : ITransientFaults
             MongoException mongo => $"MongoDB {mongo.GetType().Name}",
             _ => null,
         };
-        return code is null ? null : $"{code}: {exception.Message}";
+        return code is null ? StoreErrors.DescribeDriverFault(exception, "MongoDB.") : $"{code}: {exception.Message}";
     }
 }
 

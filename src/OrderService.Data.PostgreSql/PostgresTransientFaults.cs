@@ -79,6 +79,6 @@ public sealed class PostgresTransientFaults : ITransientFaults
     {
         PostgresException server => $"PostgreSQL SQLSTATE {server.SqlState}: {server.MessageText}",
         NpgsqlException client => $"PostgreSQL client {client.GetType().Name}: {client.Message}",
-        _ => null,
+        _ => StoreErrors.DescribeDriverFault(exception, "Npgsql."),
     };
 }

@@ -32,5 +32,5 @@ public sealed class SqliteTransientFaults : ITransientFaults
 
     public string? DescribeError(Exception exception) => exception is SqliteException sqlite
         ? string.Create(CultureInfo.InvariantCulture, $"SQLite error {sqlite.SqliteErrorCode} (extended {sqlite.SqliteExtendedErrorCode}): {sqlite.Message}")
-        : null;
+        : StoreErrors.DescribeDriverFault(exception, "Microsoft.Data.Sqlite.", "SQLitePCL.");
 }

@@ -31,4 +31,47 @@ public static class StoreErrors
 
         return null;
     }
+
+    /// <summary>
+    /// "<c>Type</c> inside <c>Driver.Method</c>: message" when <paramref name="exception"/> is not the driver's own error
+    /// type but was thrown inside the driver: its first frame past the runtime's own helpers (System.*) is in one of
+    /// <paramref name="driverNamespaces"/>. That is the driver failing on the engine's reply or on a connection it can
+    /// no longer use (SqlClient's TDS parser has thrown ArgumentOutOfRangeException mid-read), so the store's fault: a
+    /// 503, not the 500 that blames our code. A cancellation is never one; null for anything else.
+    /// </summary>
+    public static string? DescribeDriverFault(Exception exception, params ReadOnlySpan<string> driverNamespaces)
+    {
+        if (exception is OperationCanceledException || exception.StackTrace is not { } trace)
+        {
+            return null;
+        }
+
+        foreach (var line in trace.AsSpan().EnumerateLines())
+        {
+            var frame = line.TrimStart();
+            if (!frame.StartsWith("at ", StringComparison.Ordinal))
+            {
+                continue; // "--- End of stack trace from previous location ---" between the parts of an async trace
+            }
+
+            frame = frame[3..];
+            if (frame.StartsWith("System.", StringComparison.Ordinal))
+            {
+                continue;
+            }
+
+            foreach (var driver in driverNamespaces)
+            {
+                if (frame.StartsWith(driver, StringComparison.Ordinal))
+                {
+                    var method = frame.IndexOf('(') is var open and >= 0 ? frame[..open] : frame;
+                    return $"{exception.GetType().Name} inside {method}: {exception.Message}";
+                }
+            }
+
+            return null;
+        }
+
+        return null;
+    }
 }

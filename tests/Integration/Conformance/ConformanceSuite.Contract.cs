@@ -72,6 +72,21 @@ public abstract partial class ConformanceSuite<TStore>
         (await Api.GetOrderAsync(created.Id)).Lines.Select(l => l.UnitPrice).ShouldBe([0.1m, 333333.33m, 0.01m]);
     }
 
+    // A free order: zero written with two decimals (0.00, precision equal to scale) is a value some drivers have
+    // refused as a parameter, and the total is sent as one.
+    [Fact]
+    public async Task A_free_order_is_stored_with_total_zero_and_walks_the_workflow()
+    {
+        var created = await Api.CreateOrderAsync(Ids.NewCustomer(), [new("FREE-1", 2, 0.00m), new("FREE-2", 1, 0m)]);
+
+        created.Total.ShouldBe(0m);
+        var paid = await Api.TransitionOkAsync(created.Id, "pay", new { paymentReference = "FREE" });
+        paid.Total.ShouldBe(0m);
+        var read = await Api.GetOrderAsync(created.Id);
+        read.Lines.Select(l => l.UnitPrice).ShouldBe([0m, 0m]);
+        read.Status.ShouldBe("Paid");
+    }
+
     [Fact]
     public async Task Customer_listing_defaults_to_100_and_accepts_limit_1000()
     {

@@ -1,10 +1,13 @@
+using Microsoft.Data.SqlClient;
 using Microsoft.Data.Sqlite;
+using MongoDB.Bson;
 using MongoDB.Driver;
 using Npgsql;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
+using OrderService.Data.SqlServer;
 using Shouldly;
 using Xunit;
 
@@ -50,4 +53,54 @@ public sealed class StoreErrorsTests
     [InlineData(typeof(FormatException))]
     public void Errors_of_our_own_code_are_not_engine_errors(Type type) =>
         StoreErrors.Describe((Exception)Activator.CreateInstance(type)!, engine: null).ShouldBeNull();
+
+    // Each driver made to throw, for real, an exception that is not its own error type, from inside its own code.
+    [Fact]
+    public void A_fault_thrown_inside_SqlClient_is_an_engine_error() =>
+        StoreErrors.Describe(Thrown(() => new SqlConnection("Bogus Keyword=1")), SqlServerTransientFaults.Instance)
+            .ShouldStartWith("ArgumentException inside Microsoft.Data.");
+
+    [Fact]
+    public void A_fault_thrown_inside_Npgsql_is_an_engine_error() =>
+        StoreErrors.Describe(Thrown(() => new NpgsqlConnection("Bogus Keyword=1")), new PostgresTransientFaults())
+            .ShouldStartWith("ArgumentException inside Npgsql.");
+
+    [Fact]
+    public void A_fault_thrown_inside_Microsoft_Data_Sqlite_past_the_runtimes_own_frames_is_an_engine_error()
+    {
+        using var connection = new SqliteConnection("Data Source=:memory:");
+        connection.Open();
+        using var command = connection.CreateCommand();
+        command.CommandText = "SELECT 'not-a-number'";
+        using var reader = command.ExecuteReader();
+        reader.Read();
+
+        // decimal.Parse throws it (System.Number), called by the driver's GetDecimal.
+        StoreErrors.Describe(Thrown(() => reader.GetDecimal(0)), new SqliteTransientFaults())
+            .ShouldStartWith("FormatException inside Microsoft.Data.Sqlite.");
+    }
+
+    [Fact]
+    public void A_fault_thrown_inside_the_MongoDB_driver_is_an_engine_error() =>
+        StoreErrors.Describe(Thrown(() => BsonDocument.Parse("{ broken")), MongoTransientFaults.Instance)
+            .ShouldStartWith("FormatException inside MongoDB.");
+
+    [Fact]
+    public void A_fault_inside_another_engines_driver_is_not_this_engines() =>
+        StoreErrors.Describe(Thrown(() => new NpgsqlConnection("Bogus Keyword=1")), SqlServerTransientFaults.Instance).ShouldBeNull();
+
+    [Fact]
+    public void A_fault_of_our_own_code_calling_the_runtime_is_not_an_engine_error() =>
+        StoreErrors.Describe(Thrown(() => decimal.Parse("not-a-number", System.Globalization.CultureInfo.InvariantCulture)), new SqliteTransientFaults()).ShouldBeNull();
+
+    [Fact]
+    public async Task A_cancellation_inside_a_driver_is_not_an_engine_error()
+    {
+        await using var connection = new NpgsqlConnection("Host=127.0.0.1;Port=1;Timeout=5");
+        var cancelled = await Should.ThrowAsync<OperationCanceledException>(() => connection.OpenAsync(new CancellationToken(canceled: true)));
+
+        StoreErrors.Describe(cancelled, new PostgresTransientFaults()).ShouldBeNull();
+    }
+
+    private static Exception Thrown(Func<object> action) => Should.Throw<Exception>(() => action());
 }
