@@ -12,7 +12,8 @@
 #
 # Variants: the service published with ReadyToRun (the default publish since it measured best) and without;
 # ReadyToRun without the request delegate generator (handlers bound by expression trees at start-up);
-# the ReadyToRun build with TieredPGO back on and with tiered compilation off (runtime knobs, via DOTNET_ env);
+# the ReadyToRun build with TieredPGO back on, with tiered compilation off, and with no call-counting delay (runtime
+# knobs, via DOTNET_ env);
 # the bare API, published with the same flags as the default, and the bare API that also writes the body to SQLite
 # (tests/ColdStart/BareSqlite: the database's share of a cold start). Needs curl. About 3-5 minutes on 2 busy cores.
 # With COLD_START_COMPOSITE=1, the service and the bare API also self-contained, with the framework and the app
@@ -73,6 +74,7 @@ variants=(
   "service R2R, handlers bound at run time (no RDG)|service-r2r-no-rdg|OrderService.dll|"
   "service R2R, TieredPGO=1|service-r2r|OrderService.dll|DOTNET_TieredPGO=1"
   "service R2R, TieredCompilation=0|service-r2r|OrderService.dll|DOTNET_TieredCompilation=0"
+  "service R2R, TC_CallCountingDelayMs=0|service-r2r|OrderService.dll|DOTNET_TC_CallCountingDelayMs=0"
 )
 if [[ "$composite" == 1 ]]; then
   # A dll of "./Name" is started as that apphost, not through dotnet.

@@ -36,12 +36,13 @@ out="$(cd "$out" && pwd)"
 cd "$root"
 export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 PGOPTIONS="-c client_min_messages=warning"
 
+# shellcheck source=lib/throwaway-postgres.sh
+source "$root/scripts/lib/throwaway-postgres.sh"
 pg_dir="" rung_pid=""
 cleanup() {
   [[ -n "$rung_pid" ]] && kill "$rung_pid" 2>/dev/null && wait "$rung_pid" 2>/dev/null || true
   if [[ -n "$pg_dir" ]]; then
-    runuser -u postgres -- "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
-    rm -rf "$pg_dir"
+    throwaway_postgres_stop "$pg_dir" || true
   fi
 }
 trap cleanup EXIT
@@ -59,16 +60,8 @@ if [[ -n "${ORDERS_TEST_POSTGRES:-}" ]]; then
   done
   echo "PostgreSQL: ORDERS_TEST_POSTGRES"
 else
-  pg_bin="$(pg_config --bindir)"
-  [[ -x "$pg_bin/initdb" ]] || pg_bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
   pg_dir="/tmp/ladder-pg-$$"
-  mkdir -p "$pg_dir" && chown postgres:postgres "$pg_dir"
-  runuser -u postgres -- "$pg_bin/initdb" -D "$pg_dir/data" -U postgres -A trust -E UTF8 --no-locale --no-sync >/dev/null
-  # As the shoot-out's throwaway cluster: default settings, fsync on, room for every rung's pool.
-  printf "listen_addresses = '127.0.0.1'\nport = %s\nunix_socket_directories = '%s'\nmax_connections = 1000\nfsync = on\n" \
-    "$pg_port" "$pg_dir" >>"$pg_dir/data/postgresql.conf"
-  runuser -u postgres -- "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w start >/dev/null
-  export PGHOST=127.0.0.1 PGPORT="$pg_port" PGUSER=postgres
+  throwaway_postgres_start "$pg_dir" "$pg_port"
   server="Host=127.0.0.1;Port=$pg_port;Username=postgres"
   echo "PostgreSQL: throwaway cluster $pg_dir on 127.0.0.1:$pg_port"
 fi

@@ -25,6 +25,7 @@ public sealed partial class QuotedRatioTests
         ("docs/cold-start.md", "native-aot", "scripts/cold-start.sh with COLD_START_AOT=1 (the run the page's first table shows), and PERF_REPORT_NATIVE=1 scripts/perf-report.sh, the median of 3 runs (reports not kept)"),
         ("docs/cost-ladder.md", "the-ladder", "scripts/cost-ladder.sh, the table it prints and saves with its date and commit"),
         ("docs/cost-ladder.md", "where-it-goes-by-thread", "the shoot-out's \"Where the service's CPU went\" section (the command on the page) and a scripts/perf-report.sh run of 2026-11-29 read per thread from /proc (reports not kept)"),
+        ("docs/cost-ladder.md", "a-replica-started-under-full-load", "scripts/start-under-load.sh (the command on the page; its table not kept) and a scripts/cold-start.sh run of the same session"),
         ("docs/cost-ladder.md", "runtime-settings", "scripts/cost-ladder.sh with g@NAME=VALUE rungs, and forty PostgreSQL shoot-outs of 2026-11-29 (the group-commit writers and the driver's settings; reports not kept)"),
         ("docs/performance.md", "allocations", "the benchmarks' allocations verb"),
         ("docs/performance.md", "the-fast-path", "BenchmarkDotNet, tests/Benchmarks RowJsonBenchmarks, OrderBsonBenchmarks and MongoBsonJsonBenchmarks"),
