@@ -37,7 +37,9 @@ public static class StoreErrors
     /// type but was thrown inside the driver: its first frame past the runtime's own helpers (System.*) is in one of
     /// <paramref name="driverNamespaces"/>. That is the driver failing on the engine's reply or on a connection it can
     /// no longer use (SqlClient's TDS parser has thrown ArgumentOutOfRangeException mid-read), so the store's fault: a
-    /// 503, not the 500 that blames our code. A cancellation is never one; null for anything else.
+    /// 503, not the 500 that blames our code. A cancellation is never one; null for anything else. The frames are as
+    /// compiled: a small accessor of the driver that a compiler inlined into our code (Native AOT does) leaves no frame
+    /// of its own, and its fault reads as ours.
     /// </summary>
     public static string? DescribeDriverFault(Exception exception, params ReadOnlySpan<string> driverNamespaces)
     {

@@ -26,6 +26,10 @@ public sealed class RuntimeSettingsTests
     }
 
     [Fact]
+    public void The_integration_tests_host_the_service_without_tiered_pgo() =>
+        Assert.Equal("false", RuntimeSettings("tests/Integration/Integration.csproj")["TieredPGO"]);
+
+    [Fact]
     public void The_load_driver_runs_without_tiered_pgo()
     {
         // Its CPU per workflow is CPU the service and the database do not get (docs/cost-ladder.md#runtime-settings).
