@@ -115,8 +115,11 @@ public sealed class MongoTransientFaults : ITransientFaults
             MongoException mongo => $"MongoDB {mongo.GetType().Name}",
             _ => null,
         };
-        return code is null ? StoreErrors.DescribeDriverFault(exception, "MongoDB.") : $"{code}: {exception.Message}";
+        return code is null ? null : $"{code}: {exception.Message}";
     }
+
+    /// <summary>The driver and its BSON library.</summary>
+    public IReadOnlyList<string> DriverNamespaces { get; } = ["MongoDB."];
 }
 
 /// <summary>PostgreSQL's SQLSTATEs as DocumentDB (under FerretDB) reports them in a MongoDB error's code.</summary>

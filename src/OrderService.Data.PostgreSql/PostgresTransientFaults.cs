@@ -79,6 +79,8 @@ public sealed class PostgresTransientFaults : ITransientFaults
     {
         PostgresException server => $"PostgreSQL SQLSTATE {server.SqlState}: {server.MessageText}",
         NpgsqlException client => $"PostgreSQL client {client.GetType().Name}: {client.Message}",
-        _ => StoreErrors.DescribeDriverFault(exception, "Npgsql."),
+        _ => null,
     };
+
+    public IReadOnlyList<string> DriverNamespaces { get; } = ["Npgsql."];
 }

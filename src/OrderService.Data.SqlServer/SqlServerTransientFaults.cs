@@ -175,8 +175,10 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     private static bool IsPoolTimeout(Exception exception) =>
         exception.Message.Contains("obtaining a connection from the pool", StringComparison.Ordinal);
 
-    /// <summary>SQL Server's error number and words, or a fault thrown inside SqlClient (its parser, pool or connection).</summary>
     public string? DescribeError(Exception exception) => exception is SqlException sql
         ? string.Create(CultureInfo.InvariantCulture, $"SQL Server error {sql.Number} (class {sql.Class}, state {sql.State}): {sql.Message}")
-        : StoreErrors.DescribeDriverFault(exception, "Microsoft.Data.");
+        : null;
+
+    /// <summary>SqlClient's parser, pool and connection live under Microsoft.Data.SqlClient, .Common and .ProviderBase.</summary>
+    public IReadOnlyList<string> DriverNamespaces { get; } = ["Microsoft.Data."];
 }

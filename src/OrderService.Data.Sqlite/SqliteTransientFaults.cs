@@ -32,5 +32,7 @@ public sealed class SqliteTransientFaults : ITransientFaults
 
     public string? DescribeError(Exception exception) => exception is SqliteException sqlite
         ? string.Create(CultureInfo.InvariantCulture, $"SQLite error {sqlite.SqliteErrorCode} (extended {sqlite.SqliteExtendedErrorCode}): {sqlite.Message}")
-        : StoreErrors.DescribeDriverFault(exception, "Microsoft.Data.Sqlite.", "SQLitePCL.");
+        : null;
+
+    public IReadOnlyList<string> DriverNamespaces { get; } = ["Microsoft.Data.Sqlite.", "SQLitePCL."];
 }

@@ -34,6 +34,12 @@ public interface ITransientFaults
     /// <paramref name="exception"/> is not this engine's: <see cref="StoreErrors.Describe"/> asks the store in use.
     /// </summary>
     string? DescribeError(Exception exception) => null;
+
+    /// <summary>
+    /// The namespaces of the engine's driver ("Npgsql."): an exception of no driver type thrown inside them is the
+    /// store's fault too (<see cref="StoreErrors.DescribeDriverFault"/>).
+    /// </summary>
+    IReadOnlyList<string> DriverNamespaces => [];
 }
 
 /// <summary>

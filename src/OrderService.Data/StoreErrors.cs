@@ -27,6 +27,11 @@ public static class StoreErrors
             {
                 return string.Create(CultureInfo.InvariantCulture, $"{other.GetType().Name} {other.SqlState ?? other.ErrorCode.ToString(CultureInfo.InvariantCulture)}: {other.Message}");
             }
+
+            if (engine is not null && DescribeDriverFault(current, engine.DriverNamespaces) is { } driverFault)
+            {
+                return driverFault;
+            }
         }
 
         return null;
@@ -41,7 +46,7 @@ public static class StoreErrors
     /// compiled: a small accessor of the driver that a compiler inlined into our code (Native AOT does) leaves no frame
     /// of its own, and its fault reads as ours.
     /// </summary>
-    public static string? DescribeDriverFault(Exception exception, params ReadOnlySpan<string> driverNamespaces)
+    public static string? DescribeDriverFault(Exception exception, IReadOnlyList<string> driverNamespaces)
     {
         if (exception is OperationCanceledException || exception.StackTrace is not { } trace)
         {

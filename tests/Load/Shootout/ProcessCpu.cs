@@ -54,7 +54,8 @@ public static class ProcessCpu
     // In whole TimeSpan ticks, so that sums of readings compare exactly (no double rounding).
     private static TimeSpan Time(long ticks) => TimeSpan.FromTicks(ticks * (TimeSpan.TicksPerSecond / TicksPerSecond));
 
-    private static Stat? Read(int pid) => ReadStat($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
+    /// <summary>/proc/&lt;pid&gt;/stat, as <see cref="ReadStat"/> reads it.</summary>
+    internal static Stat? Read(int pid) => ReadStat($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
 
     /// <summary>
     /// One /proc/&lt;pid&gt;/stat or /proc/&lt;pid&gt;/task/&lt;tid&gt;/stat: the name, the parent, the CPU ticks (user + system)

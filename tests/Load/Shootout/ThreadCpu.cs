@@ -47,7 +47,7 @@ public static class ThreadCpu
     /// <summary>Every thread of <paramref name="pid"/> now, or null when /proc cannot tell (not Linux, the process is gone).</summary>
     public static Snapshot? Of(int pid)
     {
-        var process = ProcessCpu.ReadStat($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
+        var process = ProcessCpu.Read(pid);
         var taskFolder = $"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/task";
         if (process is null || !Directory.Exists(taskFolder))
         {
