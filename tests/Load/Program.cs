@@ -38,6 +38,7 @@ var mongodbEngine = new Option<string?>("--mongodb-engine") { Description = "DIR
 var engines = new Option<string?>("--engines") { Description = "The folder with babelfish/start.sh and ferretdb/start.sh (default: ../shared/engines beside the repository)." };
 var postgres = new Option<string?>("--postgres") { Description = "A PostgreSQL connection string (a role that may create databases) instead of a throwaway cluster." };
 var pgbench = new Option<bool>("--pgbench") { Description = "Run the pgbench reference when PostgreSQL is in the run.", DefaultValueFactory = _ => true };
+var pgStatements = new Option<bool>("--pg-statements") { Description = "Load pg_stat_statements into the throwaway PostgreSQL cluster (or read it on --postgres) and report each row's statements: calls and execution time per workflow." };
 var raw = new Option<bool>("--raw") { Description = "Run the raw store-port baseline beside every variant.", DefaultValueFactory = _ => true };
 var otlp = new Option<bool>("--otlp") { Description = "Run every variant twice: as configured, then exporting OpenTelemetry to a local OTLP sink (the ratio is telemetry's cost)." };
 var serviceDll = new Option<string?>("--service-dll") { Description = "Use this published OrderService.dll instead of publishing src/OrderService." };
@@ -56,7 +57,7 @@ var notes = new Option<string[]>("--note") { Description = "A note for the repor
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
 {
-    target, duration, config, stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, crashWindow, failover, output, sqlServer, mongodb, citus, citusEngine, citusScaleOut, mongodbGroupCommit, sqlServerEngine, mongodbEngine, engines, postgres, pgbench, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf, planOnly,
+    target, duration, config, stores, variants, layouts, workflows, concurrency, warmup, warmupFixed, replicas, abortRate, crash, crashVariants, crashWindow, failover, output, sqlServer, mongodb, citus, citusEngine, citusScaleOut, mongodbGroupCommit, sqlServerEngine, mongodbEngine, engines, postgres, pgbench, pgStatements, raw, otlp, serviceDll, serviceArtifacts, baselineCommit, baselineDll, baselineFirst, serviceEnv, notes, fromJson, medianOf, planOnly,
 };
 
 root.SetAction(async (parse, cancellationToken) =>
@@ -150,6 +151,7 @@ root.SetAction(async (parse, cancellationToken) =>
         MongoEngineDirectory = parse.GetValue(mongodbEngine) is { } fdb ? Path.GetFullPath(fdb) : null,
         EnginesDirectory = parse.GetValue(engines) is { } folder ? Path.GetFullPath(folder) : ShootoutOptions.DefaultEnginesDirectory(),
         Pgbench = parse.GetValue(pgbench),
+        PgStatements = parse.GetValue(pgStatements),
         Raw = parse.GetValue(raw),
         Otlp = parse.GetValue(otlp),
         ServiceDll = parse.GetValue(serviceDll) is { } dll ? Path.GetFullPath(dll) : null,

@@ -27,6 +27,7 @@ public sealed partial class QuotedRatioTests
         ("docs/cost-ladder.md", "where-it-goes-by-thread", "the shoot-out's \"Where the service's CPU went\" section (the command on the page) and a scripts/perf-report.sh run of 2026-11-29 read per thread from /proc (reports not kept)"),
         ("docs/cost-ladder.md", "a-replica-started-under-full-load", "scripts/start-under-load.sh (the command on the page; its table not kept) and a scripts/cold-start.sh run of the same session"),
         ("docs/cost-ladder.md", "runtime-settings", "scripts/cost-ladder.sh with g@NAME=VALUE rungs, and forty PostgreSQL shoot-outs of 2026-11-29 (the group-commit writers and the driver's settings; reports not kept)"),
+        ("docs/performance.md", "what-stands-in-the-way-of-the-targets", "scripts/transition-read-back.sh, PostgreSQL shoot-outs of 2026-11-30 with --baseline-commit and pg_stat_statements, and BatchFilterBenchmarks of the build with arrays against the one before it (reports not kept)"),
         ("docs/performance.md", "allocations", "the benchmarks' allocations verb"),
         ("docs/performance.md", "the-fast-path", "BenchmarkDotNet, tests/Benchmarks RowJsonBenchmarks, OrderBsonBenchmarks and MongoBsonJsonBenchmarks"),
         ("docs/performance.md", "what-the-frameworks-parts-allocate", "the benchmarks' allocations verb"),

@@ -37,6 +37,7 @@ public sealed class ShootoutSmokeTests
             OutputDirectory = output,
             ServiceDll = ServiceBuild(),
             Command = "ShootoutSmokeTests",
+            PgStatements = postgres,
         };
 
         try
@@ -94,9 +95,18 @@ public sealed class ShootoutSmokeTests
                 pgbench.DatabaseCpuMsPerWorkflow.ShouldNotBeNull().ShouldBeGreaterThan(0);
                 pgbench.ClientCpuMsPerWorkflow.ShouldNotBeNull().ShouldBeGreaterThan(0);
                 report.Rows.Where(r => r.Store == "postgres" && !r.Crash).ShouldAllBe(r => r.DatabaseCpuMsPerWorkflow > 0);
+
+                // --pg-statements: the default row's statements per workflow are one create and three transitions (pay,
+                // ship, complete; a declined pay adds its own), every one counted by the cluster the harness started.
+                var statements = report.Rows.Single(r => r.Key == "postgres/relational/v1-shared-uow").DatabaseStatements.ShouldNotBeNull();
+                statements.Single(s => s.Statement.StartsWith("WITH c AS (INSERT INTO customers", StringComparison.Ordinal)).CallsPerWorkflow.ShouldBe(1, 0.01);
+                statements.Where(s => s.Statement.StartsWith("WITH u AS (UPDATE orders", StringComparison.Ordinal)).Sum(s => s.CallsPerWorkflow).ShouldBeInRange(3, 3.2);
+                statements.ShouldAllBe(s => s.MicrosecondsPerCall > 0);
+                report.Rows.Single(r => r.Crash).DatabaseStatements.ShouldBeNull("a crash restart loses the counts");
+                (await File.ReadAllTextAsync(markdown, TestContext.Current.CancellationToken)).ShouldContain("## Where PostgreSQL's time went");
             }
 
-            report.Rows.Where(r => r.Store == "sqlite").ShouldAllBe(r => r.DatabaseCpuMsPerWorkflow == null);
+            report.Rows.Where(r => r.Store == "sqlite").ShouldAllBe(r => r.DatabaseCpuMsPerWorkflow == null && r.DatabaseStatements == null);
 
             var parsed = ReportWriter.Read(json);
             parsed.Rows.Select(r => (r.Key, r.OkWorkflows, r.Audit!.Lost)).ShouldBe(report.Rows.Select(r => (r.Key, r.OkWorkflows, r.Audit!.Lost)));
@@ -108,6 +118,8 @@ public sealed class ShootoutSmokeTests
             if (postgres)
             {
                 text.ShouldContain("## The machine's CPU per workflow");
+                parsed.Rows.Single(r => r.Key == "postgres/relational/v1-shared-uow").DatabaseStatements.ShouldNotBeNull()
+                    .Select(st => st.Statement).ShouldBe(report.Rows.Single(r => r.Key == "postgres/relational/v1-shared-uow").DatabaseStatements!.Select(st => st.Statement));
             }
             text.ShouldContain(report.Rows[0].Warmup!.ToString(), Case.Sensitive, "report.md states each row's warm-up");
             parsed.Rows.Select(r => r.Warmup).ShouldBe(report.Rows.Select(r => r.Warmup), "report.json keeps each row's warm-up");

@@ -44,6 +44,11 @@ public static class Notes
             yield return "Before every measured window (after the warm-up), pgbench's and the raw store port's too, PostgreSQL ran ANALYZE on the row's database, so that it has the statistics autovacuum gives a database in production, and a CHECKPOINT, so that no row inherits the checkpoint the previous run's WAL set off (unless the console says the role may not).";
         }
 
+        if (rows.Any(r => r.DatabaseStatements is not null))
+        {
+            yield return "--pg-statements: PostgreSQL counted every statement (pg_stat_statements), which costs the server a little on each one; compare this run's rows with each other, not with a run without it.";
+        }
+
         if (options.ServiceEnvironment.Count > 0)
         {
             var set = string.Join(", ", options.ServiceEnvironment.Select(pair => $"{pair.Key}={pair.Value}"));

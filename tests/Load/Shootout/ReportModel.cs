@@ -76,6 +76,12 @@ public sealed record VariantResult(
     /// </summary>
     public Dictionary<string, double>? ServiceCpuByThread { get; init; }
 
+    /// <summary>
+    /// The database's statements over the measured window, per workflow (<see cref="Shootout.DatabaseStatements"/>), most
+    /// execution time first: PostgreSQL rows of a run with --pg-statements; null otherwise and for crash runs.
+    /// </summary>
+    public List<StatementCost>? DatabaseStatements { get; init; }
+
     /// <summary>The load driver's (this harness process's) CPU over the same window ÷ workflows, in ms: what the client side costs.</summary>
     public double? DriverCpuMsPerWorkflow { get; init; }
 

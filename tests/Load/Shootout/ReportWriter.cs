@@ -86,6 +86,7 @@ public static class ReportWriter
         SideBySide.Append(md, report);
         ServiceThreads.Append(md, report);
         MachineCpu.Append(md, report);
+        DatabaseStatements.Append(md, report);
 
         RunConditionsSection(md, report);
 

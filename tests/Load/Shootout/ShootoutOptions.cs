@@ -97,6 +97,12 @@ public sealed record ShootoutOptions
 
     public bool Pgbench { get; init; } = true;
 
+    /// <summary>
+    /// Report each PostgreSQL row's statements (<see cref="DatabaseStatements"/>): pg_stat_statements, loaded into the
+    /// throwaway cluster (it costs the server a little on every statement, so it is off by default).
+    /// </summary>
+    public bool PgStatements { get; init; }
+
     /// <summary>Drive the same workflow through the store port too (the raw limit and the HTTP/raw ratio).</summary>
     public bool Raw { get; init; } = true;
 

@@ -153,6 +153,11 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 List<ScenarioProps> companions = options.AbortRate > 0 ? [http.Readers(workflow, options.ReaderCopies)] : [];
                 await target.SettleAsync(connectionString, cancellationToken).ConfigureAwait(false);
                 await JitSettle.SettleAsync(label, [.. service.Processes.Select(p => p.ProcessId).OfType<int>(), Environment.ProcessId], cancellationToken).ConfigureAwait(false);
+                if (!crash)
+                {
+                    await target.BeginStatementsAsync(connectionString, cancellationToken).ConfigureAwait(false);
+                }
+
                 cpuBefore = (service.CpuTime, ProcessCpu.OfSelf(), target.DatabaseCpuTime);
                 threadsBefore = replicas == 1 ? service.First.Threads : null;
                 var replicaCpuBefore = service.CpuTimes;
@@ -169,6 +174,8 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 await service.StopAsync().ConfigureAwait(false);
             }
 
+            // Read after the window and its CPU figures, so that the query is in neither. A crash restart loses the counts.
+            var statements = crash ? null : await target.StatementsAsync(connectionString, stats.OkIterations, cancellationToken).ConfigureAwait(false);
             var conditions = new RunConditions(Math.Round(stats.WallSeconds, 3), loadBefore, await MachineLoad.SampleAsync(cancellationToken).ConfigureAwait(false));
             var byThread = crash ? null : ThreadCpu.MillisecondsPerWorkflow(threadsBefore, threadsAfter, stats.OkIterations);
             WarnAboutConditions(label, conditions, byThread);
@@ -194,6 +201,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 ServiceCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Service, cpuAfter.Service, ok),
                 DriverCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Driver, cpuAfter.Driver, ok),
                 ServiceCpuByThread = byThread,
+                DatabaseStatements = statements,
                 DatabaseCpuMsPerWorkflow = crash ? null : ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Database, cpuAfter.Database, ok),
                 RawCpuMsPerWorkflow = raw?.CpuMsPerWorkflow,
                 ServicePeakMegabytes = crash ? null : peakMemory,

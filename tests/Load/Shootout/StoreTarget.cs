@@ -50,6 +50,16 @@ public abstract class StoreTarget : IAsyncDisposable
     /// </summary>
     public virtual Task SettleAsync(string connectionString, CancellationToken cancellationToken) => Task.CompletedTask;
 
+    /// <summary>Starts counting the statements of the database at <paramref name="connectionString"/> afresh, where this target reports them.</summary>
+    public virtual Task BeginStatementsAsync(string connectionString, CancellationToken cancellationToken) => Task.CompletedTask;
+
+    /// <summary>
+    /// The statements of the database at <paramref name="connectionString"/> since <see cref="BeginStatementsAsync"/>, per
+    /// workflow (<see cref="DatabaseStatements"/>); null where this target does not report them.
+    /// </summary>
+    public virtual Task<List<StatementCost>?> StatementsAsync(string connectionString, long workflows, CancellationToken cancellationToken) =>
+        Task.FromResult<List<StatementCost>?>(null);
+
     /// <summary>
     /// The database server's CPU time so far, every process of it (<see cref="ProcessCpu.OfTree"/>), when the harness owns
     /// the server on this machine; null otherwise (SQLite runs inside the service, an external server is elsewhere).
@@ -63,13 +73,18 @@ public abstract class StoreTarget : IAsyncDisposable
             case StoreKind.Sqlite:
                 return new SqliteTarget(Path.Combine(options.OutputDirectory, "data"));
             case StoreKind.PostgreSql when options.PostgresConnectionString is { } given:
-                return new PostgresTarget(given, null);
+                return new PostgresTarget(given, null, options.PgStatements);
             case StoreKind.PostgreSql:
                 // Server defaults stay durable (fsync on); variants set their session settings through the store.
                 // A larger max_wal_size keeps checkpoints out of a 1,000-workflow run.
-                var cluster = await ThrowawayPostgres.StartLocalAsync(
-                    new Dictionary<string, string> { ["shared_buffers"] = "256MB", ["max_wal_size"] = "'2GB'" }).ConfigureAwait(false);
-                return new PostgresTarget(cluster.AdminConnectionString, cluster);
+                var settings = new Dictionary<string, string> { ["shared_buffers"] = "256MB", ["max_wal_size"] = "'2GB'" };
+                if (options.PgStatements)
+                {
+                    settings["shared_preload_libraries"] = "'pg_stat_statements'";
+                }
+
+                var cluster = await ThrowawayPostgres.StartLocalAsync(settings).ConfigureAwait(false);
+                return new PostgresTarget(cluster.AdminConnectionString, cluster, options.PgStatements);
             case StoreKind.SqlServer when options.SqlServerConnectionString is { } sqlServer:
                 return await SqlServerTarget.OpenAsync(sqlServer, options).ConfigureAwait(false);
             case StoreKind.MongoDb when options.MongoConnectionString is { } mongo:
@@ -109,7 +124,8 @@ public sealed class SqliteTarget(string directory) : StoreTarget
 }
 
 /// <summary>PostgreSQL: a database per run on the owned throwaway cluster, or on the given server.</summary>
-public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgres? cluster) : StoreTarget
+/// <param name="statements">Report each row's statements (--pg-statements): the server must load pg_stat_statements.</param>
+public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgres? cluster, bool statements = false) : StoreTarget
 {
     public override StoreKind Store => StoreKind.PostgreSql;
 
@@ -195,6 +211,17 @@ public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgr
     }
 
     private bool _mayCheckpoint = true;
+
+    public override Task BeginStatementsAsync(string connectionString, CancellationToken cancellationToken) => statements
+        ? DatabaseStatements.ResetAsync(adminConnectionString, DatabaseOf(connectionString), cancellationToken)
+        : Task.CompletedTask;
+
+    public override async Task<List<StatementCost>?> StatementsAsync(string connectionString, long workflows, CancellationToken cancellationToken) => statements
+        ? await DatabaseStatements.ReadAsync(adminConnectionString, DatabaseOf(connectionString), workflows, cancellationToken).ConfigureAwait(false)
+        : null;
+
+    private static string DatabaseOf(string connectionString) =>
+        new NpgsqlConnectionStringBuilder(connectionString).Database ?? throw new InvalidOperationException("The row's connection string names no database.");
 
     /// <summary>ANALYZE of the database the row measures (its owner may, whatever else the role may not).</summary>
     public static async Task AnalyzeAsync(string connectionString, CancellationToken cancellationToken)
