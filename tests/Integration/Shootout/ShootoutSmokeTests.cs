@@ -103,6 +103,8 @@ public sealed class ShootoutSmokeTests
                 statements.Where(s => s.Statement.StartsWith("WITH u AS (UPDATE orders", StringComparison.Ordinal)).Sum(s => s.CallsPerWorkflow).ShouldBeInRange(3, 3.2);
                 statements.ShouldAllBe(s => s.MicrosecondsPerCall > 0);
                 report.Rows.Single(r => r.Crash).DatabaseStatements.ShouldBeNull("a crash restart loses the counts");
+                pgbench.DatabaseStatements.ShouldNotBeNull().Single(s => s.Statement.StartsWith("INSERT INTO order_events", StringComparison.Ordinal))
+                    .CallsPerWorkflow.ShouldBe(4, "pgbench appends an event in each of its four transactions");
                 (await File.ReadAllTextAsync(markdown, TestContext.Current.CancellationToken)).ShouldContain("## Where PostgreSQL's time went");
             }
 

@@ -12,10 +12,10 @@ public sealed record StatementCost(string Statement, double CallsPerWorkflow, do
 
 /// <summary>
 /// The report's "Where PostgreSQL's time went" (<c>--pg-statements</c>): each PostgreSQL row's statements over the
-/// measured window, from pg_stat_statements, in calls and execution time per workflow. The service's CPU and the
-/// server's are measured per process; this says which statements the server's share went to, and so what a variant
-/// changes on the server. Execution time is the time inside each statement, as the server's clock saw it: no parse,
-/// plan or commit, and a busy machine stretches it, so compare rows of one run.
+/// measured window, and pgbench's, from pg_stat_statements, in calls and execution time per workflow. The service's
+/// CPU and the server's are measured per process; this says which statements the server's share went to, and so what a
+/// variant changes on the server. Execution time is the time inside each statement, as the server's clock saw it: no
+/// parse, plan or commit, and a busy machine stretches it, so compare rows of one run.
 /// </summary>
 public static class DatabaseStatements
 {
@@ -65,22 +65,27 @@ public static class DatabaseStatements
 
     public static void Append(StringBuilder md, ShootoutReport report)
     {
-        var rows = report.Rows.Where(r => r.DatabaseStatements is { Count: > 0 }).ToList();
+        var rows = report.Rows.Where(r => r.DatabaseStatements is { Count: > 0 })
+            .Select(r => (r.Store, r.Layout, r.Variant, Statements: r.DatabaseStatements!))
+            .Concat(report.References.Where(r => r.DatabaseStatements is { Count: > 0 })
+                .Select(r => (r.Store, Layout: "–", Variant: r.Name, Statements: r.DatabaseStatements!)))
+            .ToList();
         if (rows.Count == 0)
         {
             return;
         }
 
         md.AppendLine().AppendLine("## Where PostgreSQL's time went").AppendLine();
-        md.AppendLine("Each PostgreSQL row's statements over the measured window (pg_stat_statements, loaded by --pg-statements; constants "
-            + "shown as $n): calls and execution time per acknowledged workflow, most time first. Execution time is the time inside "
+        md.AppendLine("Each PostgreSQL row's statements over the measured window, and pgbench's (pg_stat_statements, loaded by --pg-statements; "
+            + "constants shown as $n): calls and execution time per acknowledged workflow, most time first. Execution time is the time inside "
             + "the statement as the server's clock saw it: no parse, plan or commit, and a busy machine stretches it, so compare rows of "
-            + "one run. **Share**: of the row's execution time.").AppendLine();
+            + "one run. pgbench's BEGIN and COMMIT show only their first run on each connection: PostgreSQL 15 does not count a "
+            + "prepared utility statement's later runs. **Share**: of the row's execution time.").AppendLine();
         md.AppendLine("| store | layout | variant | statement | calls/wf | µs/call | µs/wf | share |");
         md.AppendLine("|---|---|---|---|--:|--:|--:|--:|");
         foreach (var row in rows)
         {
-            var statements = row.DatabaseStatements!;
+            var statements = row.Statements;
             var total = statements.Sum(s => s.MicrosecondsPerWorkflow);
             foreach (var statement in statements.Take(Shown))
             {

@@ -12,6 +12,9 @@ public sealed record ReferenceResult(string Store, string Name, double Workflows
 
     /// <summary>The reference's own client (pgbench) CPU over the measured run ÷ workflows, in ms.</summary>
     public double? ClientCpuMsPerWorkflow { get; init; }
+
+    /// <summary>pgbench's statements over the measured run, per workflow, with --pg-statements (<see cref="Shootout.DatabaseStatements"/>).</summary>
+    public List<StatementCost>? DatabaseStatements { get; init; }
 }
 
 /// <summary>
@@ -38,6 +41,7 @@ public static partial class PgbenchReference
         var warmupPerClient = Math.Max(1, perClient / 2);
         await RunScriptAsync(connectionString, clients, warmupPerClient, firstCounter: 0, citus).ConfigureAwait(false);
         await target.SettleAsync(connectionString, cancellationToken).ConfigureAwait(false);
+        await target.BeginStatementsAsync(connectionString, cancellationToken).ConfigureAwait(false);
         var cpuBefore = (Database: target.DatabaseCpuTime, Client: ProcessCpu.OfEndedChildrenOfSelf());
         var output = await RunScriptAsync(connectionString, clients, perClient, firstCounter: warmupPerClient, citus).ConfigureAwait(false);
         var cpuAfter = (Database: target.DatabaseCpuTime, Client: ProcessCpu.OfEndedChildrenOfSelf());
@@ -48,8 +52,9 @@ public static partial class PgbenchReference
             throw new InvalidOperationException($"pgbench printed no tps line:\n{output}");
         }
 
-        var completed = await CountCompletedAsync(connectionString, cancellationToken).ConfigureAwait(false);
         var expected = (long)perClient * clients;
+        var statements = await target.StatementsAsync(connectionString, expected, cancellationToken).ConfigureAwait(false);
+        var completed = await CountCompletedAsync(connectionString, cancellationToken).ConfigureAwait(false);
         if (completed != expected + (long)warmupPerClient * clients)
         {
             throw new InvalidOperationException($"pgbench completed {completed} workflows, expected {expected} after {warmupPerClient * clients} of warm-up:\n{output}");
@@ -63,6 +68,7 @@ public static partial class PgbenchReference
         {
             DatabaseCpuMsPerWorkflow = ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Database, cpuAfter.Database, expected),
             ClientCpuMsPerWorkflow = ProcessCpu.MillisecondsPerWorkflow(cpuBefore.Client, cpuAfter.Client, expected),
+            DatabaseStatements = statements,
         };
     }
 
