@@ -13,9 +13,8 @@ orders=${ORDERS:-100000}; rounds=${ROUNDS:-3}; transactions=${TRANSACTIONS:-5000
 source "$root/scripts/lib/throwaway-postgres.sh"
 dir=$(mktemp -d /tmp/orders-read-back-XXXX); port=$((20000 + RANDOM % 20000))
 trap 'throwaway_postgres_stop "$dir"' EXIT
-throwaway_postgres_start "$dir" "$port"
-printf "shared_preload_libraries = 'pg_stat_statements'\nplan_cache_mode = force_generic_plan\n" >>"$dir/data/postgresql.conf"
-runuser -u postgres -- "$(throwaway_postgres_bin)/pg_ctl" -D "$dir/data" -w restart >/dev/null
+throwaway_postgres_start "$dir" "$port" "shared_preload_libraries = 'pg_stat_statements'
+plan_cache_mode = force_generic_plan"
 psql() { command psql -X -q -v ON_ERROR_STOP=1 -d orders "$@"; }
 command psql -X -q -d postgres -c "CREATE DATABASE orders"
 for schema in "$root"/src/OrderService.Data.PostgreSql/Schema/*.sql; do psql -f "$schema"; done

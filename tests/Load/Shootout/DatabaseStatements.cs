@@ -24,11 +24,13 @@ public static class DatabaseStatements
 
     private const int TextLength = 160;
 
-    /// <summary>Creates the view in the admin database if needed, and forgets what <paramref name="database"/>'s statements did so far.</summary>
-    public static async Task ResetAsync(string adminConnectionString, string database, CancellationToken cancellationToken)
+    /// <summary>
+    /// Creates the view in the database of <paramref name="admin"/> if needed, and forgets what <paramref name="database"/>'s
+    /// statements did so far.
+    /// </summary>
+    public static async Task ResetAsync(NpgsqlConnection admin, string database, CancellationToken cancellationToken)
     {
-        await using var connection = await OpenAsync(adminConnectionString, cancellationToken).ConfigureAwait(false);
-        await using var batch = new NpgsqlBatch(connection)
+        await using var batch = new NpgsqlBatch(admin)
         {
             BatchCommands =
             {
@@ -40,12 +42,11 @@ public static class DatabaseStatements
     }
 
     /// <summary>The statements <paramref name="database"/> ran since <see cref="ResetAsync"/>, per workflow, most time first.</summary>
-    public static async Task<List<StatementCost>> ReadAsync(string adminConnectionString, string database, long workflows, CancellationToken cancellationToken)
+    public static async Task<List<StatementCost>> ReadAsync(NpgsqlConnection admin, string database, long workflows, CancellationToken cancellationToken)
     {
-        await using var connection = await OpenAsync(adminConnectionString, cancellationToken).ConfigureAwait(false);
         await using var command = new NpgsqlCommand(
             "SELECT regexp_replace(s.query, '\\s+', ' ', 'g'), s.calls, s.total_exec_time FROM pg_stat_statements s " +
-            "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1 ORDER BY s.total_exec_time DESC", connection)
+            "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1 ORDER BY s.total_exec_time DESC", admin)
         {
             Parameters = { new NpgsqlParameter { Value = database } },
         };
@@ -107,13 +108,6 @@ public static class DatabaseStatements
 
     // A table cell: a pipe would end it, a backtick would end the code span.
     private static string Cell(string statement) => statement.Replace("|", "\\|", StringComparison.Ordinal).Replace("`", "'", StringComparison.Ordinal);
-
-    private static async Task<NpgsqlConnection> OpenAsync(string adminConnectionString, CancellationToken cancellationToken)
-    {
-        var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(adminConnectionString) { Pooling = false }.ConnectionString);
-        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
-        return connection;
-    }
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

@@ -172,10 +172,8 @@ public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgr
     public override async Task<string> FreshDatabaseAsync(string name, CancellationToken cancellationToken)
     {
         var database = "load_" + new string(name.Where(char.IsLetterOrDigit).ToArray()).ToLowerInvariant();
-        var admin = new NpgsqlConnectionStringBuilder(adminConnectionString) { Pooling = false };
-        await using (var connection = new NpgsqlConnection(admin.ConnectionString))
+        await using (var connection = await OpenAdminAsync(cancellationToken).ConfigureAwait(false))
         {
-            await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
             foreach (var sql in new[] { $"DROP DATABASE IF EXISTS \"{database}\" WITH (FORCE)", $"CREATE DATABASE \"{database}\"" })
             {
                 await using var command = new NpgsqlCommand(sql, connection);
@@ -195,8 +193,7 @@ public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgr
             return;
         }
 
-        await using var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(adminConnectionString) { Pooling = false }.ConnectionString);
-        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+        await using var connection = await OpenAdminAsync(cancellationToken).ConfigureAwait(false);
         await using var command = new NpgsqlCommand("CHECKPOINT", connection) { CommandTimeout = 300 };
         try
         {
@@ -212,16 +209,36 @@ public sealed class PostgresTarget(string adminConnectionString, ThrowawayPostgr
 
     private bool _mayCheckpoint = true;
 
-    public override Task BeginStatementsAsync(string connectionString, CancellationToken cancellationToken) => statements
-        ? DatabaseStatements.ResetAsync(adminConnectionString, DatabaseOf(connectionString), cancellationToken)
-        : Task.CompletedTask;
+    public override async Task BeginStatementsAsync(string connectionString, CancellationToken cancellationToken)
+    {
+        if (statements)
+        {
+            await using var connection = await OpenAdminAsync(cancellationToken).ConfigureAwait(false);
+            await DatabaseStatements.ResetAsync(connection, DatabaseOf(connectionString), cancellationToken).ConfigureAwait(false);
+        }
+    }
 
-    public override async Task<List<StatementCost>?> StatementsAsync(string connectionString, long workflows, CancellationToken cancellationToken) => statements
-        ? await DatabaseStatements.ReadAsync(adminConnectionString, DatabaseOf(connectionString), workflows, cancellationToken).ConfigureAwait(false)
-        : null;
+    public override async Task<List<StatementCost>?> StatementsAsync(string connectionString, long workflows, CancellationToken cancellationToken)
+    {
+        if (!statements)
+        {
+            return null;
+        }
+
+        await using var connection = await OpenAdminAsync(cancellationToken).ConfigureAwait(false);
+        return await DatabaseStatements.ReadAsync(connection, DatabaseOf(connectionString), workflows, cancellationToken).ConfigureAwait(false);
+    }
 
     private static string DatabaseOf(string connectionString) =>
         new NpgsqlConnectionStringBuilder(connectionString).Database ?? throw new InvalidOperationException("The row's connection string names no database.");
+
+    /// <summary>A connection of its own to the admin database (no pool: the harness opens one now and then).</summary>
+    private async Task<NpgsqlConnection> OpenAdminAsync(CancellationToken cancellationToken)
+    {
+        var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(adminConnectionString) { Pooling = false }.ConnectionString);
+        await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
+        return connection;
+    }
 
     /// <summary>ANALYZE of the database the row measures (its owner may, whatever else the role may not).</summary>
     public static async Task AnalyzeAsync(string connectionString, CancellationToken cancellationToken)
