@@ -20,6 +20,20 @@ public sealed record SwitchSet(UnitOfWork UnitOfWork, WriteIsolation WriteIsolat
         from batch in Enum.GetValues<BatchFilter>()
         select new SwitchSet(unitOfWork, write, read, batch);
 
+    /// <summary>
+    /// Six combinations that hold every pair of values of any two switches (the defaults first). Each switch maps
+    /// to its own statement or transaction option, so a pair is the widest interaction the code has.
+    /// </summary>
+    public static IReadOnlyList<SwitchSet> Pairwise { get; } =
+    [
+        Defaults,
+        new(UnitOfWork.PerCall, WriteIsolation.ReadCommitted, ReadIsolation.ReadUncommitted, BatchFilter.InList),
+        new(UnitOfWork.PerRequest, WriteIsolation.RepeatableRead, ReadIsolation.ReadUncommitted, BatchFilter.InList),
+        new(UnitOfWork.PerCall, WriteIsolation.RepeatableRead, ReadIsolation.ReadCommitted, BatchFilter.Json),
+        new(UnitOfWork.PerRequest, WriteIsolation.Serializable, ReadIsolation.ReadUncommitted, BatchFilter.Json),
+        new(UnitOfWork.PerCall, WriteIsolation.Serializable, ReadIsolation.ReadCommitted, BatchFilter.InList),
+    ];
+
     public static SwitchSet Parse(string key)
     {
         var parts = key.Split('/');
