@@ -26,14 +26,24 @@ public sealed class PostgresConnections(PostgresDatabase database) : IRelational
     public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken)
     {
         await using var connection = await database.OpenAsync("write", cancellationToken);
-        if (isolation is not { } level)
+        try
         {
-            return await work(connection, null);
-        }
+            if (isolation is not { } level)
+            {
+                return await work(connection, null);
+            }
 
-        await using var transaction = await connection.BeginTransactionAsync(level, cancellationToken);
-        var result = await work(connection, transaction);
-        await transaction.CommitAsync(cancellationToken);
-        return result;
+            await using var transaction = await connection.BeginTransactionAsync(level, cancellationToken);
+            var result = await work(connection, transaction);
+            await transaction.CommitAsync(cancellationToken);
+            return result;
+        }
+        catch (Exception fault)
+        {
+            database.DiscardAfter(fault);
+            throw;
+        }
     }
+
+    public void Discard(DbConnection connection, Exception fault) => database.DiscardAfter(fault);
 }

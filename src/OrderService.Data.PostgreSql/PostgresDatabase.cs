@@ -157,6 +157,18 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     public void DropIdleConnections() => DataSource.Clear();
 
     /// <summary>
+    /// Clears the pool after a driver fault (<see cref="StoreErrors.IsDriverFault"/>), before the faulted connection
+    /// comes back: Npgsql can doom no single connection from outside, and a cleared pool closes a busy one on return.
+    /// </summary>
+    public void DiscardAfter(Exception fault)
+    {
+        if (StoreErrors.IsDriverFault(fault, PostgresTransientFaults.Instance))
+        {
+            DataSource.Clear();
+        }
+    }
+
+    /// <summary>
     /// The server settings this configuration asks for, as `-c name=value` startup options; <paramref name="givenOptions"/>
     /// are those of the connection string, which keep a plan_cache_mode of their own.
     /// </summary>

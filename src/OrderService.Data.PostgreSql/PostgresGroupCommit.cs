@@ -104,23 +104,14 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
                     batch.BatchCommands.Add(command);
                 }
 
-                await using var reader = await batch.ExecuteReaderAsync();
-                for (var i = 0; i < group.Count; i++)
+                try
                 {
-                    if (i > 0 && !await reader.NextResultAsync())
-                    {
-                        throw new InvalidOperationException($"A grouped statement returned no result set ({group[i].Sql}).");
-                    }
-
-                    if (await reader.ReadAsync())
-                    {
-                        group[i].ReadRow(reader);
-                    }
+                    await ReadGroupAsync(batch, group);
                 }
-
-                // The commit is the batch's Sync: only past it (ReadyForQuery, read here) is the group durable.
-                while (await reader.NextResultAsync())
+                catch (Exception fault)
                 {
+                    _database.DiscardAfter(fault);
+                    throw;
                 }
             }
         }
@@ -147,6 +138,28 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
         foreach (var statement in group)
         {
             statement.Complete();
+        }
+    }
+
+    private static async Task ReadGroupAsync(NpgsqlBatch batch, List<PendingStatement> group)
+    {
+        await using var reader = await batch.ExecuteReaderAsync();
+        for (var i = 0; i < group.Count; i++)
+        {
+            if (i > 0 && !await reader.NextResultAsync())
+            {
+                throw new InvalidOperationException($"A grouped statement returned no result set ({group[i].Sql}).");
+            }
+
+            if (await reader.ReadAsync())
+            {
+                group[i].ReadRow(reader);
+            }
+        }
+
+        // The commit is the batch's Sync: only past it (ReadyForQuery, read here) is the group durable.
+        while (await reader.NextResultAsync())
+        {
         }
     }
 

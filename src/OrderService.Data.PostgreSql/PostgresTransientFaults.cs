@@ -18,6 +18,8 @@ namespace OrderService.Data.PostgreSql;
 /// </summary>
 public sealed class PostgresTransientFaults : ITransientFaults
 {
+    public static readonly PostgresTransientFaults Instance = new();
+
     /// <summary>How Npgsql words a wait for a pooled connection that ran out (it has no code of its own).</summary>
     public const string PoolExhausted = "The connection pool has been exhausted";
 

@@ -9,7 +9,8 @@ namespace OrderService.Data.SqlServer;
 /// <summary>
 /// How the SQL Server store opens connections and commits a write unit. Reads run at READ COMMITTED; ReadUncommitted
 /// is the dialect's NOLOCK hints. A connection whose command was cancelled or timed out is cleared from the pool:
-/// Babelfish reads a cancel only between requests, so the statement may still run on that session.
+/// Babelfish reads a cancel only between requests, so the statement may still run on that session. So is one that a
+/// driver fault left mid-reply (SqlClient's TDS parser throwing inside its own code).
 /// </summary>
 /// <param name="openConnection">Creates an unopened connection (a SqlConnection; tests hand in their own).</param>
 public sealed class SqlServerConnections(Func<DbConnection> openConnection, ReadIsolation readIsolation) : IRelationalConnections
@@ -32,9 +33,9 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
             {
                 return await work(connection, null);
             }
-            catch (Exception fault) when (IsAbandoned(fault))
+            catch (Exception fault)
             {
-                Discard(connection);
+                Discard(connection, fault);
                 throw;
             }
         }
@@ -48,27 +49,32 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
         catch (Exception fault)
         {
-            if (IsAbandoned(fault))
-            {
-                Discard(connection);
-            }
-
+            Discard(connection, fault);
             await RollBackAsync(transaction);
             throw;
         }
     }
 
-    /// <summary>The one command path of the engine (Dapper), with a timed-out command's connection discarded.</summary>
+    /// <summary>The one command path of the engine (Dapper); a fault goes to <see cref="Discard"/>.</summary>
     public async Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, CommandDefinition command)
     {
         try
         {
             return await connection.ExecuteReaderAsync(command);
         }
-        catch (Exception fault) when (IsAbandoned(fault))
+        catch (Exception fault)
         {
-            Discard(connection);
+            Discard(connection, fault);
             throw;
+        }
+    }
+
+    /// <summary>An abandoned command (<see cref="IsAbandoned"/>) or a driver fault clears the pool.</summary>
+    public void Discard(DbConnection connection, Exception fault)
+    {
+        if (IsAbandoned(fault) || StoreErrors.IsDriverFault(fault, SqlServerTransientFaults.Instance))
+        {
+            ClearPool(connection);
         }
     }
 
@@ -76,8 +82,11 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
     private static bool IsAbandoned(Exception fault) =>
         fault is OperationCanceledException || (fault is SqlException sql && sql.Errors.Cast<SqlError>().Any(e => e.Number == -2));
 
-    /// <summary>Closes <paramref name="connection"/> for good when it is next closed, instead of returning it to the pool.</summary>
-    private static void Discard(DbConnection connection)
+    /// <summary>
+    /// Closes <paramref name="connection"/> for good when it is next closed, instead of returning it to the pool.
+    /// SqlClient dooms no single connection on request: this clears its pool, whose busy connections close on return.
+    /// </summary>
+    private static void ClearPool(DbConnection connection)
     {
         if (connection is SqlConnection sql)
         {
@@ -137,7 +146,7 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
             return;
         }
 
-        var registration = cancellationToken.Register(static state => Discard((DbConnection)state!), connection);
+        var registration = cancellationToken.Register(static state => ClearPool((DbConnection)state!), connection);
         connection.StateChange += (_, change) =>
         {
             if (change.CurrentState == ConnectionState.Closed)

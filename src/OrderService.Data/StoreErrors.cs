@@ -38,6 +38,24 @@ public static class StoreErrors
     }
 
     /// <summary>
+    /// True when <paramref name="exception"/>, or one inside it, is a driver fault (<see cref="DescribeDriverFault"/>):
+    /// the driver failed in its own code, maybe leaving its connection mid-reply. A driver's own error type outside
+    /// it says the driver caught the fault, and knows what became of the connection.
+    /// </summary>
+    public static bool IsDriverFault(Exception exception, ITransientFaults engine)
+    {
+        for (var current = exception; current is not null and not DbException; current = current.InnerException)
+        {
+            if (DescribeDriverFault(current, engine.DriverNamespaces) is not null)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>
     /// "<c>Type</c> inside <c>Driver.Method</c>: message" when <paramref name="exception"/> is not the driver's own error
     /// type but was thrown inside the driver: its first frame past the runtime's own helpers (System.*) is in one of
     /// <paramref name="driverNamespaces"/>. That is the driver failing on the engine's reply or on a connection it can

@@ -1,3 +1,4 @@
+using System.Data.Common;
 using System.Runtime.CompilerServices;
 using OrderService.Data.Orders;
 
@@ -23,14 +24,17 @@ public sealed partial class DocumentOrderStore
 
             using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.list_by_customer.positions", sql, _connections.ReadIsolationInForce);
             await using var reader = await command.ExecuteReaderAsync(cancellationToken);
-            while (await reader.ReadAsync(cancellationToken))
+            while (await _connections.ReadAsync(connection, reader, ReadPosition, cancellationToken) is { } position)
             {
-                positions.Add(new OrderPosition(_dialect.ReadTimestamp(reader, 0), _dialect.ReadId(reader, 1)));
+                positions.Add(position);
             }
         }
 
         return OrderPage.FromLookahead(positions, query.Limit, range => StreamPageAsync(query, range, CancellationToken.None));
     }
+
+    private OrderPosition? ReadPosition(DbDataReader row) =>
+        new OrderPosition(_dialect.ReadTimestamp(row, 0), _dialect.ReadId(row, 1));
 
     private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
@@ -45,7 +49,7 @@ public sealed partial class DocumentOrderStore
         }
     }
 
-    private void AddCustomerAndStatus(System.Data.Common.DbParameterCollection parameters, CustomerOrdersQuery query)
+    private void AddCustomerAndStatus(DbParameterCollection parameters, CustomerOrdersQuery query)
     {
         _dialect.AddText(parameters, "customer_id", query.CustomerId);
         if (query.Status is { } status)
@@ -54,7 +58,7 @@ public sealed partial class DocumentOrderStore
         }
     }
 
-    private void AddPosition(System.Data.Common.DbParameterCollection parameters, string name, OrderPosition position)
+    private void AddPosition(DbParameterCollection parameters, string name, OrderPosition position)
     {
         _dialect.AddTimestamp(parameters, name + "_at", position.CreatedAt);
         _dialect.AddId(parameters, name + "_id", position.Id);

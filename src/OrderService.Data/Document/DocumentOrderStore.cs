@@ -184,11 +184,13 @@ public sealed partial class DocumentOrderStore : IOrderStore
     {
         using var activity = StoreTelemetry.Command(_dialect.ProviderName, operation, command.CommandText, _connections.ReadIsolationInForce);
         await using var reader = await command.ExecuteReaderAsync(CommandBehavior.SequentialAccess, cancellationToken);
-        while (await reader.ReadAsync(cancellationToken))
+        while (await _connections.ReadAsync(command.Connection!, reader, ReadDocument, cancellationToken) is { } order)
         {
-            yield return OrderDocument.FromJson(reader.GetString(0));
+            yield return order;
         }
     }
+
+    private static Order ReadDocument(DbDataReader row) => OrderDocument.FromJson(row.GetString(0));
 
     private static DbCommand Command(DbConnection connection, DbTransaction? transaction, string sql)
     {

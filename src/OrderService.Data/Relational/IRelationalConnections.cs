@@ -48,6 +48,33 @@ public interface IRelationalConnections
         WriteAsync(isolation, work, cancellationToken);
 
     /// <summary>
+    /// Keeps <paramref name="connection"/> out of the pool when <paramref name="fault"/>, raised on it, may have left
+    /// it mid-reply (a driver fault: <see cref="StoreErrors.IsDriverFault"/>), so that no later call reads the rest of
+    /// that reply as its own. Called before the connection is disposed. The default keeps it: SQLite has no reply.
+    /// </summary>
+    void Discard(DbConnection connection, Exception fault)
+    {
+    }
+
+    /// <summary>
+    /// The next row of <paramref name="reader"/>, a reader on <paramref name="connection"/>, as
+    /// <paramref name="row"/> reads it, or default past the last; a fault goes to <see cref="Discard"/> first.
+    /// </summary>
+    async ValueTask<T?> ReadAsync<T>(
+        DbConnection connection, DbDataReader reader, Func<DbDataReader, T> row, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await reader.ReadAsync(cancellationToken) ? row(reader) : default;
+        }
+        catch (Exception fault)
+        {
+            Discard(connection, fault);
+            throw;
+        }
+    }
+
+    /// <summary>
     /// Sends one command of the engine and returns its reader (the caller disposes it). The default is
     /// Dapper; an engine that keeps a long-lived write connection may keep its statements prepared
     /// there instead (SQLite's group-commit writer does).

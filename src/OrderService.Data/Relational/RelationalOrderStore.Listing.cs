@@ -1,3 +1,4 @@
+using System.Data.Common;
 using System.Runtime.CompilerServices;
 using OrderService.Data.Orders;
 
@@ -26,15 +27,18 @@ public sealed partial class RelationalOrderStore
         using (StoreTelemetry.Command(_dialect.ProviderName, "list_by_customer.positions", sql, _connections.ReadIsolationInForce))
         await using (var reader = await ExecuteReaderAsync(connection, null, sql, parameters, cancellationToken))
         {
-            while (await reader.ReadAsync(cancellationToken))
+            while (await _connections.ReadAsync(connection, reader, ReadPosition, cancellationToken) is { } position)
             {
-                positions.Add(new OrderPosition(OrderRowReader.ReadTimestamp(reader, 0), reader.GetGuid(1)));
+                positions.Add(position);
             }
         }
 
         // The rows' stream must not capture this call's token (see the port): it gets its own at enumeration.
         return OrderPage.FromLookahead(positions, query.Limit, range => StreamPageAsync(query, range, CancellationToken.None));
     }
+
+    private static OrderPosition? ReadPosition(DbDataReader row) =>
+        new OrderPosition(OrderRowReader.ReadTimestamp(row, 0), row.GetGuid(1));
 
     private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
     {

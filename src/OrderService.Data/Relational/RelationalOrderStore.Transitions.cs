@@ -254,11 +254,12 @@ public sealed partial class RelationalOrderStore
         using (StoreTelemetry.Command(_dialect.ProviderName, "transition.reread", sql, _connections.ReadIsolationInForce))
         {
             await using var reader = await ExecuteReaderAsync(connection, null, sql, new StatementArguments().Value("Id", _dialect.Id(id)), cancellationToken);
-            return await reader.ReadAsync(cancellationToken)
-                ? (OrderRowReader.ParseStatus(reader.GetString(0)), reader.GetInt32(1))
-                : null;
+            return await _connections.ReadAsync(connection, reader, ReadStatusAndVersion, cancellationToken);
         }
     }
+
+    private static (OrderStatus Status, int Version)? ReadStatusAndVersion(DbDataReader row) =>
+        (OrderRowReader.ParseStatus(row.GetString(0)), row.GetInt32(1));
 
     /// <summary>The payment gateway said no: thrown inside the unit so it rolls back, caught as <see cref="TransitionOutcome.Declined"/>.</summary>
     private sealed class DeclinedWrite : Exception

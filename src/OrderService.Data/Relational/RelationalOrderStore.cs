@@ -256,9 +256,9 @@ public sealed partial class RelationalOrderStore : IOrderStore
     {
         using var activity = StoreTelemetry.Command(_dialect.ProviderName, operation, sql, _connections.ReadIsolationInForce);
         await using var reader = await ExecuteReaderAsync(connection, null, sql, parameters, cancellationToken);
-        while (await reader.ReadAsync(cancellationToken))
+        while (await _connections.ReadAsync(connection, reader, OrderRowReader.Read, cancellationToken) is { } order)
         {
-            yield return OrderRowReader.Read(reader);
+            yield return order;
         }
     }
 
@@ -268,7 +268,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
         using (StoreTelemetry.Command(_dialect.ProviderName, operation, sql, isolation))
         {
             await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new StatementArguments().Value("Id", _dialect.Id(id)), cancellationToken);
-            return await reader.ReadAsync(cancellationToken) ? OrderRowReader.Read(reader) : null;
+            return await _connections.ReadAsync(connection, reader, OrderRowReader.Read, cancellationToken);
         }
     }
 

@@ -8,6 +8,7 @@ namespace OrderService.Integration.Tests.Faults;
 /// cannot be asked for. It counts the connections it accepts (did the service touch the store?), and
 /// it can lose one reply: <see cref="LoseNextReply"/> lets the next request through to the server but
 /// never brings its answer back, then drops the connection, so a commit happens that the client never sees.
+/// <see cref="CorruptNextReply"/> alters bytes of one reply, so the client's driver misreads it.
 /// </summary>
 public sealed class TcpProxy : IAsyncDisposable
 {
@@ -19,6 +20,7 @@ public sealed class TcpProxy : IAsyncDisposable
     private readonly TimeSpan _replyLossDelay;
     private int _accepted;
     private int _loseNextReply;
+    private Corruption? _corruption;
 
     /// <param name="replyLossDelay">How long a connection whose reply is lost stays open, so the whole request reaches the server and runs.</param>
     public TcpProxy(string upstreamHost, int upstreamPort, TimeSpan? replyLossDelay = null)
@@ -38,6 +40,17 @@ public sealed class TcpProxy : IAsyncDisposable
 
     /// <summary>The next bytes any client sends are delivered, but the server's reply to them is not: the connection then drops.</summary>
     public void LoseNextReply() => Volatile.Write(ref _loseNextReply, 1);
+
+    /// <summary>
+    /// The next reply bytes that hold <paramref name="find"/> reach the client with it replaced by
+    /// <paramref name="replace"/> (as long). The task completes when the client closes that connection.
+    /// </summary>
+    public Task CorruptNextReply(byte[] find, byte[] replace)
+    {
+        var corruption = new Corruption(find, replace);
+        Volatile.Write(ref _corruption, corruption);
+        return corruption.ClientClosed.Task;
+    }
 
     public async ValueTask DisposeAsync()
     {
@@ -85,7 +98,11 @@ public sealed class TcpProxy : IAsyncDisposable
             using var done = CancellationTokenSource.CreateLinkedTokenSource(_stopping.Token);
             var up = PumpAsync(client.GetStream(), server.GetStream(), pair, upstream: true, done.Token);
             var down = PumpAsync(server.GetStream(), client.GetStream(), pair, upstream: false, done.Token);
-            await Task.WhenAny(up, down);
+            if (await Task.WhenAny(up, down) == up && !_stopping.IsCancellationRequested)
+            {
+                pair.Corrupted?.ClientClosed.TrySetResult();
+            }
+
             await done.CancelAsync();
         }
     }
@@ -115,6 +132,14 @@ public sealed class TcpProxy : IAsyncDisposable
                     continue;
                 }
 
+                if (!upstream && Volatile.Read(ref _corruption) is { } corruption
+                    && buffer.AsSpan(0, read).IndexOf(corruption.Find) is var at and >= 0
+                    && Interlocked.CompareExchange(ref _corruption, null, corruption) == corruption)
+                {
+                    corruption.Replace.CopyTo(buffer, at);
+                    pair.Corrupted = corruption;
+                }
+
                 await to.WriteAsync(buffer.AsMemory(0, read), cancellationToken);
             }
         }
@@ -138,5 +163,12 @@ public sealed class TcpProxy : IAsyncDisposable
         public TcpClient Server { get; } = server;
 
         public volatile bool ReplyLost;
+
+        public volatile Corruption? Corrupted;
+    }
+
+    private sealed record Corruption(byte[] Find, byte[] Replace)
+    {
+        public TaskCompletionSource ClientClosed { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
     }
 }

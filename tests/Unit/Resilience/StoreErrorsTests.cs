@@ -90,6 +90,18 @@ public sealed class StoreErrorsTests
         StoreErrors.Describe(Thrown(() => new NpgsqlConnection("Bogus Keyword=1")), SqlServerTransientFaults.Instance).ShouldBeNull();
 
     [Fact]
+    public void A_fault_inside_a_driver_may_leave_its_connection_mid_reply_unless_the_driver_caught_it()
+    {
+        var inside = Thrown(() => new NpgsqlConnection("Bogus Keyword=1"));
+        var faults = PostgresTransientFaults.Instance;
+
+        StoreErrors.IsDriverFault(new InvalidOperationException("outer", inside), faults).ShouldBeTrue();
+        StoreErrors.IsDriverFault(new NpgsqlException("caught by the driver", inside), faults).ShouldBeFalse();
+        StoreErrors.IsDriverFault(inside, SqlServerTransientFaults.Instance).ShouldBeFalse();
+        StoreErrors.IsDriverFault(new InvalidOperationException("ours"), faults).ShouldBeFalse();
+    }
+
+    [Fact]
     public void A_fault_of_our_own_code_calling_the_runtime_is_not_an_engine_error() =>
         StoreErrors.Describe(Thrown(() => decimal.Parse("not-a-number", System.Globalization.CultureInfo.InvariantCulture)), new SqliteTransientFaults()).ShouldBeNull();
 
