@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Reflection;
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
@@ -17,6 +18,7 @@ namespace OrderService.Apis;
 public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCodeHttpResult
 {
     private const int FlushEvery = 32;
+    private const int BufferSize = 16 * 1024;
 
     private readonly OrderRows _rows;
     private readonly bool _hasFirst;
@@ -55,7 +57,10 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
             response.StatusCode = StatusCodes.Status200OK;
             response.ContentType = "application/json; charset=utf-8";
             var body = response.BodyWriter;
-            using var writer = new Utf8JsonWriter(body, new JsonWriterOptions { Encoder = options.Encoder, SkipValidation = true });
+
+            // Rows reach the response only at a flush, so that a fault before the first one still gets a clean 503.
+            var buffer = new ArrayBufferWriter<byte>(BufferSize);
+            using var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = options.Encoder, SkipValidation = true });
             writer.WriteStartArray();
             if (_hasFirst)
             {
@@ -70,16 +75,21 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
                     _rows.Write(writer, order);
                     if (++written % FlushEvery == 0)
                     {
-                        writer.Flush();
-                        await body.FlushAsync(cancellationToken);
+                        await FlushAsync();
                     }
                 }
                 while (await _rows.MoveNextAsync());
             }
 
             writer.WriteEndArray();
-            writer.Flush();
-            await body.FlushAsync(cancellationToken);
+            await FlushAsync();
+
+            async ValueTask FlushAsync()
+            {
+                writer.Flush();
+                await body.WriteAsync(buffer.WrittenMemory, cancellationToken);
+                buffer.ResetWrittenCount();
+            }
         }
     }
 

@@ -65,8 +65,7 @@ public abstract class DriverFaultSuite<TStore>(TStore store) : IClassFixture<TSt
         var closed = proxy.CorruptNextReply(sent, corrupted);
         using (var faulted = await api.PostAsync("/orders/batch", new { ids }))
         {
-            var body = await faulted.Content.ReadAsStringAsync(Ct);
-            faulted.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable, body);
+            await OrderApi.ReadProblemAsync(faulted, HttpStatusCode.ServiceUnavailable);
             faulted.Headers.RetryAfter.ShouldNotBeNull("a 503 must say when to retry");
         }
 
