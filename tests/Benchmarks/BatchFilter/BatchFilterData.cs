@@ -176,7 +176,7 @@ public static class BatchFilterData
 
     private static StoreBundle Create(StoreProvider provider, string connectionString, Data.BatchFilter filter)
     {
-        // Babelfish parses each statement shape again on a new session: seconds on a busy machine.
+        // Babelfish parses each statement shape again on a new session, and FerretDB reads thousands of ids slowly.
         var options = new StoreOptions { Provider = provider, BatchFilter = filter, CommandTimeoutSeconds = 60 };
         var context = new ServiceCollection().AddSqliteOrderStore().AddPostgreSqlOrderStore()
             .Configure<ResilienceOptions>(resilience => resilience.AttemptTimeoutSeconds = 60)
@@ -329,7 +329,6 @@ public static class BatchFilterData
 
         return Create(StoreProvider.MongoDb, _mongoDatabase, filter);
     }
-
 
     /// <summary>The seeded ids in created_at order: {Id} of the SQL seeds for i = 1 to <see cref="Orders"/>.</summary>
     private static Guid[] ComputedIds() => [.. Enumerable.Range(1, Orders).Select(i => Guid.Parse(
