@@ -1,10 +1,16 @@
 using System.Globalization;
+using Microsoft.Data.SqlClient;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
+using MongoDB.Driver;
 using Npgsql;
 using OrderService.Data;
+using OrderService.Data.MongoDb;
+using OrderService.Data.Orders;
 using OrderService.Data.PostgreSql;
+using OrderService.Data.Resilience;
 using OrderService.Data.Sqlite;
+using OrderService.Data.SqlServer;
 using OrderService.Testing;
 
 namespace OrderService.Benchmarks.BatchFilter;
@@ -13,12 +19,17 @@ namespace OrderService.Benchmarks.BatchFilter;
 /// The 100,000 orders the batch-filter benchmark reads, seeded ONCE per store per process (the benchmark
 /// runs in process, so every case shares them) with set-based SQL: no round trip per order.
 /// SQLite: a prebuilt file cached under artifacts/benchdata (delete it to rebuild); PostgreSQL: a throwaway
-/// cluster with pg_stat_statements preloaded, seeded by INSERT ... SELECT FROM generate_series.
-/// Every order: 2 lines and its Created event, 1,000 customers; ids are the same on both stores.
+/// cluster with pg_stat_statements preloaded, seeded by INSERT ... SELECT FROM generate_series; SQL Server
+/// (ORDERS_TEST_SQLSERVER) and MongoDB (ORDERS_TEST_MONGODB): a database of the run's own on that server, seeded
+/// from the ids in chunks (OPENJSON, insertMany) and dropped at the end.
+/// Every order: 2 lines and its Created event, 1,000 customers; ids are the same on every store.
 /// </summary>
 public static class BatchFilterData
 {
     public const int Orders = 100_000;
+
+    public const string SqlServerVariable = "ORDERS_TEST_SQLSERVER";
+    public const string MongoDbVariable = "ORDERS_TEST_MONGODB";
 
     // Ids look random (the first group is i times an odd constant modulo 2^32, a bijection) and are the
     // same text on every engine, so a case reads the same orders from each store.
@@ -31,14 +42,21 @@ public static class BatchFilterData
     private static Guid[]? _ids;
     private static ThrowawayPostgres? _postgres;
     private static string? _postgresDatabase;
+    private static string? _sqlServerDatabase;
+    private static string? _mongoDatabase;
+
+    /// <summary>The database this run creates on a shared server (and drops at the end).</summary>
+    private static readonly string RunDatabase = $"orders_batch_filter_{Guid.NewGuid():N}"[..28];
 
     /// <summary>
     /// Stores the benchmark can run here: SQLite always, PostgreSQL when its binaries (or ORDERS_TEST_POSTGRES) are
-    /// there; ORDERS_BENCH_STORES=PostgreSql (comma-separated) keeps only those, for a shorter rerun.
+    /// there, SQL Server and MongoDB when their connection string is set (else skipped with the reason printed);
+    /// ORDERS_BENCH_STORES=PostgreSql (comma-separated) keeps only those, for a shorter rerun.
     /// </summary>
     public static IEnumerable<string> AvailableStores()
     {
-        var only = Environment.GetEnvironmentVariable("ORDERS_BENCH_STORES")?.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
+        var only = ListSetting("ORDERS_BENCH_STORES");
+        var wanted = (string store) => only.Length == 0 || only.Contains(store, StringComparer.OrdinalIgnoreCase);
         var stores = new List<string> { "Sqlite" };
         if (ThrowawayPostgres.FindBinDirectory() is not null
             || !string.IsNullOrWhiteSpace(Environment.GetEnvironmentVariable(ThrowawayPostgres.ExternalServerVariable)))
@@ -46,8 +64,28 @@ public static class BatchFilterData
             stores.Add("PostgreSql");
         }
 
-        return only is { Length: > 0 } ? stores.Where(s => only.Contains(s, StringComparer.OrdinalIgnoreCase)) : stores;
+        foreach (var (store, variable) in new[] { ("SqlServer", SqlServerVariable), ("MongoDb", MongoDbVariable) })
+        {
+            if (!string.IsNullOrWhiteSpace(Environment.GetEnvironmentVariable(variable)))
+            {
+                stores.Add(store);
+            }
+            else if (wanted(store))
+            {
+                Console.WriteLine($"// batch filter: {store} skipped: {variable} (a connection string) is not set");
+            }
+        }
+
+        return stores.Where(wanted);
     }
+
+    /// <summary>The batch sizes: ORDERS_BENCH_IDS=1,16,256,2048 (comma-separated), else 2 to 10,000.</summary>
+    public static int[] Sizes() => ListSetting("ORDERS_BENCH_IDS") is { Length: > 0 } sizes
+        ? [.. sizes.Select(size => int.Parse(size, NumberStyles.AllowThousands, CultureInfo.InvariantCulture))]
+        : [2, 8, 32, 128, 512, 2_048, 10_000];
+
+    private static string[] ListSetting(string variable) => Environment.GetEnvironmentVariable(variable)
+        ?.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries) ?? [];
 
     /// <summary>The connection string of the seeded PostgreSQL database, once a PostgreSQL case has run.</summary>
     public static string? PostgresConnectionString => _postgresDatabase;
@@ -74,6 +112,8 @@ public static class BatchFilterData
                 {
                     "Sqlite" => await SqliteAsync(filter),
                     "PostgreSql" => await PostgresAsync(filter),
+                    "SqlServer" => await SqlServerAsync(filter),
+                    "MongoDb" => await MongoAsync(filter),
                     _ => throw new ArgumentOutOfRangeException(nameof(store), store, "Unknown store."),
                 };
                 Stores[(store, filter)] = bundle;
@@ -91,7 +131,10 @@ public static class BatchFilterData
     public static IEnumerable<(Data.BatchFilter Filter, NpgsqlDataSource Source)> PostgresSources() =>
         PostgresPools.Select(p => (p.Key, p.Value));
 
-    /// <summary>Disposes the pools and stops the throwaway cluster (also stopped at process exit).</summary>
+    /// <summary>
+    /// Disposes the pools, stops the throwaway cluster (also stopped at process exit) and drops the SQL Server and
+    /// MongoDB databases this run created.
+    /// </summary>
     public static async Task DisposeAsync()
     {
         foreach (var bundle in Stores.Values)
@@ -106,21 +149,52 @@ public static class BatchFilterData
             await _postgres.DisposeAsync();
             _postgres = null;
         }
+
+        if (_sqlServerDatabase is not null)
+        {
+            SqlConnection.ClearAllPools();
+            var master = new SqlConnectionStringBuilder(_sqlServerDatabase)
+            {
+                InitialCatalog = "master",
+                Pooling = false,
+            };
+            await using var connection = new SqlConnection(master.ConnectionString);
+            await connection.OpenAsync();
+            await using var drop = new SqlCommand($"DROP DATABASE [{RunDatabase}]", connection);
+            drop.CommandTimeout = 120;
+            await drop.ExecuteNonQueryAsync();
+            _sqlServerDatabase = null;
+        }
+
+        if (_mongoDatabase is not null)
+        {
+            using var client = new MongoClient(_mongoDatabase);
+            await client.DropDatabaseAsync(MongoUrl.Create(_mongoDatabase).DatabaseName);
+            _mongoDatabase = null;
+        }
     }
 
     private static StoreBundle Create(StoreProvider provider, string connectionString, Data.BatchFilter filter)
     {
-        var options = new StoreOptions { Provider = provider, BatchFilter = filter };
+        // Babelfish parses each statement shape again on a new session, and FerretDB reads thousands of ids slowly.
+        var options = new StoreOptions { Provider = provider, BatchFilter = filter, CommandTimeoutSeconds = 60 };
         var context = new ServiceCollection().AddSqliteOrderStore().AddPostgreSqlOrderStore()
+            .Configure<ResilienceOptions>(resilience => resilience.AttemptTimeoutSeconds = 60)
             .AddSingleton(container => new StoreContext(options, connectionString, container))
             .BuildServiceProvider().GetRequiredService<StoreContext>();
-        if (provider == StoreProvider.Sqlite)
+        switch (provider)
         {
-            return SqliteStores.Create(context);
+            case StoreProvider.Sqlite:
+                return SqliteStores.Create(context);
+            case StoreProvider.SqlServer:
+                return SqlServerStores.Create(context);
+            case StoreProvider.MongoDb:
+                return MongoStores.Create(context);
+            default:
+                PostgresPools[filter] = context.Services
+                    .GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource);
+                return PostgreSqlStores.Create(context);
         }
-
-        PostgresPools[filter] = context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource);
-        return PostgreSqlStores.Create(context);
     }
 
     private static async Task<StoreBundle> SqliteAsync(Data.BatchFilter filter)
@@ -187,6 +261,79 @@ public static class BatchFilterData
         return Create(StoreProvider.PostgreSql, single.ConnectionString + ";Maximum Pool Size=1", filter);
     }
 
+    private static async Task<StoreBundle> SqlServerAsync(Data.BatchFilter filter)
+    {
+        if (_sqlServerDatabase is null)
+        {
+            var database = new SqlConnectionStringBuilder(Environment.GetEnvironmentVariable(SqlServerVariable))
+            {
+                InitialCatalog = RunDatabase,
+            }.ConnectionString;
+            var seeding = Create(StoreProvider.SqlServer, database, filter);
+            await seeding.Schema.EnsureCreatedAsync(CancellationToken.None); // the database too
+            await seeding.DisposeAsync();
+            _sqlServerDatabase = database;
+            await using (var connection = new SqlConnection(database))
+            {
+                await connection.OpenAsync();
+                _ids ??= ComputedIds();
+                for (var start = 0; start < Orders; start += SeedChunk)
+                {
+                    var rows = string.Join(',', Enumerable.Range(start + 1, Math.Min(SeedChunk, Orders - start)).Select(
+                        i => string.Create(CultureInfo.InvariantCulture, $"{{\"i\":{i},\"id\":\"{_ids[i - 1]:D}\"}}")));
+                    await using var command = new SqlCommand(SqlServerSeed, connection) { CommandTimeout = 600 };
+                    command.Parameters.Add("@Rows", System.Data.SqlDbType.NVarChar, -1).Value = $"[{rows}]";
+                    command.Parameters.Add("@At", System.Data.SqlDbType.DateTimeOffset).Value = Epoch;
+                    await command.ExecuteNonQueryAsync();
+                }
+            }
+
+            Console.WriteLine($"// batch filter: seeded {Orders:N0} orders into SQL Server database {RunDatabase}");
+        }
+
+        // One session per filter's store, kept warm: Babelfish compiles each statement shape once per session.
+        var single = new SqlConnectionStringBuilder(_sqlServerDatabase)
+        {
+            ApplicationName = $"batch-{filter}",
+            MaxPoolSize = 1,
+        };
+        return Create(StoreProvider.SqlServer, single.ConnectionString, filter);
+    }
+
+    private static async Task<StoreBundle> MongoAsync(Data.BatchFilter filter)
+    {
+        if (_mongoDatabase is null)
+        {
+            var url = new MongoUrlBuilder(Environment.GetEnvironmentVariable(MongoDbVariable))
+            {
+                DatabaseName = RunDatabase,
+            }.ToString();
+            var seeding = Create(StoreProvider.MongoDb, url, filter);
+            await seeding.Schema.EnsureCreatedAsync(CancellationToken.None);
+            await seeding.DisposeAsync();
+            _mongoDatabase = url;
+            _ids ??= ComputedIds();
+            using var client = new MongoClient(url);
+            var orders = client.GetDatabase(RunDatabase).GetCollection<OrderInsert>(MongoSettings.CollectionName);
+            foreach (var chunk in Enumerable.Range(1, Orders).Chunk(SeedChunk))
+            {
+                await orders.InsertManyAsync(chunk.Select(i => new OrderInsert(Transitions.Create(
+                    _ids[i - 1],
+                    $"customer-{(i % 1000) + 1}",
+                    [new OrderLine($"SKU-{i % 50}", 1, 12.50m), new OrderLine($"SKU-{i % 70}", 2, 10.00m)],
+                    Epoch.AddSeconds(i)))));
+            }
+
+            Console.WriteLine($"// batch filter: seeded {Orders:N0} orders into MongoDB database {RunDatabase}");
+        }
+
+        return Create(StoreProvider.MongoDb, _mongoDatabase, filter);
+    }
+
+    /// <summary>The seeded ids in created_at order: {Id} of the SQL seeds for i = 1 to <see cref="Orders"/>.</summary>
+    private static Guid[] ComputedIds() => [.. Enumerable.Range(1, Orders).Select(i => Guid.Parse(
+        string.Create(CultureInfo.InvariantCulture, $"{i * 2654435761L % 4294967296:x8}-0000-4000-8000-{i:x12}")))];
+
     private static async Task ExecuteAsync(System.Data.Common.DbConnection connection, string sql, string id)
     {
         await using var command = connection.CreateCommand();
@@ -238,6 +385,29 @@ public static class BatchFilterData
         COMMIT;
         PRAGMA wal_checkpoint(TRUNCATE);
         ANALYZE;
+        """;
+
+    private const int SeedChunk = 5_000;
+
+    private static readonly DateTimeOffset Epoch = new(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
+
+    // One chunk of orders, i and id from @Rows; the chunk that holds i = 1 to 1,000 brings the customers.
+    private const string SqlServerSeed = """
+        SET NOCOUNT ON;
+        INSERT INTO dbo.customers (id, created_at)
+        SELECT CONCAT(N'customer-', j.i), @At FROM OPENJSON(@Rows) WITH (i int '$.i') AS j WHERE j.i <= 1000;
+        INSERT INTO dbo.orders (id, customer_id, status, total, version, created_at, updated_at)
+        SELECT j.id, CONCAT(N'customer-', j.i % 1000 + 1), N'Created', 32.50, 1,
+               DATEADD(second, j.i, @At), DATEADD(second, j.i, @At)
+        FROM OPENJSON(@Rows) WITH (i int '$.i', id uniqueidentifier '$.id') AS j;
+        INSERT INTO dbo.order_lines (order_id, line_no, sku, quantity, unit_price)
+        SELECT j.id, 1, CONCAT(N'SKU-', j.i % 50), 1, 12.50
+        FROM OPENJSON(@Rows) WITH (i int '$.i', id uniqueidentifier '$.id') AS j
+        UNION ALL SELECT j.id, 2, CONCAT(N'SKU-', j.i % 70), 2, 10.00
+        FROM OPENJSON(@Rows) WITH (i int '$.i', id uniqueidentifier '$.id') AS j;
+        INSERT INTO dbo.order_events (order_id, [sequence], [type], [at], data)
+        SELECT j.id, 1, N'Created', DATEADD(second, j.i, @At), N'{"total":32.50}'
+        FROM OPENJSON(@Rows) WITH (i int '$.i', id uniqueidentifier '$.id') AS j;
         """;
 
     // ANALYZE, not VACUUM: the script runs as one batch, which PostgreSQL treats as one transaction block.

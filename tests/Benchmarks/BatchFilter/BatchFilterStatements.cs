@@ -12,14 +12,12 @@ namespace OrderService.Benchmarks.BatchFilter;
 /// </summary>
 public static class BatchFilterStatements
 {
-    public static readonly int[] Sizes = [2, 8, 32, 128, 512, 2_048, 10_000];
-
     public static async Task RunAloneAsync()
     {
         foreach (var filter in new[] { Data.BatchFilter.Json, Data.BatchFilter.InList })
         {
             var store = await BatchFilterData.StoreAsync("PostgreSql", filter);
-            foreach (var size in Sizes)
+            foreach (var size in BatchFilterData.Sizes())
             {
                 var ids = BatchFilterData.PickIds(size);
                 for (var run = 0; run < 3; run++)
@@ -81,7 +79,7 @@ public static class BatchFilterStatements
                 }
             }
 
-            await ExplainAsync(connection, Sizes[^1]);
+            await ExplainAsync(connection, BatchFilterData.Sizes().Max());
         }
     }
 
