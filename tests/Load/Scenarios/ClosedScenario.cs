@@ -19,6 +19,9 @@ public sealed class ClosedScenario
     /// <summary>The KeepConstant duration: longer than any run, the budget ends the scenario (under a day: NBomber's table prints hh:mm:ss).</summary>
     public static readonly TimeSpan Unbounded = new(23, 59, 59);
 
+    /// <summary>Failures never stop the run: the harness counts and reports them.</summary>
+    public const int MaxFailCount = int.MaxValue;
+
     private readonly Func<IScenarioContext, long, Task<Response<object>>> _iteration;
     // Per copy: NBomber gives each copy (actor) one context object for all its iterations.
     private readonly ConcurrentDictionary<IScenarioContext, long> _nextTicket = new(ReferenceEqualityComparer.Instance);
@@ -64,7 +67,7 @@ public sealed class ClosedScenario
         Scenario.Create(Name, RunOnceAsync)
             .WithoutWarmUp()
             .WithRestartIterationOnFail(false)
-            .WithMaxFailCount(int.MaxValue)
+            .WithMaxFailCount(MaxFailCount)
             .WithLoadSimulations(Simulation.KeepConstant(Copies, _during));
 
     private async Task<IResponse> RunOnceAsync(IScenarioContext context)
