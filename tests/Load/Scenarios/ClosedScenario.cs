@@ -11,8 +11,8 @@ namespace OrderService.Load.Scenarios;
 /// <c>KeepConstant(copies, <see cref="Unbounded"/>)</c> and the count is kept here: each iteration holds a ticket
 /// from a <see cref="WorkBudget"/>. Each copy's first ticket is reserved for it by its number (NBomber starts the copies
 /// at random points of the first second, and a late copy must still find work). A copy claims its next ticket before it returns; one that finds none left waits
-/// inside its last iteration until every claimed iteration has finished, and the last to finish stops the scenario
-/// (and its companions). NBomber's loop checks the stop before it starts another iteration, so it counts exactly W.
+/// inside its last iteration until every claimed iteration has finished, and the last to finish stops the session
+/// (companion scenarios, such as the dirty-read readers, included). NBomber's loop checks the stop before it starts another iteration, so it counts exactly W.
 /// </summary>
 public sealed class ClosedScenario
 {
@@ -26,7 +26,6 @@ public sealed class ClosedScenario
     // Per copy: NBomber gives each copy (actor) one context object for all its iterations.
     private readonly ConcurrentDictionary<IScenarioContext, long> _nextTicket = new(ReferenceEqualityComparer.Instance);
     private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private readonly List<string> _companions = [];
     private readonly TimeSpan _during;
     private long _firstStart;
     private long _elapsedTicks;
@@ -59,9 +58,6 @@ public sealed class ClosedScenario
     /// store would cap wf/s at 1,000; this clock gives the wall time to the tick.
     /// </summary>
     public TimeSpan? Elapsed => Drained.IsCompleted ? TimeSpan.FromTicks(Interlocked.Read(ref _elapsedTicks)) : null;
-
-    /// <summary>Scenarios of the same run that stop when this one is done (the dirty-read probe's readers).</summary>
-    public void StopsWithIt(string companion) => _companions.Add(companion);
 
     public ScenarioProps Build() =>
         Scenario.Create(Name, RunOnceAsync)
@@ -111,12 +107,9 @@ public sealed class ClosedScenario
         {
             var started = Interlocked.Read(ref _firstStart);
             Interlocked.Exchange(ref _elapsedTicks, started == 0 ? 0 : Stopwatch.GetElapsedTime(started).Ticks);
-            foreach (var companion in _companions)
-            {
-                context.StopScenario(companion, $"{Name} is done");
-            }
-
-            context.StopScenario(Name, $"all {Budget.Claimed:N0} iterations done");
+            // The whole session, companions included. Without a reason NBomber stops it as it does at a simulation's end;
+            // StopScenario, or a reason, would log a warning on every clean run.
+            context.StopCurrentTest("");
             _drained.TrySetResult();
         }
 

@@ -56,7 +56,6 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
     public ScenarioProps Readers(ClosedScenario workflow, int copies)
     {
         const string name = "dirty-read-probe";
-        workflow.StopsWithIt(name);
         _workflowsDone = workflow.Drained;
         return Scenario.Create(name, ReadAsync)
             .WithoutWarmUp()
