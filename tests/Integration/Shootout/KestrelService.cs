@@ -5,7 +5,7 @@ using OrderService.Testing;
 
 namespace OrderService.Integration.Tests.Shootout;
 
-/// <summary>The service on Kestrel at a free loopback port, on a SQLite file: what <c>--target</c> loads in the tests.</summary>
+/// <summary>The service on Kestrel at a free loopback port, on a SQLite file: what <c>--target</c> loads.</summary>
 internal sealed class KestrelService : IAsyncDisposable
 {
     private readonly WebApplicationFactory<Program> _factory;

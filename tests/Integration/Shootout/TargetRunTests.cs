@@ -15,7 +15,8 @@ public sealed class TargetRunTests : IDisposable
 {
     private const int Workflows = 200;
 
-    private readonly string _scratch = Directory.CreateDirectory(Path.Combine(Path.GetTempPath(), $"target-run-{Guid.NewGuid():N}")).FullName;
+    private readonly string _scratch =
+        Directory.CreateDirectory(Path.Combine(Path.GetTempPath(), $"target-run-{Guid.NewGuid():N}")).FullName;
 
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
@@ -26,7 +27,8 @@ public sealed class TargetRunTests : IDisposable
         var output = Path.Combine(_scratch, "reports");
         await using (var app = KestrelService.Start(database))
         {
-            var exitCode = await TargetRun.RunAsync(new TargetOptions(app.Address, Workflows, 20, null, null, output), Ct);
+            var options = new TargetOptions(app.Address, Workflows, 20, null, null, output);
+            var exitCode = await TargetRun.RunAsync(options, Ct);
 
             exitCode.ShouldBe(0);
         }
@@ -34,7 +36,7 @@ public sealed class TargetRunTests : IDisposable
         var reports = ReportFolder(output);
         foreach (var extension in new[] { "html", "md", "csv", "txt" })
         {
-            File.Exists(Path.Combine(reports, $"nbomber.{extension}")).ShouldBeTrue($"NBomber's {extension} report in --out");
+            File.Exists(Path.Combine(reports, $"nbomber.{extension}")).ShouldBeTrue($"NBomber's {extension} report");
         }
 
         var markdown = await File.ReadAllTextAsync(Path.Combine(reports, "nbomber.md"), Ct);
@@ -44,9 +46,11 @@ public sealed class TargetRunTests : IDisposable
         await using var connection = new SqliteConnection($"Data Source={database};Mode=ReadOnly;Pooling=false");
         await connection.OpenAsync(Ct);
         (await CountAsync(connection, "SELECT count(*) FROM orders")).ShouldBe(Workflows);
-        (await CountAsync(connection, "SELECT count(*) FROM orders WHERE status = 'Completed' AND version = 4")).ShouldBe(Workflows);
+        (await CountAsync(connection, "SELECT count(*) FROM orders WHERE status = 'Completed' AND version = 4"))
+            .ShouldBe(Workflows);
         (await CountAsync(connection, "SELECT count(*) FROM order_events")).ShouldBe(Workflows * 4);
-        (await CountAsync(connection, "SELECT count(*) FROM idempotency_keys")).ShouldBe(Workflows, "each workflow sends a fresh Idempotency-Key");
+        (await CountAsync(connection, "SELECT count(*) FROM idempotency_keys"))
+            .ShouldBe(Workflows, "each workflow sends a fresh Idempotency-Key");
     }
 
     [Fact(Timeout = 60_000)]
@@ -61,7 +65,7 @@ public sealed class TargetRunTests : IDisposable
     }
 
     [Fact(Timeout = 180_000)]
-    public async Task A_config_without_load_settings_for_the_workflow_falls_back_to_workflows_and_reports_into_a_new_folder_in_its_ReportFolder()
+    public async Task A_config_without_the_workflow_s_load_falls_back_to_workflows_and_reports_into_its_ReportFolder()
     {
         var database = Path.Combine(_scratch, "orders.db");
         var configured = Path.Combine(_scratch, "results");
@@ -78,7 +82,8 @@ public sealed class TargetRunTests : IDisposable
         }
 
         (await File.ReadAllTextAsync(userFile, Ct)).ShouldBe("the user's notes");
-        File.Exists(Path.Combine(ReportFolder(configured), "nbomber.md")).ShouldBeTrue("NBomber's reports in a new folder in the config's ReportFolder");
+        File.Exists(Path.Combine(ReportFolder(configured), "nbomber.md"))
+            .ShouldBeTrue("NBomber's reports in a new folder in the config's ReportFolder");
         Directory.Exists(Path.Combine(_scratch, "out")).ShouldBeFalse("the config's ReportFolder wins over --out");
         (await CompletedAsync(database)).ShouldBe(40, "--workflows sets the load");
     }

@@ -10,9 +10,10 @@ namespace OrderService.Load.Scenarios;
 /// NBomber 4.1.2 has no iteration-count simulation, only time-bound ones, so the copies run under
 /// <c>KeepConstant(copies, <see cref="Unbounded"/>)</c> and the count is kept here: each iteration holds a ticket
 /// from a <see cref="WorkBudget"/>. Each copy's first ticket is reserved for it by its number (NBomber starts the copies
-/// at random points of the first second, and a late copy must still find work). A copy claims its next ticket before it returns; one that finds none left waits
-/// inside its last iteration until every claimed iteration has finished, and the last to finish stops the session
-/// (companion scenarios, such as the dirty-read readers, included). NBomber's loop checks the stop before it starts another iteration, so it counts exactly W.
+/// at random points of the first second, and a late copy must still find work). A copy claims its next ticket before
+/// it returns; one that finds none left waits inside its last iteration until every claimed iteration has finished, and
+/// the last to finish stops the session (companion scenarios, such as the dirty-read readers, included). NBomber's loop
+/// checks the stop before it starts another iteration, so it counts exactly W.
 /// </summary>
 public sealed class ClosedScenario
 {
@@ -107,7 +108,7 @@ public sealed class ClosedScenario
         {
             var started = Interlocked.Read(ref _firstStart);
             Interlocked.Exchange(ref _elapsedTicks, started == 0 ? 0 : Stopwatch.GetElapsedTime(started).Ticks);
-            // The whole session, companions included. Without a reason NBomber stops it as it does at a simulation's end;
+            // The whole session, companions included. Without a reason NBomber stops it as at a simulation's end;
             // StopScenario, or a reason, would log a warning on every clean run.
             context.StopCurrentTest("");
             _drained.TrySetResult();

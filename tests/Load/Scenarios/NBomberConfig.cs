@@ -21,7 +21,8 @@ public sealed class NBomberConfig
             ?? throw new ArgumentException($"--config: {path} holds no JSON object."));
 
     /// <summary>GlobalSettings.ReportFolder as a full path, or null when the config sets none.</summary>
-    public string? ReportFolder => Global?[nameof(ReportFolder)]?.GetValue<string>() is { Length: > 0 } folder ? Path.GetFullPath(folder) : null;
+    public string? ReportFolder =>
+        Global?[nameof(ReportFolder)]?.GetValue<string>() is { Length: > 0 } folder ? Path.GetFullPath(folder) : null;
 
     /// <summary>True when the config has LoadSimulationsSettings for <paramref name="scenario"/>.</summary>
     public bool SetsLoad(string scenario) => Simulations(scenario).Any();
@@ -30,16 +31,16 @@ public sealed class NBomberConfig
     /// The most copies the scenario's simulations run at once: a constant simulation's copies, or an injecting one's
     /// rate (copies started per interval).
     /// </summary>
-    public int Copies(string scenario) => Simulations(scenario).Select(simulation => simulation.Value is JsonArray values
-        ? simulation.Key.ToUpperInvariant() switch
+    public int Copies(string scenario) => Simulations(scenario).Select(simulation =>
+        simulation.Value is not JsonArray values ? 0 : simulation.Key.ToUpperInvariant() switch
         {
             "KEEPCONSTANT" or "RAMPINGCONSTANT" or "INJECT" or "RAMPINGINJECT" => Number(values[0]),
             "INJECTRANDOM" => Number(values[1]),
             _ => 0,
-        }
-        : 0).DefaultIfEmpty(0).Max();
+        }).DefaultIfEmpty(0).Max();
 
-    /// <summary>Writes the config NBomber runs with into a temporary file and returns its path (the caller deletes it).</summary>
+    /// <summary>Writes the config NBomber runs with into a temporary file and returns its path (the caller deletes
+    /// it).</summary>
     public string WriteFor(string scenario, string reportFolder, int maxFailCount)
     {
         var copy = (JsonObject)_root.DeepClone();
@@ -72,5 +73,7 @@ public sealed class NBomberConfig
 
     private static int Number(JsonNode? value) =>
         value?.GetValueKind() == JsonValueKind.Number ? value.GetValue<int>()
-            : int.TryParse(value?.ToString(), NumberStyles.None, CultureInfo.InvariantCulture, out var number) ? number : 0;
+            : int.TryParse(value?.ToString(), NumberStyles.None, CultureInfo.InvariantCulture, out var number)
+                ? number
+                : 0;
 }

@@ -8,7 +8,7 @@ namespace OrderService.Load.Scenarios;
 /// </summary>
 public static class RunFolder
 {
-    /// <summary>A new folder in <paramref name="parent"/>: prefix-yyyyMMdd-HHmmss (UTC), then -2, -3 when that is taken.</summary>
+    /// <summary>A new folder in <paramref name="parent"/>: prefix-yyyyMMdd-HHmmss (UTC), -2, -3 when taken.</summary>
     public static string Create(string parent, string prefix)
     {
         var name = $"{prefix}-{DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)}";
@@ -23,7 +23,7 @@ public static class RunFolder
         }
     }
 
-    /// <summary><paramref name="requested"/> when it is new or empty, otherwise a new folder in it (see <see cref="Create"/>).</summary>
+    /// <summary><paramref name="requested"/> when it is new or empty, else a new folder in it.</summary>
     public static string ForRun(string requested, string prefix)
     {
         if (Directory.Exists(requested) && Directory.EnumerateFileSystemEntries(requested).Any())

@@ -123,7 +123,9 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
         {
             // A decline never commits, so retrying one after a crash is safe.
             var (reply, _) = await SendAsync(() => Api(ticket, PayPart).PayAsync(id, version, $"DECLINE-{ticket}", _cancellation), _cancellation);
-            return reply.StatusCode == 402 ? Steps.Ok(402, reply.SizeBytes) : Steps.Fail(reply.StatusCode, reply.Problem, reply.SizeBytes);
+            return reply.StatusCode == 402
+                ? Steps.Ok(402, reply.SizeBytes)
+                : Steps.Fail(reply.StatusCode, reply.Problem, reply.SizeBytes);
         }, _cancellation);
         await probe.SettleAsync();
         if (!declined.IsError)

@@ -10,12 +10,19 @@ namespace OrderService.Load.Shootout;
 
 /// <summary>What the harness needs from a reply: the status code and the order's id, status and version.</summary>
 public readonly record struct ApiReply(
-    int StatusCode, Guid OrderId, string? OrderStatus, int Version, TimeSpan? RetryAfter = null, string? Problem = null, long SizeBytes = 0)
+    int StatusCode,
+    Guid OrderId,
+    string? OrderStatus,
+    int Version,
+    TimeSpan? RetryAfter = null,
+    string? Problem = null,
+    long SizeBytes = 0)
 {
     public bool IsSuccess => StatusCode is >= 200 and < 300;
 
     /// <summary>The reply as an NBomber step's response: ok for a 2xx, with its status code and size.</summary>
-    public Response<object> AsStep() => IsSuccess ? Steps.Ok(StatusCode, SizeBytes) : Steps.Fail(StatusCode, Problem, SizeBytes);
+    public Response<object> AsStep() =>
+        IsSuccess ? Steps.Ok(StatusCode, SizeBytes) : Steps.Fail(StatusCode, Problem, SizeBytes);
 }
 
 /// <summary>
@@ -109,7 +116,8 @@ public sealed class OrderApiClient(HttpClient http)
             // The problem's text (title/detail) goes into the report's error samples.
             var content = await response.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false);
             var problem = Encoding.UTF8.GetString(content);
-            return new ApiReply(status, Guid.Empty, null, 0, retryAfter, problem.Length > 300 ? problem[..300] : problem, content.Length);
+            var excerpt = problem.Length > 300 ? problem[..300] : problem;
+            return new ApiReply(status, Guid.Empty, null, 0, retryAfter, excerpt, content.Length);
         }
 
         var bytes = await response.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false);

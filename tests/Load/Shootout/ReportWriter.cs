@@ -7,8 +7,8 @@ using OrderService.Load.Scenarios;
 namespace OrderService.Load.Shootout;
 
 /// <summary>
-/// Writes the report as report.json (machine-readable, parsed back by CI), report.md and chart.svg. It replaces them only
-/// where report.json is a report already (a re-render), never a file of those names that someone else wrote.
+/// Writes the report as report.json (machine-readable, parsed back by CI), report.md and chart.svg. It replaces them
+/// only where report.json is a report already (a re-render), never a file of those names that someone else wrote.
 /// </summary>
 public static class ReportWriter
 {
@@ -26,7 +26,8 @@ public static class ReportWriter
         var chart = Path.Combine(directory, "chart.svg");
         if (new[] { json, markdown, chart }.Any(File.Exists) && !IsReport(json))
         {
-            throw new IOException($"{directory} holds a report.json, report.md or chart.svg that is not a report of this harness: nothing replaced.");
+            throw new IOException(
+                $"{directory} holds a report.json, report.md or chart.svg the harness did not write: none replaced.");
         }
 
         var repository = ShootoutOptions.FindRepositoryRoot();
@@ -36,7 +37,7 @@ public static class ReportWriter
         return (json, markdown, chart);
     }
 
-    /// <summary>True when the file reads back as a report: the folder is a run's own, whose report files may be rendered again.</summary>
+    /// <summary>True when the file reads back as a report: a run's own folder, rendered again.</summary>
     private static bool IsReport(string jsonPath)
     {
         try

@@ -20,7 +20,8 @@ public static class ScaleOutPhases
             var seconds = (to.At - from.At).TotalSeconds;
             var workflows = to.Finished - from.Finished;
             var rate = seconds > 0 ? workflows / seconds : 0;
-            return string.Create(CultureInfo.InvariantCulture, $"{from.Phase} {rate:F0} wf/s ({from.At.TotalSeconds:F1}-{to.At.TotalSeconds:F1} s, {workflows:N0} workflows)");
+            return string.Create(CultureInfo.InvariantCulture, $"{from.Phase} {rate:F0} wf/s "
+                + $"({from.At.TotalSeconds:F1}-{to.At.TotalSeconds:F1} s, {workflows:N0} workflows)");
         }));
     }
 }

@@ -15,7 +15,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
     private int _runNumber;
     private RunEstimate? _estimate;
 
-    /// <summary>Where the run writes: --out when it is new or empty, otherwise a folder the run creates in it.</summary>
+    /// <summary>Where the run writes: --out when it is new or empty, else a folder the run creates in it.</summary>
     public string OutputDirectory => options.OutputDirectory;
 
     public async Task<ShootoutReport> RunAsync(CancellationToken cancellationToken)
@@ -172,7 +172,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 var replicaCpuBefore = service.CpuTimes;
                 var running = RunClosedAsync(label, Path.Combine(nbomber, "http"), workflow, reports: true, companions, cancellationToken);
                 var crashing = crash ? CrashMidRunAsync(workflow.Budget, running, target, service.First, cancellationToken)
-                    : scaleOut ? ScaleOutMidRunAsync(workflow, running, (CitusTarget)target, connectionString, cancellationToken)
+                    : scaleOut ? ScaleOutMidRunAsync(workflow, running, target, connectionString, cancellationToken)
                     : Task.FromResult<string?>(null);
                 stats = await running.ConfigureAwait(false);
                 cpuAfter = (service.CpuTime, ProcessCpu.OfSelf(), target.DatabaseCpuTime);

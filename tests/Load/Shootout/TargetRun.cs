@@ -9,10 +9,12 @@ public sealed record TargetOptions(Uri Target, int Workflows, int Concurrency, T
     /// <summary>The one line --plan-only prints: what would run, and where NBomber's reports would go.</summary>
     public string Plan()
     {
-        var load = Config is not null ? $"the load simulations of {Config}"
+        var config = Config is null ? null : NBomberConfig.Load(Config);
+        var load = config?.SetsLoad(HttpWorkflow.ScenarioName) == true ? $"the load simulations of {Config}"
             : Duration is { } d ? Invariant($"{Concurrency} copies for {d.TotalSeconds:F0} s")
             : Invariant($"{Workflows:N0} workflows at {Concurrency} copies");
-        return $"Plan (--plan-only): load test of {Target} with {load}; NBomber's reports into {OutputDirectory}";
+        return $"Plan (--plan-only): load test of {Target} with {load}; "
+            + $"NBomber's reports into a new folder in {config?.ReportFolder ?? OutputDirectory}";
     }
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
@@ -27,7 +29,7 @@ public static class TargetRun
 {
     public const int NotReady = 2;
 
-    /// <summary>The exit code after Ctrl+C: no new workflow started, the running ones finished, the reports written.</summary>
+    /// <summary>After Ctrl+C: no workflow starts, requests in flight are cancelled, the reports are written.</summary>
     public const int Cancelled = 130;
 
     public static async Task<int> RunAsync(TargetOptions options, CancellationToken cancellationToken)
@@ -38,7 +40,17 @@ public static class TargetRun
         var configured = config?.SetsLoad(HttpWorkflow.ScenarioName) == true;
         var copies = configured ? Math.Max(1, config!.Copies(HttpWorkflow.ScenarioName)) : options.Concurrency;
         using var http = OrderApiClient.CreateHttpClient(options.Target, copies + 4);
-        if (await WhyNotReadyAsync(http, cancellationToken).ConfigureAwait(false) is { } reason)
+        string? reason;
+        try
+        {
+            reason = await WhyNotReadyAsync(http, cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            return Cancelled;
+        }
+
+        if (reason is not null)
         {
             Console.Error.WriteLine($"{options.Target} is not ready: {reason}");
             return NotReady;
@@ -57,7 +69,8 @@ public static class TargetRun
         try
         {
             await using var closeOnCancel = cancellationToken.Register(workflow.Budget.Close).ConfigureAwait(false);
-            var stats = await LoadSession.RunAsync(folder, "target", reports: true, [workflow.Build()], configFile).ConfigureAwait(false);
+            var stats = await LoadSession.RunAsync(folder, "target", reports: true, [workflow.Build()], configFile)
+                .ConfigureAwait(false);
             result = ScenarioResult.From(stats.Scenario(workflow.Name), workflow.Elapsed);
         }
         finally
@@ -69,7 +82,8 @@ public static class TargetRun
         }
 
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"{result.OkIterations:N0} workflows completed, {result.FailedIterations:N0} failed, {result.WorkflowsPerSecond:F1} wf/s. NBomber's reports: {folder}"));
+            $"{result.OkIterations:N0} workflows completed, {result.FailedIterations:N0} failed, "
+            + $"{result.WorkflowsPerSecond:F1} wf/s. NBomber's reports: {folder}"));
         return cancellationToken.IsCancellationRequested ? Cancelled
             : result.FailedIterations == 0 && (unbounded || result.OkIterations == options.Workflows) ? 0 : 1;
     }

@@ -16,7 +16,8 @@ public sealed class NBomberConfigTests : IDisposable
             { "GlobalSettings": { "ScenariosSettings": [
               { "ScenarioName": "other", "LoadSimulationsSettings": [ { "KeepConstant": [500, "00:00:10"] } ] },
               { "ScenarioName": "workflow", "LoadSimulationsSettings": [
-                { "RampingConstant": [10, "00:00:30"] }, { "KeepConstant": [50, "00:02:00"] }, { "Pause": "00:00:05" } ] } ] } }
+                { "RampingConstant": [10, "00:00:30"] }, { "KeepConstant": [50, "00:02:00"] },
+                { "Pause": "00:00:05" } ] } ] } }
             """);
 
         config.SetsLoad("workflow").ShouldBeTrue();
@@ -25,7 +26,7 @@ public sealed class NBomberConfigTests : IDisposable
     }
 
     [Fact]
-    public void The_copy_NBomber_runs_writes_into_the_run_s_folder_and_keeps_the_harness_s_MaxFailCount_unless_the_config_sets_one()
+    public void The_copy_NBomber_runs_reports_into_the_run_s_folder_and_keeps_MaxFailCount_unless_the_config_sets_it()
     {
         var config = Load("""
             { "globalSettings": { "reportFolder": "/home/user/results", "ScenariosSettings": [
@@ -40,7 +41,9 @@ public sealed class NBomberConfigTests : IDisposable
         global["ReportFolder"]!.GetValue<string>().ShouldBe("/home/user/results/nbomber-1");
         global["ScenariosSettings"]![0]!["MaxFailCount"]!.GetValue<int>().ShouldBe(int.MaxValue);
 
-        var own = Load("""{ "GlobalSettings": { "ScenariosSettings": [ { "ScenarioName": "workflow", "MaxFailCount": 7 } ] } }""");
+        var own = Load("""
+            { "GlobalSettings": { "ScenariosSettings": [ { "ScenarioName": "workflow", "MaxFailCount": 7 } ] } }
+            """);
         var ownWritten = Track(own.WriteFor("workflow", "/tmp/x", int.MaxValue));
         JsonNode.Parse(File.ReadAllText(ownWritten))!["GlobalSettings"]!["ScenariosSettings"]![0]!["MaxFailCount"]!
             .GetValue<int>().ShouldBe(7);

@@ -40,17 +40,18 @@ public sealed class ReportWriterTests
     [Fact]
     public async Task A_report_is_rendered_again_over_its_own_files_but_never_over_a_report_md_someone_else_wrote()
     {
+        var ct = TestContext.Current.CancellationToken;
         var directory = Path.Combine(Path.GetTempPath(), $"report-test-{Guid.NewGuid():N}");
         try
         {
             var (json, _, _) = await ReportWriter.WriteAsync(SampleReport(), directory);
             await ReportWriter.WriteAsync(ReportWriter.Read(json), directory);
             var theirs = Directory.CreateDirectory(Path.Combine(directory, "theirs")).FullName;
-            await File.WriteAllTextAsync(Path.Combine(theirs, "report.md"), "mine", TestContext.Current.CancellationToken);
+            await File.WriteAllTextAsync(Path.Combine(theirs, "report.md"), "mine", ct);
 
             await Should.ThrowAsync<IOException>(() => ReportWriter.WriteAsync(SampleReport(), theirs));
 
-            (await File.ReadAllTextAsync(Path.Combine(theirs, "report.md"), TestContext.Current.CancellationToken)).ShouldBe("mine");
+            (await File.ReadAllTextAsync(Path.Combine(theirs, "report.md"), ct)).ShouldBe("mine");
             File.Exists(Path.Combine(theirs, "report.json")).ShouldBeFalse();
         }
         finally
