@@ -26,7 +26,13 @@ var crash = new Option<bool>("--crash") { Description = "Add crash runs: kill -9
 var crashVariants = new Option<string>("--crash-variants") { Description = "Variants that get a crash run.", DefaultValueFactory = _ => string.Join(',', ShootoutOptions.DefaultCrashVariants) };
 var failover = new Option<string>("--failover") { Description = "PostgreSQL failover rows: sync, async or sync,async. Each starts a pg_auto_failover formation (monitor, primary, secondary) of its own, runs relational/v1-shared-uow on the multi-host connection string, kills -9 the primary a third of the way in, lets the monitor promote the secondary, and audits the new primary. Needs pg_autoctl (scripts/test.sh installs it as root).", DefaultValueFactory = _ => "" };
 var crashWindow = new Option<int>("--crash-window") { Description = "Seconds a crash run keeps starting workflows after the restart; then it lets the running ones finish and audits what was acknowledged (0: all --workflows, however slow the engine came back).", DefaultValueFactory = _ => 300 };
-var output = new Option<string>("--out") { Description = "Output folder for report.md, report.json, chart.svg, histograms/ and logs/.", DefaultValueFactory = _ => Path.Combine("artifacts", "shootout", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)) };
+var output = new Option<string>("--out")
+{
+    Description = "Output folder for report.md, report.json, chart.svg, histograms/ and logs/ (a new folder inside it "
+        + "when it holds files already; --target: NBomber's reports in a new folder nbomber-<UTC time> inside it).",
+    DefaultValueFactory = _ =>
+        Path.Combine("artifacts", "shootout", DateTime.Now.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture)),
+};
 var sqlServer = new Option<string?>("--sqlserver") { Description = "A SQL Server connection string: adds SQL Server to the run." };
 var mongodb = new Option<string?>("--mongodb") { Description = "A MongoDB replica-set URI (e.g. mongodb://127.0.0.1:27017/?directConnection=true): adds MongoDB to the run." };
 var citus = new Option<string?>("--citus") { Description = "A Citus coordinator's connection string (the last line of ../shared/engines/citus/start.sh DIR): adds Citus rows, the PostgreSQL store with Store:PostgreSql:Distribution=Citus, and pgbench on the coordinator." };
@@ -50,9 +56,18 @@ var serviceEnv = new Option<string[]>("--service-env") { Description = "KEY=VALU
 var medianOf = new Option<string[]>("--median-of") { Description = "Only summarize these report.json files (repeatable, 3 or more runs of the same command): median and spread of each figure, as docs/performance.md table rows.", AllowMultipleArgumentsPerToken = true };
 var fromJson = new Option<string?>("--from-json") { Description = "Only re-render report.md and chart.svg from an existing report.json (into --out, or beside it)." };
 var planOnly = new Option<bool>("--plan-only") { Description = "Parse and check the options as a run would, print the plan (stores, variants, rows) and exit: nothing is published, started or connected to." };
-var target = new Option<string?>("--target") { Description = "Load-test this running OrderService (e.g. http://127.0.0.1:5000) with the workflow scenario: no store orchestration, no audit; NBomber's statistics on the console and its reports in --out. Exits 2 when /health/ready does not answer 200." };
+var target = new Option<string?>("--target")
+{
+    Description = "Load-test this running OrderService (e.g. http://127.0.0.1:5000) with the workflow scenario: no "
+        + "store orchestration, no audit; NBomber's statistics on the console and its reports in a new folder "
+        + "in --out. Exits 2 when /health/ready does not answer 200, 130 after Ctrl+C.",
+};
 var duration = new Option<TimeSpan?>("--duration") { Description = "With --target: run for this long (e.g. 00:01:00) instead of exactly --workflows workflows." };
-var config = new Option<string?>("--config") { Description = "With --target: NBomber's JSON config; its LoadSimulationsSettings for the scenario \"workflow\" set the load." };
+var config = new Option<string?>("--config")
+{
+    Description = "With --target: NBomber's JSON config; its LoadSimulationsSettings for the scenario \"workflow\" set "
+        + "the load and the copies (without them, --workflows or --duration does).",
+};
 var notes = new Option<string[]>("--note") { Description = "A note for the report header (repeatable), e.g. what else ran on the machine.", AllowMultipleArgumentsPerToken = false };
 
 var root = new RootCommand("OrderService shoot-out: stores and variants at concurrency, audited, with a report and a chart.")
@@ -181,9 +196,10 @@ root.SetAction(async (parse, cancellationToken) =>
         return 0;
     }
 
-    var report = await new ShootoutRunner(options).RunAsync(cancellationToken);
-    await ReportWriter.WriteAsync(report, options.OutputDirectory);
-    ConsoleReport.Print(report, options.OutputDirectory);
+    var runner = new ShootoutRunner(options);
+    var report = await runner.RunAsync(cancellationToken);
+    await ReportWriter.WriteAsync(report, runner.OutputDirectory);
+    ConsoleReport.Print(report, runner.OutputDirectory);
 
     // Non-zero when a run failed or a durable variant's audit is not clean (a traded crash run may lose commits by design).
     var bad = report.Rows.Where(r => r.Failure is not null || r.Audit is null || (r.Durable && !r.Audit.IsClean) || (!r.Crash && r.OkWorkflows != r.Workflows)).ToList();
@@ -195,7 +211,9 @@ root.SetAction(async (parse, cancellationToken) =>
     return bad.Count == 0 ? 0 : 1;
 });
 
-return await root.Parse(args).InvokeAsync();
+// Ctrl+C cancels the action's token; this is how long the run then has to drain and write its reports.
+return await root.Parse(args)
+    .InvokeAsync(new InvocationConfiguration { ProcessTerminationTimeout = TimeSpan.FromSeconds(60) });
 
 static int ParseReplicaCount(string value) =>
     int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var count) && count is >= 1 and <= 8

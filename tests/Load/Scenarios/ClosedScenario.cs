@@ -10,20 +10,23 @@ namespace OrderService.Load.Scenarios;
 /// NBomber 4.1.2 has no iteration-count simulation, only time-bound ones, so the copies run under
 /// <c>KeepConstant(copies, <see cref="Unbounded"/>)</c> and the count is kept here: each iteration holds a ticket
 /// from a <see cref="WorkBudget"/>. Each copy's first ticket is reserved for it by its number (NBomber starts the copies
-/// at random points of the first second, and a late copy must still find work). A copy claims its next ticket before it returns; one that finds none left waits
-/// inside its last iteration until every claimed iteration has finished, and the last to finish stops the scenario
-/// (and its companions). NBomber's loop checks the stop before it starts another iteration, so it counts exactly W.
+/// at random points of the first second, and a late copy must still find work). A copy claims its next ticket before
+/// it returns; one that finds none left waits inside its last iteration until every claimed iteration has finished, and
+/// the last to finish stops the session (companion scenarios, such as the dirty-read readers, included). NBomber's loop
+/// checks the stop before it starts another iteration, so it counts exactly W.
 /// </summary>
 public sealed class ClosedScenario
 {
     /// <summary>The KeepConstant duration: longer than any run, the budget ends the scenario (under a day: NBomber's table prints hh:mm:ss).</summary>
     public static readonly TimeSpan Unbounded = new(23, 59, 59);
 
+    /// <summary>Failures never stop the run: the harness counts and reports them.</summary>
+    public const int MaxFailCount = int.MaxValue;
+
     private readonly Func<IScenarioContext, long, Task<Response<object>>> _iteration;
     // Per copy: NBomber gives each copy (actor) one context object for all its iterations.
     private readonly ConcurrentDictionary<IScenarioContext, long> _nextTicket = new(ReferenceEqualityComparer.Instance);
     private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private readonly List<string> _companions = [];
     private readonly TimeSpan _during;
     private long _firstStart;
     private long _elapsedTicks;
@@ -57,14 +60,11 @@ public sealed class ClosedScenario
     /// </summary>
     public TimeSpan? Elapsed => Drained.IsCompleted ? TimeSpan.FromTicks(Interlocked.Read(ref _elapsedTicks)) : null;
 
-    /// <summary>Scenarios of the same run that stop when this one is done (the dirty-read probe's readers).</summary>
-    public void StopsWithIt(string companion) => _companions.Add(companion);
-
     public ScenarioProps Build() =>
         Scenario.Create(Name, RunOnceAsync)
             .WithoutWarmUp()
             .WithRestartIterationOnFail(false)
-            .WithMaxFailCount(int.MaxValue)
+            .WithMaxFailCount(MaxFailCount)
             .WithLoadSimulations(Simulation.KeepConstant(Copies, _during));
 
     private async Task<IResponse> RunOnceAsync(IScenarioContext context)
@@ -108,12 +108,9 @@ public sealed class ClosedScenario
         {
             var started = Interlocked.Read(ref _firstStart);
             Interlocked.Exchange(ref _elapsedTicks, started == 0 ? 0 : Stopwatch.GetElapsedTime(started).Ticks);
-            foreach (var companion in _companions)
-            {
-                context.StopScenario(companion, $"{Name} is done");
-            }
-
-            context.StopScenario(Name, $"all {Budget.Claimed:N0} iterations done");
+            // The whole session, companions included. Without a reason NBomber stops it as at a simulation's end;
+            // StopScenario, or a reason, would log a warning on every clean run.
+            context.StopCurrentTest("");
             _drained.TrySetResult();
         }
 

@@ -7,14 +7,15 @@ namespace OrderService.Load.Scenarios;
 /// <summary>
 /// NBomber responses as the shoot-out reports them: the HTTP status (or the store's outcome as one) as the status
 /// code, and an exception's type name in its place when there was no reply, so NBomber groups failures by either.
+/// A reply's size is the bytes of its body, so NBomber's data columns count what the service sent.
 /// </summary>
 public static class Steps
 {
-    public static Response<object> Ok(int statusCode = 0) =>
-        Response.Ok(statusCode: statusCode == 0 ? "" : Code(statusCode));
+    public static Response<object> Ok(int statusCode = 0, long sizeBytes = 0) =>
+        Response.Ok(statusCode: statusCode == 0 ? "" : Code(statusCode), sizeBytes: sizeBytes);
 
-    public static Response<object> Fail(int statusCode, string? message = null) =>
-        Response.Fail(statusCode: Code(statusCode), message: message ?? "");
+    public static Response<object> Fail(int statusCode, string? message = null, long sizeBytes = 0) =>
+        Response.Fail(statusCode: Code(statusCode), message: message ?? "", sizeBytes: sizeBytes);
 
     public static Response<object> Fail(Exception exception) =>
         Response.Fail(statusCode: exception.GetType().Name, message: exception.InnerException is { } inner

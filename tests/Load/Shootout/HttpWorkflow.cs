@@ -23,6 +23,9 @@ public sealed record WorkflowSettings(double AbortRate, TimeSpan RetryFor)
 /// </summary>
 public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedger ledger, WorkflowSettings settings)
 {
+    /// <summary>The workflow scenario's name in NBomber's reports and configs.</summary>
+    public const string ScenarioName = "workflow";
+
     private const int CreatePart = 0;
     private const int PayPart = 1;
     private const int ShipPart = 2;
@@ -46,19 +49,18 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
     public ClosedScenario Workflow(int copies, CancellationToken cancellationToken, TimeSpan? during = null)
     {
         _cancellation = cancellationToken;
-        return new ClosedScenario("workflow", copies, ledger.Workflows, RunAsync, during);
+        return new ClosedScenario(ScenarioName, copies, ledger.Workflows, RunAsync, during);
     }
 
     /// <summary>The dirty-read probe's readers beside <paramref name="workflow"/>, stopped when it is done.</summary>
     public ScenarioProps Readers(ClosedScenario workflow, int copies)
     {
         const string name = "dirty-read-probe";
-        workflow.StopsWithIt(name);
         _workflowsDone = workflow.Drained;
         return Scenario.Create(name, ReadAsync)
             .WithoutWarmUp()
             .WithRestartIterationOnFail(false)
-            .WithMaxFailCount(int.MaxValue)
+            .WithMaxFailCount(ClosedScenario.MaxFailCount)
             .WithLoadSimulations(Simulation.KeepConstant(copies, ClosedScenario.Unbounded));
     }
 
@@ -70,7 +72,7 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
         var create = await Steps.RunAsync("create", context, async () =>
         {
             (created, _) = await SendAsync(() => Api(ticket, CreatePart).CreateAsync(ledger.CustomerFor(ticket), ledger.IdempotencyKeyFor(ticket), cancellationToken), cancellationToken);
-            return created.IsSuccess ? Steps.Ok(created.StatusCode) : Steps.Fail(created.StatusCode, created.Problem);
+            return created.AsStep();
         }, cancellationToken);
         if (create.IsError)
         {
@@ -121,7 +123,9 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
         {
             // A decline never commits, so retrying one after a crash is safe.
             var (reply, _) = await SendAsync(() => Api(ticket, PayPart).PayAsync(id, version, $"DECLINE-{ticket}", _cancellation), _cancellation);
-            return reply.StatusCode == 402 ? Steps.Ok(402) : Steps.Fail(reply.StatusCode, reply.Problem);
+            return reply.StatusCode == 402
+                ? Steps.Ok(402, reply.SizeBytes)
+                : Steps.Fail(reply.StatusCode, reply.Problem, reply.SizeBytes);
         }, _cancellation);
         await probe.SettleAsync();
         if (!declined.IsError)
@@ -146,7 +150,7 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
             if (reply.IsSuccess)
             {
                 newVersion = reply.Version;
-                return Steps.Ok(reply.StatusCode);
+                return reply.AsStep();
             }
 
             if (reply.StatusCode == 409 && attempts > 1)
@@ -155,11 +159,11 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
                 if (current.IsSuccess && current.OrderStatus == target && current.Version == version + 1)
                 {
                     newVersion = current.Version;
-                    return Steps.Ok(current.StatusCode);
+                    return current.AsStep();
                 }
             }
 
-            return Steps.Fail(reply.StatusCode, reply.Problem);
+            return reply.AsStep();
         }, _cancellation);
         return (response, newVersion);
     }
@@ -216,7 +220,7 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
                 {
                     var reply = await replicas[(int)(context.InvocationNumber % replicas.Count)].GetAsync(probe.OrderId, _cancellation);
                     sawPaid = reply.OrderStatus == "Paid";
-                    return reply.IsSuccess ? Steps.Ok(reply.StatusCode) : Steps.Fail(reply.StatusCode);
+                    return reply.AsStep();
                 }, _cancellation);
             }
             finally

@@ -3,13 +3,26 @@ using System.Net;
 using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
+using NBomber.Contracts;
+using OrderService.Load.Scenarios;
 
 namespace OrderService.Load.Shootout;
 
 /// <summary>What the harness needs from a reply: the status code and the order's id, status and version.</summary>
-public readonly record struct ApiReply(int StatusCode, Guid OrderId, string? OrderStatus, int Version, TimeSpan? RetryAfter = null, string? Problem = null)
+public readonly record struct ApiReply(
+    int StatusCode,
+    Guid OrderId,
+    string? OrderStatus,
+    int Version,
+    TimeSpan? RetryAfter = null,
+    string? Problem = null,
+    long SizeBytes = 0)
 {
     public bool IsSuccess => StatusCode is >= 200 and < 300;
+
+    /// <summary>The reply as an NBomber step's response: ok for a 2xx, with its status code and size.</summary>
+    public Response<object> AsStep() =>
+        IsSuccess ? Steps.Ok(StatusCode, SizeBytes) : Steps.Fail(StatusCode, Problem, SizeBytes);
 }
 
 /// <summary>
@@ -101,13 +114,15 @@ public sealed class OrderApiClient(HttpClient http)
         if (!response.IsSuccessStatusCode)
         {
             // The problem's text (title/detail) goes into the report's error samples.
-            var problem = await response.Content.ReadAsStringAsync(cancellationToken).ConfigureAwait(false);
-            return new ApiReply(status, Guid.Empty, null, 0, retryAfter, problem.Length > 300 ? problem[..300] : problem);
+            var content = await response.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false);
+            var problem = Encoding.UTF8.GetString(content);
+            var excerpt = problem.Length > 300 ? problem[..300] : problem;
+            return new ApiReply(status, Guid.Empty, null, 0, retryAfter, excerpt, content.Length);
         }
 
         var bytes = await response.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false);
         var (id, orderStatus, orderVersion) = ScanOrder(bytes);
-        return new ApiReply(status, id, orderStatus, orderVersion, retryAfter);
+        return new ApiReply(status, id, orderStatus, orderVersion, retryAfter, SizeBytes: bytes.Length);
     }
 
     /// <summary>Reads the order's top-level id, status and version, skipping lines and events.</summary>

@@ -6,7 +6,10 @@ using OrderService.Load.Scenarios;
 
 namespace OrderService.Load.Shootout;
 
-/// <summary>Writes the report as report.json (machine-readable, parsed back by CI), report.md and chart.svg.</summary>
+/// <summary>
+/// Writes the report as report.json (machine-readable, parsed back by CI), report.md and chart.svg. It replaces them
+/// only where report.json is a report already (a re-render), never a file of those names that someone else wrote.
+/// </summary>
 public static class ReportWriter
 {
     public static readonly JsonSerializerOptions JsonOptions = new(JsonSerializerDefaults.Web)
@@ -21,11 +24,30 @@ public static class ReportWriter
         var json = Path.Combine(directory, "report.json");
         var markdown = Path.Combine(directory, "report.md");
         var chart = Path.Combine(directory, "chart.svg");
+        if (new[] { json, markdown, chart }.Any(File.Exists) && !IsReport(json))
+        {
+            throw new IOException(
+                $"{directory} holds a report.json, report.md or chart.svg the harness did not write: none replaced.");
+        }
+
         var repository = ShootoutOptions.FindRepositoryRoot();
         await File.WriteAllTextAsync(json, ReportPaths.Scrub(JsonSerializer.Serialize(report, JsonOptions), repository, directory)).ConfigureAwait(false);
         await File.WriteAllTextAsync(markdown, ReportPaths.Scrub(Markdown(report), repository, directory)).ConfigureAwait(false);
         await File.WriteAllTextAsync(chart, SvgChart.Render(report)).ConfigureAwait(false);
         return (json, markdown, chart);
+    }
+
+    /// <summary>True when the file reads back as a report: a run's own folder, rendered again.</summary>
+    private static bool IsReport(string jsonPath)
+    {
+        try
+        {
+            return File.Exists(jsonPath) && Read(jsonPath).Header is not null;
+        }
+        catch (JsonException)
+        {
+            return false;
+        }
     }
 
     public static ShootoutReport Read(string jsonPath) =>

@@ -16,13 +16,25 @@ public sealed partial class ShootoutRunner
     /// <summary>The row that runs while a worker joins: Citus's relational default.</summary>
     public static Variant ScaleOutVariant => VariantCatalog.For(StoreKind.Citus).Single(v => v.Key == "citus/relational/v1-shared-uow");
 
-    private async Task<string?> ScaleOutMidRunAsync(WorkBudget load, Task running, CitusTarget target, string connectionString, CancellationToken cancellationToken)
+    private async Task<string?> ScaleOutMidRunAsync(
+        ClosedScenario workflow,
+        Task running,
+        StoreTarget store,
+        string connectionString,
+        CancellationToken cancellationToken)
     {
+        var target = (CitusTarget)store;
         var clock = Stopwatch.StartNew();
+        var load = workflow.Budget;
+
+        // The last workflow's end closes the last phase (the session ends later, once NBomber has written its reports).
+        var drained = Task.WhenAny(workflow.Drained, running);
+        var ended = drained.ContinueWith(_ => new ScaleOutPhases.Mark("end", clock.Elapsed, load.Finished),
+            CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         var joinAt = options.Workflows / 4;
         while (load.Finished < joinAt)
         {
-            if (running.IsCompleted)
+            if (drained.IsCompleted)
             {
                 return "the run finished before the new worker was to join";
             }
@@ -37,15 +49,16 @@ public sealed partial class ShootoutRunner
         await worker.JoinAsync(target.AdminConnectionString, database, cancellationToken).ConfigureAwait(false);
         marks.Add(new("rebalancing", clock.Elapsed, load.Finished));
         var moved = await RebalanceAsync(new NpgsqlConnectionStringBuilder(target.AdminConnectionString) { Database = database }.ConnectionString, worker.Port, cancellationToken).ConfigureAwait(false);
-        var endedFirst = running.IsCompleted ? "; the run had ended before the rebalance did, so there is no after phase: run more workflows" : "";
-        if (!running.IsCompleted)
-        {
-            marks.Add(new("after", clock.Elapsed, load.Finished));
-            await running.ConfigureAwait(false);
-        }
-
-        marks.Add(new("end", clock.Elapsed, load.Finished));
-        return $"a third worker (127.0.0.1:{worker.Port}) started after {joinAt} workflows, joined with citus_add_node, then citus_rebalance_start moved {moved} of the orders' shards (with their colocated shards) to it; {ScaleOutPhases.Describe(marks)}{endedFirst}";
+        marks.Add(new("after", clock.Elapsed, load.Finished));
+        var end = await ended.ConfigureAwait(false);
+        var endedFirst = end.At < marks[^1].At
+            ? "; the run ended before the rebalance did, so that phase ends with the run and there is no after phase: "
+                + "run more workflows"
+            : "";
+        return $"a third worker (127.0.0.1:{worker.Port}) started after {joinAt} workflows, joined with "
+            + $"citus_add_node, then citus_rebalance_start moved {moved} of the orders' shards "
+            + $"(with their colocated shards) to it; "
+            + $"{ScaleOutPhases.Describe(marks, end)}{endedFirst}";
     }
 
     /// <summary>Starts the rebalancer, waits for it, and returns how many of the orders table's shards the new worker holds.</summary>

@@ -15,10 +15,19 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
     private int _runNumber;
     private RunEstimate? _estimate;
 
+    /// <summary>Where the run writes: --out when it is new or empty, else a folder the run creates in it.</summary>
+    public string OutputDirectory => options.OutputDirectory;
+
     public async Task<ShootoutReport> RunAsync(CancellationToken cancellationToken)
     {
         var startedAt = DateTimeOffset.UtcNow;
-        Directory.CreateDirectory(options.OutputDirectory);
+        var requested = options.OutputDirectory;
+        options = options with { OutputDirectory = RunFolder.ForRun(requested, "shootout") };
+        if (options.OutputDirectory != Path.GetFullPath(requested))
+        {
+            Console.WriteLine($"{requested} holds files already: this run writes into {options.OutputDirectory}");
+        }
+
         var serviceDll = options.ServiceDll ?? await ServicePublisher.CurrentAsync(options).ConfigureAwait(false);
         var baselineDll = options.BaselineServiceDll
             ?? (options.BaselineCommit is { } commit ? await ServicePublisher.BaselineAsync(options, commit).ConfigureAwait(false) : null);
@@ -163,7 +172,7 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 var replicaCpuBefore = service.CpuTimes;
                 var running = RunClosedAsync(label, Path.Combine(nbomber, "http"), workflow, reports: true, companions, cancellationToken);
                 var crashing = crash ? CrashMidRunAsync(workflow.Budget, running, target, service.First, cancellationToken)
-                    : scaleOut ? ScaleOutMidRunAsync(workflow.Budget, running, (CitusTarget)target, connectionString, cancellationToken)
+                    : scaleOut ? ScaleOutMidRunAsync(workflow, running, target, connectionString, cancellationToken)
                     : Task.FromResult<string?>(null);
                 stats = await running.ConfigureAwait(false);
                 cpuAfter = (service.CpuTime, ProcessCpu.OfSelf(), target.DatabaseCpuTime);

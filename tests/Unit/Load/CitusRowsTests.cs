@@ -75,8 +75,24 @@ public sealed class CitusRowsTests
         ScaleOutPhases.Describe(
         [
             new("before", TimeSpan.Zero, 0), new("joining", TimeSpan.FromSeconds(10), 1500),
-            new("rebalancing", TimeSpan.FromSeconds(14), 1900), new("after", TimeSpan.FromSeconds(34), 2900), new("end", TimeSpan.FromSeconds(44), 4400),
-        ]).ShouldBe("before 150 wf/s (0.0-10.0 s, 1,500 workflows); joining 100 wf/s (10.0-14.0 s, 400 workflows); rebalancing 50 wf/s (14.0-34.0 s, 1,000 workflows); after 150 wf/s (34.0-44.0 s, 1,500 workflows)");
+            new("rebalancing", TimeSpan.FromSeconds(14), 1900), new("after", TimeSpan.FromSeconds(34), 2900),
+        ], new("end", TimeSpan.FromSeconds(44), 4400)).ShouldBe(
+            "before 150 wf/s (0.0-10.0 s, 1,500 workflows); joining 100 wf/s (10.0-14.0 s, 400 workflows); "
+            + "rebalancing 50 wf/s (14.0-34.0 s, 1,000 workflows); after 150 wf/s (34.0-44.0 s, 1,500 workflows)");
+    }
+
+    [Fact]
+    public void A_rebalance_that_outlives_the_run_counts_its_workflows_up_to_the_run_s_end_only()
+    {
+        // The run's last workflow ends at 73.4 s, the rebalance at 124.4 s: 5,000 workflows in 36.2 s, not in 87.2 s.
+        var described = ScaleOutPhases.Describe(
+        [
+            new("before", TimeSpan.Zero, 0), new("joining", TimeSpan.FromSeconds(10), 1_000),
+            new("rebalancing", TimeSpan.FromSeconds(37.2), 3_000), new("after", TimeSpan.FromSeconds(124.4), 8_000),
+        ], new("end", TimeSpan.FromSeconds(73.4), 8_000));
+
+        described.ShouldBe("before 100 wf/s (0.0-10.0 s, 1,000 workflows); "
+            + "joining 74 wf/s (10.0-37.2 s, 2,000 workflows); rebalancing 138 wf/s (37.2-73.4 s, 5,000 workflows)");
     }
 
     private static ShootoutOptions Options(string? citus) => new()

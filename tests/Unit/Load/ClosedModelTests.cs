@@ -107,7 +107,6 @@ public sealed class ClosedModelTests : IDisposable
                 await Task.Delay(80);
                 return Steps.Ok();
             }, CancellationToken.None));
-        writers.StopsWithIt("readers");
         var readers = Scenario.Create("readers", async _ =>
             {
                 Interlocked.Increment(ref readerIterations);

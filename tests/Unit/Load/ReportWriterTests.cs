@@ -38,6 +38,29 @@ public sealed class ReportWriterTests
     }
 
     [Fact]
+    public async Task A_report_is_rendered_again_over_its_own_files_but_never_over_a_report_md_someone_else_wrote()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var directory = Path.Combine(Path.GetTempPath(), $"report-test-{Guid.NewGuid():N}");
+        try
+        {
+            var (json, _, _) = await ReportWriter.WriteAsync(SampleReport(), directory);
+            await ReportWriter.WriteAsync(ReportWriter.Read(json), directory);
+            var theirs = Directory.CreateDirectory(Path.Combine(directory, "theirs")).FullName;
+            await File.WriteAllTextAsync(Path.Combine(theirs, "report.md"), "mine", ct);
+
+            await Should.ThrowAsync<IOException>(() => ReportWriter.WriteAsync(SampleReport(), theirs));
+
+            (await File.ReadAllTextAsync(Path.Combine(theirs, "report.md"), ct)).ShouldBe("mine");
+            File.Exists(Path.Combine(theirs, "report.json")).ShouldBeFalse();
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
     public void The_reply_scanner_reads_the_top_level_id_status_and_version_and_skips_nested_fields()
     {
         var json = """{"id":"0190a5b2-0000-7000-8000-000000000001","status":"Paid","lines":[{"sku":"A","quantity":1,"status":"x","version":9}],"version":2,"events":[{"sequence":1,"type":"Created","data":{"version":7}}]}"""u8;
