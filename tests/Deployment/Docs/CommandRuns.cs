@@ -31,6 +31,8 @@ internal sealed partial class CommandRuns(string root, string binaries, string s
         ["conn"] = "Server=127.0.0.1,1433;User ID=babelfish_user;Password=12345678;TrustServerCertificate=true", // babelfish/start.sh
         ["uri"] = "mongodb://127.0.0.1:27017/?directConnection=true", // ferretdb/start.sh
         ["citus"] = "Host=127.0.0.1;Port=5450;Database=orders;Username=orders", // citus/start.sh
+        ["babelfish"] = "Server=127.0.0.1,1433;User ID=babelfish_user;Password=12345678;TrustServerCertificate=true",
+        ["ferretdb"] = "mongodb://127.0.0.1:27017/?directConnection=true",
 
         // The kept shoot-out reports name the run's --out and temporary folders so (tests/Load ReportPaths).
         ["OUT"] = Path.Combine(Path.GetTempPath(), "shootout-out"),
