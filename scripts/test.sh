@@ -155,8 +155,9 @@ for project in "${projects[@]}"; do
 done
 
 # One line per test, "<store group>\t<result>\t<seconds>\t<server>", from the <test> elements (one record each) and
-# their traits: Store (SQLite, PostgreSql, SqlServer, MongoDb, Citus; none on a store-independent test), Layout=Document
-# for the document layout, and Server=PgAutoFailover on a test that brings its own cluster (tests/Shared/StoreTraits.cs).
+# their traits: Store (SQLite, PostgreSql, SqlServer, MongoDb, Citus; only on a test that reaches that database, so
+# the counts and the PostgreSQL guard count no unit test), Layout=Document for the document layout, and
+# Server=PgAutoFailover on a test that brings its own cluster (tests/Shared/StoreTraits.cs).
 summary="$results/summary.tsv"
 { cat "$results"/*.xml 2>/dev/null || true; } | awk 'BEGIN { RS = "<test " } NR > 1 {
     attributes = substr($0, 1, index($0, ">")); result = ""; seconds = 0; store = ""; layout = ""; server = ""

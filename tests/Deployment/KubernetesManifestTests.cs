@@ -216,7 +216,8 @@ public sealed class KubernetesManifestTests
         foreach (var container in KubernetesManifests.Containers)
         {
             container.Text("securityContext", "allowPrivilegeEscalation").ShouldBe("false");
-            container.Text("securityContext", "runAsUser")?.ShouldNotBe("0");
+            var runAsUser = container.Text("securityContext", "runAsUser") ?? pod.Text("runAsUser");
+            runAsUser.ShouldNotBe("0", "the container's own runAsUser, else the pod's");
             container.Items("securityContext", "capabilities", "drop").Select(c => ((YamlScalarNode)c).Value).ShouldContain("ALL");
         }
     }

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
+using OrderService.Integration.Tests.Conformance.Infrastructure;
 using Shouldly;
 using Xunit;
 
@@ -23,7 +24,7 @@ public sealed class PaymentProbeTests(ApiHost host) : IClassFixture<ApiHost>
         clock.Elapsed.ShouldBeGreaterThanOrEqualTo(TimeSpan.FromMilliseconds(140), "the write is held for the authorization delay");
 
         declined.StatusCode.ShouldBe(HttpStatusCode.PaymentRequired);
-        declined.Content.Headers.ContentType?.MediaType.ShouldBe("application/problem+json");
+        OrderApi.ShouldHaveMediaType(declined, "application/problem+json");
         var after = (await client.GetFromJsonAsync<JsonObject>($"/orders/{id}", ApiHost.Ct))!;
         after["status"]!.GetValue<string>().ShouldBe("Created");
         after["version"]!.GetValue<int>().ShouldBe(1);

@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json.Nodes;
+using OrderService.Integration.Tests.Conformance.Infrastructure;
 using Shouldly;
 using Xunit;
 
@@ -106,7 +107,7 @@ public sealed class ProblemAnswersTests(ApiHost host) : IClassFixture<ApiHost>
         using (response)
         {
             response.StatusCode.ShouldBe(status);
-            response.Content.Headers.ContentType?.MediaType.ShouldBe("application/problem+json");
+            OrderApi.ShouldHaveMediaType(response, "application/problem+json");
             var problem = (await response.Content.ReadFromJsonAsync<JsonObject>(ApiHost.Ct))!;
             problem["status"]!.GetValue<int>().ShouldBe((int)status);
             return problem;

@@ -2,6 +2,7 @@ using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.StorePort;
 using OrderService.Integration.Tests.Traits;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -42,6 +43,7 @@ public sealed class ConcurrencyTests(RelationalStores stores)
     /// still carry every event, 1..3, so the store reads the order again; without that re-read event 2 is missing.
     /// </summary>
     [Fact]
+    [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
     public async Task A_step_committed_while_a_transition_waits_on_the_row_is_in_its_answer()
     {
         await using var store = await stores.OpenAsync(Engine.PostgreSql);

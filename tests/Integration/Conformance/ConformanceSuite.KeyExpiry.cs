@@ -135,10 +135,13 @@ public abstract partial class ConformanceSuite<TStore>
             var answers = new List<(string, Guid)>();
             do
             {
-                var key = Ids.NewKey();
-                using var create = await Api.CreateAsync(customer, idempotencyKey: key);
-                var order = await OrderApi.ReadOrderAsync(create, HttpStatusCode.Created);
-                using var pay = await Api.TransitionAsync(order.Id, "pay", new { paymentReference = "P-1" }, idempotencyKey: Ids.NewKey());
+                var (key, payKey) = (Ids.NewKey(), Ids.NewKey());
+                using var create = await OrderApi.RetryUnavailableAsync(
+                    () => Api.CreateAsync(customer, idempotencyKey: key));
+                create.StatusCode.ShouldBeOneOf(HttpStatusCode.Created, HttpStatusCode.OK);
+                var order = await OrderApi.ReadOrderAsync(create, create.StatusCode);
+                using var pay = await OrderApi.RetryUnavailableAsync(() =>
+                    Api.TransitionAsync(order.Id, "pay", new { paymentReference = "P-1" }, idempotencyKey: payKey));
                 await OrderApi.ShouldHaveStatusAsync(pay, HttpStatusCode.OK);
                 answers.Add((key, order.Id));
                 if (answers.Count == 1)

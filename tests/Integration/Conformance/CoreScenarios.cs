@@ -1,4 +1,5 @@
 using System.Net;
+using System.Text.Json;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using Shouldly;
 using Xunit;
@@ -108,49 +109,44 @@ public static partial class CoreScenarios
         ShouldHaveEvents(shipped, "Created", "Paid", "Shipped");
     }
 
+    /// <summary>
+    /// Each contender is a client of the contract: a key of its own, and a 503 sent again after Retry-After (a pay that
+    /// committed but answered 503 replays its 200). The outcome is then exact: one winner, every other pay a 409.
+    /// </summary>
     public static async Task Fifty_parallel_pays_of_one_order_have_exactly_one_winner(OrderApi api)
     {
         var created = await api.CreateOrderAsync(Ids.NewCustomer());
-        using var start = new ManualResetEventSlim();
-        var pays = Enumerable.Range(0, 50).Select(i => Task.Run(async () =>
-        {
-            start.Wait(TestContext.Current.CancellationToken);
-            using var response = await api.TransitionAsync(created.Id, "pay", new { paymentReference = $"P{i}" });
-            var body = await response.Content.ReadAsStringAsync(TestContext.Current.CancellationToken);
-            return (response.StatusCode, body);
-        })).ToArray();
-        start.Set();
-        var results = await Task.WhenAll(pays);
+        var results = await ContendAsync(50, i => api.TransitionAsync(
+            created.Id, "pay", new { paymentReference = $"P{i}" }, idempotencyKey: Ids.NewKey()));
 
-        results.Where(r => r.StatusCode is not HttpStatusCode.OK and not HttpStatusCode.Conflict)
+        results.Where(r => r.Status is not HttpStatusCode.OK and not HttpStatusCode.Conflict)
             .ShouldBeEmpty("every loser must get 409, never a 5xx or anything else");
-        results.Count(r => r.StatusCode == HttpStatusCode.OK).ShouldBe(1, "exactly one pay may win");
-        results.Count(r => r.StatusCode == HttpStatusCode.Conflict).ShouldBe(49);
+        var winner = results.Select((r, i) => (r.Status, Reference: $"P{i}")).Where(r => r.Status == HttpStatusCode.OK)
+            .ShouldHaveSingleItem("exactly one pay may win");
+        results.Count(r => r.Status == HttpStatusCode.Conflict).ShouldBe(49);
 
         var after = await api.GetOrderAsync(created.Id);
         after.Status.ShouldBe("Paid");
         after.Version.ShouldBe(2);
         ShouldHaveEvents(after, "Created", "Paid");
+        after.Events[1].Data.ShouldNotBeNull().PaymentReference.ShouldBe(winner.Reference, "the winner's pay is kept");
     }
 
     public static async Task Parallel_mixed_transitions_leave_a_gapless_event_history(OrderApi api)
     {
         var created = await api.CreateOrderAsync(Ids.NewCustomer());
         string[] actions = ["pay", "cancel", "ship", "complete"];
-        using var start = new ManualResetEventSlim();
-        var attempts = Enumerable.Range(0, 40).Select(i => Task.Run(async () =>
+        var results = await ContendAsync(40, i =>
         {
-            start.Wait(TestContext.Current.CancellationToken);
             var action = actions[i % actions.Length];
-            using var response = await api.TransitionAsync(created.Id, action, action == "ship" ? new { carrier = "C", trackingNumber = "T" } : null);
-            return response.StatusCode;
-        })).ToArray();
-        start.Set();
-        var statuses = await Task.WhenAll(attempts);
+            var body = action == "ship" ? new { carrier = "C", trackingNumber = "T" } : null;
+            return api.TransitionAsync(created.Id, action, body, idempotencyKey: Ids.NewKey());
+        });
 
-        statuses.ShouldAllBe(s => s == HttpStatusCode.OK || s == HttpStatusCode.Conflict);
+        results.Select(r => r.Status).ShouldAllBe(s => s == HttpStatusCode.OK || s == HttpStatusCode.Conflict);
         var after = await api.GetOrderAsync(created.Id);
-        statuses.Count(s => s == HttpStatusCode.OK).ShouldBe(after.Version - 1, "every 200 is one version step, and no step is lost");
+        results.Count(r => r.Status == HttpStatusCode.OK)
+            .ShouldBe(after.Version - 1, "every 200 is one version step, and no step is lost");
         after.Events.Select(e => e.Sequence).ShouldBe(Enumerable.Range(1, after.Version));
     }
 
@@ -176,18 +172,11 @@ public static partial class CoreScenarios
     {
         var customer = Ids.NewCustomer();
         var key = Ids.NewKey();
-        using var start = new ManualResetEventSlim();
-        var creates = Enumerable.Range(0, 20).Select(_ => Task.Run(async () =>
-        {
-            start.Wait(TestContext.Current.CancellationToken);
-            using var response = await api.CreateAsync(customer, idempotencyKey: key);
-            response.StatusCode.ShouldBeOneOf(HttpStatusCode.OK, HttpStatusCode.Created);
-            return await OrderApi.ReadOrderAsync(response, response.StatusCode);
-        })).ToArray();
-        start.Set();
-        var orders = await Task.WhenAll(creates);
+        var results = await ContendAsync(20, _ => api.CreateAsync(customer, idempotencyKey: key));
 
-        orders.Select(o => o.Id).Distinct().Count().ShouldBe(1, "every request with the key must get the same order");
+        results.Select(r => r.Status).ShouldAllBe(s => s == HttpStatusCode.OK || s == HttpStatusCode.Created);
+        results.Select(r => r.Order.Id).Distinct().Count()
+            .ShouldBe(1, "every request with the key must get the same order");
         (await api.ListAsync(customer)).Count.ShouldBe(1);
     }
 
@@ -240,6 +229,31 @@ public static partial class CoreScenarios
         }
     }
 
+    /// <summary>
+    /// Sends <paramref name="count"/> requests at once, each retried after a 503 as a client would
+    /// (<see cref="OrderApi.RetryUnavailableAsync"/>), and returns each one's final answer, in order.
+    /// </summary>
+    public static async Task<ContenderAnswer[]> ContendAsync(int count, Func<int, Task<HttpResponseMessage>> send)
+    {
+        using var start = new ManualResetEventSlim();
+        var contenders = Enumerable.Range(0, count).Select(i => Task.Run(async () =>
+        {
+            start.Wait(TestContext.Current.CancellationToken);
+            var sends = 0;
+            using var response = await OrderApi.RetryUnavailableAsync(() =>
+            {
+                sends++;
+                return send(i);
+            });
+            var replayed = response.Headers.TryGetValues("Idempotent-Replayed", out var mark)
+                           && mark.Single() == "true";
+            var body = await response.Content.ReadAsStringAsync(TestContext.Current.CancellationToken);
+            return new ContenderAnswer(response.StatusCode, body, replayed, Retried: sends > 1);
+        })).ToArray();
+        start.Set();
+        return await Task.WhenAll(contenders);
+    }
+
     public static void ShouldHaveEvents(OrderDto order, params string[] types)
     {
         order.Events.Select(e => e.Type).ShouldBe(types);
@@ -254,4 +268,10 @@ public static partial class CoreScenarios
         await OrderApi.ReadProblemAsync(response, HttpStatusCode.Conflict);
         (await api.GetOrderAsync(before.Id)).ShouldBeEquivalentTo(before);
     }
+}
+
+/// <summary>A contender's final answer, whether it is marked Idempotent-Replayed, and whether it met a 503.</summary>
+public sealed record ContenderAnswer(HttpStatusCode Status, string Body, bool Replayed, bool Retried)
+{
+    public OrderDto Order => JsonSerializer.Deserialize<OrderDto>(Body, OrderApi.Json).ShouldNotBeNull();
 }

@@ -4,8 +4,10 @@ using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
 using Npgsql;
 using OrderService.CostLadder;
+using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Integration.Tests.Servers;
 using OrderService.Load.Shootout;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -16,6 +18,7 @@ namespace OrderService.Integration.Tests.CostLadder;
 /// workflow from the load driver's own client (the requests and headers the ladder sends) through every status, and
 /// leaves the order and its four events in the database.
 /// </summary>
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class CostLadderRungTests(PostgresServer postgres)
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
@@ -94,7 +97,7 @@ public sealed class CostLadderRungTests(PostgresServer postgres)
         using var reply = await http.PostAsJsonAsync("orders", new { customerId = "no spaces", lines = Array.Empty<object>() }, Ct);
 
         reply.StatusCode.ShouldBe(HttpStatusCode.BadRequest);
-        reply.Content.Headers.ContentType?.MediaType.ShouldBe("application/problem+json");
+        OrderApi.ShouldHaveMediaType(reply, "application/problem+json");
         var problem = await reply.Content.ReadAsStringAsync(Ct);
         problem.ShouldContain("customerId");
         problem.ShouldContain("lines");

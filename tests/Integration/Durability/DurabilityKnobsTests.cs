@@ -2,6 +2,7 @@ using System.Data.Common;
 using OrderService.Data;
 using OrderService.Data.Sqlite;
 using OrderService.Integration.Tests.StorePort;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -17,6 +18,7 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     [Theory]
+    [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
     [InlineData(PostgreSqlSynchronousCommit.On, "on")]
     [InlineData(PostgreSqlSynchronousCommit.Off, "off")]
     [InlineData(PostgreSqlSynchronousCommit.Local, "local")]
@@ -36,6 +38,7 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
     }
 
     [Fact]
+    [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
     public async Task PostgreSql_leaves_the_servers_group_commit_settings_alone_by_default()
     {
         await using var database = StoreContexts.PostgresDatabase(await stores.NewDatabaseAsync(Engine.PostgreSql), new StoreOptions());
@@ -46,6 +49,7 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
     }
 
     [Theory]
+    [Trait(StoreTraits.Store, StoreTraits.SQLite)]
     [InlineData(SqliteSynchronous.Full, "2")]
     [InlineData(SqliteSynchronous.Normal, "1")]
     [InlineData(SqliteSynchronous.Off, "0")]
@@ -62,6 +66,7 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
     }
 
     [Fact]
+    [Trait(StoreTraits.Store, StoreTraits.SQLite)]
     public async Task Sqlite_databases_sharing_a_connection_string_keep_their_own_level_on_pooled_connections()
     {
         // The driver pools native connections by connection string alone, and a pooled open skips the pragmas its

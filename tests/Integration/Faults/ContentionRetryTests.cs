@@ -7,6 +7,7 @@ using OrderService.Data;
 using OrderService.Integration.Tests.Api;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Integration.Tests.Servers;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -22,6 +23,7 @@ public sealed class ContentionRetryTests(ApiHost host, PostgresServer postgres) 
     private readonly RetryCounter _retries = new();
 
     [Theory]
+    [Trait(StoreTraits.Store, StoreTraits.SQLite)]
     [InlineData(10, HttpStatusCode.Created)]
     [InlineData(0, HttpStatusCode.ServiceUnavailable)]
     public async Task A_write_that_meets_a_held_SQLite_lock_is_rerun_until_the_lock_is_gone(int maxRetries, HttpStatusCode expected)
@@ -76,16 +78,16 @@ public sealed class ContentionRetryTests(ApiHost host, PostgresServer postgres) 
     }
 
     [Fact]
+    [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
     public async Task Serialization_failures_under_SERIALIZABLE_are_rerun_so_concurrent_transitions_get_one_winner_and_409s_never_503s()
     {
         var server = await postgres.GetAsync();
-        await using var service = new OrderServiceFactory(new Dictionary<string, string?>
+        await using var service = new OrderServiceFactory(new Dictionary<string, string?>(StoreFixture.AnsweringBounds)
         {
             ["Store:Provider"] = "PostgreSql",
             ["Store:WriteIsolation"] = "Serializable",
             ["ConnectionStrings:Orders"] = await server.CreateDatabaseAsync("serializable", ApiHost.Ct),
             ["Resilience:MaxConflictRetries"] = "8",
-            ["Resilience:TotalTimeoutSeconds"] = "20",
         });
         using var client = service.CreateClient();
         var api = new OrderApi(client);

@@ -32,7 +32,7 @@ public sealed class UnclassifiedStoreErrorTests(ApiHost host) : IClassFixture<Ap
         using (var create = await client.PostAsJsonAsync("/orders", ApiHost.ValidOrder(ApiHost.NewCustomer()), ApiHost.Ct))
         {
             create.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable, await create.Content.ReadAsStringAsync(ApiHost.Ct));
-            create.Content.Headers.ContentType?.MediaType.ShouldBe("application/problem+json");
+            OrderApi.ShouldHaveMediaType(create, "application/problem+json");
             create.Headers.RetryAfter.ShouldNotBeNull("a 503 must say when to retry");
         }
 
@@ -69,7 +69,7 @@ public sealed class UnclassifiedStoreErrorTests(ApiHost host) : IClassFixture<Ap
 
         using var read = await client.GetAsync($"/orders/{id}", ApiHost.Ct);
         read.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable, await read.Content.ReadAsStringAsync(ApiHost.Ct));
-        read.Content.Headers.ContentType?.MediaType.ShouldBe("application/problem+json");
+        OrderApi.ShouldHaveMediaType(read, "application/problem+json");
         read.Headers.RetryAfter.ShouldNotBeNull("a 503 must say when to retry");
         errors.ShouldContain(line => line.Contains("FormatException inside Microsoft.Data.Sqlite.", StringComparison.Ordinal));
     }

@@ -2,6 +2,7 @@ using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.StorePort;
 using OrderService.Integration.Tests.Traits;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -69,6 +70,7 @@ public sealed class IdempotentTransitionTests(RelationalStores stores)
 
     /// <summary>The key costs no round trip: an applied keyed step is the same one command, with the key's insert inside it.</summary>
     [Theory]
+    [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
     [InlineData(StoreLayout.Relational, "INSERT INTO idempotency_keys")]
     [InlineData(StoreLayout.Document, "INSERT INTO order_document_keys")]
     public async Task PostgreSql_keyed_transition_is_one_command_and_only_a_retry_reads_the_key(StoreLayout layout, string keyInsert)

@@ -2,6 +2,7 @@ using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.StorePort;
 using OrderService.Integration.Tests.Traits;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -52,6 +53,7 @@ public sealed class DirtyReadTests(RelationalStores stores)
 
     /// <summary>SQLite's one writer thread lends its connection to a held pay: the gateway's decision runs elsewhere, and later writes wait their turn.</summary>
     [Theory]
+    [Trait(StoreTraits.Store, StoreTraits.SQLite)]
     [InlineData(StoreLayout.Relational)]
     [InlineData(StoreLayout.Document)]
     public async Task A_held_payment_is_decided_off_the_SQLite_writer_thread(StoreLayout layout)

@@ -38,6 +38,7 @@ public sealed class LayoutEquivalenceTests(DocumentDatabases databases)
     }
 
     [Fact]
+    [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
     public async Task The_same_order_gives_the_same_api_json_in_all_four_stores()
     {
         var script = Script.New();

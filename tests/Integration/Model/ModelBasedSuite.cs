@@ -66,9 +66,9 @@ public abstract class ModelBasedSuite<TStore> : IClassFixture<TStore>
         var body = await response.Content.ReadAsStringAsync(Ct);
         var code = (int)response.StatusCode;
         code.ShouldBeInRange(400, 499, $"{name}: answered {code}: {body[..Math.Min(body.Length, 1000)]}");
-        response.Content.Headers.ContentType?.MediaType.ShouldBe("application/problem+json", $"{name}: a {code} must be a problem");
+        OrderApi.ShouldHaveMediaType(response, "application/problem+json", $"{name}: a {code} must be a problem");
         var problem = JsonNode.Parse(body).ShouldBeOfType<JsonObject>();
-        problem["status"]?.GetValue<int>().ShouldBe(code);
+        problem["status"].ShouldNotBeNull($"{name}: a problem names its status").GetValue<int>().ShouldBe(code);
 
         (await SnapshotAsync(service, customer, order.Id)).ShouldBe(before, $"{name} changed the store");
     }

@@ -9,7 +9,9 @@ namespace OrderService.Integration.Tests.Replicas;
 /// What must hold when two instances of the service share one database and a client's requests land on either:
 /// one Idempotency-Key makes one order and one event whichever instance each retry reaches, If-Match is checked
 /// against the database and not an instance's memory, and workflows whose steps alternate complete with the right
-/// event sequence. Bounded: 40 + 40 requests, then <c>workflows</c> workflows at 16 at a time.
+/// event sequence. Bounded: 40 + 40 requests, then <c>workflows</c> workflows at 16 at a time. A 503 (two SQLite
+/// processes take turns at the file's write lock; a busy machine) is sent again as a client would; never a 500 or a
+/// lost write.
 /// </summary>
 internal static class CrossReplicaScenarios
 {
@@ -24,7 +26,8 @@ internal static class CrossReplicaScenarios
         var createKey = Ids.NewKey();
         var creates = await Task.WhenAll(Enumerable.Range(0, 40).Select(async i =>
         {
-            using var response = await RetryUnavailableAsync(() => Either(i).CreateAsync(customer, idempotencyKey: createKey));
+            using var response = await OrderApi.RetryUnavailableAsync(
+                () => Either(i).CreateAsync(customer, idempotencyKey: createKey));
             response.StatusCode.ShouldBeOneOf(HttpStatusCode.Created, HttpStatusCode.OK);
             return (await OrderApi.ReadOrderAsync(response, response.StatusCode)).Id;
         }));
@@ -35,7 +38,8 @@ internal static class CrossReplicaScenarios
         var payKey = Ids.NewKey();
         await Task.WhenAll(Enumerable.Range(0, 40).Select(async i =>
         {
-            using var response = await RetryUnavailableAsync(() => Either(i).TransitionAsync(id, "pay", new { paymentReference = "once" }, idempotencyKey: payKey));
+            using var response = await OrderApi.RetryUnavailableAsync(
+                () => Either(i).TransitionAsync(id, "pay", new { paymentReference = "once" }, idempotencyKey: payKey));
             await OrderApi.ShouldHaveStatusAsync(response, HttpStatusCode.OK);
         }));
         var paid = await second.GetOrderAsync(id);
@@ -59,7 +63,8 @@ internal static class CrossReplicaScenarios
             {
                 var customerOfWorkflow = Ids.NewCustomer();
                 Guid order;
-                using (var created = await RetryUnavailableAsync(() => Either(i).CreateAsync(customerOfWorkflow, idempotencyKey: $"create-{customerOfWorkflow}")))
+                using (var created = await OrderApi.RetryUnavailableAsync(
+                    () => Either(i).CreateAsync(customerOfWorkflow, idempotencyKey: $"create-{customerOfWorkflow}")))
                 {
                     order = (await OrderApi.ReadOrderAsync(created, created.StatusCode == HttpStatusCode.OK ? HttpStatusCode.OK : HttpStatusCode.Created)).Id;
                 }
@@ -90,28 +95,8 @@ internal static class CrossReplicaScenarios
     private static async Task StepAsync(OrderApi api, Guid order, string action, object body, int version)
     {
         var key = $"{action}-{order}";
-        using var response = await RetryUnavailableAsync(() => api.TransitionAsync(order, action, body, ifMatch: $"\"{version}\"", idempotencyKey: key));
+        using var response = await OrderApi.RetryUnavailableAsync(
+            () => api.TransitionAsync(order, action, body, ifMatch: $"\"{version}\"", idempotencyKey: key));
         (await OrderApi.ReadOrderAsync(response, HttpStatusCode.OK)).Version.ShouldBe(version + 1);
-    }
-
-    /// <summary>
-    /// What a client does with a 503: wait and send the same request again (same key). Two SQLite processes take
-    /// turns at the file's write lock, and a write that waited past busy_timeout is rolled back and answered 503 with
-    /// Retry-After; it must never be a 500 or a lost write. Bounded: 20 attempts.
-    /// </summary>
-    private static async Task<HttpResponseMessage> RetryUnavailableAsync(Func<Task<HttpResponseMessage>> send)
-    {
-        for (var attempt = 1; ; attempt++)
-        {
-            var response = await send();
-            if (response.StatusCode != HttpStatusCode.ServiceUnavailable || attempt == 20)
-            {
-                return response;
-            }
-
-            response.Headers.RetryAfter.ShouldNotBeNull("a 503 must carry Retry-After");
-            response.Dispose();
-            await Task.Delay(200, Ct);
-        }
     }
 }

@@ -2,6 +2,7 @@ using Microsoft.Data.Sqlite;
 using Npgsql;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Integration.Tests.Servers;
+using OrderService.Integration.Tests.Traits;
 using OrderService.Testing;
 using Xunit;
 
@@ -15,12 +16,13 @@ namespace OrderService.Integration.Tests.Replicas;
 public sealed class CrossReplicaTests(PostgresServer postgres)
 {
     [Theory]
-    [InlineData("Relational")]
-    [InlineData("Document")]
+    [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
+    [StoreData("Relational")]
+    [StoreData("Document")]
     public async Task Two_instances_on_one_PostgreSQL_keep_keys_if_match_and_the_event_sequence(string layout)
     {
         var database = await (await postgres.GetAsync()).CreateDatabaseAsync("cross_replica", TestContext.Current.CancellationToken);
-        var settings = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase)
+        var settings = new Dictionary<string, string?>(StoreFixture.AnsweringBounds, StringComparer.OrdinalIgnoreCase)
         {
             ["Store:Provider"] = "PostgreSql",
             ["Store:Layout"] = layout,
@@ -33,12 +35,14 @@ public sealed class CrossReplicaTests(PostgresServer postgres)
     }
 
     [Fact]
+    [Trait(StoreTraits.Store, StoreTraits.SQLite)]
     public async Task Two_processes_on_one_SQLite_file_work_with_nothing_lost()
     {
         var directory = Directory.CreateTempSubdirectory("orders-two-processes-").FullName;
         try
         {
-            var settings = new Dictionary<string, string>
+            var bounds = StoreFixture.AnsweringBounds.Select(b => KeyValuePair.Create(b.Key, b.Value!));
+            var settings = new Dictionary<string, string>(bounds)
             {
                 ["Store:Provider"] = "Sqlite",
                 ["ConnectionStrings:Orders"] = $"Data Source={Path.Combine(directory, "orders.db")}",

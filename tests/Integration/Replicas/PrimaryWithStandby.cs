@@ -39,7 +39,7 @@ public sealed class PrimaryWithStandby : IAsyncLifetime
     /// </summary>
     public OrderServiceFactory Create(string layout, bool readsFromStandby, string? readConnectionString = null, string? primaryConnectionString = null)
     {
-        var settings = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase)
+        var settings = new Dictionary<string, string?>(StoreFixture.AnsweringBounds, StringComparer.OrdinalIgnoreCase)
         {
             ["Store:Provider"] = "PostgreSql",
             ["Store:Layout"] = layout,

@@ -91,7 +91,7 @@ public sealed class MissingDatabaseTests(PostgresServer server)
         var body = await response.Content.ReadAsStringAsync(Ct);
         response.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable, body);
         response.Headers.RetryAfter.ShouldNotBeNull();
-        response.Content.Headers.ContentType?.MediaType.ShouldBe("application/problem+json");
+        OrderApi.ShouldHaveMediaType(response, "application/problem+json");
         var detail = JsonNode.Parse(body)!["detail"]!.GetValue<string>();
         detail.ShouldContain($"database \"{database}\" does not exist");
         detail.ShouldContain($"role \"{role}\" may not create it");

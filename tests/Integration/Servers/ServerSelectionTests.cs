@@ -63,6 +63,7 @@ public sealed class ServerSelectionTests
     }
 
     [Fact]
+    [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
     public async Task With_no_connection_string_and_no_Docker_answering_the_relational_choice_falls_through_to_a_throwaway_cluster()
     {
         SkipWithoutLocalBinaries();

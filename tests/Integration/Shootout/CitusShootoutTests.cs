@@ -11,6 +11,7 @@ namespace OrderService.Integration.Tests.Shootout;
 /// coordinator beside it. Without ORDERS_TEST_CITUS it skips with that reason.
 /// </summary>
 [Collection(nameof(LoadHarnessCollection))]
+[Trait(StoreTraits.Store, StoreTraits.Citus)]
 public sealed class CitusShootoutTests
 {
     private const int Workflows = 200;

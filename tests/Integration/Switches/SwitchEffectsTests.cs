@@ -3,6 +3,7 @@ using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.StorePort;
 using OrderService.Integration.Tests.Traits;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -33,6 +34,7 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     }
 
     [Fact]
+    [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
     public async Task PostgreSql_per_request_transition_is_one_command_carrying_write_and_read_back()
     {
         await using var store = await stores.OpenAsync(Engine.PostgreSql);
@@ -77,6 +79,7 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     /// re-checked under READ COMMITTED (a clean rejection), but fails with 40001 under REPEATABLE READ.
     /// </summary>
     [Theory]
+    [Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
     [InlineData(WriteIsolation.ReadCommitted, false)]
     [InlineData(WriteIsolation.RepeatableRead, true)]
     [InlineData(WriteIsolation.Serializable, true)]

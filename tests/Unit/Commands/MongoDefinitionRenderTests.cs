@@ -3,14 +3,12 @@ using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>Every filter, update, projection, sort and index the MongoDB store sends, as the exact MongoDB JSON it renders to.</summary>
-[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoDefinitionRenderTests
 {
     internal static readonly Guid OrderId = Guid.Parse("0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001");

@@ -2,7 +2,6 @@ using MongoDB.Bson;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 using static OrderService.Unit.Tests.Commands.MongoDefinitionRenderTests;
@@ -13,7 +12,6 @@ namespace OrderService.Unit.Tests.Commands;
 /// The port's two newer commands as the MongoDB JSON they render to: a keyed transition (the key in the filter and in
 /// the same update as the event) and the keyset page (the positions-only lookahead and the range of the rows).
 /// </summary>
-[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoKeyAndPagingRenderTests
 {
     private const string Id = """UUID("0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001")""";

@@ -1,7 +1,6 @@
 using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data.MongoDb;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 using static OrderService.Unit.Tests.Commands.MongoDefinitionRenderTests;
@@ -9,7 +8,6 @@ using static OrderService.Unit.Tests.Commands.MongoDefinitionRenderTests;
 namespace OrderService.Unit.Tests.Commands;
 
 /// <summary>The clean-up of expired Idempotency-Keys as the MongoDB JSON it sends: an indexed find, then a $pull of the expired entries only.</summary>
-[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoKeyExpiryRenderTests
 {
     [Fact]

@@ -1,12 +1,10 @@
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using OrderService.Data.SqlServer;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.Commands;
 
-[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SchemaScriptTests
 {
     [Fact]

@@ -1,5 +1,4 @@
 using OrderService.Data;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -10,7 +9,6 @@ namespace OrderService.Unit.Tests.Commands;
 /// parser (TSql160Parser): no server is needed to prove that the text is valid T-SQL and that the switches
 /// shape it as documented.
 /// </summary>
-[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class StatementParseTests
 {
     public static TheoryData<UnitOfWork, WriteIsolation, ReadIsolation, BatchFilter> Combinations() => SentStatements.Combinations();

@@ -1,12 +1,10 @@
 using OrderService.Data.MongoDb;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.Concurrency;
 
 /// <summary>The turns that keep concurrent creates of one Idempotency-Key from deadlocking on FerretDB.</summary>
-[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class OneKeyAtATimeTests
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;

@@ -1,13 +1,11 @@
 using Microsoft.Data.SqlClient;
 using OrderService.Data;
 using OrderService.Data.SqlServer;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.Configuration;
 
-[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class ConnectionStringTests
 {
     [Fact]

@@ -3,7 +3,6 @@ using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
-using OrderService.Testing;
 using OrderService.Unit.Tests.Commands;
 using Shouldly;
 using Xunit;
@@ -14,7 +13,6 @@ namespace OrderService.Unit.Tests.Configuration;
 /// The client and collection settings each configuration builds (nothing connects): write concern, journal,
 /// wtimeout, read concern, read preference, the timeouts, and which source wins when a key and the URI disagree.
 /// </summary>
-[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoSettingsTests
 {
     private const string Uri = "mongodb://db.invalid:27017";

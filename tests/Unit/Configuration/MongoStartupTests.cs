@@ -4,14 +4,12 @@ using Microsoft.Extensions.Options;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.Configuration;
 
 /// <summary>What the MongoDB store says when it is built: the switches in force with their sources, and the general switches that mean nothing on MongoDB.</summary>
-[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoStartupTests
 {
     [Fact]

@@ -1,14 +1,12 @@
 using Npgsql;
 using OrderService.Data;
 using OrderService.Data.PostgreSql;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.Configuration;
 
 /// <summary>The session settings the PostgreSQL store puts in the startup packet (the server's own view: PostgresPlanCacheTests).</summary>
-[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
 public sealed class PostgresSessionSettingsTests
 {
     [Fact]

@@ -4,7 +4,6 @@ using MongoDB.Bson.Serialization;
 using OrderService.Data.Document;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
-using OrderService.Testing;
 using OrderService.Unit.Tests.Commands;
 using Shouldly;
 using Xunit;
@@ -12,7 +11,6 @@ using Xunit;
 namespace OrderService.Unit.Tests.Documents;
 
 /// <summary>The stored BSON of an order, offline: its exact layout, and a byte-level round trip that keeps every microsecond and every cent.</summary>
-[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoOrderBsonTests
 {
     private static readonly Guid OrderId = Guid.Parse("0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001");

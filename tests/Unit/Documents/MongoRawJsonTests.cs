@@ -9,7 +9,6 @@ using OrderService.Contracts;
 using OrderService.Data.Document;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -20,7 +19,6 @@ namespace OrderService.Unit.Tests.Documents;
 /// byte for byte what the Order path writes (the store's reader, then the API's JSON context, into a writer made as
 /// the API's list stream makes it), and it fails where that path fails.
 /// </summary>
-[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoRawJsonTests
 {
     private static readonly DateTimeOffset At = new DateTimeOffset(2026, 11, 27, 8, 9, 10, TimeSpan.Zero).AddTicks(1_234_560);

@@ -5,7 +5,6 @@ using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
 using OrderService.Load.Shootout;
-using OrderService.Testing;
 using OrderService.Unit.Tests.Commands;
 using Shouldly;
 using Xunit;
@@ -13,7 +12,6 @@ using Xunit;
 namespace OrderService.Unit.Tests.Load;
 
 /// <summary>The shoot-out's MongoDB variants are configuration only: each binds, validates and builds the write concern its row claims.</summary>
-[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoShootoutVariantTests
 {
     [Theory]

@@ -8,14 +8,12 @@ using MongoDB.Driver.Core.Servers;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.Resilience;
 
 /// <summary>Which driver errors the resilience pipeline retries and answers with 503, and which fail at once.</summary>
-[Trait(StoreTraits.Store, StoreTraits.MongoDb)]
 public sealed class MongoTransientFaultsTests
 {
     private static readonly ConnectionId Connection = new(new ServerId(new ClusterId(), new DnsEndPoint("db.invalid", 27017)));

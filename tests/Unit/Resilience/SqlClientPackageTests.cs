@@ -2,7 +2,6 @@ using System.Data;
 using System.Diagnostics;
 using Microsoft.Data.SqlClient;
 using OrderService.Data.SqlServer;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -13,7 +12,6 @@ namespace OrderService.Unit.Tests.Resilience;
 /// (the real 1.0.0 package, a dependency of SqlClient 7.1), and a refused connection surfaces as a transient
 /// SqlException within the connect time-out.
 /// </summary>
-[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SqlClientPackageTests
 {
     [Fact]

@@ -1,12 +1,10 @@
 using OrderService.Data;
 using OrderService.Data.SqlServer;
-using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
 namespace OrderService.Unit.Tests.Resilience;
 
-[Trait(StoreTraits.Store, StoreTraits.SqlServer)]
 public sealed class SqlServerTransientFaultsTests
 {
     [Theory]

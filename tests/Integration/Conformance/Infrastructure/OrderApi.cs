@@ -61,6 +61,41 @@ public sealed partial class OrderApi(HttpClient http)
 
     public Task<HttpResponseMessage> SendAsync(HttpRequestMessage request) => Http.SendAsync(request, Ct);
 
+    /// <summary>How long a client keeps retrying a 503 before it treats it as an outage (docs/api.md).</summary>
+    public static readonly TimeSpan RetryDeadline = TimeSpan.FromSeconds(60);
+
+    /// <summary>
+    /// What a client does with a 503: waits Retry-After and sends the same request again (<paramref name="send"/>
+    /// builds a fresh one, with the same body, Idempotency-Key and If-Match), until the first answer that is not a 503,
+    /// or fails once <see cref="RetryDeadline"/> has passed.
+    /// </summary>
+    public static async Task<HttpResponseMessage> RetryUnavailableAsync(Func<Task<HttpResponseMessage>> send)
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (true)
+        {
+            var response = await send();
+            if (response.StatusCode != HttpStatusCode.ServiceUnavailable)
+            {
+                return response;
+            }
+
+            var retryAfter = response.Headers.RetryAfter;
+            var wait = retryAfter?.Delta ?? retryAfter?.Date - DateTimeOffset.UtcNow ?? TimeSpan.FromSeconds(1);
+            if (clock.Elapsed + wait > RetryDeadline)
+            {
+                var request = response.RequestMessage;
+                throw new ShouldAssertException(
+                    $"{request?.Method} {request?.RequestUri?.PathAndQuery} still answered 503 after " +
+                    $"{clock.Elapsed.TotalSeconds:F0} s of retries (deadline {RetryDeadline.TotalSeconds} s): " +
+                    await response.Content.ReadAsStringAsync(Ct));
+            }
+
+            response.Dispose();
+            await Task.Delay(wait < TimeSpan.Zero ? TimeSpan.Zero : wait, Ct);
+        }
+    }
+
     public static object Body(string customerId, params OrderLineDto[] lines) => new { customerId, lines };
 
     public static OrderLineDto[] OneLine => [new("SKU-1", 2, 19.99m)];
@@ -103,10 +138,13 @@ public sealed partial class OrderApi(HttpClient http)
         return await ReadListAsync(response);
     }
 
-    /// <summary>One page of a listing: its orders and the target of its Link rel="next" (null when there is none).</summary>
+    /// <summary>
+    /// One page of a listing: its orders and the target of its Link rel="next" (null when there is none). A 503 page is
+    /// asked for again, as a client would (<see cref="RetryUnavailableAsync"/>).
+    /// </summary>
     public async Task<(List<OrderDto> Orders, string? Next)> ListPageAsync(string pathAndQuery)
     {
-        using var response = await GetAsync(pathAndQuery);
+        using var response = await RetryUnavailableAsync(() => GetAsync(pathAndQuery));
         var orders = await ReadListAsync(response);
         if (!response.Headers.TryGetValues("Link", out var links))
         {
@@ -143,7 +181,7 @@ public sealed partial class OrderApi(HttpClient http)
     public static async Task<OrderDto> ReadOrderAsync(HttpResponseMessage response, HttpStatusCode expected)
     {
         await ShouldHaveStatusAsync(response, expected);
-        response.Content.Headers.ContentType?.MediaType.ShouldBe("application/json");
+        ShouldHaveMediaType(response, "application/json");
         var order = await response.Content.ReadFromJsonAsync<OrderDto>(Json, Ct);
         return order.ShouldNotBeNull();
     }
@@ -151,7 +189,7 @@ public sealed partial class OrderApi(HttpClient http)
     public static async Task<List<OrderDto>> ReadListAsync(HttpResponseMessage response)
     {
         await ShouldHaveStatusAsync(response, HttpStatusCode.OK);
-        response.Content.Headers.ContentType?.MediaType.ShouldBe("application/json");
+        ShouldHaveMediaType(response, "application/json");
         var list = await response.Content.ReadFromJsonAsync<List<OrderDto>>(Json, Ct);
         return list.ShouldNotBeNull();
     }
@@ -160,11 +198,10 @@ public sealed partial class OrderApi(HttpClient http)
     public static async Task<JsonObject> ReadProblemAsync(HttpResponseMessage response, HttpStatusCode expected)
     {
         await ShouldHaveStatusAsync(response, expected);
-        response.Content.Headers.ContentType?.MediaType.ShouldBe("application/problem+json",
-            $"a {(int)expected} must be ProblemDetails (application/problem+json)");
+        ShouldHaveMediaType(response, "application/problem+json", $"a {(int)expected} must be ProblemDetails");
         var problem = JsonNode.Parse(await response.Content.ReadAsStringAsync(Ct)) as JsonObject;
         problem.ShouldNotBeNull("the problem body must be a JSON object");
-        problem["status"]?.GetValue<int>().ShouldBe((int)expected);
+        problem["status"].ShouldNotBeNull("a problem names its status").GetValue<int>().ShouldBe((int)expected);
         return problem;
     }
 
@@ -178,6 +215,10 @@ public sealed partial class OrderApi(HttpClient http)
             $"the errors must name '{field}'; got {errors.ToJsonString()}");
         return problem;
     }
+
+    public static void ShouldHaveMediaType(HttpResponseMessage response, string mediaType, string? because = null) =>
+        response.Content.Headers.ContentType.ShouldNotBeNull($"no Content-Type; expected {mediaType}").MediaType
+            .ShouldBe(mediaType, because);
 
     public static async Task ShouldHaveStatusAsync(HttpResponseMessage response, HttpStatusCode expected)
     {

@@ -31,15 +31,6 @@ public abstract class CitusStoreFixture(PostgresServer server) : PostgresStoreFi
 
     protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() => [new("Store:PostgreSql:Distribution", "Citus")];
 
-    // A listing by customer reads every shard (the shard key is the order id): on the test engine the coordinator and
-    // both workers share 2 cores with the parallel suites, and such a read outran the 2 s attempt bound now and then.
-    // The other test engines get the same room (MongoEngine: 30 s; the shoot-out's Citus rows: 10 s / 30 s).
-    protected override IEnumerable<KeyValuePair<string, string?>> EngineBounds() =>
-    [
-        new("Resilience:AttemptTimeoutSeconds", "10"),
-        new("Resilience:TotalTimeoutSeconds", "30"),
-    ];
-
     public override async ValueTask DisposeAsync()
     {
         await base.DisposeAsync();

@@ -25,13 +25,12 @@ public abstract class MongoStoreFixture : StoreFixture
 
     /// <summary>
     /// On FerretDB the service runs with that engine's longer attempt bound (MongoEngine.FerretDbSettings): a burst of
-    /// fifty writers on one order waits seconds for connections there, where the 2 s default answers 503. On MongoDB
-    /// the defaults stay.
+    /// fifty writers on one order waits seconds for connections there, where the 2 s default answers 503.
     /// </summary>
     protected override IEnumerable<KeyValuePair<string, string?>> EngineBounds() =>
         UnavailableReason is null && MongoEngine.DetectAsync().GetAwaiter().GetResult().Kind == MongoEngineKind.FerretDb
             ? MongoEngine.FerretDbSettings
-            : [];
+            : base.EngineBounds();
 
     /// <summary>FerretDB's updateMany counts an order as modified when a racing update pulled its entries first.</summary>
     public override bool CountsEachForgottenKeyOnce =>

@@ -118,15 +118,20 @@ public abstract class SqlServerStoreFixture : StoreFixture
     /// <summary>
     /// Babelfish compiles each statement shape on each new session, which takes seconds (longer on a busy
     /// machine), and it only sees a cancel between requests: the defaults (2 s an attempt, 5 s a call) would
-    /// abandon every first call. So on Babelfish the suite runs the service with longer timeouts; on SQL Server it keeps
-    /// the defaults. They are shorter than the 60/75/90 s docs/stores/babelfish.md gives a service, which must outlast a
-    /// whole pool of new sessions parsing at full load after a restart: the suite's pool of 10 and few concurrent calls
-    /// never meet that, and a fault surfaces sooner.
+    /// abandon every first call. So on Babelfish the suite runs the service with longer timeouts; on SQL Server with
+    /// <see cref="StoreFixture.AnsweringBounds"/>. They are shorter than the 60/75/90 s docs/stores/babelfish.md gives
+    /// a service, which must outlast a whole pool of new sessions parsing at full load after a restart: the suite's
+    /// pool of 10 and few concurrent calls never meet that, and a fault surfaces sooner.
     /// </summary>
     protected override IEnumerable<KeyValuePair<string, string?>> ExtraSettings() =>
-        UnavailableReason is null && EngineAsync().GetAwaiter().GetResult() == SqlServerEngine.Babelfish
-            ? BabelfishSettings
-            : [];
+        OnBabelfish ? BabelfishSettings : [];
+
+    /// <summary>On Babelfish, its own longer bounds (<see cref="BabelfishSettings"/>) stand.</summary>
+    protected override IEnumerable<KeyValuePair<string, string?>> EngineBounds() =>
+        OnBabelfish ? [] : base.EngineBounds();
+
+    private bool OnBabelfish =>
+        UnavailableReason is null && EngineAsync().GetAwaiter().GetResult() == SqlServerEngine.Babelfish;
 
     /// <summary>The timeouts the suite's services on Babelfish run with.</summary>
     public static readonly KeyValuePair<string, string?>[] BabelfishSettings =
