@@ -5,11 +5,7 @@ using OrderService.Data.Configuration;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// ConnectionStrings:Orders at start-up: required for every provider but SQLite, and parsed by the provider's
-/// own builder, so a misspelt keyword stops start-up with one line instead of failing the first request.
-/// The value is never printed: it may hold a password.
-/// </summary>
+/// <summary>ConnectionStrings:Orders at start-up.</summary>
 public sealed class ConnectionStringValidator(IConfiguration configuration) : IValidateOptions<StoreOptions>
 {
     /// <summary>The rule in words, for the start-up error and the configuration reference alike.</summary>
@@ -57,7 +53,7 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
         }
     }
 
-    /// <summary>True when <paramref name="provider"/>'s own parser takes <paramref name="text"/> (or the provider has none).</summary>
+    /// <summary>True when <paramref name="provider"/>'s own parser takes <paramref name="text"/>.</summary>
     internal static bool Parses(StoreProvider provider, string text)
     {
         var builder = Builder(provider);
@@ -77,10 +73,6 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
         }
     }
 
-    /// <summary>
-    /// The provider's own parser; null for a provider whose strings are not key=value pairs, or whose engine's project
-    /// registered no driver factory (<see cref="DriverName"/>).
-    /// </summary>
     private static DbConnectionStringBuilder? Builder(StoreProvider provider) =>
         DbProviderFactories.TryGetFactory(DriverName(provider), out var factory) ? factory.CreateConnectionStringBuilder() : null;
 

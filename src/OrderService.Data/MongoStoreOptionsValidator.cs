@@ -4,11 +4,8 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// The <c>Store:MongoDb</c> keys, checked at start-up whatever the provider (a bad value is a bad value); each failure is
-/// one <see cref="SettingError"/> line naming its key. The wtimeout bound reads the Resilience section only when that
-/// section is valid: a bad Resilience value is reported once, by its own validator, not again from here.
-/// </summary>
+/// <summary>The <c>Store:MongoDb</c> keys, checked at start-up whatever the provider; each failure is one <see
+/// cref="SettingError"/> line naming its key.</summary>
 public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resilience) : IValidateOptions<StoreOptions>
 {
     public const int MaxMembers = 50;

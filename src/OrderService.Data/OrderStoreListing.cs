@@ -3,10 +3,10 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data;
 
-/// <summary>Conveniences over <see cref="IOrderStore.ListByCustomerAsync"/> for callers that are not the API (tools, the load auditor, tests).</summary>
+/// <summary>Conveniences over <see cref="IOrderStore.ListByCustomerAsync"/> for callers that are not the API.</summary>
 public static class OrderStoreListing
 {
-    /// <summary>The first page of a customer's orders, newest first: at most <paramref name="limit"/> orders.</summary>
+    /// <summary>The first page of a customer's orders, newest first.</summary>
     public static async IAsyncEnumerable<Order> ListByCustomerAsync(
         this IOrderStore store, string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
@@ -18,7 +18,7 @@ public static class OrderStoreListing
         }
     }
 
-    /// <summary>Every order of a customer, newest first, walked page by page (<paramref name="pageSize"/> orders per page).</summary>
+    /// <summary>Every order of a customer, newest first, walked page by page.</summary>
     public static async IAsyncEnumerable<Order> ListAllByCustomerAsync(
         this IOrderStore store, string customerId, OrderStatus? status, int pageSize, [EnumeratorCancellation] CancellationToken cancellationToken)
     {

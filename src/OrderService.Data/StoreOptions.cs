@@ -10,7 +10,7 @@ public enum StoreProvider
     PostgreSql,
     SqlServer,
 
-    /// <summary>MongoDB.Driver: one document per order whatever Store:Layout says; its switches are <see cref="StoreOptions.MongoDb"/>.</summary>
+    /// <summary>MongoDB.Driver.</summary>
     MongoDb,
 }
 
@@ -25,10 +25,11 @@ public enum StoreLayout
 
 public enum UnitOfWork
 {
-    /// <summary>One connection and one transaction span the read, the status update and the event insert of a request (the seed's shared context).</summary>
+    /// <summary>One connection and one transaction span the read, the status update and the event insert of a
+    /// request.</summary>
     PerRequest,
 
-    /// <summary>Every repository call opens its own connection and commits on its own (the seed's new context per part).</summary>
+    /// <summary>Every repository call opens its own connection and commits on its own.</summary>
     PerCall,
 }
 
@@ -43,7 +44,8 @@ public enum ReadIsolation
 {
     ReadCommitted,
 
-    /// <summary>NOLOCK on SQL Server; shared cache with read_uncommitted on SQLite; the same as ReadCommitted on PostgreSQL.</summary>
+    /// <summary>NOLOCK on SQL Server; shared cache with read_uncommitted on SQLite; the same as ReadCommitted on
+    /// PostgreSQL.</summary>
     ReadUncommitted,
 }
 
@@ -56,7 +58,7 @@ public enum BatchFilter
     InList,
 }
 
-/// <summary>The <c>Store</c> section: which store, which layout, and the seed's switches. Validated at start-up.</summary>
+/// <summary>The <c>Store</c> section: which store, which layout, and the seed's switches.</summary>
 [Description("Which store, which layout, and the reference study's switches.")]
 public sealed class StoreOptions
 {
@@ -161,11 +163,7 @@ public sealed class PostgreSqlStoreOptions
     [Range(1, 10_000)]
     public int GroupCommitMaxBatch { get; set; } = 128;
 
-    /// <summary>
-    /// Chosen by the operator, not detected: distributing changes what the service promises (an Idempotency-Key is
-    /// unique per order, a keyed create's order id comes from its key) and is one-way for the database's tables, and
-    /// a database the service creates itself has no extension to detect yet.
-    /// </summary>
+    /// <summary>Chosen by the operator, not detected.</summary>
     [Description("None: plain tables on one primary; Citus: the service distributes its tables on the order id (colocated), runs every workflow statement on one shard, and turns its group commit off (docs/stores/citus.md).")]
     public PostgreSqlDistribution Distribution { get; set; } = PostgreSqlDistribution.None;
 
@@ -173,12 +171,7 @@ public sealed class PostgreSqlStoreOptions
     [Range(1, 64)]
     public int GroupCommitWriters { get; set; } = 2;
 
-    /// <summary>
-    /// Where reads go: a standby's connection string (or several hosts with Target Session Attributes=prefer-standby).
-    /// When set, GET by id, the batch and the customer listing read there; writes stay on ConnectionStrings:Orders.
-    /// A GET or batch id the standby does not have yet is re-read on the primary; a listing may lag by the
-    /// replication delay (docs/read-replicas.md). Empty: every read goes to the primary.
-    /// </summary>
+    /// <summary>Where reads go: a standby's connection string.</summary>
     [Description("A standby's connection string: GET by id, the batch and the listing read there; a miss is re-read on the primary. Empty: every read goes to the primary.")]
     [ConnectionStringOf(StoreProvider.PostgreSql)]
     public string? ReadConnectionString { get; set; }

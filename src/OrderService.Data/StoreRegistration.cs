@@ -7,11 +7,7 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// Chooses the store from configuration: Store:Provider picks one of the registered <see cref="StoreEngine"/>s (the host
-/// registers the engines it ships, each from its own project). Adding a store is one project and one registration;
-/// nothing above the port changes.
-/// </summary>
+/// <summary>Chooses the store from configuration.</summary>
 public static class StoreRegistration
 {
     public const string ConnectionStringName = "Orders";
@@ -77,20 +73,14 @@ public static class StoreRegistration
     }
 }
 
-/// <summary>One engine's store factory, registered by the engine's project for the host to choose from by Store:Provider.</summary>
+/// <summary>One engine's store factory, registered by the engine's project for the host to choose from by
+/// Store:Provider.</summary>
 public sealed record StoreEngine(StoreProvider Provider, Func<StoreContext, StoreBundle> Create);
 
-/// <summary>
-/// What a provider's factory needs: the validated options, its connection string and the container. It is in the
-/// container too, for what an engine builds there (PostgreSQL's data sources).
-/// </summary>
+/// <summary>What a provider's factory needs: the validated options, its connection string and the container.</summary>
 public sealed record StoreContext(StoreOptions Options, string ConnectionString, IServiceProvider Services);
 
-/// <summary>
-/// What a provider's factory hands back. Disposing the bundle disposes the provider's pools and writers (<see cref="Resources"/>);
-/// <see cref="Pool"/> is the pool whose idle connections an outage leaves dead, where the driver keeps such a pool;
-/// <see cref="JsonReads"/> builds the store's list reads as API JSON on the store's calls, where it offers them.
-/// </summary>
+/// <summary>What a provider's factory hands back.</summary>
 public sealed record StoreBundle(
     IOrderStore Store,
     IStoreSchema Schema,

@@ -5,13 +5,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// What the stores emit that no library does: a span and a duration per port call (every store, through
-/// the resilience decorator), a span per command (SQL text, isolation, unit of work), transitions by
-/// outcome, retries, the circuit's state, and counters for connections opened and commands sent.
-/// Nothing here costs more than a flag check while nobody listens: spans start only for a listener,
-/// and instruments record only when a meter provider (or a test's listener) enabled them.
-/// </summary>
+/// <summary>What the stores emit that no library does.</summary>
 public static class StoreTelemetry
 {
     public const string Name = "OrderService.Store";
@@ -67,11 +61,7 @@ public static class StoreTelemetry
         return activity;
     }
 
-    /// <summary>
-    /// Starts one store call: a span named after the operation (db.system, db.operation.name) and its
-    /// duration. Null when nobody listens to either. The resilience decorator wraps every port call in one;
-    /// a store may wrap work of its own that no library traces. Dispose ends it; <see cref="StoreCall.Fail"/> first marks a failure.
-    /// </summary>
+    /// <summary>Starts one store call: a span named after the operation and its duration.</summary>
     public static StoreCall? Call(string provider, string operation)
     {
         var activity = ActivitySource.StartActivity(operation, ActivityKind.Internal);
@@ -100,7 +90,7 @@ public static class StoreTelemetry
             new KeyValuePair<string, object?>("orderservice.store.fault", fault),
             new KeyValuePair<string, object?>("error.type", errorType));
 
-    /// <summary>Reports a circuit's state (0 closed, 1 open, 2 half-open, 3 isolated) until the returned handle is disposed.</summary>
+    /// <summary>Reports a circuit's state until the returned handle is disposed.</summary>
     public static IDisposable ObserveCircuit(string provider, Func<int> state)
     {
         var handle = new CircuitHandle();
@@ -144,7 +134,7 @@ public static class StoreTelemetry
             _activity = activity;
         }
 
-        /// <summary>The call failed; <paramref name="errorType"/> becomes error.type (an exception type, or "unavailable").</summary>
+        /// <summary>The call failed.</summary>
         public void Fail(string errorType, string? description = null)
         {
             _errorType = errorType;

@@ -5,12 +5,7 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// Creates the schema right after start-up, without blocking or failing it (with the store down the schema gate of
-/// <see cref="ResilientCalls"/> tries again on the next call). Once a readiness probe succeeds it opens a batch of
-/// pooled connections outside the circuit, so a first burst of requests does not queue behind connection handshakes.
-/// Last, it warns when the database holds the other layout's orders.
-/// </summary>
+/// <summary>Creates the schema right after start-up, without blocking or failing it.</summary>
 public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema schema, IOptions<StoreOptions> options, IOptions<ResilienceOptions> resilience, ILogger<StoreWarmUp> logger) : BackgroundService
 {
     private const int PooledConnectionsToOpen = 32;

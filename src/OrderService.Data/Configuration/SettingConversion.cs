@@ -4,11 +4,7 @@ using Microsoft.Extensions.Configuration;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>
-/// Finds the values the configuration binder could not convert before it tries: the binder throws at the first, naming
-/// neither the value nor what is allowed; this names both, for every bad value of the section. It converts as the binder
-/// does, also refuses an enum number that names no member, and checks the converted values' annotations too.
-/// </summary>
+/// <summary>Finds the values the configuration binder could not convert before it tries.</summary>
 internal static class SettingConversion
 {
     /// <summary>The section's bad values, one line each, when at least one cannot be converted; else none.</summary>

@@ -3,12 +3,8 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>
-/// Checks an options object, nested sections included, against its data annotations ([Range], [MaxLength],
-/// [Required], ...) and checks every enum holds a named member. Each failure is one line that names the key
-/// (section path plus property), the value and what the annotation allows, so an options class needs no
-/// error messages of its own. Unlike ValidateDataAnnotations, it walks into nested sections (Store:Sqlite).
-/// </summary>
+/// <summary>Checks an options object, nested sections included, against its data annotations and checks every enum
+/// holds a named member.</summary>
 internal sealed class SettingRules<TOptions>(string sectionName) : IValidateOptions<TOptions>
     where TOptions : class
 {

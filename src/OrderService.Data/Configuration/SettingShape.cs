@@ -5,11 +5,7 @@ using System.Reflection;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>
-/// What an options class looks like to the configuration binder: its settings (public properties), its
-/// nested sections (class-typed properties, such as <c>Store:Sqlite</c>), and, for each setting, what is
-/// allowed, in words, from its type and its data annotations.
-/// </summary>
+/// <summary>What an options class looks like to the configuration binder.</summary>
 internal static class SettingShape
 {
     public static IEnumerable<PropertyInfo> Settings(Type type) =>
@@ -21,7 +17,7 @@ internal static class SettingShape
         type.IsClass && type != typeof(string) && type != typeof(Uri) && !typeof(IEnumerable).IsAssignableFrom(type)
         && type.GetConstructor(Type.EmptyTypes) is not null && type.Namespace?.StartsWith("System", StringComparison.Ordinal) != true;
 
-    /// <summary>The element (or dictionary value) type of a list, array, set or dictionary setting; null for anything else.</summary>
+    /// <summary>The element type of a list, array, set or dictionary setting; null for anything else.</summary>
     public static Type? ElementType(Type type)
     {
         if (type == typeof(string) || !typeof(IEnumerable).IsAssignableFrom(type))
@@ -43,15 +39,11 @@ internal static class SettingShape
         };
     }
 
-    /// <summary>What a setting of this property accepts: "Sqlite, PostgreSql, SqlServer", "1 to 600", "true, false".</summary>
+    /// <summary>What a setting of this property accepts.</summary>
     public static string Allowed(PropertyInfo property) =>
         Allowed(property.PropertyType, property.GetCustomAttributes<ValidationAttribute>());
 
-    /// <summary>
-    /// Everything a setting of this property accepts, as the reference shows it: its type and annotations, the rules
-    /// across settings (<see cref="ISettingRule"/>, keys in full under <paramref name="sectionPath"/>) and the words
-    /// of a rule its own validator enforces (<see cref="SettingRuleAttribute"/>).
-    /// </summary>
+    /// <summary>Everything a setting of this property accepts, as the reference shows it.</summary>
     public static string Allowed(PropertyInfo property, string sectionPath)
     {
         var allowed = Allowed(property.PropertyType, property.GetCustomAttributes<ValidationAttribute>(), sectionPath);
@@ -81,10 +73,7 @@ internal static class SettingShape
         return kind is null ? string.Join(", ", rules) : $"{kind}, {string.Join(", ", rules)}";
     }
 
-    /// <summary>
-    /// A data annotation as the range or limit it sets, in words. A rule across settings names the other key under
-    /// <paramref name="sectionPath"/>, and its value when <paramref name="options"/> is the object being checked.
-    /// </summary>
+    /// <summary>A data annotation as the range or limit it sets, in words.</summary>
     public static string Describe(ValidationAttribute rule, string? sectionPath = null, object? options = null) => rule switch
     {
         ISettingRule across => across.Describe(sectionPath ?? "", options),

@@ -6,14 +6,11 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>
-/// One way to register an options class: bind its section, check it at start-up, and word every failure
-/// as one line (<see cref="SettingError"/>). An options class only declares its rules as data annotations;
-/// rules across fields go in an IValidateOptions that words its failures with <see cref="SettingError"/>.
-/// </summary>
+/// <summary>One way to register an options class.</summary>
 public static class SettingsRegistration
 {
-    /// <summary>Binds <paramref name="sectionName"/> to <typeparamref name="TOptions"/>, validated at start-up.</summary>
+    /// <summary>Binds <paramref name="sectionName"/> to <typeparamref name="TOptions"/>, validated at
+    /// start-up.</summary>
     public static OptionsBuilder<TOptions> AddSettings<TOptions>(this IServiceCollection services, IConfiguration configuration, string sectionName)
         where TOptions : class
     {
@@ -33,13 +30,7 @@ public static class SettingsRegistration
             .ValidateOnStart();
     }
 
-    /// <summary>
-    /// Checks every registered options class now, before anything starts, listens or logs. In the service's
-    /// own process it prints each bad setting as one line on stderr and returns false; the caller then exits
-    /// with code 1. A host embedded in another process (WebApplicationFactory in the tests) gets the
-    /// exception instead, as it would from StartAsync. Errors that are not about settings propagate, with
-    /// their stack trace, as bugs should.
-    /// </summary>
+    /// <summary>Checks every registered options class now, before anything starts, listens or logs.</summary>
     public static bool SettingsAreValid(this IHost host, TextWriter? errors = null)
     {
         try

@@ -1,6 +1,6 @@
 namespace OrderService.Data.Document;
 
-/// <summary>The clean-up's batch (see <see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>): one delete in a write unit of its own.</summary>
+/// <summary>The clean-up's batch: one delete in a write unit of its own.</summary>
 public sealed partial class DocumentOrderStore
 {
     public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken) =>

@@ -4,10 +4,10 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Document;
 
-/// <summary>The customer listing of the document layout, one keyset page at a time (see <see cref="IOrderStore.ListByCustomerAsync"/>).</summary>
+/// <summary>The customer listing of the document layout, one keyset page at a time.</summary>
 public sealed partial class DocumentOrderStore
 {
-    /// <summary>A keyset page: the positions-only lookahead, then the documents of its range (see the port, and RelationalOrderStore.Listing.cs for why).</summary>
+    /// <summary>A keyset page: the positions-only lookahead, then the documents of its range.</summary>
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
         var sql = DocumentQueries.PagePositions(query.Status is not null, query.After is not null);

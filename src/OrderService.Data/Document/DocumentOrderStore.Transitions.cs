@@ -9,11 +9,7 @@ namespace OrderService.Data.Document;
 /// <summary>The transitions of the document layout (see <see cref="IOrderStore.TransitionAsync"/>).</summary>
 public sealed partial class DocumentOrderStore
 {
-    /// <summary>
-    /// One unit of the dialect's transition statements. Only a unit that matched nothing, or that the key's unique
-    /// violation aborted, looks the key up: in a statement of its own, so on PostgreSQL a fresh snapshot that sees a
-    /// concurrent retry's committed key, and on SQLite's one writer every key stored before.
-    /// </summary>
+    /// <summary>One unit of the dialect's transition statements.</summary>
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
         var statements = _dialect.TransitionStatements(command);
@@ -59,11 +55,6 @@ public sealed partial class DocumentOrderStore
         }
     }
 
-    /// <summary>
-    /// A pay the gateway holds: the same statements in a unit that stays uncommitted while the gateway decides (no thread
-    /// blocks: SQLite's writer lends its connection), so concurrent readers could see the write before it is rolled back.
-    /// A "no" throws inside the unit, which rolls the write back with its key: the declined step never happened.
-    /// </summary>
     private async Task<TransitionResult> TransitionAwaitingPaymentAsync(
         TransitionCommand command, IReadOnlyList<string> statements, DocumentParameters parameters, PendingAuthorization payment, CancellationToken cancellationToken)
     {
@@ -91,7 +82,6 @@ public sealed partial class DocumentOrderStore
     private Task<TransitionResult> ExplainNoMatchAsync(TransitionCommand command, CancellationToken cancellationToken) =>
         _connections.WriteAsync(null, (connection, transaction) => ExplainNoMatchAsync(connection, transaction, command, cancellationToken), cancellationToken);
 
-    /// <summary>The update matched nothing: the key (when given) decides first, then the order is missing, or its status or version says no.</summary>
     private async Task<TransitionResult> ExplainNoMatchAsync(DbConnection connection, DbTransaction? transaction, TransitionCommand command, CancellationToken cancellationToken)
     {
         if (command.IdempotencyKey is not null && await AnswerFromKeyAsync(connection, transaction, command, cancellationToken) is { } keyed)
@@ -112,7 +102,6 @@ public sealed partial class DocumentOrderStore
         return TransitionResult.Rejected(status, reader.GetInt32(1), command.Action, command.ExpectedVersion);
     }
 
-    /// <summary>What a stored key answers (a replay of its step, or a reuse), or null when the key is unknown.</summary>
     private async Task<TransitionResult?> AnswerFromKeyAsync(DbConnection connection, DbTransaction? transaction, TransitionCommand command, CancellationToken cancellationToken)
     {
         using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.transition_key", _dialect.SelectTransitionKey, _writeIsolationInForce);
@@ -128,6 +117,5 @@ public sealed partial class DocumentOrderStore
         return OrderDocument.KnownKey(command, reader.GetString(0), _dialect.ReadId(reader, 1), reader.GetInt32(2), reader.IsDBNull(3) ? null : reader.GetString(3));
     }
 
-    /// <summary>The payment gateway said no: thrown inside the unit so that it rolls back.</summary>
     private sealed class TransitionDeclinedException() : Exception("The transition was declined before commit.");
 }

@@ -7,15 +7,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Document;
 
-/// <summary>
-/// The document layout on every SQL engine: one JSON document per order, events embedded. A write is one unit
-/// (<see cref="IRelationalConnections.WriteAsync{T}"/>) of the dialect's statements: the conditional write of the
-/// document and, with an Idempotency-Key, the key in the same atomic write. Only a write that did nothing reads
-/// further: the key decides first, then the order's state. The engine decides how a unit commits: on SQLite's
-/// group-commit writer, or in autocommit on PostgreSQL, whose one-statement units may join an
-/// <see cref="IGroupCommit"/> batch. Transitions are in DocumentOrderStore.Transitions.cs, the listing in
-/// DocumentOrderStore.Listing.cs.
-/// </summary>
+/// <summary>The document layout on every SQL engine: one JSON document per order, events embedded.</summary>
 public sealed partial class DocumentOrderStore : IOrderStore
 {
     private readonly DocumentDialect _dialect;
@@ -27,8 +19,7 @@ public sealed partial class DocumentOrderStore : IOrderStore
     // A unit of single statements needs no explicit transaction: its isolation is the engine's default write level.
     private readonly string _writeIsolationInForce;
 
-    // Group commit carries the one-statement writes under the same settings as on the relational layout: PerRequest at
-    // ReadCommitted. A held payment's explicit transaction never groups.
+    // Group commit carries the one-statement writes under the same settings as on the relational layout.
     private readonly IGroupCommit? _groupCommit;
 
     public DocumentOrderStore(DocumentDialect dialect, IRelationalConnections connections, StoreOptions options, IPaymentAuthorizer payments)
@@ -127,10 +118,6 @@ public sealed partial class DocumentOrderStore : IOrderStore
         await command.ExecuteScalarAsync(cancellationToken);
     }
 
-    /// <summary>
-    /// Runs <paramref name="statements"/> in order until one returns no row. <c>Wrote</c> is true when every one returned
-    /// a row; <c>First</c> is the first column of the first statement's row.
-    /// </summary>
     private async Task<(bool Wrote, object? First)> WriteAsync(
         DbConnection connection, DbTransaction? transaction, string operation, IReadOnlyList<string> statements, DocumentParameters parameters, CancellationToken cancellationToken)
     {
@@ -152,7 +139,6 @@ public sealed partial class DocumentOrderStore : IOrderStore
         return (true, first);
     }
 
-    /// <summary>A create that wrote nothing met an earlier write: its key (compare the request hashes), or its id (a retried insert).</summary>
     private async Task<CreateResult> ReadExistingAsync(DbConnection connection, DbTransaction? transaction, NewOrder order, CancellationToken cancellationToken)
     {
         if (order.IdempotencyKey is null)
@@ -179,7 +165,6 @@ public sealed partial class DocumentOrderStore : IOrderStore
         return await select.ExecuteScalarAsync(cancellationToken) as string;
     }
 
-    /// <summary>Yields each order as its row arrives: a large batch is never buffered whole.</summary>
     private async IAsyncEnumerable<Order> StreamAsync(DbCommand command, string operation, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var activity = StoreTelemetry.Command(_dialect.ProviderName, operation, command.CommandText, _connections.ReadIsolationInForce);
@@ -200,7 +185,6 @@ public sealed partial class DocumentOrderStore : IOrderStore
         return command;
     }
 
-    /// <summary>A write's parameters, bound alike to a command of its own or to a group commit's batch command.</summary>
     private sealed class DocumentParameters(Action<DbParameterCollection> bind) : IStatementParameters
     {
         public void AddTo(ParameterTarget target) => bind(target.Parameters);

@@ -5,13 +5,8 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.Keys;
 
-/// <summary>
-/// Forgets the Idempotency-Keys older than Store:IdempotencyKeys:RetentionHours, every CleanupIntervalSeconds, in the
-/// background: requests never wait for it. Each sweep deletes in batches of CleanupBatchSize, each batch a short write
-/// of its own through the store port (and its resilience pipeline), until a batch finds nothing. Replicas may sweep
-/// at the same moment: every store's batch skips or finds gone what another one holds (<see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>).
-/// A sweep the store cannot answer is logged and tried again at the next tick; it never stops the service.
-/// </summary>
+/// <summary>Forgets the Idempotency-Keys older than Store:IdempotencyKeys:RetentionHours, every CleanupIntervalSeconds,
+/// in the background.</summary>
 public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<StoreOptions> options, TimeProvider clock, ILogger<IdempotencyKeyCleanup> logger)
     : BackgroundService
 {
@@ -30,7 +25,7 @@ public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<St
         }
     }
 
-    /// <summary>One sweep now: deletes every key stored more than the retention ago, batch by batch; returns how many rows went.</summary>
+    /// <summary>One sweep now.</summary>
     public async Task<long> SweepAsync(CancellationToken cancellationToken)
     {
         var storedBefore = clock.GetUtcNow() - TimeSpan.FromHours(_keys.RetentionHours);

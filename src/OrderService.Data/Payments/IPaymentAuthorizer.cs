@@ -3,14 +3,11 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Payments;
 
-/// <summary>
-/// The payment gateway as the stores see it. A pay the gateway approves up front is written as any other step. A pay it
-/// must decide on is written, held uncommitted while the gateway decides, and committed on approval; a decline rolls the
-/// write back, its Idempotency-Key included (<see cref="TransitionOutcome.Declined"/>, 402).
-/// </summary>
+/// <summary>The payment gateway as the stores see it.</summary>
 public interface IPaymentAuthorizer
 {
-    /// <summary>Null when <paramref name="payment"/> is approved without waiting; otherwise the decision to await before the commit.</summary>
+    /// <summary>Null when <paramref name="payment"/> is approved without waiting; otherwise the decision to await
+    /// before the commit.</summary>
     PendingAuthorization? Authorize(Guid orderId, OrderEventData payment);
 }
 

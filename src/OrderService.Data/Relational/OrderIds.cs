@@ -3,11 +3,8 @@ namespace OrderService.Data.Relational;
 /// <summary>Order ids as the batch read sends them: each once, in the order of their canonical text.</summary>
 public static class OrderIds
 {
-    /// <summary>
-    /// The distinct ids sorted as their canonical ("D", lowercase) texts sort ordinally, which is how the engines
-    /// order uuid and text ids, so the Json and InList filters stream the same sequence. Compared as RFC 9562
-    /// (big-endian) bytes, which sort exactly like that text: no string per id (ten per batch of ten otherwise).
-    /// </summary>
+    /// <summary>The distinct ids sorted as their canonical texts sort ordinally, which is how the engines order uuid
+    /// and text ids, so the Json and InList filters stream the same sequence.</summary>
     public static Guid[] DistinctInTextOrder(IReadOnlyCollection<Guid> ids)
     {
         var sorted = new Guid[ids.Count];

@@ -3,7 +3,7 @@ using Dapper;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>The clean-up's batch (see <see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>): one delete, committed on its own.</summary>
+/// <summary>The clean-up's batch: one delete, committed on its own.</summary>
 public sealed partial class RelationalOrderStore
 {
     public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken) =>

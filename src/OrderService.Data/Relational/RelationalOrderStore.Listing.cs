@@ -4,10 +4,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// The customer listing, one keyset page at a time, in two statements: a positions-only lookahead that decides the
-/// Link header before the body, then the range's rows, opened and retried like any other read (docs/architecture.md).
-/// </summary>
+/// <summary>The customer listing, one keyset page at a time, in two statements.</summary>
 public sealed partial class RelationalOrderStore
 {
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)

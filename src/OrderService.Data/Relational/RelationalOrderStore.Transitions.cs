@@ -5,13 +5,7 @@ using OrderService.Data.Payments;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// The transition flows. PerRequest: one command writes and reads the order back. PerCall: a read, the pure rules,
-/// then a write guarded by the version read, answered with <see cref="Transitions.Apply"/>. Under RepeatableRead or
-/// Serializable PerRequest takes the PerCall flow too: a read-back in a strict transaction reads the index pages every
-/// concurrent event insert writes, and aborts them. A keyed write that did not apply looks the key up after the write
-/// (docs/architecture.md, how every store keeps the port's promises).
-/// </summary>
+/// <summary>The transition flows.</summary>
 public sealed partial class RelationalOrderStore
 {
     public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
@@ -78,11 +72,6 @@ public sealed partial class RelationalOrderStore
         }
     }
 
-    /// <summary>
-    /// The answer once the transition's write ran (<paramref name="applied"/>: it wrote; <paramref name="order"/>: what its
-    /// command read back, if anything), on the write's connection and transaction. A ValueTask: on SQLite it completes
-    /// synchronously on the writer.
-    /// </summary>
     private async ValueTask<TransitionResult> AnswerAfterWriteAsync(
         DbConnection connection, DbTransaction? transaction, TransitionCommand command, PendingAuthorization? payment, bool applied, Order? order, CancellationToken cancellationToken)
     {
@@ -166,25 +155,15 @@ public sealed partial class RelationalOrderStore
         return TransitionResult.Rejected(status, version, command.Action, command.ExpectedVersion ?? current.Version);
     }
 
-    /// <summary>The order's events are 1..version: the one-statement read-back missed no step (see <see cref="SqlDialect.TransitionReturnsWrittenOrder"/>).</summary>
     private static bool HasEveryEvent(Order order) =>
         order.Events.Count == order.Version && (order.Version == 0 || order.Events[^1].Sequence == order.Version);
 
-    /// <summary>
-    /// The order read in a statement of its own after a one-statement transition that wrote nothing (404 or 409 needs a
-    /// fresh snapshot), or whose read-back missed a step committed meanwhile: then it is cut back to <paramref name="writtenVersion"/>.
-    /// </summary>
     private async Task<Order?> RereadAfterWriteAsync(DbConnection connection, DbTransaction? transaction, Guid id, int? writtenVersion, CancellationToken cancellationToken)
     {
         var order = await ReadOrderAsync(connection, transaction, "transition.reread", id, _writeIsolationInForce, cancellationToken);
         return order is not null && writtenVersion is { } version ? OrderHistory.AsOf(order, version) : order;
     }
 
-    /// <summary>
-    /// What a stored key answers, or null when the key is unknown. Runs after the write, as a command of its
-    /// own on the write's connection and transaction. <paramref name="current"/> is the order as the write's
-    /// command read it back, if it did; it is read again when it predates the key's step.
-    /// </summary>
     private async Task<TransitionResult?> AnswerFromKeyAsync(
         DbConnection connection, DbTransaction? transaction, TransitionCommand command, Order? current, CancellationToken cancellationToken)
     {
@@ -209,20 +188,16 @@ public sealed partial class RelationalOrderStore
         return TransitionResult.Replayed(order, storedVersion);
     }
 
-    /// <summary>The key lookup as a unit of its own (the one writer on SQLite, a plain connection elsewhere): committed data only.</summary>
     private Task<TransitionResult?> AnswerFromKeyInOwnUnitAsync(TransitionCommand command, CancellationToken cancellationToken) =>
         _connections.WriteAsync(null, (connection, transaction) => AnswerFromKeyAsync(connection, transaction, command, null, cancellationToken), cancellationToken);
 
-    /// <summary>The write was aborted because its key is stored (by a winner that committed meanwhile, or by another request).</summary>
     private async Task<TransitionResult> AnswerFromTakenKeyAsync(TransitionCommand command, CancellationToken cancellationToken) =>
         await AnswerFromKeyInOwnUnitAsync(command, cancellationToken)
             ?? throw new InvalidOperationException($"The idempotency key of a transition of order {command.OrderId} was reported as stored but cannot be found.");
 
-    /// <summary>An explicit transaction when the isolation asks for one, or when a payment must be authorised before the commit.</summary>
     private IsolationLevel? TransactionFor(PendingAuthorization? payment) =>
         payment is null ? _writeTransaction : _writeTransaction ?? IsolationLevel.ReadCommitted;
 
-    /// <summary>A unit that waits for the payment gateway is one the engine must not block a thread on.</summary>
     private Task<T> WriteUnitAsync<T>(PendingAuthorization? payment, IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
         payment is null || isolation is not { } held
             ? _connections.WriteAsync(isolation, work, cancellationToken)
@@ -261,7 +236,6 @@ public sealed partial class RelationalOrderStore
     private static (OrderStatus Status, int Version)? ReadStatusAndVersion(DbDataReader row) =>
         (OrderRowReader.ParseStatus(row.GetString(0)), row.GetInt32(1));
 
-    /// <summary>The payment gateway said no: thrown inside the unit so it rolls back, caught as <see cref="TransitionOutcome.Declined"/>.</summary>
     private sealed class DeclinedWrite : Exception
     {
         public DeclinedWrite()

@@ -8,12 +8,7 @@ using OrderService.Data.Payments;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// The one relational engine: every SQL store (SQLite, PostgreSQL, SQL Server) runs these flows with
-/// its own <see cref="SqlDialect"/> (the SQL text) and <see cref="IRelationalConnections"/> (how a unit
-/// commits). The switches are honoured here, once: unit of work, write isolation, batch filter.
-/// Transitions are in RelationalOrderStore.Transitions.cs, the customer listing in RelationalOrderStore.Listing.cs.
-/// </summary>
+/// <summary>The one relational engine.</summary>
 public sealed partial class RelationalOrderStore : IOrderStore
 {
     private readonly SqlDialect _dialect;
@@ -23,19 +18,16 @@ public sealed partial class RelationalOrderStore : IOrderStore
     private readonly bool _jsonBatchFilter;
     private readonly int _commandTimeout;
 
-    // ReadCommitted writes are single atomic commands (no explicit transaction, one round trip);
-    // a stricter level needs an explicit transaction to mean anything.
+    // ReadCommitted writes are single atomic commands; a stricter level needs an explicit transaction to mean anything.
     private readonly IsolationLevel? _writeTransaction;
     private readonly string _writeIsolationInForce;
 
     // Under a strict level, where writes run concurrently, a transition reads before its transaction, which holds only
-    // the version-guarded write: transitions of different orders then do not abort each other.
+    // the version-guarded write.
     private readonly bool _strictTransitionsReadFirst;
     private readonly string _createIsolationInForce;
 
-    // Group commit (IGroupCommit) carries the default flow's one-statement writes: PerRequest at ReadCommitted, on a
-    // dialect whose create and transition are each one statement with one result set. The other switches keep their
-    // own units: what they measure is how a request commits on its own.
+    // Group commit carries the default flow's one-statement writes.
     private readonly IGroupCommit? _groupCommit;
 
     public RelationalOrderStore(SqlDialect dialect, IRelationalConnections connections, StoreOptions options, IPaymentAuthorizer payments)
@@ -87,7 +79,6 @@ public sealed partial class RelationalOrderStore : IOrderStore
             : CreateInGroupAsync(_groupCommit, order, sql, parameters, cancellationToken);
     }
 
-    /// <summary>The create's statement in a group commit; on its own (<see cref="CreateAloneAsync"/>) when its group was rejected.</summary>
     private async Task<CreateResult> CreateInGroupAsync(IGroupCommit group, NewOrder order, string sql, CreateParameters parameters, CancellationToken cancellationToken)
     {
         GroupedResult<bool> grouped;
@@ -112,9 +103,8 @@ public sealed partial class RelationalOrderStore : IOrderStore
         var withKey = order.IdempotencyKey is not null;
         var created = order.Order;
 
-        // Every decision of a create is a unique or foreign key, which holds alike at every isolation level, so it
-        // runs as its own implicit transaction: SERIALIZABLE would only add false conflicts on the index pages that
-        // every concurrent create writes.
+        // Every decision of a create is a unique or foreign key, which holds alike at every isolation level, so it runs
+        // as its own implicit transaction.
         return _connections.WriteAsync(null, async (connection, transaction) =>
         {
             bool inserted;
@@ -130,10 +120,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
                     knownOrderId = reader.GetGuid(1);
                 }
 
-                // Run the create's statements to the end HERE: a statement after the last result read (SQLite's
-                // lines and Created event follow its RETURNING) fails only as the reader moves on, and
-                // Microsoft.Data.Sqlite swallows that failure when a reader is disposed: the create would be
-                // acknowledged and committed without its lines or event.
+                // Run the create's statements to the end HERE.
                 while (await reader.NextResultAsync(cancellationToken))
                 {
                 }
@@ -145,11 +132,6 @@ public sealed partial class RelationalOrderStore : IOrderStore
         }, cancellationToken);
     }
 
-    /// <summary>
-    /// A create that inserted nothing: its key (or, on a retried insert, its id) is known. The answer is the order it made,
-    /// as its creation left it, or a reused key. <paramref name="knownHash"/> is the key's hash where the create's own
-    /// command returned it; otherwise the key is looked up here, in a statement of its own.
-    /// </summary>
     private async Task<CreateResult> AnswerNotInsertedAsync(
         DbConnection connection, DbTransaction? transaction, NewOrder order, string? knownHash, Guid knownOrderId, CancellationToken cancellationToken)
     {
@@ -175,11 +157,6 @@ public sealed partial class RelationalOrderStore : IOrderStore
         return new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(first, 1));
     }
 
-    /// <summary>
-    /// An Idempotency-Key's row (<see cref="SqlDialect.SelectIdempotencyKey"/>): the request hash, the order, and the version
-    /// its step produced (1 for a create's key); null when the key is not stored. <paramref name="orderId"/> is the order
-    /// the request names, which a dialect whose keys are unique per order looks the key up with.
-    /// </summary>
     private async Task<(string Hash, Guid OrderId, int Version)?> ReadStoredKeyAsync(
         DbConnection connection, DbTransaction? transaction, string key, Guid orderId, string operation, string isolation, CancellationToken cancellationToken)
     {
@@ -201,8 +178,8 @@ public sealed partial class RelationalOrderStore : IOrderStore
 
     public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        // A repeated id is returned once; sorting by the canonical text keeps chunks in the order the
-        // engines sort uuid/text ids, so Json and InList stream the same sequence.
+        // A repeated id is returned once; sorting by the canonical text keeps chunks in the order the engines sort
+        // uuid/text ids, so Json and InList stream the same sequence.
         var distinct = OrderIds.DistinctInTextOrder(ids);
         if (distinct.Length == 0)
         {
@@ -243,8 +220,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
         using (StoreTelemetry.Command(_dialect.ProviderName, "ping", _dialect.Ping, _connections.ReadIsolationInForce))
         {
-            // A plain command: the warm-up sends many of these at start-up, and Dapper's one-time set-up would then
-            // compete with the first requests for the CPU.
+            // A plain command.
             await using var ping = connection.CreateCommand();
             ping.CommandText = _dialect.Ping;
             ping.CommandTimeout = _commandTimeout;

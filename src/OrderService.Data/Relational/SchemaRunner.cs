@@ -2,17 +2,12 @@ using System.Data.Common;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// The one schema runner of every SQL engine and layout: in one unit that holds the engine's schema lock, it creates the
-/// layout's versions table when missing, applies each embedded script (<see cref="SchemaScripts"/>) whose version is not
-/// recorded there, records it, and commits. Concurrent start-ups queue on the lock and the later ones find every script
-/// recorded; the engines' DDL is transactional, so a failing script leaves nothing behind.
-/// </summary>
+/// <summary>The one schema runner of every SQL engine and layout.</summary>
 public sealed class SchemaRunner(SchemaDialect dialect, SchemaHistory history)
 {
     public SchemaHistory History => history;
 
-    /// <summary>Applies what <paramref name="connection"/>'s database lacks; <see cref="SchemaDialect.OpenAsync"/> opens one.</summary>
+    /// <summary>Applies what <paramref name="connection"/>'s database lacks.</summary>
     public async Task ApplyAsync(DbConnection connection, CancellationToken cancellationToken)
     {
         var transaction = await dialect.BeginAsync(connection, history, cancellationToken);
@@ -88,10 +83,7 @@ public sealed class SchemaRunner(SchemaDialect dialect, SchemaHistory history)
     }
 }
 
-/// <summary>
-/// One layout's scripts on one engine and the table that records which of them a database has: <c>schema_versions</c>
-/// for the relational layout, <c>document_schema_versions</c> for the document layout (so both can live in one database).
-/// </summary>
+/// <summary>One layout's scripts on one engine and the table that records which of them a database has.</summary>
 public sealed record SchemaHistory(StoreLayout Layout, IReadOnlyList<SchemaScript> Scripts)
 {
     public string VersionsTable => Layout == StoreLayout.Document ? "document_schema_versions" : "schema_versions";

@@ -2,11 +2,7 @@ using Microsoft.Extensions.Logging;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>
-/// The resilience events an operator must see, logged from the strategies' own callbacks (Polly's telemetry
-/// listener is off on the store pipeline: see <see cref="StorePipeline.Configure"/>). The event ids' names are
-/// the Polly event names they stand for, so a log query written for Polly's events still finds them.
-/// </summary>
+/// <summary>The resilience events an operator must see, logged from the strategies' own callbacks.</summary>
 internal static partial class ResilienceLog
 {
     /// <summary>The category every event here is logged under.</summary>

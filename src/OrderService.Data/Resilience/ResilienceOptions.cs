@@ -4,11 +4,7 @@ using OrderService.Data.Configuration;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>
-/// The <c>Resilience</c> section: how long a store call may take in total and per attempt, how often a
-/// transient fault is retried, when the circuit to the store opens and for how long, and what Retry-After
-/// a 503 advertises. Validated at start-up; each failure names its key.
-/// </summary>
+/// <summary>The <c>Resilience</c> section.</summary>
 [Description("The resilience pipeline around every store call: timeouts, retries, the circuit breaker and the 503's Retry-After.")]
 public sealed class ResilienceOptions
 {
@@ -27,10 +23,7 @@ public sealed class ResilienceOptions
     [Range(0, 10)]
     public int MaxRetries { get; set; } = 2;
 
-    /// <summary>
-    /// Nothing committed in such a conflict, so a rerun is always safe and cheap. RepeatableRead and Serializable
-    /// produce them by design under concurrency, so they get a budget of their own, larger than <see cref="MaxRetries"/>.
-    /// </summary>
+    /// <summary>Nothing committed in such a conflict, so a rerun is always safe and cheap.</summary>
     [Description("Retries after the first attempt for a conflict the store rolled back whole (serialization failure, deadlock victim, SQLite BUSY), within the total timeout; 0 disables them.")]
     [Range(0, 20)]
     public int MaxConflictRetries { get; set; } = 6;

@@ -2,13 +2,8 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>
-/// Wraps the provider's store so that every call is bounded in time, survives brief faults and stops
-/// hammering a store that is down: each port member is one call through the store's <see cref="ResilientCalls"/>
-/// (pipeline, schema gate, span and duration, 503 rules) with the member's operation name and rerun rule
-/// (<see cref="RerunSafety"/>); transitions are also counted by outcome.
-/// A new port member is one line here: its operation name, its rerun safety, the call.
-/// </summary>
+/// <summary>Wraps the provider's store so that every call is bounded in time, survives brief faults and stops hammering
+/// a store that is down.</summary>
 public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls) : IOrderStore
 {
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken) =>
@@ -33,7 +28,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         }
     }
 
-    /// <summary>A delete of keys older than a cutoff: rerunning it deletes what is left, so it is always safe.</summary>
+    /// <summary>A delete of keys older than a cutoff.</summary>
     public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken) =>
         calls.RunAsync("forget_keys", RerunSafety.Always, static (store, batch, token) => store.ForgetKeysStoredBeforeAsync(batch.StoredBefore, batch.Limit, token), inner,
             (StoredBefore: storedBefore, Limit: limit), cancellationToken);
@@ -41,11 +36,8 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
     public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
         calls.StreamAsync("get_many", static (store, ids, token) => store.GetManyAsync(ids, token), inner, ids, cancellationToken);
 
-    /// <summary>
-    /// The page's lookahead is an ordinary call (bounded, retried); its rows are a stream like the others,
-    /// re-opened from the start when its first row fails. The inner page's rows are cold (see the port), so
-    /// re-enumerating them re-runs the range query with the same bounds: the Link already decided stays true.
-    /// </summary>
+    /// <summary>The page's lookahead is an ordinary call; its rows are a stream like the others, re-opened from the
+    /// start when its first row fails.</summary>
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
         var page = await calls.RunAsync("list_by_customer", RerunSafety.Always, static (store, query, token) => store.ListByCustomerAsync(query, token), inner, query, cancellationToken)
@@ -53,12 +45,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         return page with { Orders = calls.StreamAsync("list_by_customer_rows", static (_, rows, _) => rows, inner, page.Orders, CancellationToken.None) };
     }
 
-    /// <summary>
-    /// Readiness goes through the circuit: while it is open the probe answers at once, red, without touching
-    /// the store (the instance would answer every request 503, so it is not ready); once the break is over the
-    /// probe may be the half-open call that closes it, so an instance taken out of rotation recovers without
-    /// waiting for a user request to risk it. One attempt, no retry: the answer is about the store now.
-    /// </summary>
+    /// <summary>Readiness goes through the circuit.</summary>
     public Task CheckReadyAsync(CancellationToken cancellationToken) =>
         calls.RunAsync("ready", RerunSafety.Never, static async (store, _, token) =>
         {
@@ -66,12 +53,8 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
             return true;
         }, inner, 0, cancellationToken);
 
-    /// <summary>
-    /// Opens <paramref name="count"/> pooled connections at once, straight on the store, and says how many could not
-    /// be opened within <paramref name="bound"/>. Outside the retry and the circuit on purpose: a warm-up that asks a
-    /// slow engine for more sessions than it opens in time (Babelfish compiles each new session's statements) is not
-    /// a sign the store is down, and counted by the breaker its time-outs opened the circuit on the requests behind it.
-    /// </summary>
+    /// <summary>Opens <paramref name="count"/> pooled connections at once, straight on the store, and says how many
+    /// could not be opened within <paramref name="bound"/>.</summary>
     public async Task<int> OpenPooledConnectionsAsync(int count, TimeSpan bound, CancellationToken cancellationToken)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
@@ -92,7 +75,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         return opened.Count(success => !success);
     }
 
-    /// <summary>Creates the schema now if the store is reachable (a start-up warm-up); safe to call any time.</summary>
+    /// <summary>Creates the schema now if the store is reachable; safe to call any time.</summary>
     public Task PrepareAsync(CancellationToken cancellationToken) =>
         calls.RunAsync("prepare", RerunSafety.Always, static (_, _, _) => Task.FromResult(true), inner, 0, cancellationToken);
 

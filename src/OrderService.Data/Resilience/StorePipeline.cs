@@ -12,12 +12,7 @@ using Polly.Timeout;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>
-/// One resilience pipeline per store (order-store-&lt;db.system&gt; in Polly's registry): retry → circuit breaker →
-/// attempt timeout → the store. The breaker sees every attempt and is never retried; a hanging store counts as failing.
-/// The total bound needs no strategy: attempt timeouts and backoffs are capped by what is left of it. What a call may
-/// rerun travels in its context (<see cref="RerunSafety"/>), so one pipeline serves reads, writes and readiness.
-/// </summary>
+/// <summary>One resilience pipeline per store: retry → circuit breaker → attempt timeout → the store.</summary>
 public static class StorePipeline
 {
     /// <summary>The call's facts, read by the strategies.</summary>
@@ -25,14 +20,13 @@ public static class StorePipeline
 
     public static string KeyFor(StoreProvider provider) => "order-store-" + StoreTelemetry.SystemName(provider);
 
-    /// <summary>The Resilience section, validated at start-up, and each store's pipeline (only the configured store's is ever built).</summary>
+    /// <summary>The Resilience section, validated at start-up, and each store's pipeline.</summary>
     public static IServiceCollection AddStoreResilience(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddSettings<ResilienceOptions>(configuration, ResilienceOptions.SectionName);
 
         // Polly's telemetry as AddResiliencePipeline sets it up, but a retry and the failed attempt before it are
-        // routine under contention (the meters count them), so they log at Debug instead of as warnings.
-        // A result is logged by its type only: its text would put the order's customer, lines and events in the log.
+        // routine under contention, so they log at Debug instead of as warnings.
         services.Configure<TelemetryOptions>(static telemetry =>
         {
             telemetry.SeverityProvider = static args =>
@@ -121,16 +115,11 @@ public static class StorePipeline
         });
     }
 
-    /// <summary>An attempt's timeout: the attempt bound, or what is left of the total when that is shorter (never zero: Polly reads zero as "no timeout").</summary>
+    /// <summary>An attempt's timeout: the attempt bound, or what is left of the total when that is shorter.</summary>
     public static TimeSpan AttemptBound(TimeSpan attempt, TimeSpan remaining) =>
         remaining >= attempt ? attempt : remaining > TimeSpan.FromMilliseconds(1) ? remaining : TimeSpan.FromMilliseconds(1);
 
-    /// <summary>
-    /// The retry rule: the fault says what the attempt left behind, the call says what a rerun may do, and
-    /// the fault's budget says how often: a conflict the store rolled back has <see cref="ResilienceOptions.MaxConflictRetries"/>,
-    /// every other transient fault <see cref="ResilienceOptions.MaxRetries"/>. <paramref name="attempt"/> is the
-    /// zero-based number of the attempt that just failed, so attempt n may be followed by a rerun while n &lt; budget.
-    /// </summary>
+    /// <summary>The retry rule.</summary>
     internal static bool ShouldRerun(Exception? exception, ResilienceContext context, int attempt, ResilienceOptions options)
     {
         var fault = exception switch
@@ -145,10 +134,7 @@ public static class StorePipeline
         return attempt < budget && RerunRule.Allows(context.Properties.GetValue(Facts, default).Rerun, fault);
     }
 
-    /// <summary>
-    /// What opens the circuit: the store out of reach or not answering. Contention, a saturated pool, one node of a
-    /// distributed store down (the others still serve) and bugs never do.
-    /// </summary>
+    /// <summary>What opens the circuit: the store out of reach or not answering.</summary>
     internal static bool IsOutage(Exception? exception) => exception switch
     {
         TransientStoreFault transient => transient.Fault is StoreFault.Unreachable or StoreFault.Interrupted && !transient.PartialOutage,
@@ -156,10 +142,7 @@ public static class StorePipeline
         _ => false,
     };
 
-    /// <summary>
-    /// Full jitter: a uniform delay from 0 to base × 2^attempt, capped by what is left of the total timeout,
-    /// so that clients that failed together spread out, and a retry always starts before the budget ends.
-    /// </summary>
+    /// <summary>Full jitter.</summary>
     public static TimeSpan FullJitter(int attempt, TimeSpan baseDelay, TimeSpan remaining)
     {
         var ceiling = Math.Min(baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30)), Math.Max(0, remaining.TotalMilliseconds));
@@ -179,7 +162,7 @@ public static class StorePipeline
         _ => "other",
     };
 
-    /// <summary>For the log: the engine's code and message where an engine raised the fault, else the exception's type and message.</summary>
+    /// <summary>For the log.</summary>
     internal static string FaultDescription(Exception? exception, ITransientFaults? engine)
     {
         var fault = exception is TransientStoreFault transient ? transient.InnerException! : exception;
@@ -194,14 +177,15 @@ public static class StorePipeline
     };
 }
 
-/// <summary>What the pipeline needs to know about one store call: its name, what a rerun may do, when it started.</summary>
+/// <summary>What the pipeline needs to know about one store call.</summary>
 internal readonly record struct StoreCallFacts(string? Operation, RerunSafety Rerun, long Started);
 
-/// <summary>A fault the store called transient, with what it left behind, so the strategies need not ask again.</summary>
+/// <summary>A fault the store called transient, with what it left behind, so the strategies need not ask
+/// again.</summary>
 internal sealed class TransientStoreFault(Exception inner, StoreFault fault) : Exception(inner.Message, inner)
 {
     public StoreFault Fault { get; } = fault;
 
-    /// <summary>One node of the store failed, the store answers (<see cref="ITransientFaults.IsPartialOutage"/>): not an outage for the circuit.</summary>
+    /// <summary>One node of the store failed, the store answers: not an outage for the circuit.</summary>
     public bool PartialOutage { get; init; }
 }
