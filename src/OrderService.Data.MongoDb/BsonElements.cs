@@ -2,12 +2,7 @@ using System.Buffers.Binary;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The elements of one BSON document or array, walked over its bytes (bsonspec.org: int32 length, then per element a
-/// type byte, a NUL-terminated name and the value, then a NUL). Nothing is copied or decoded: <see cref="Value"/> is a
-/// slice of the document. Every BSON type can be stepped over, so unknown fields are skipped as the driver's reader
-/// skips them.
-/// </summary>
+/// <summary>The elements of one BSON document or array, walked over its bytes.</summary>
 internal ref struct BsonElements
 {
     public const byte Double = 0x01, String = 0x02, Document = 0x03, Array = 0x04, Binary = 0x05, Int32 = 0x10, Int64 = 0x12, Decimal128 = 0x13;

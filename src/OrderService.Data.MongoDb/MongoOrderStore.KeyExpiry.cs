@@ -3,11 +3,7 @@ using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The clean-up's batch (see <see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>): the ids of at most limit orders
-/// holding an expired key, then one updateMany that pulls those entries, each order atomically. Entries without
-/// <c>at</c> are pulled by one walk per process from orders unchanged for the retention (docs/stores/mongodb.md).
-/// </summary>
+/// <summary>The clean-up's batch.</summary>
 public sealed partial class MongoOrderStore
 {
     private readonly Lock _untimedWalk = new();

@@ -5,16 +5,11 @@ using OrderService.Data.Payments;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// A pay the payment gateway holds (<see cref="IPaymentAuthorizer"/>): in a transaction where the server has them.
-/// Without (a standalone mongod, FerretDB) the gateway is asked before the write, once a read says the step applies,
-/// and the conditional write still decides. Either way no reader sees a declined step.
-/// </summary>
+/// <summary>A pay the payment gateway holds: in a transaction where the server has them.</summary>
 public sealed partial class MongoOrderStore
 {
     private const int TransactionsUnknown = 0, TransactionsAvailable = 1, TransactionsMissing = 2;
 
-    /// <summary>What the server said about transactions, asked once (an error leaves it unknown, to ask again).</summary>
     private int _transactions = TransactionsUnknown;
 
     private async Task<TransitionResult> TransitionAwaitingPaymentAsync(
@@ -23,11 +18,6 @@ public sealed partial class MongoOrderStore
             ? await TransitionInTransactionAsync(command, confirm, cancellationToken)
             : await TransitionConfirmedFirstAsync(command, confirm, cancellationToken);
 
-    /// <summary>
-    /// The same findOneAndUpdate inside a transaction that stays open while the gateway decides. Other sessions never
-    /// see the uncommitted write, whatever their read concern; a "no" rolls the key back with the event, so a retry of
-    /// a declined step is judged afresh.
-    /// </summary>
     private async Task<TransitionResult> TransitionInTransactionAsync(
         TransitionCommand command, PendingAuthorization confirm, CancellationToken cancellationToken)
     {
@@ -61,7 +51,6 @@ public sealed partial class MongoOrderStore
         return TransitionResult.Applied(after);
     }
 
-    /// <summary>No transactions: read whether the step applies now, ask, and write only on a "yes".</summary>
     private async Task<TransitionResult> TransitionConfirmedFirstAsync(
         TransitionCommand command, PendingAuthorization confirm, CancellationToken cancellationToken)
     {
@@ -83,11 +72,6 @@ public sealed partial class MongoOrderStore
             : TransitionResult.Declined;
     }
 
-    /// <summary>
-    /// Whether the server runs multi-document transactions: a replica-set member or mongos (hello names a set, or
-    /// says isdbgrid) that is not FerretDB (buildInfo names it). FerretDB may report a set name, yet it has no
-    /// transactions at all: it would apply the write at once and then refuse the abort, so a declined step would stay.
-    /// </summary>
     private async Task<bool> HasTransactionsAsync(CancellationToken cancellationToken)
     {
         var known = Volatile.Read(ref _transactions);

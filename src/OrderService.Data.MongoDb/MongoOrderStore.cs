@@ -6,12 +6,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The orders in MongoDB, one document per order (<see cref="OrderBson"/>), every write one single-document command:
-/// an insertOne for a create, a findOneAndUpdate for a transition, each with its key entry; a write that meets a
-/// duplicate key or matches nothing is explained by one read on the primary. PerRequest runs a call's commands in one
-/// causally consistent session. Only a held pay opens a transaction (MongoOrderStore.Payments.cs). docs/stores/mongodb.md.
-/// </summary>
+/// <summary>The orders in MongoDB, one document per order, every write one single-document command.</summary>
 public sealed partial class MongoOrderStore : IOrderStore
 {
     private const int InListChunkSize = 1_000;
@@ -52,7 +47,7 @@ public sealed partial class MongoOrderStore : IOrderStore
 
         _requestSession = new ClientSessionOptions { CausalConsistency = settings.CausalSessions };
 
-        // The probe's transaction reads the primary's newest state (as the single write's filter does) and commits with the configured write concern.
+        // The probe's transaction reads the primary's newest state and commits with the configured write concern.
         _transaction = new TransactionOptions(ReadConcern.Local, ReadPreference.Primary, settings.Orders.WriteConcern);
     }
 
@@ -105,14 +100,9 @@ public sealed partial class MongoOrderStore : IOrderStore
         }
     }
 
-    /// <summary>The find options of one batch find, for both shapes a row is read in (an Order, or raw BSON for JSON).</summary>
     private static FindOptions<BsonDocument, TRow> BatchOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, int ids) =>
         new() { Projection = projection, BatchSize = Math.Min(ids, InListChunkSize) };
 
-    /// <summary>
-    /// The finds a batch of <paramref name="ids"/> takes (none for no id). Json: one find whose $in carries every id in one
-    /// array. InList: the same find per chunk of ids, one after another.
-    /// </summary>
     private IReadOnlyList<Guid[]> BatchChunks(IReadOnlyCollection<Guid> ids)
     {
         var distinct = OrderDocument.DistinctIds(ids);
@@ -123,10 +113,6 @@ public sealed partial class MongoOrderStore : IOrderStore
     public Task CheckReadyAsync(CancellationToken cancellationToken) =>
         _database.RunCommandAsync<BsonDocument>(new BsonDocument("ping", 1), ReadPreference.Primary, cancellationToken);
 
-    /// <summary>
-    /// A create met a duplicate key: find the order that holds the key (or, without a key, the id) on the primary. A key
-    /// a transition stored never matches a create's request hash, so it answers 422.
-    /// </summary>
     private async Task<CreateResult> ReadExistingAsync(IClientSessionHandle? session, NewOrder order, CancellationToken cancellationToken)
     {
         var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByKey(key) : OrderDefinitions.KeyedById(order.Order.Id);
@@ -137,7 +123,6 @@ public sealed partial class MongoOrderStore : IOrderStore
         return OrderDocument.Existing(order, existing.Key?.RequestHash, existing.Order);
     }
 
-    /// <summary>The one order <paramref name="filter"/> finds, with its entry for <paramref name="key"/>, read on the primary (it sees every acknowledged write).</summary>
     private async Task<KeyedOrder?> FindKeyedAsync(IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, string? key, CancellationToken cancellationToken)
     {
         var options = new FindOptions<BsonDocument, KeyedOrder> { Projection = OrderDefinitions.WithKey(key), Limit = 1 };
@@ -145,7 +130,6 @@ public sealed partial class MongoOrderStore : IOrderStore
         return await cursor.FirstOrDefaultAsync(cancellationToken);
     }
 
-    /// <summary>Yields each order as its batch arrives: a large answer is never buffered whole.</summary>
     private async IAsyncEnumerable<Order> StreamAsync(
         IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, FindOptions<BsonDocument, Order> options, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
@@ -165,10 +149,6 @@ public sealed partial class MongoOrderStore : IOrderStore
             ? collection.FindAsync(filter, options, cancellationToken)
             : collection.FindAsync(session, filter, options, cancellationToken);
 
-    /// <summary>
-    /// PerRequest: one session for every command of this call, causally consistent unless the read concern is
-    /// "available" (<see cref="MongoSettings.CausalSessions"/>). PerCall: none (the driver's implicit session per command).
-    /// </summary>
     private async Task<IClientSessionHandle?> StartSessionAsync(CancellationToken cancellationToken) =>
         _options.UnitOfWork == UnitOfWork.PerRequest
             ? await _client.StartSessionAsync(_requestSession, cancellationToken)

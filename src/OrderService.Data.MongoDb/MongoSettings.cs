@@ -5,12 +5,7 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The one place where the MongoDB switches become driver settings. Per setting, a <c>Store:MongoDb</c> key wins over
-/// the connection string, which wins over the defaults; the timeouts are bounded by Resilience:AttemptTimeoutSeconds so
-/// that a server that is down fails an attempt in time (the driver waits 30 s to select a server by default, and
-/// forever on a socket). Pure: building it opens nothing, so every configuration is asserted offline.
-/// </summary>
+/// <summary>The one place where the MongoDB switches become driver settings.</summary>
 public sealed class MongoSettings
 {
     public const string DefaultDatabase = "orders";
@@ -31,9 +26,8 @@ public sealed class MongoSettings
             ReadPreference = client.ReadPreference,
         };
 
-        // The read that explains a write that matched nothing (404 or 409), or finds the order an idempotency key
-        // already created, asks the primary for its newest state: that is the state the write was just judged
-        // against. A majority or secondary read could still miss a write that the primary has acknowledged.
+        // The read that explains a write that matched nothing, or finds the order an idempotency key already created,
+        // asks the primary for its newest state.
         Explaining = new MongoCollectionSettings
         {
             WriteConcern = client.WriteConcern,
@@ -52,10 +46,7 @@ public sealed class MongoSettings
 
     public MongoCollectionSettings Explaining { get; }
 
-    /// <summary>
-    /// Whether UnitOfWork=PerRequest sessions are causally consistent: not with read concern "available", which
-    /// MongoDB does not allow together with afterClusterTime (the read's wait for the session's own writes).
-    /// </summary>
+    /// <summary>Whether UnitOfWork=PerRequest sessions are causally consistent.</summary>
     public bool CausalSessions => Client.ReadConcern.Level != ReadConcernLevel.Available;
 
     /// <summary>Each switch's value in force and where it came from, for the start-up log.</summary>
@@ -93,7 +84,8 @@ public sealed class MongoSettings
         return new MongoSettings(client, string.IsNullOrEmpty(url.DatabaseName) ? DefaultDatabase : url.DatabaseName, effective);
     }
 
-    /// <summary>The driver's w for a value <see cref="MongoStoreOptions.TryParseW"/> takes; false for anything else.</summary>
+    /// <summary>The driver's w for a value <see cref="MongoStoreOptions.TryParseW"/> takes; false for anything
+    /// else.</summary>
     public static bool TryParseW(string value, out WriteConcern.WValue? w)
     {
         w = null;
@@ -116,10 +108,7 @@ public sealed class MongoSettings
     /// <summary>What a connection string must be, in the start-up errors.</summary>
     internal const string UriForm = "a MongoDB URI (mongodb://host/database?options)";
 
-    /// <summary>
-    /// The connection string as the driver reads it, or null. The driver's reason is left out of every message: it
-    /// quotes the whole string, password included, and start-up errors go to logs.
-    /// </summary>
+    /// <summary>The connection string as the driver reads it, or null.</summary>
     internal static MongoUrl? ParseUrl(string connectionString)
     {
         try
@@ -181,5 +170,5 @@ public sealed class MongoSettings
     };
 }
 
-/// <summary>A switch's value in force, and its source: a Store:MongoDb key, the connection string, or a default.</summary>
+/// <summary>A switch's value in force, and its source.</summary>
 public sealed record EffectiveSetting(string Name, string Value, string Source);

@@ -8,11 +8,7 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// Builds the MongoDB store: settings from the connection string and the Store:MongoDb keys (<see cref="MongoSettings"/>),
-/// one MongoClient (its pool is the store's), command telemetry, the index "schema" and the transient-fault rules. Logs
-/// the switches in force at start-up, and says which general switches mean nothing on MongoDB.
-/// </summary>
+/// <summary>Builds the MongoDB store.</summary>
 public static class MongoStores
 {
     public static StoreBundle Create(StoreContext context)
@@ -47,12 +43,6 @@ public static class MongoStores
             JsonReads: options.MongoDb.RawBsonToJson ? calls => new MongoOrderJsonReads(calls, store, primary) : null);
     }
 
-    /// <summary>
-    /// Reads that may go to a secondary fall back to the primary on a miss, as a PostgreSQL standby's do
-    /// (<see cref="StandbyReadsOrderStore"/>): a secondary that has not replicated an acknowledged order yet must not
-    /// answer 404 for it. This is the store that reads the primary, when reads may go elsewhere; both stores share the
-    /// one client and its pool.
-    /// </summary>
     private static MongoOrderStore? PrimaryForFallback(MongoClient client, MongoSettings settings, StoreOptions options, IPaymentAuthorizer payments) =>
         settings.Orders.ReadPreference.ReadPreferenceMode == ReadPreferenceMode.Primary
             ? null
@@ -64,7 +54,7 @@ public static class MongoStores
             ? " (one causally consistent session per request)"
             : " (one session per request, not causally consistent: MongoDB does not allow it with read concern available)";
 
-    /// <summary>The general switches that have no counterpart on MongoDB, each said once at start-up (docs/stores/mongodb.md).</summary>
+    /// <summary>The general switches that have no counterpart on MongoDB, each said once at start-up.</summary>
     public static IEnumerable<string> NoOpSwitches(StoreOptions options)
     {
         if (options.WriteIsolation != WriteIsolation.ReadCommitted)
@@ -80,11 +70,7 @@ public static class MongoStores
         }
     }
 
-    /// <summary>
-    /// Read settings under which a read may miss what the same client was just told was written (each request has
-    /// its own session, so causal consistency does not reach across requests): said at start-up, not refused,
-    /// because an operator may want exactly that trade.
-    /// </summary>
+    /// <summary>Read settings under which a read may miss what the same client was just told was written.</summary>
     public static IEnumerable<string> StaleReads(MongoSettings settings)
     {
         var client = settings.Client;
@@ -101,7 +87,6 @@ public static class MongoStores
         }
     }
 
-    /// <summary>Closes the client's pool and monitors when the host stops (tests start many hosts in one process).</summary>
     private sealed class ClientRelease(MongoClient client) : IAsyncDisposable
     {
         public ValueTask DisposeAsync()

@@ -4,11 +4,8 @@ using OrderService.Data.Configuration;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// ConnectionStrings:Orders read as a MongoDB URI with the other settings, before anything starts, as the other
-/// engines' strings are parsed by their drivers (ConnectionStringValidator, which has no parser for a URI). Without it
-/// a URI the driver refuses passed --check-config and stopped the service only when the store was built.
-/// </summary>
+/// <summary>ConnectionStrings:Orders read as a MongoDB URI with the other settings, before anything starts, as the
+/// other engines' strings are parsed by their drivers.</summary>
 internal sealed class MongoUrlValidator(IConfiguration configuration) : IValidateOptions<StoreOptions>
 {
     private const string Key = $"ConnectionStrings:{StoreRegistration.ConnectionStringName}";

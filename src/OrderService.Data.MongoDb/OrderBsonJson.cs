@@ -8,21 +8,8 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// A stored order (<see cref="OrderBson"/>) written as the API's JSON straight from its BSON bytes, with no Order and
-/// no BSON reader in between: the bytes the API's source-generated context writes for the Order that
-/// <see cref="OrderBson.Read"/> makes of the same document. So it does what that reader and the API's converters do:
-/// <list type="bullet">
-/// <item>the fields go out in the Order's property order, whatever order the document holds them in (an update may
-/// have moved one), and fields the reader does not know (<c>keys</c>, anything added later) are left out;</item>
-/// <item>a field the document lacks is written with the reader's default ("", 0, the epoch, Created, an empty list),
-/// and a field of another BSON type than the store writes fails, as the reader fails;</item>
-/// <item><c>_id</c> (binary subtype 4) is the id's text; Decimal128 money is rounded to cents as
-/// <see cref="Money.TwoDecimals"/> does and written with two decimals; Int64 microseconds are
-/// <see cref="Timestamps.Format"/>; an event's data keeps only the fields it has (the API leaves nulls out).</item>
-/// </list>
-/// Strings are copied as UTF-8 and escaped by the writer's own encoder, exactly as it escapes the Order's strings.
-/// </summary>
+/// <summary>A stored order written as the API's JSON straight from its BSON bytes, with no Order and no BSON reader in
+/// between.</summary>
 public static class OrderBsonJson
 {
     private static readonly StandardFormat TwoDecimals = new('F', 2);
@@ -96,7 +83,7 @@ public static class OrderBsonJson
         return ReadId(id, document);
     }
 
-    /// <summary>Whether the stored order's customerId is <paramref name="customerId"/> as UTF-8 (ordinal; "" without one, as the reader gives).</summary>
+    /// <summary>Whether the stored order's customerId is <paramref name="customerId"/> as UTF-8.</summary>
     public static bool HasCustomer(ReadOnlySpan<byte> document, ReadOnlySpan<byte> customerId)
     {
         var stored = default(Field);
@@ -153,7 +140,6 @@ public static class OrderBsonJson
         writer.WriteEndObject();
     }
 
-    /// <summary>The event's data: only the fields that are there, in <see cref="OrderEventData"/>'s order (the API leaves nulls out).</summary>
     private static void WriteData(ReadOnlySpan<byte> data, Utf8JsonWriter writer)
     {
         Field paymentReference = default, carrier = default, trackingNumber = default, reason = default, total = default;
@@ -209,14 +195,12 @@ public static class OrderBsonJson
         }
     }
 
-    /// <summary>A BSON string's UTF-8 without its length prefix and trailing NUL.</summary>
     private static ReadOnlySpan<byte> StringBytes(ReadOnlySpan<byte> value)
     {
         var length = BsonElements.ReadInt32(value);
         return length >= 1 && value.Length == 4 + length && value[^1] == 0 ? value.Slice(4, length - 1) : throw BsonElements.Malformed("a string's length does not match its bytes");
     }
 
-    /// <summary>Decimal128 (low 64 bits, then high), rounded to cents as the reader does, then two decimals as the API's money converter writes.</summary>
     private static void WriteMoney(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field, ReadOnlySpan<byte> container)
     {
         var amount = 0m;
@@ -233,7 +217,6 @@ public static class OrderBsonJson
         writer.WriteRawValue(text[..written], skipInputValidation: true);
     }
 
-    /// <summary>Int64 microseconds since the epoch as the API's timestamp text.</summary>
     private static void WriteInstant(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field, ReadOnlySpan<byte> container)
     {
         var microseconds = field.Found ? BinaryPrimitives.ReadInt64LittleEndian(field.Of(container, BsonElements.Int64)) : 0;
@@ -245,7 +228,6 @@ public static class OrderBsonJson
     private static ReadOnlySpan<byte> Expect(BsonElements element, byte type) =>
         element.Type == type ? element.Value : throw BsonElements.Malformed($"an element is of BSON type 0x{element.Type:x2}, not 0x{type:x2}");
 
-    /// <summary>Where a field's value lies in its container (the last one wins when a name repeats, as with the reader), and its BSON type.</summary>
     private readonly struct Field
     {
         private readonly int _offset;

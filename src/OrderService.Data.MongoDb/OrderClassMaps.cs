@@ -5,21 +5,13 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The driver's class maps of the order records, in the stored layout of <see cref="OrderBson"/>: the id as a standard
-/// UUID, the status by name, money as Decimal128 with two decimals, instants as Int64 microseconds. Inserts and a
-/// transition's pushed event are written with them; reads stay with <see cref="OrderBson.Read"/>, which a benchmark
-/// shows pays (docs/performance.md, the fast path).
-/// </summary>
+/// <summary>The driver's class maps of the order records, in the stored layout of <see cref="OrderBson"/>.</summary>
 public static class OrderClassMaps
 {
     private static readonly IBsonSerializer<decimal> Money = new TwoDecimalsSerializer();
     private static readonly IBsonSerializer<DateTimeOffset> Instant = new MicrosecondsSerializer();
 
-    /// <summary>
-    /// The class maps live in the driver's process-wide registry. The runtime runs a static constructor once per
-    /// process, so several hosts in one process (the tests' servers) share one registration and never race on it.
-    /// </summary>
+    /// <summary>The class maps live in the driver's process-wide registry.</summary>
     static OrderClassMaps()
     {
         Register<OrderLine>(map =>
@@ -76,7 +68,7 @@ public static class OrderClassMaps
     /// <summary>One event as embedded in <see cref="OrderBson.Events"/>.</summary>
     public static IBsonSerializer<OrderEvent> Event { get; }
 
-    /// <summary>One event as an insert embeds it, for a transition's <c>$push</c>: both write the same shape.</summary>
+    /// <summary>One event as an insert embeds it, for a transition's <c>$push</c>.</summary>
     public static BsonDocument EventDocument(int sequence, string type, DateTimeOffset at, OrderEventData data) =>
         new OrderEvent(sequence, type, at, data).ToBsonDocument(Event);
 
@@ -90,7 +82,6 @@ public static class OrderClassMaps
         }
     }
 
-    /// <summary>Money as Decimal128 rounded to two decimals, the scale every store keeps (12.5 is stored as "12.50").</summary>
     private sealed class TwoDecimalsSerializer : StructSerializerBase<decimal>
     {
         public override decimal Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
@@ -100,7 +91,6 @@ public static class OrderClassMaps
             context.Writer.WriteDecimal128(new Decimal128(Orders.Money.TwoDecimals(value)));
     }
 
-    /// <summary>An instant as Int64 microseconds since the Unix epoch: the driver has no representation for it.</summary>
     private sealed class MicrosecondsSerializer : StructSerializerBase<DateTimeOffset>
     {
         public override DateTimeOffset Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>

@@ -3,11 +3,7 @@ using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The clean-up's filter and update (<see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>): the orders that hold a key
-/// stored before the cutoff, found through <see cref="KeyAgeIndex"/>, and a <c>$pull</c> of those entries alone. An
-/// order left with <c>keys: []</c> drops out of both partial indexes, so any number of them can exist.
-/// </summary>
+/// <summary>The clean-up's filter and update.</summary>
 public static partial class OrderDefinitions
 {
     public static readonly ProjectionDefinition<BsonDocument, BsonDocument> IdOnly =
@@ -16,15 +12,12 @@ public static partial class OrderDefinitions
     public static FilterDefinition<BsonDocument> HoldingKeysStoredBefore(DateTimeOffset before) =>
         Filter.Lt(OrderKeys.AtPath, (BsonValue)new BsonInt64(OrderBson.ToMicroseconds(before)));
 
-    /// <summary>The same condition on the orders a batch found by id: an entry stored since (a later step's key) stays.</summary>
+    /// <summary>The same condition on the orders a batch found by id: an entry stored since stays.</summary>
     public static FilterDefinition<BsonDocument> HoldingKeysStoredBefore(DateTimeOffset before, IEnumerable<BsonValue> ids) =>
         Filter.And(Filter.In(OrderBson.Id, ids), HoldingKeysStoredBefore(before));
 
-    /// <summary>
-    /// Orders after <paramref name="afterId"/> (in _id order, so a pass walks the collection once) holding an entry written
-    /// before entries carried <c>at</c>, unchanged since before the cutoff: every such entry is at least that old, as a key
-    /// is stored by the order's own writes. No index serves the entry test; the _id index bounds the walk.
-    /// </summary>
+    /// <summary>Orders after <paramref name="afterId"/> holding an entry written before entries carried <c>at</c>,
+    /// unchanged since before the cutoff.</summary>
     public static FilterDefinition<BsonDocument> HoldingUntimedKeysUnchangedSince(DateTimeOffset before, BsonValue? afterId)
     {
         var untimed = Filter.And(

@@ -4,17 +4,11 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The customer listing's keyset pages on <see cref="CustomerIndex"/>, in the order createdAt, then <c>_id</c>, both
-/// descending (binary ids compare byte by byte, as PostgreSQL and SQLite sort them). Each range has a plain bound on
-/// createdAt beside the tie-break's <c>$or</c>, so the planner gets tight index bounds.
-/// </summary>
+/// <summary>The customer listing's keyset pages on <see cref="CustomerIndex"/>, in the order createdAt, then
+/// <c>_id</c>, both descending.</summary>
 public static partial class OrderDefinitions
 {
-    /// <summary>
-    /// What the lookahead reads: the position only (createdAt and <c>_id</c>, both in the customer index), so without a
-    /// status filter the lookahead is an index-only (covered) scan.
-    /// </summary>
+    /// <summary>What the lookahead reads.</summary>
     public static readonly ProjectionDefinition<BsonDocument, BsonDocument> PositionOnly =
         new BsonDocumentProjectionDefinition<BsonDocument, BsonDocument>(new BsonDocument { { OrderBson.Id, 1 }, { OrderBson.CreatedAt, 1 } });
 
@@ -27,7 +21,7 @@ public static partial class OrderDefinitions
         return status is { } wanted ? Filter.And(customer, Filter.Eq(OrderBson.Status, wanted.ToString())) : customer;
     }
 
-    /// <summary>The lookahead's filter: the customer's orders (in the status, when given) strictly after <see cref="CustomerOrdersQuery.After"/>.</summary>
+    /// <summary>The lookahead's filter.</summary>
     public static FilterDefinition<BsonDocument> PagePositions(CustomerOrdersQuery query)
     {
         var customer = ByCustomer(query.CustomerId, query.Status);
@@ -43,7 +37,7 @@ public static partial class OrderDefinitions
             Filter.Or(Filter.Lt(OrderBson.CreatedAt, at), Filter.Lt(OrderBson.Id, (BsonValue)OrderBson.IdValue(after.Id))));
     }
 
-    /// <summary>The page's rows: the customer's orders (in the status, when given) whose position lies in [Top, Last], both inclusive.</summary>
+    /// <summary>The page's rows: the customer's orders whose position lies in [Top, Last], both inclusive.</summary>
     public static FilterDefinition<BsonDocument> PageRows(CustomerOrdersQuery query, PageRange range)
     {
         var top = OrderBson.ToMicroseconds(range.Top.CreatedAt);

@@ -4,11 +4,8 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// Every filter, update, projection, sort and index the MongoDB store sends, in one place, so each is rendered to BSON
-/// and asserted offline (tests/Unit/Commands). Values go in as BsonValues of the stored types (UUID subtype 4,
-/// Int64 microseconds), never through a serializer a global setting could change.
-/// </summary>
+/// <summary>Every filter, update, projection, sort and index the MongoDB store sends, in one place, so each is rendered
+/// to BSON and asserted offline.</summary>
 public static partial class OrderDefinitions
 {
     public const string CustomerIndexName = "customer_newest_first";
@@ -17,21 +14,17 @@ public static partial class OrderDefinitions
 
     private static readonly FilterDefinitionBuilder<BsonDocument> Filter = Builders<BsonDocument>.Filter;
 
-    /// <summary>Reads leave the Idempotency-Keys out (they are not part of the order) and read the rest with <see cref="OrderBsonSerializer"/>.</summary>
+    /// <summary>Reads leave the Idempotency-Keys out and read the rest with <see
+    /// cref="OrderBsonSerializer"/>.</summary>
     public static readonly ProjectionDefinition<BsonDocument, Order> WithoutKeys =
         new ReadAs<Order>(new BsonDocument(OrderKeys.Field, 0), OrderBsonSerializer.Instance);
 
-    /// <summary>
-    /// The same projection read as the reply's raw bytes, one <see cref="RawBsonDocument"/> per order, for the JSON reads
-    /// (<see cref="OrderBsonJson"/>); the driver's raw serializer is named here, not looked up in a registry.
-    /// </summary>
+    /// <summary>The same projection read as the reply's raw bytes, one <see cref="RawBsonDocument"/> per order, for the
+    /// JSON reads; the driver's raw serializer is named here, not looked up in a registry.</summary>
     public static readonly ProjectionDefinition<BsonDocument, RawBsonDocument> RawWithoutKeys =
         new ReadAs<RawBsonDocument>(new BsonDocument(OrderKeys.Field, 0), MongoDB.Bson.Serialization.Serializers.RawBsonDocumentSerializer.Instance);
 
-    /// <summary>
-    /// The whole stored document with its entry for <paramref name="key"/> (<see cref="KeyedOrderBsonSerializer"/>): a create
-    /// or transition that met a known key compares request hashes, and a replay cuts the order back to the entry's version.
-    /// </summary>
+    /// <summary>The whole stored document with its entry for <paramref name="key"/>.</summary>
     public static ProjectionDefinition<BsonDocument, KeyedOrder> WithKey(string? key) =>
         new ReadAs<KeyedOrder>(null, new KeyedOrderBsonSerializer(key));
 
@@ -47,10 +40,7 @@ public static partial class OrderDefinitions
         Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.CustomerId).Descending(OrderBson.CreatedAt).Descending(OrderBson.Id),
         new CreateIndexOptions { Name = CustomerIndexName });
 
-    /// <summary>
-    /// One request per Idempotency-Key across orders, creates and transitions alike (<see cref="OrderKeys"/>): unique,
-    /// multikey and partial, so a keyed write stays one single-document write that a second holder of the key fails.
-    /// </summary>
+    /// <summary>One request per Idempotency-Key across orders, creates and transitions alike.</summary>
     public static readonly CreateIndexModel<BsonDocument> KeyIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.KeyPath),
         new CreateIndexOptions<BsonDocument>
@@ -60,10 +50,7 @@ public static partial class OrderDefinitions
             PartialFilterExpression = Filter.Exists(OrderKeys.KeyPath),
         });
 
-    /// <summary>
-    /// The clean-up's index: finds the orders holding an expired key without a collection scan. Not a TTL index, which
-    /// would delete the whole order the entry lives in.
-    /// </summary>
+    /// <summary>The clean-up's index: finds the orders holding an expired key without a collection scan.</summary>
     public static readonly CreateIndexModel<BsonDocument> KeyAgeIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.AtPath),
         new CreateIndexOptions<BsonDocument>
@@ -76,7 +63,7 @@ public static partial class OrderDefinitions
 
     public static FilterDefinition<BsonDocument> ById(Guid id) => Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
-    /// <summary>One <c>$in</c> with every id as one array (the batch filter's "one parameter carries all ids").</summary>
+    /// <summary>One <c>$in</c> with every id as one array.</summary>
     public static FilterDefinition<BsonDocument> ByIds(IEnumerable<Guid> ids) => Filter.In(OrderBson.Id, ids.Select(id => (BsonValue)OrderBson.IdValue(id)));
 
     /// <summary>The order that holds an Idempotency-Key, whichever step stored it.</summary>
@@ -84,10 +71,7 @@ public static partial class OrderDefinitions
 
     public static FilterDefinition<BsonDocument> KeyedById(Guid id) => Builders<BsonDocument>.Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
-    /// <summary>
-    /// The transition's condition: this order, in a status <see cref="Transitions.AllowedFrom"/> allows, at the expected
-    /// version with If-Match, and not yet holding the Idempotency-Key (another order holding it fails on <see cref="KeyIndex"/>).
-    /// </summary>
+    /// <summary>The transition's condition.</summary>
     public static FilterDefinition<BsonDocument> Transitionable(TransitionCommand command)
     {
         var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString());
@@ -96,12 +80,7 @@ public static partial class OrderDefinitions
         return command.IdempotencyKey is { } key ? Filter.And(condition, Filter.Ne(OrderKeys.KeyPath, key)) : condition;
     }
 
-    /// <summary>
-    /// The transition's change, one atomic single-document update, with the key's entry when keyed. With If-Match the new
-    /// version is known, so classic operators do; without it only a pipeline stage can copy the stored version into the
-    /// event (every field of a <c>$set</c> stage reads the document as it entered). Client values go in <c>$literal</c>,
-    /// so a payment reference like "$total" stays a string.
-    /// </summary>
+    /// <summary>The transition's change, one atomic single-document update, with the key's entry when keyed.</summary>
     public static UpdateDefinition<BsonDocument> Transition(TransitionCommand command)
     {
         var status = Transitions.Target(command.Action).ToString();
@@ -147,10 +126,6 @@ public static partial class OrderDefinitions
 
     private static BsonDocument Literal(BsonValue value) => new("$literal", value);
 
-    /// <summary>
-    /// A projection that names the serializer its results are read with, so the collection stays a plain
-    /// BsonDocument collection and no serializer is registered globally for the order types.
-    /// </summary>
     private sealed class ReadAs<TResult>(BsonDocument? projection, MongoDB.Bson.Serialization.IBsonSerializer<TResult> serializer)
         : ProjectionDefinition<BsonDocument, TResult>
     {
