@@ -4,15 +4,10 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>
-/// What the service does when ConnectionStrings:Orders names a PostgreSQL database that does not exist
-/// (3D000): it creates it when its role may (CREATEDB or superuser), as the SQL Server store does;
-/// otherwise every call answers 503 with the reason and the statement that fixes it, and the service
-/// recovers by itself once someone has created the database. Never a 500.
-/// </summary>
+/// <summary>What the service does when ConnectionStrings:Orders names a PostgreSQL database that does not
+/// exist.</summary>
 internal sealed class MissingDatabase(string connectionString, ILogger logger)
 {
-    /// <summary>CREATE DATABASE copies a template and syncs it: seconds on a busy machine, more than one request's budget.</summary>
     private static readonly TimeSpan CreationTimeout = TimeSpan.FromSeconds(60);
 
     private static readonly string[] MaintenanceDatabases = ["postgres", "template1"];
@@ -21,10 +16,7 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
 
     public static bool IsMissing(Exception exception) => exception is PostgresException { SqlState: PostgresErrorCodes.InvalidCatalogName };
 
-    /// <summary>
-    /// Creates the database, once, on its own timeout, whoever asks first: a caller that gives up (its attempt
-    /// timed out) only stops waiting, so a slow CREATE DATABASE is never cancelled and started over per request.
-    /// </summary>
+    /// <summary>Creates the database, once, on its own timeout, whoever asks first.</summary>
     public Task CreateOrExplainAsync(CancellationToken cancellationToken) =>
         LazyInitializer.EnsureInitialized(ref _creation, () => new SharedRun(CreateAsync, CreationTimeout)).WaitAsync(cancellationToken);
 

@@ -7,12 +7,7 @@ using OrderService.Data.PostgreSql.Citus;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>
-/// The document layout's SQL for PostgreSQL (jsonb), on plain PostgreSQL and on Citus (Store:PostgreSql:Distribution=Citus:
-/// the statements of <see cref="CitusDocumentSql"/>, and a keyed create's id from its key). Every write is ONE statement,
-/// the key included, so it can travel in a group commit's batch. The JSON keys written here are the camelCase names of
-/// <see cref="Order"/> and <see cref="OrderEvent"/>: the document stays in the API's shape.
-/// </summary>
+/// <summary>The document layout's SQL for PostgreSQL, on plain PostgreSQL and on Citus.</summary>
 public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distribution) : DocumentDialect
 {
     internal const string InsertOrder = """
@@ -22,10 +17,6 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         RETURNING id
         """;
 
-    /// <summary>
-    /// The key and the order in one statement: the order row is inserted only if the key was new, so
-    /// concurrent creates with one key leave one order (ON CONFLICT waits for the other inserter's commit).
-    /// </summary>
     private const string InsertOrderWithKey = """
         WITH new_key AS (
             INSERT INTO order_document_keys (key, request_hash, order_id, created_at)
@@ -38,11 +29,6 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         RETURNING id
         """;
 
-    /// <summary>
-    /// The transition: one conditional UPDATE, no explicit transaction. In SET, <c>version</c> is the old
-    /// value, so the event's sequence is the new version. Under READ COMMITTED a concurrent winner makes
-    /// PostgreSQL re-check the WHERE against the winner's row, so losers match nothing: one winner.
-    /// </summary>
     private const string Transition = """
         UPDATE order_documents
         SET status = @status,
@@ -60,11 +46,6 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         RETURNING document
         """;
 
-    /// <summary>
-    /// <see cref="Transition"/> with the Idempotency-Key stored in the same statement. No ON CONFLICT on the
-    /// key: a key already stored (or stored by a transaction that then commits) is a unique violation that
-    /// aborts the whole statement, the document update included (<see cref="IsKeyTaken"/>).
-    /// </summary>
     private static readonly string TransitionWithKey =
         "WITH u AS (" + Transition.Replace("RETURNING document", "RETURNING id, version, document", StringComparison.Ordinal) + "), " + """
         k AS (
@@ -91,8 +72,7 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
 
     public override string SelectDocument => "SELECT document FROM order_documents WHERE id = @id";
 
-    // The key look-ups run as statements of their own after a write that did nothing: a fresh READ COMMITTED
-    // snapshot, which sees a concurrent retry's key that committed while the write waited.
+    // The key look-ups run as statements of their own after a write that did nothing.
     public override string SelectCreateKey => _citus ? CitusDocumentSql.SelectByKey : """
         SELECT k.request_hash, d.document
         FROM order_document_keys k JOIN order_documents d ON d.id = k.order_id
@@ -109,11 +89,8 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
 
     public override string SelectManyByIdList(int count) => DocumentQueries.SelectManyByList(count, DocumentQueries.Positional);
 
-    /// <summary>
-    /// A replica's clean-up that meets rows another one is deleting waits for that short transaction, then finds them
-    /// gone. No FOR UPDATE SKIP LOCKED: Citus refuses row locks in a query over several shards. The keys go as an
-    /// array, so that the store's generic plan deletes them through the key's index (<see cref="PostgreSqlDialect"/>).
-    /// </summary>
+    /// <summary>A replica's clean-up that meets rows another one is deleting waits for that short transaction, then
+    /// finds them gone.</summary>
     public override string DeleteExpiredKeys => _citus ? CitusDocumentSql.DeleteExpiredKeys : """
         DELETE FROM order_document_keys WHERE key = ANY(ARRAY(
             SELECT key FROM order_document_keys WHERE created_at < @before ORDER BY created_at LIMIT @limit))

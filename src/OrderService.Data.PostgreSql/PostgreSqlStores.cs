@@ -31,14 +31,10 @@ public static class PostgreSqlStores
             : WithStandbyReads(primary, database, context, payments, logger);
     }
 
-    /// <summary>The primary's pool, from the container (<see cref="PostgreSqlRegistration.PrimaryDataSource"/>).</summary>
+    /// <summary>The primary's pool, from the container.</summary>
     internal static PostgresDatabase Database(StoreContext context, ILogger? logger = null) => new(
         context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource), context.ConnectionString, context.Options, logger);
 
-    /// <summary>
-    /// The same layout again on the standby's own pool, for reads only; the primary's bundle keeps the schema (migrations
-    /// run on the primary and reach the standby by replication) and the fault classifier.
-    /// </summary>
     private static StoreBundle WithStandbyReads(
         StoreBundle primary, PostgresDatabase primaryDatabase, StoreContext context, IPaymentAuthorizer payments, ILogger logger)
     {
@@ -59,7 +55,6 @@ public static class PostgreSqlStores
     private static DocumentOrderStore DocumentStore(PostgresDatabase database, StoreOptions options, IPaymentAuthorizer payments) =>
         new(new PostgreSqlDocumentDialect(options.PostgreSql.Distribution), new PostgresConnections(database), options, payments);
 
-    /// <summary>Both pools as one resource: an outage drops the idle connections of both, disposal closes both.</summary>
     private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable, IConnectionPool
     {
         public void DropIdleConnections()

@@ -4,15 +4,10 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>
-/// A layout's schema on PostgreSQL, applied by <see cref="SchemaRunner"/>: the relational scripts (Schema/) or
-/// the document scripts (DocumentSchema/), in one transaction holding an advisory lock. On Citus the layout's
-/// tables are distributed after them, in the same transaction.
-/// </summary>
+/// <summary>A layout's schema on PostgreSQL, applied by <see cref="SchemaRunner"/>.</summary>
 public sealed class PostgresSchema : SchemaDialect, IStoreSchema
 {
-    // Constants shared by every process of this service, one per layout (the texts "ORDERSVC" and "orderdoc" as 64-bit
-    // numbers): an instance of another release starting beside this one queues on the same lock.
+    // Constants shared by every process of this service, one per layout.
     private const long RelationalLockKey = 0x4F52444552535643;
     private const long DocumentLockKey = 7953724170454066019;
 

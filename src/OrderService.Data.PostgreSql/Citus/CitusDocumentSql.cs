@@ -1,11 +1,6 @@
 namespace OrderService.Data.PostgreSql.Citus;
 
-/// <summary>
-/// The document layout's statements that differ on Citus, each one task on the shard of its order: the keyed writes
-/// and every transition call the functions of Citus/0002_Document.sql (delegated to the order's worker), and a
-/// key is looked up with the order it names (keys are unique per order there). The unkeyed create and the reads by id
-/// are single-table statements on the order id already (<see cref="PostgreSqlDocumentDialect"/>).
-/// </summary>
+/// <summary>The document layout's statements that differ on Citus, each one task on the shard of its order.</summary>
 internal static class CitusDocumentSql
 {
     public const string InsertOrderWithKey =
@@ -29,7 +24,7 @@ internal static class CitusDocumentSql
         WHERE k.key = @key AND k.order_id = @id
         """;
 
-    /// <summary>Only the steps' keys expire on Citus: a create's key derives its order's id (PostgreSqlDialect.Citus.cs).</summary>
+    /// <summary>Only the steps' keys expire on Citus: a create's key derives its order's id.</summary>
     public const string DeleteExpiredKeys = """
         DELETE FROM order_document_keys WHERE (order_id, key) IN (
             SELECT order_id, key FROM order_document_keys WHERE created_at < @before AND version > 1 ORDER BY created_at LIMIT @limit)

@@ -4,11 +4,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql.Citus;
 
-/// <summary>
-/// Store:PostgreSql:Distribution=Citus: after a layout's versioned scripts, in their transaction and under their lock,
-/// distributes the layout's tables and its write functions (Citus/{Layout}.sql, idempotent, run at every
-/// start). A database without the citus extension is refused with the statements that prepare it.
-/// </summary>
+/// <summary>Store:PostgreSql:Distribution=Citus.</summary>
 internal static class CitusSchema
 {
     public static async Task DistributeAsync(DbConnection connection, DbTransaction transaction, StoreLayout layout, CancellationToken cancellationToken)
