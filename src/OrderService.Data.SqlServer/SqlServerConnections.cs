@@ -6,13 +6,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>
-/// How the SQL Server store opens connections and commits a write unit. Reads run at READ COMMITTED; ReadUncommitted
-/// is the dialect's NOLOCK hints. A connection whose command was cancelled or timed out is cleared from the pool:
-/// Babelfish reads a cancel only between requests, so the statement may still run on that session. So is one that a
-/// driver fault left mid-reply (SqlClient's TDS parser throwing inside its own code).
-/// </summary>
-/// <param name="openConnection">Creates an unopened connection (a SqlConnection; tests hand in their own).</param>
+/// <summary>How the SQL Server store opens connections and commits a write unit.</summary>
 public sealed class SqlServerConnections(Func<DbConnection> openConnection, ReadIsolation readIsolation) : IRelationalConnections
 {
     public string ReadIsolationInForce { get; } = readIsolation == ReadIsolation.ReadUncommitted
@@ -78,14 +72,9 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
     }
 
-    /// <summary>A command the client gave up on: SqlClient's command time-out (-2), or the caller's cancellation.</summary>
     private static bool IsAbandoned(Exception fault) =>
         fault is OperationCanceledException || (fault is SqlException sql && sql.Errors.Cast<SqlError>().Any(e => e.Number == -2));
 
-    /// <summary>
-    /// Closes <paramref name="connection"/> for good when it is next closed, instead of returning it to the pool.
-    /// SqlClient dooms no single connection on request: this clears its pool, whose busy connections close on return.
-    /// </summary>
     private static void ClearPool(DbConnection connection)
     {
         if (connection is SqlConnection sql)
@@ -94,10 +83,6 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
     }
 
-    /// <summary>
-    /// Rolls back unless the server already did: XACT_ABORT (or a deadlock) ends the transaction on the
-    /// server, and SqlClient then detaches it from its connection; a second rollback would only throw.
-    /// </summary>
     private static async Task RollBackAsync(DbTransaction transaction)
     {
         if (transaction.Connection is null)
@@ -111,8 +96,7 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
         catch (Exception e) when (e is InvalidOperationException or DbException)
         {
-            // The connection broke mid-transaction: the server rolls back on its own, and the caller
-            // sees the original fault, which is the one worth reporting.
+            // The connection broke mid-transaction.
         }
     }
 
@@ -134,11 +118,6 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         return connection;
     }
 
-    /// <summary>
-    /// A read's connection goes back to its caller, which disposes it: if the call is cancelled (the
-    /// resilience pipeline abandons an attempt) while the connection is open, it is discarded, whatever
-    /// the command was doing. The registration ends when the connection closes.
-    /// </summary>
     private static void DiscardIfCancelledWhileOpen(DbConnection connection, CancellationToken cancellationToken)
     {
         if (!cancellationToken.CanBeCanceled || connection is not SqlConnection)

@@ -6,24 +6,15 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>
-/// The relational schema on SQL Server: <see cref="SchemaRunner"/> applies the embedded T-SQL scripts (Schema/NNNN_*.sql)
-/// in order, each once, recording them in schema_versions. Several instances may start together: an exclusive application
-/// lock held by the transaction serializes them, so a script never runs twice. When the connection string names a
-/// database that does not exist yet (a fresh docker-compose server), it is created first.
-/// </summary>
+/// <summary>The relational schema on SQL Server.</summary>
 public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IStoreSchema
 {
-    /// <summary>How long CREATE DATABASE and the scripts may take in all: a fresh database can take seconds.</summary>
     private static readonly TimeSpan PreparationTimeout = TimeSpan.FromSeconds(120);
 
     private SchemaRunner? _runner;
     private SharedRun? _preparation;
 
-    /// <summary>
-    /// Waits for the preparation (the database if missing, then the scripts), which runs once for every caller
-    /// (<see cref="SharedRun"/>): a CREATE DATABASE is never cancelled with a request's attempt.
-    /// </summary>
+    /// <summary>Waits for the preparation, which runs once for every caller.</summary>
     public Task EnsureCreatedAsync(CancellationToken cancellationToken) =>
         LazyInitializer.EnsureInitialized(ref _preparation, () => new SharedRun(PrepareAsync, PreparationTimeout)).WaitAsync(cancellationToken);
 
@@ -33,7 +24,7 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
         await Runner.ApplyAsync(cancellationToken);
     }
 
-    /// <summary>The embedded scripts (Schema/NNNN_*.sql), in version order. Public so tests can parse them.</summary>
+    /// <summary>The embedded scripts (Schema/NNNN_*.sql), in version order.</summary>
     public static IReadOnlyList<SchemaScript> Scripts() => SchemaScripts.Load(StoreLayout.Relational, typeof(SqlServerSchema).Assembly);
 
     public override string ProviderName => SqlServerDialect.Provider;
@@ -69,7 +60,7 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
 
         if (await TargetDatabaseOpensAsync(cancellationToken))
         {
-            // A contained database user (Azure SQL) may not open master at all: never ask it when the database is there.
+            // A contained database user may not open master at all: never ask it when the database is there.
             return;
         }
 
@@ -98,9 +89,7 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
         }
         catch (SqlException e) when (e.Class < 20)
         {
-            // The server answered but would not open the database (4060 on SQL Server, 911 on Babelfish: missing):
-            // the path through master creates it. Severity 20 and above is the connection itself failing (a server
-            // that is down): reported now, not after a second connect time-out on master.
+            // The server answered but would not open the database: the path through master creates it.
             return false;
         }
     }
