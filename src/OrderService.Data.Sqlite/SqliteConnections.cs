@@ -7,11 +7,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// SQLite units of work: every write goes through <see cref="SqliteDatabase.WriteAsync{T}"/> (the group
-/// commit, or BEGIN IMMEDIATE on a connection of its own), so writes are serialized whatever
-/// Store:WriteIsolation says: SQLite has one writer, and its transactions are serializable.
-/// </summary>
+/// <summary>SQLite units of work.</summary>
 public sealed class SqliteConnections(SqliteDatabase database) : IRelationalConnections
 {
     private readonly ConditionalWeakTable<SqliteConnection, SqlitePreparedStatements> _writerStatements = [];

@@ -4,11 +4,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// SQLite's words: ids and timestamps as sortable text, JSON through json_group_array/json_each, and a
-/// transition write in three statements (SQLite has no data-modifying CTE). The statements of a write
-/// all run inside one transaction on the single writer, so nothing can slip in between them.
-/// </summary>
+/// <summary>SQLite's words.</summary>
 public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
 {
     public override string ProviderName => SqliteDatabase.ProviderName;
@@ -35,7 +31,6 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
         }
     });
 
-    /// <summary>"id" and the comma (or the closing bracket) after it.</summary>
     private const int IdSetItemLength = 39;
 
     protected override string LinesJson(string orderAlias) =>
@@ -52,22 +47,12 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
 
     protected override string IdIsInSet(string column, string parameter) => $"{column} IN (SELECT value FROM json_each({parameter}))";
 
-    /// <summary>
-    /// UPDATE, then the event INSERT only if the UPDATE changed the row (changes() = 1), then the version
-    /// only if the INSERT happened. A failing INSERT (a duplicate sequence) throws, and the writer rolls
-    /// back the UPDATE with it. With a key, the UPDATE is guarded by the key's absence and the key INSERT
-    /// follows the event's: every write runs on the one writer, so the guard sees every key stored before
-    /// (committed, or earlier in the same group commit) and the INSERT can never collide.
-    /// </summary>
+    /// <summary>UPDATE, then the event INSERT only if the UPDATE changed the row (changes() = 1), then the version only
+    /// if the INSERT happened.</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
         WriteStatements(action, checksVersion, withKey) + "SELECT version FROM orders WHERE id = @Id AND changes() = 1;";
 
-    /// <summary>
-    /// The write, then the order row itself only if the write happened (<see cref="SqlDialect.TransitionReturnsWrittenOrder"/>):
-    /// one result set and one statement fewer than a version row followed by the read-back, on the writer thread
-    /// that every write of the service queues for. The read runs inside the write's transaction on the one writer,
-    /// so it holds every event up to the one just written.
-    /// </summary>
+    /// <summary>The write, then the order row itself only if the write happened.</summary>
     protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
         WriteStatements(action, checksVersion, withKey) + BuildSelectOrderById() + " AND changes() = 1;";
 
@@ -84,10 +69,8 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
               "SELECT @Key, @RequestHash, id, version, @At FROM orders WHERE id = @Id AND changes() = 1;\n"
             : "");
 
-    /// <summary>
-    /// The guard above makes a collision impossible; should one happen anyway (SQLITE_CONSTRAINT on the
-    /// key), it is recognized so the engine answers from the key instead of failing.
-    /// </summary>
+    /// <summary>The guard above makes a collision impossible; should one happen anyway, it is recognized so the engine
+    /// answers from the key instead of failing.</summary>
     public override bool IsIdempotencyKeyTaken(Exception exception) =>
         exception is SqliteException { SqliteErrorCode: ConstraintViolation } sqlite
         && sqlite.Message.Contains("idempotency_keys.key", StringComparison.Ordinal);

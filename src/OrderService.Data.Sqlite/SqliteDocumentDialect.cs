@@ -6,12 +6,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// The document layout's SQL for SQLite (TEXT JSON, edited in place with json_set). The JSON keys are the
-/// camelCase names of <see cref="Order"/> and <see cref="OrderEvent"/>: the document stays in the API's shape.
-/// Ids and timestamps are stored as canonical text (which sorts as the engine sorts it). Every write runs on the
-/// one writer, so a key is stored by a statement of its own in the same unit and can never collide.
-/// </summary>
+/// <summary>The document layout's SQL for SQLite (TEXT JSON, edited in place with json_set).</summary>
 public sealed class SqliteDocumentDialect : DocumentDialect
 {
     private const string InsertKey = """
@@ -28,7 +23,6 @@ public sealed class SqliteDocumentDialect : DocumentDialect
         RETURNING id
         """;
 
-    /// <summary>The transition's key, stored right after its update in the same unit, with the version the update wrote.</summary>
     private const string InsertTransitionKey = """
         INSERT INTO order_document_keys (key, request_hash, order_id, version, created_at)
         SELECT @key, @request_hash, id, version, @at FROM order_documents WHERE id = @id
@@ -39,14 +33,9 @@ public sealed class SqliteDocumentDialect : DocumentDialect
 
     private static readonly string[] CreateWithKey = [InsertKey, InsertOrder];
 
-    /// <summary>One statement per action, with that action's allowed statuses written into the WHERE.</summary>
     private static readonly FrozenDictionary<OrderAction, string[]> Transition =
         Enum.GetValues<OrderAction>().ToFrozenDictionary(action => action, action => new[] { TransitionFor(action) });
 
-    /// <summary>
-    /// <see cref="Transition"/> guarded by the Idempotency-Key's absence (the writer sees every key stored before it),
-    /// then the key.
-    /// </summary>
     private static readonly FrozenDictionary<OrderAction, string[]> TransitionWithKey =
         Enum.GetValues<OrderAction>().ToFrozenDictionary(action => action, action => new[]
         {
@@ -79,7 +68,7 @@ public sealed class SqliteDocumentDialect : DocumentDialect
 
     public override string SelectManyByIdList(int count) => DocumentQueries.SelectManyByList(count, DocumentQueries.Named);
 
-    /// <summary>Through the index on created_at; SQLite has one writer, so nothing to skip.</summary>
+    /// <summary>Through the index on created_at.</summary>
     public override string DeleteExpiredKeys => """
         DELETE FROM order_document_keys WHERE key IN (
             SELECT key FROM order_document_keys WHERE created_at < @before ORDER BY created_at LIMIT @limit)
@@ -138,12 +127,6 @@ public sealed class SqliteDocumentDialect : DocumentDialect
 
     public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) => reader.GetFieldValue<DateTimeOffset>(ordinal).ToUniversalTime();
 
-    /// <summary>
-    /// The transition: one conditional UPDATE. SQLite evaluates every SET expression against the old row,
-    /// so <c>version + 1</c> is the new version in the column, the document and the event's sequence alike;
-    /// '$.events[#]' appends to the embedded array. The allowed statuses are literals from
-    /// <see cref="Transitions.AllowedFrom"/> (enum names, so nothing to escape).
-    /// </summary>
     private static string TransitionFor(OrderAction action)
     {
         var allowed = string.Join(", ", Transitions.AllowedFrom(action).Select(status => $"'{status}'"));

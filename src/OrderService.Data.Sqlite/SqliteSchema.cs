@@ -4,13 +4,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// A layout's schema on SQLite, applied by <see cref="SchemaRunner"/>: the relational scripts (Schema/) or the
-/// document scripts (DocumentSchema/). BEGIN IMMEDIATE takes the database's write lock first, so processes starting
-/// at once apply each script exactly once (the others wait out busy_timeout, then find it recorded). Plain commands, not
-/// Dapper: this runs while the service starts, and Dapper's first call (its static set-up, a parameter regex, IL emitted
-/// for the argument object) was the larger part of it (measured with scripts/cold-start.sh).
-/// </summary>
+/// <summary>A layout's schema on SQLite, applied by <see cref="SchemaRunner"/>.</summary>
 public sealed class SqliteSchema : SchemaDialect, IStoreSchema
 {
     private readonly SqliteDatabase _database;

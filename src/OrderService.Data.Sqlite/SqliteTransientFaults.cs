@@ -3,11 +3,7 @@ using Microsoft.Data.Sqlite;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// BUSY and LOCKED mean another writer held the lock past busy_timeout: the statement did not run and the
-/// unit is rolled back, so it is rerun whole. CANTOPEN means the file is out of reach (nothing written);
-/// IOERR may strike during the commit itself, so a write it interrupts may have committed.
-/// </summary>
+/// <summary>BUSY and LOCKED mean another writer held the lock past busy_timeout.</summary>
 public sealed class SqliteTransientFaults : ITransientFaults
 {
     private const int Busy = 5;
