@@ -25,8 +25,7 @@ public static class CustomersApi
     }
 
     // limit is bound as text and parsed by our rules, so a bad value is named with the other bad fields while the
-    // endpoint keeps its generated binding. The Link header is set after the first row has arrived (a fault before it
-    // is still a clean 503) and before the body starts. Not an XML comment: that would become the operation's summary.
+    // endpoint keeps its generated binding.
     internal static async Task<Results<OrderStream, ValidationProblem>> ListOrdersAsync(
         string customerId,
         string? status,
@@ -72,10 +71,7 @@ public static class CustomersApi
         return stream;
     }
 
-    /// <summary>
-    /// <c>&lt;/customers/c-1/orders?limit=100&amp;status=Paid&amp;cursor=…&gt;; rel="next"</c>: this request's path with the
-    /// same filter and limit. The customer id is [A-Za-z0-9_-] and the cursor base64url, so nothing needs escaping.
-    /// </summary>
+    // The customer id is [A-Za-z0-9_-] and the cursor base64url, so nothing needs escaping.
     private static string NextLink(HttpRequest request, int limit, Data.Orders.OrderStatus? status, OrderPosition next) =>
         string.Create(CultureInfo.InvariantCulture,
             $"<{request.PathBase}{request.Path}?limit={limit}{(status is { } s ? "&status=" + s : "")}&cursor={PageCursor.Encode(next)}>; rel=\"next\"");

@@ -11,9 +11,8 @@ using OrderService.Data.Orders;
 namespace OrderService.Apis;
 
 /// <summary>
-/// 200 with a JSON array of orders written as rows arrive, flushed every <see cref="FlushEvery"/> orders, so memory
-/// stays flat. Created only after the first row (or the end) has arrived, so a store fault before it is still a clean
-/// 503. Rows are Orders or, from a store that offers <see cref="IOrderJsonReads"/>, API JSON: the same bytes (<see cref="OrderRows"/>).
+/// 200 with a JSON array of orders written as rows arrive; created only after the first row (or the end), so a
+/// store fault before it is still a clean 503.
 /// </summary>
 public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCodeHttpResult
 {

@@ -34,8 +34,7 @@ public static class OrdersApi
         orders.MapPost("/{id}/complete", CompleteOrderAsync).WithName("CompleteOrder").WithSummary("Shipped -> Completed.");
         orders.MapPost("/{id}/cancel", CancelOrderAsync).WithName("CancelOrder").WithSummary("Created or Paid -> Cancelled.").AcceptsJsonOnly();
 
-        // Pay, ship, complete and cancel take an optional Idempotency-Key: a retry with the same key and body
-        // answers 200 with the order as that step left it (Idempotent-Replayed: true), another request 422.
+        // Pay, ship, complete and cancel take an optional Idempotency-Key.
         orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch").WithSummary("The orders among 1–10,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly().ReadsOnly();
         return orders;
     }
@@ -203,7 +202,7 @@ public static class OrdersApi
             return errors.ToProblem();
         }
 
-        // A store that holds orders as it can write them (MongoDB's BSON) hands them over as API JSON: the same bytes, no Order per row.
+        // A store that holds orders as it can write them hands them over as API JSON: the same bytes, no Order per row.
         return jsonReads is not null
             ? await OrderStream.OpenAsync(jsonReads.GetManyJsonAsync(ids!, cancellationToken), cancellationToken)
             : await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken);

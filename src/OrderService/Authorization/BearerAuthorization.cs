@@ -8,11 +8,7 @@ namespace OrderService.Authorization;
 /// <summary>Whether <c>Authentication:Schemes:Bearer</c> is configured; read once at start-up.</summary>
 public sealed record BearerAuthorizationSwitch(bool IsOn);
 
-/// <summary>
-/// Optional JWT bearer authorization, configured the ASP.NET Core way: <c>Authentication:Schemes:Bearer</c>
-/// (ValidIssuer, ValidAudiences, SigningKeys, as <c>dotnet user-jwts</c> writes them) turns it on. Off, nothing
-/// is registered and no middleware runs.
-/// </summary>
+/// <summary>Optional JWT bearer authorization, configured the ASP.NET Core way.</summary>
 public static class BearerAuthorization
 {
     public static WebApplicationBuilder AddOrderAuthorization(this WebApplicationBuilder builder)

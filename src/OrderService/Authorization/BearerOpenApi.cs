@@ -4,11 +4,8 @@ using Microsoft.OpenApi;
 
 namespace OrderService.Authorization;
 
-/// <summary>
-/// With authorization on, the OpenAPI document declares the bearer scheme and, per operation, the scope it
-/// needs (Swagger UI then shows Authorize). Endpoints without a policy (health) say so with an empty
-/// requirement list. With authorization off none of this is registered and the document has no security.
-/// </summary>
+/// <summary>With authorization on, the OpenAPI document declares the bearer scheme and, per operation, the scope it
+/// needs.</summary>
 internal static class BearerOpenApi
 {
     public const string DocumentName = "v1";
@@ -39,8 +36,7 @@ internal static class BearerOpenApi
                 return Task.CompletedTask;
             }
 
-            // The list stays empty: OpenAPI 3.1 would let an http scheme name roles there, but 3.0 and the linters
-            // (Spectral's oas3-operation-security-defined) read it as OAuth2 scopes, so the scope goes in the text.
+            // The list stays empty.
             operation.Security = [new OpenApiSecurityRequirement { [new OpenApiSecuritySchemeReference(SchemeName, context.Document)] = [] }];
             operation.Description = $"{operation.Description} Needs scope `{scope}`; a token with a `{OrderScopes.CustomerClaim}` claim reaches only that customer's orders.".TrimStart();
             Describe(operation, "401", "No valid bearer token (missing, expired, wrong issuer, audience or signature); WWW-Authenticate says which.");

@@ -4,12 +4,7 @@ using OrderService.Data.Configuration;
 
 namespace OrderService.Authorization;
 
-/// <summary>
-/// The <c>Authentication:Schemes:Bearer</c> section, the one <c>dotnet user-jwts</c> writes. ASP.NET Core's
-/// JwtBearer reads it itself; this class exists only to check it at start-up, because the framework
-/// accepts a section that lets every token through (no audience: any audience passes) or none (no key for the
-/// issuer), and a key that is not base64 would throw on the first request instead of at start-up.
-/// </summary>
+/// <summary>The <c>Authentication:Schemes:Bearer</c> section, the one <c>dotnet user-jwts</c> writes.</summary>
 [Description("JWT bearer authorization, the section dotnet user-jwts writes and ASP.NET Core's JwtBearer reads. Absent: authorization is off. Its other keys (MapInboundClaims, RequireHttpsMetadata, ...) work as in any ASP.NET Core service.")]
 public sealed class BearerTokenOptions
 {
@@ -42,7 +37,7 @@ public sealed class BearerTokenOptions
 
     private const string AudienceRule = "at least one audience (ValidAudience or ValidAudiences): without one, a token for any audience would pass";
 
-    /// <summary>A symmetric key as <c>dotnet user-jwts</c> stores it: JwtBearer uses the one whose Issuer matches a valid issuer.</summary>
+    /// <summary>A symmetric key as <c>dotnet user-jwts</c> stores it.</summary>
     [Description("One symmetric signing key.")]
     public sealed class SigningKey
     {

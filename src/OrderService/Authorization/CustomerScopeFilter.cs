@@ -6,18 +6,8 @@ using OrderService.Problems;
 
 namespace OrderService.Authorization;
 
-/// <summary>
-/// A token with a customer_id claim reaches only that customer's orders (docs/api.md); a token without one reaches
-/// every customer's. The rules sit around the handlers, which stay unaware of them:
-/// <list type="bullet">
-/// <item>another customer's listing, or a create for another customer: 403 before the handler runs;</item>
-/// <item>a write to another customer's order: 404 (as for a missing order, so existence does not leak), decided by a
-/// read BEFORE the write. Reading first and writing next is race-free because an order's customer is set at
-/// creation and never changes: whatever happens between the two calls, the owner read is still the owner;</item>
-/// <item>a read of another customer's order: 404, decided on the handler's answer (no second read);</item>
-/// <item>a streamed list (batch) keeps only the customer's orders.</item>
-/// </list>
-/// </summary>
+/// <summary>A token with a customer_id claim reaches only that customer's orders; a token without one reaches every
+/// customer's.</summary>
 internal sealed class CustomerScopeFilter : IEndpointFilter
 {
     public async ValueTask<object?> InvokeAsync(EndpointFilterInvocationContext context, EndpointFilterDelegate next)

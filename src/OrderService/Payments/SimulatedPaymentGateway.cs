@@ -4,11 +4,7 @@ using OrderService.Data.Payments;
 
 namespace OrderService.Payments;
 
-/// <summary>
-/// A stand-in gateway (Payments:*): it approves every payment up front, except one whose reference starts with
-/// <see cref="PaymentOptions.DeclineReferencePrefix"/>, which it holds for <see cref="PaymentOptions.AuthorizationDelayMilliseconds"/>
-/// and then declines: a write that readers may see but that never commits.
-/// </summary>
+/// <summary>A stand-in gateway.</summary>
 public sealed class SimulatedPaymentGateway : IPaymentAuthorizer
 {
     private readonly string? _declinePrefix;

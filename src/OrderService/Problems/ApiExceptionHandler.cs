@@ -6,12 +6,7 @@ using Polly.CircuitBreaker;
 
 namespace OrderService.Problems;
 
-/// <summary>
-/// The one place where exceptions become answers: a store fault is a 503 with Retry-After (also an engine error the
-/// store cannot classify: the resilient store wraps whatever an engine raises), bad input is a 4xx problem, and only
-/// a real bug of our own code is a 500. Expected outcomes (404, 409, 422) never get here:
-/// handlers return them as typed results.
-/// </summary>
+/// <summary>The one place where exceptions become answers.</summary>
 public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resilience, ILogger<ApiExceptionHandler> logger) : IExceptionHandler
 {
     public async ValueTask<bool> TryHandleAsync(HttpContext httpContext, Exception exception, CancellationToken cancellationToken)
@@ -28,7 +23,8 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
                     LogStoreUnavailable(logger, unavailable.Message);
                 }
 
-                // An open circuit knows when it will let a call through again; any other outage uses the configured hint.
+                // An open circuit knows when it will let a call through again; any other outage uses the configured
+                // hint.
                 var retryAfter = unavailable.RetryAfter is { } left
                     ? Math.Max(1, (int)Math.Ceiling(left.TotalSeconds))
                     : resilience.Value.RetryAfterSeconds;

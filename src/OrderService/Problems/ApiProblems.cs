@@ -4,10 +4,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Problems;
 
-/// <summary>
-/// The domain's problems, one factory each. The <c>type</c> URIs let a client tell, say, a stale
-/// version from an illegal transition without parsing text; both are 409.
-/// </summary>
+/// <summary>The domain's problems, one factory each.</summary>
 public static class ApiProblems
 {
     public const string OrderNotFoundType = "urn:orderservice:problem:order-not-found";
@@ -25,7 +22,7 @@ public static class ApiProblems
         Detail = $"There is no order {id}.",
     });
 
-    /// <summary>A conditional write that matched nothing: the status forbids the action, or If-Match is stale.</summary>
+    /// <summary>A conditional write that matched nothing.</summary>
     public static ConflictProblem Conflict(TransitionResult result, OrderAction action, int? expectedVersion)
     {
         var stale = result.Outcome == TransitionOutcome.StaleVersion;

@@ -4,10 +4,7 @@ using Microsoft.AspNetCore.Mvc;
 
 namespace OrderService.Problems;
 
-/// <summary>
-/// A ProblemDetails answer whose status is fixed by its type. The built-in NotFound&lt;ProblemDetails&gt;
-/// and friends write application/json; these write application/problem+json and tell OpenAPI so.
-/// </summary>
+/// <summary>A ProblemDetails answer whose status is fixed by its type.</summary>
 public abstract class ProblemResult(ProblemDetails problem) : IResult, IStatusCodeHttpResult, IValueHttpResult, IValueHttpResult<ProblemDetails>
 {
     public ProblemDetails Value { get; } = problem;
@@ -40,7 +37,7 @@ public sealed class UnprocessableProblem(ProblemDetails problem) : ProblemResult
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => Describe(builder, StatusCodes.Status422UnprocessableEntity);
 }
 
-/// <summary>402: the payment was declined and the write rolled back (an extension of the contract, off by default).</summary>
+/// <summary>402: the payment was declined and the write rolled back.</summary>
 public sealed class PaymentDeclinedProblem(ProblemDetails problem) : ProblemResult(problem), IEndpointMetadataProvider
 {
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => Describe(builder, StatusCodes.Status402PaymentRequired);

@@ -2,20 +2,16 @@ using Microsoft.AspNetCore.Mvc;
 
 namespace OrderService.Problems;
 
-/// <summary>
-/// Every failure is an application/problem+json answer written by ASP.NET Core's IProblemDetailsService: exceptions
-/// (<see cref="ApiExceptionHandler"/>), bare status codes (UseStatusCodePages: a 404 for an unknown path, 405, 415,
-/// 413), oversized bodies and the handlers' typed problems. The framework's problems are kept as docs/api.md states
-/// them by configuring it: a title for any status, and a problem whatever the Accept header says.
-/// </summary>
+/// <summary>Every failure is an application/problem+json answer written by ASP.NET Core's
+/// IProblemDetailsService.</summary>
 public static class ProblemSetup
 {
     public const string ContentType = "application/problem+json";
 
     public static IServiceCollection AddApiProblems(this IServiceCollection services)
     {
-        // Binding failures (a non-UUID id, malformed JSON, a wrong field type) throw, so the exception
-        // handler can answer them as problems that name the field, instead of an empty 400.
+        // Binding failures throw, so the exception handler can answer them as problems that name the field, instead of
+        // an empty 400.
         services.Configure<RouteHandlerOptions>(routes => routes.ThrowOnBadRequest = true);
         services.AddProblemDetails(problems => problems.CustomizeProblemDetails = static context => context.ProblemDetails.Title ??= ReasonPhrase(context.ProblemDetails.Status));
 
@@ -41,7 +37,6 @@ public static class ProblemSetup
             .WriteAsync(new ProblemDetailsContext { HttpContext = httpContext, ProblemDetails = problem }).AsTask();
     }
 
-    /// <summary>A bare status: 413 and 415 say what the limit is; the others are the status and its reason phrase.</summary>
     private static ProblemDetails ForStatus(int status) => status switch
     {
         StatusCodes.Status415UnsupportedMediaType => BadRequestProblems.UnsupportedMediaType(),
@@ -49,14 +44,9 @@ public static class ProblemSetup
         _ => new ProblemDetails { Status = status },
     };
 
-    /// <summary>The title of a status the framework's defaults do not name, as the status line words it.</summary>
     private static string ReasonPhrase(int? status) =>
         Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase(status ?? 0) is { Length: > 0 } phrase ? phrase : "Error";
 
-    /// <summary>
-    /// The framework's writer declines a request whose Accept header names no JSON type, which would leave the
-    /// answer without a body; this one lets the framework's writer answer it anyway.
-    /// </summary>
     private sealed class AnyAcceptProblemWriter(IServiceProvider services) : IProblemDetailsWriter
     {
         private IProblemDetailsWriter? _framework;

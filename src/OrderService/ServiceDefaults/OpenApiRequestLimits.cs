@@ -5,21 +5,10 @@ using OrderService.Contracts;
 
 namespace OrderService.ServiceDefaults;
 
-/// <summary>
-/// The field limits of docs/api.md as JSON Schema keywords, built from <see cref="RequestLimits"/>, the constants the
-/// validators use, so the document and the 400s cannot drift apart. The request records keep every member
-/// nullable (a missing field must reach validation to be named); here the required ones lose their null.
-/// Not expressed as keywords, and said in the descriptions instead:
-/// <list type="bullet">
-/// <item>"at most 2 decimals" (multipleOf 0.01 is rejected by validators that test it in binary floating point, e.g. 19.99);</item>
-/// <item>"printable" (no pattern matches .NET's whitespace and control-character sets exactly);</item>
-/// <item>lengths count UTF-16 units here and code points in JSON Schema: they agree except for characters outside
-/// the BMP, where the schema is looser than the server, never stricter.</item>
-/// </list>
-/// </summary>
 internal static class OpenApiRequestLimits
 {
-    /// <summary>The character set of OrderRequestRules.CustomerId; a test checks that both accept the same strings.</summary>
+    /// <summary>The character set of OrderRequestRules.CustomerId; a test checks that both accept the same
+    /// strings.</summary>
     public static readonly string CustomerIdPattern = $"^[A-Za-z0-9_-]{{1,{RequestLimits.MaxCustomerIdLength}}}$";
 
     /// <summary>Printable ASCII (space to tilde), as OrderRequestRules.IdempotencyKey checks it.</summary>
@@ -48,10 +37,7 @@ internal static class OpenApiRequestLimits
         [typeof(OrderBatchRequest)] = [new("ids", Required: true, static s => Items(s, 1, RequestLimits.MaxBatchIds))],
     };
 
-    /// <summary>
-    /// Applies the limits to a request body: the object's schema gets its required list, and each property's
-    /// schema (a call of its own, which may come after the object's) its keywords and, when required, loses null.
-    /// </summary>
+    /// <summary>Applies the limits to a request body.</summary>
     public static void DescribeBody(OpenApiSchema schema, OpenApiSchemaTransformerContext context)
     {
         if (context.JsonPropertyInfo is { DeclaringType: { } owner } property)

@@ -6,11 +6,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.ServiceDefaults;
 
-/// <summary>
-/// The OpenAPI document at /openapi/v1.json. The typed results declare every status; these transformers
-/// add what the code cannot express: our converters' wire formats, the query rules we parse ourselves,
-/// and the Retry-After that comes with every 503.
-/// </summary>
+/// <summary>The OpenAPI document at /openapi/v1.json.</summary>
 public static class OpenApiSetup
 {
     private const string Description =
@@ -61,10 +57,6 @@ public static class OpenApiSetup
             });
         });
 
-    /// <summary>
-    /// The server URL comes from the request and ends in '/', which joined to a path gives "//orders";
-    /// each tag gets its description.
-    /// </summary>
     private static void DescribeServersAndTags(OpenApiDocument document)
     {
         foreach (var server in document.Servers ?? [])
@@ -84,7 +76,6 @@ public static class OpenApiSetup
         }
     }
 
-    /// <summary>Custom converters hide the type from the schema generator; say what they write.</summary>
     private static void DescribeWireFormat(OpenApiSchema schema, OpenApiSchemaTransformerContext context)
     {
         var declared = context.JsonTypeInfo.Type;
@@ -108,7 +99,6 @@ public static class OpenApiSetup
         }
     }
 
-    /// <summary>status, limit and cursor are parsed by our rules (case-insensitive names; 1–1,000; our cursor format), not by the binder.</summary>
     private static void DescribeQuery(OpenApiOperation operation)
     {
         foreach (var parameter in operation.Parameters ?? [])
@@ -152,7 +142,6 @@ public static class OpenApiSetup
         }
     }
 
-    /// <summary>What each problem status means here, and the Retry-After of a 503 (readiness excepted: it is a probe).</summary>
     private static void DescribeProblems(OpenApiOperation operation)
     {
         foreach (var (status, answer) in operation.Responses ?? [])

@@ -5,10 +5,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Validation;
 
-/// <summary>
-/// The field rules of docs/api.md, written as plain loops: they run on every request, so they allocate
-/// only when they find an error. Each check records its error under the field's camelCase path.
-/// </summary>
+/// <summary>The field rules of docs/api.md, written as plain loops.</summary>
 public static class OrderRequestRules
 {
     private static readonly SearchValues<char> CustomerIdCharacters =
@@ -88,7 +85,7 @@ public static class OrderRequestRules
         return header;
     }
 
-    /// <summary>If-Match: absent or * means any version; otherwise exactly one strong ETag, "&lt;version&gt;".</summary>
+    /// <summary>If-Match.</summary>
     public static int? IfMatch(string? header, ref ValidationErrors errors)
     {
         if (header is null || header == "*")
@@ -175,7 +172,7 @@ public static class OrderRequestRules
         return null;
     }
 
-    /// <summary>The listing's limit: absent or empty is the default; otherwise an integer as the binder reads one (invariant culture).</summary>
+    /// <summary>The listing's limit.</summary>
     public static int Limit(string? value, ref ValidationErrors errors)
     {
         if (string.IsNullOrEmpty(value))
@@ -197,7 +194,7 @@ public static class OrderRequestRules
         return limit;
     }
 
-    /// <summary>The listing's cursor: absent (or empty, like status) is the first page; present, exactly what a Link header of the listing carried.</summary>
+    /// <summary>The listing's cursor.</summary>
     public static OrderService.Data.OrderPosition? Cursor(string? value, ref ValidationErrors errors)
     {
         if (string.IsNullOrEmpty(value))
@@ -214,7 +211,6 @@ public static class OrderRequestRules
         return null;
     }
 
-    /// <summary>What each rule answers, worded from <see cref="RequestLimits"/> so that a limit is stated once.</summary>
     private static class Messages
     {
         public static readonly string CustomerId = Text($"Must be 1–{RequestLimits.MaxCustomerIdLength} characters of [A-Za-z0-9_-].");
@@ -238,7 +234,6 @@ public static class OrderRequestRules
         private static string Text(FormattableString message) => message.ToString(CultureInfo.InvariantCulture);
     }
 
-    /// <summary>1..max characters, not blank, with no control characters (C0, DEL, C1).</summary>
     private static bool IsPrintable(string? value, int maxLength) =>
         !string.IsNullOrWhiteSpace(value)
         && value.Length <= maxLength
