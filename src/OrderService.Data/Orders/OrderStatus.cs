@@ -1,6 +1,6 @@
 namespace OrderService.Data.Orders;
 
-/// <summary>Where an order is in its workflow.</summary>
+/// <summary>Where an order is in its workflow. Stored as its name, so rows read well in any SQL console.</summary>
 public enum OrderStatus
 {
     Created,
