@@ -9,22 +9,28 @@ namespace OrderService.Data;
 public sealed class ConnectionStringValidator(IConfiguration configuration) : IValidateOptions<StoreOptions>
 {
     /// <summary>The rule in words, for the start-up error and the configuration reference alike.</summary>
-    public const string Rule = "required unless Store:Provider=Sqlite; parsed by the provider's own driver, so a misspelt keyword stops start-up";
+    public const string Rule =
+        "required unless Store:Provider=Sqlite; parsed by the provider's own driver, so a misspelt keyword stops " +
+        "start-up";
 
     private const string Key = $"ConnectionStrings:{StoreRegistration.ConnectionStringName}";
 
     public ValidateOptionsResult Validate(string? name, StoreOptions options)
     {
-        if (options.Provider != StoreProvider.PostgreSql && !string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString))
+        if (options.Provider != StoreProvider.PostgreSql
+            && !string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString))
         {
             // Silently reading from the primary would hide a setting the operator believes is in force.
-            return ValidateOptionsResult.Fail(SettingError.Invalid("Store:PostgreSql:ReadConnectionString", options.PostgreSql.ReadConnectionString,
+            return ValidateOptionsResult.Fail(
+                SettingError.Invalid("Store:PostgreSql:ReadConnectionString", options.PostgreSql.ReadConnectionString,
                 "empty unless Store:Provider=PostgreSql (reads from standbys are a PostgreSQL switch)"));
         }
 
-        if (options.Provider != StoreProvider.SqlServer && !string.IsNullOrWhiteSpace(options.SqlServer.ReadConnectionString))
+        if (options.Provider != StoreProvider.SqlServer
+            && !string.IsNullOrWhiteSpace(options.SqlServer.ReadConnectionString))
         {
-            return ValidateOptionsResult.Fail(SettingError.Invalid("Store:SqlServer:ReadConnectionString", options.SqlServer.ReadConnectionString,
+            return ValidateOptionsResult.Fail(
+                SettingError.Invalid("Store:SqlServer:ReadConnectionString", options.SqlServer.ReadConnectionString,
                 "empty unless Store:Provider=SqlServer (reads from a readable secondary are a SQL Server switch)"));
         }
 
@@ -33,7 +39,9 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
         {
             return options.Provider == StoreProvider.Sqlite
                 ? ValidateOptionsResult.Success
-                : ValidateOptionsResult.Fail(SettingError.Missing(Key, $"a {options.Provider} connection string ({Rule}; docs/getting-started.md)"));
+                : ValidateOptionsResult.Fail(
+                    SettingError.Missing(Key,
+                    $"a {options.Provider} connection string ({Rule}; docs/getting-started.md)"));
         }
 
         var builder = Builder(options.Provider);
@@ -49,7 +57,9 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
         }
         catch (Exception exception) when (exception is ArgumentException or FormatException or KeyNotFoundException)
         {
-            return ValidateOptionsResult.Fail(SettingError.Invalid(Key, value, $"a {options.Provider} connection string ({SettingError.OneLine(exception.Message).TrimEnd('.')})"));
+            return ValidateOptionsResult.Fail(
+                SettingError.Invalid(Key, value,
+                $"a {options.Provider} connection string ({SettingError.OneLine(exception.Message).TrimEnd('.')})"));
         }
     }
 
@@ -74,7 +84,8 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
     }
 
     private static DbConnectionStringBuilder? Builder(StoreProvider provider) =>
-        DbProviderFactories.TryGetFactory(DriverName(provider), out var factory) ? factory.CreateConnectionStringBuilder() : null;
+        DbProviderFactories.TryGetFactory(DriverName(provider), out var factory)
+            ? factory.CreateConnectionStringBuilder() : null;
 
     /// <summary>
     /// The name an engine in its own project registers its driver's <see cref="DbProviderFactory"/> under

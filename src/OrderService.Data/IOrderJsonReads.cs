@@ -33,9 +33,11 @@ public sealed record OrderJsonPage(IAsyncEnumerable<OrderJsonRow> Orders, OrderP
     public static readonly OrderJsonPage Empty = new(AsyncEnumerable.Empty<OrderJsonRow>(), null);
 
     /// <summary>The page a lookahead describes, as <see cref="OrderPage.FromLookahead"/> does for Orders.</summary>
-    public static OrderJsonPage FromLookahead(IReadOnlyList<OrderPosition> positions, int limit, Func<PageRange, IAsyncEnumerable<OrderJsonRow>> rows)
+    public static OrderJsonPage FromLookahead(IReadOnlyList<OrderPosition> positions, int limit, Func<PageRange,
+        IAsyncEnumerable<OrderJsonRow>> rows)
     {
         ArgumentNullException.ThrowIfNull(rows);
-        return PageRange.FromLookahead(positions, limit, out var next) is { } range ? new OrderJsonPage(rows(range), next) : Empty;
+        return PageRange.FromLookahead(positions, limit, out var next) is { } range
+            ? new OrderJsonPage(rows(range), next) : Empty;
     }
 }

@@ -88,7 +88,8 @@ public sealed record TransitionResult(
     public static readonly TransitionResult Declined = new(TransitionOutcome.Declined);
     public static readonly TransitionResult KeyReused = new(TransitionOutcome.KeyReusedWithDifferentRequest);
 
-    public static TransitionResult Applied(Order order) => new(TransitionOutcome.Applied, order, order.Status, order.Version);
+    public static TransitionResult Applied(Order order) =>
+        new(TransitionOutcome.Applied, order, order.Status, order.Version);
 
     /// <summary>A replay.</summary>
     public static TransitionResult Replayed(Order current, int version)
@@ -98,11 +99,13 @@ public sealed record TransitionResult(
     }
 
     /// <summary>Explains a conditional write that matched nothing, using the pure rules.</summary>
-    public static TransitionResult Rejected(OrderStatus current, int currentVersion, OrderAction action, int? expectedVersion)
+    public static TransitionResult Rejected(OrderStatus current, int currentVersion, OrderAction action,
+        int? expectedVersion)
     {
         // "Allowed" on the re-read means the write lost a race between the two statements: a stale version.
         var verdict = Transitions.Decide(current, currentVersion, action, expectedVersion);
-        var outcome = verdict == TransitionVerdict.IllegalFromStatus ? TransitionOutcome.IllegalFromStatus : TransitionOutcome.StaleVersion;
+        var outcome = verdict == TransitionVerdict.IllegalFromStatus ? TransitionOutcome.IllegalFromStatus
+            : TransitionOutcome.StaleVersion;
         return new(outcome, null, current, currentVersion);
     }
 }
@@ -111,7 +114,8 @@ public sealed record TransitionResult(
 public readonly record struct OrderPosition(DateTimeOffset CreatedAt, Guid Id);
 
 /// <summary>What <see cref="IOrderStore.ListByCustomerAsync"/> lists.</summary>
-public sealed record CustomerOrdersQuery(string CustomerId, OrderStatus? Status, int Limit, OrderPosition? After = null);
+public sealed record CustomerOrdersQuery(string CustomerId, OrderStatus? Status, int Limit, OrderPosition? After =
+    null);
 
 /// <summary>The positions that bound one page, both inclusive: its first (newest) and its last order.</summary>
 public readonly record struct PageRange(OrderPosition Top, OrderPosition Last)
@@ -140,9 +144,11 @@ public sealed record OrderPage(IAsyncEnumerable<Order> Orders, OrderPosition? Ne
     public static readonly OrderPage Empty = new(AsyncEnumerable.Empty<Order>(), null);
 
     /// <summary>The page that a lookahead of up to <paramref name="limit"/> + 1 positions describes.</summary>
-    public static OrderPage FromLookahead(IReadOnlyList<OrderPosition> positions, int limit, Func<PageRange, IAsyncEnumerable<Order>> rows)
+    public static OrderPage FromLookahead(IReadOnlyList<OrderPosition> positions, int limit, Func<PageRange,
+        IAsyncEnumerable<Order>> rows)
     {
         ArgumentNullException.ThrowIfNull(rows);
-        return PageRange.FromLookahead(positions, limit, out var next) is { } range ? new OrderPage(rows(range), next) : Empty;
+        return PageRange.FromLookahead(positions, limit, out var next) is { } range ? new OrderPage(rows(range), next)
+            : Empty;
     }
 }

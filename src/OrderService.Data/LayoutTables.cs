@@ -19,12 +19,15 @@ public static class LayoutTables
         layout == StoreLayout.Relational ? StoreLayout.Document : StoreLayout.Relational;
 
     /// <summary>The rows of each of <paramref name="tables"/> that exists and is not empty.</summary>
-    public static async Task<IReadOnlyList<TableRows>> CountRowsAsync(DbConnection connection, IEnumerable<string> tables, string tableExistsSql, CancellationToken cancellationToken)
+    public static async Task<IReadOnlyList<TableRows>> CountRowsAsync(DbConnection connection,
+        IEnumerable<string> tables, string tableExistsSql, CancellationToken cancellationToken)
     {
         var found = new List<TableRows>();
         foreach (var table in tables)
         {
-            var exists = await connection.ExecuteScalarAsync<long>(new CommandDefinition(tableExistsSql, new StatementArguments().Text("name", table), cancellationToken: cancellationToken));
+            var exists = await connection.ExecuteScalarAsync<long>(
+                new CommandDefinition(tableExistsSql, new StatementArguments().Text("name", table),
+                cancellationToken: cancellationToken));
             if (exists == 0)
             {
                 continue;
@@ -32,7 +35,8 @@ public static class LayoutTables
 
             // The names come from the list above, never from input.
             var rows = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-                $"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT {CountCap + 1}) AS capped", cancellationToken: cancellationToken));
+                $"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT {CountCap + 1}) AS capped",
+                    cancellationToken: cancellationToken));
             if (rows > 0)
             {
                 found.Add(new TableRows(table, rows));

@@ -5,15 +5,19 @@ using OrderService.Data.Configuration;
 namespace OrderService.Data;
 
 /// <summary><c>Store:MongoDb</c>: the seed's MongoDB switches, each honoured in one place.</summary>
-[Description("The MongoDB write and read concerns, and how lists are read (with Store:Provider=MongoDb). Every key is optional; a key set here wins over the same option in the mongodb:// connection string, which wins over the driver's and the server's defaults.")]
+[Description("The MongoDB write and read concerns, and how lists are read (with Store:Provider=MongoDb). Every key " +
+    "is optional; a key set here wins over the same option in the mongodb:// connection string, which wins over the " +
+    "driver's and the server's defaults.")]
 public sealed class MongoStoreOptions
 {
     public const string SectionName = "Store:MongoDb";
 
     /// <summary>The server's default is w:majority on a replica set since MongoDB 5.0, which is why the seed's
     /// "acknowledged" baseline must say w:1 explicitly.</summary>
-    [Description("The write concern's w: majority, or how many members must acknowledge. Unset: the connection string's w, else the server's default write concern.")]
-    [SettingRule("majority, or 1 to {0} members (w:0, unacknowledged, cannot report a duplicate key or a conditional update's result)", MongoStoreOptionsValidator.MaxMembers)]
+    [Description("The write concern's w: majority, or how many members must acknowledge. Unset: the connection " +
+        "string's w, else the server's default write concern.")]
+    [SettingRule("majority, or 1 to {0} members (w:0, unacknowledged, cannot report a duplicate key or a conditional " +
+        "update's result)", MongoStoreOptionsValidator.MaxMembers)]
     public string? W { get => _w; set => _w = string.IsNullOrWhiteSpace(value) ? null : value; }
 
     private string? _w;
@@ -27,7 +31,8 @@ public sealed class MongoStoreOptions
             return true;
         }
 
-        if (int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var count) && count is >= 1 and <= MongoStoreOptionsValidator.MaxMembers)
+        if (int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var count)
+            && count is >= 1 and <= MongoStoreOptionsValidator.MaxMembers)
         {
             members = count;
             return true;
@@ -36,23 +41,31 @@ public sealed class MongoStoreOptions
         return false;
     }
 
-    [Description("The write concern's j: true acknowledges a write once it is in the on-disk journal. Unset: the connection string's journal, else the server's default.")]
+    [Description("The write concern's j: true acknowledges a write once it is in the on-disk journal. Unset: the " +
+        "connection string's journal, else the server's default.")]
     public bool? Journal { get; set; }
 
     /// <summary>Below the attempt timeout, or the attempt is abandoned before the server could say so.</summary>
-    [Description("The write concern's wtimeout: how long the server waits for W members before it answers with a write-concern error (the write stays applied on the primary). Unset: the connection string's wtimeoutMS, else no limit.")]
-    [SettingRule("1 to below Resilience:AttemptTimeoutSeconds in milliseconds, so the server's write-concern timeout arrives before the attempt is abandoned")]
+    [Description("The write concern's wtimeout: how long the server waits for W members before it answers with a " +
+        "write-concern error (the write stays applied on the primary). Unset: the connection string's wtimeoutMS, " +
+        "else no limit.")]
+    [SettingRule("1 to below Resilience:AttemptTimeoutSeconds in milliseconds, so the server's write-concern timeout " +
+        "arrives before the attempt is abandoned")]
     public int? WTimeoutMilliseconds { get; set; }
 
-    [Description("The read concern of the reads (get, batch, listing): Majority returns only what no failover can roll back. Unset: the connection string's readConcernLevel, else the server's (local).")]
+    [Description("The read concern of the reads (get, batch, listing): Majority returns only what no failover can " +
+        "roll back. Unset: the connection string's readConcernLevel, else the server's (local).")]
     public MongoReadConcern? ReadConcern { get; set; }
 
-    [Description("Which members the reads may go to (a secondary may lag; a GET or batch id it lacks is re-read on the primary). Unset: the connection string's readPreference, else the primary.")]
+    [Description("Which members the reads may go to (a secondary may lag; a GET or batch id it lacks is re-read on " +
+        "the primary). Unset: the connection string's readPreference, else the primary.")]
     public MongoReadPreference? ReadPreference { get; set; }
 
     /// <summary>A switch so that the two ways can be compared on one build, and the Order path brought back without a
     /// release should a stored document ever need what only the driver's reader does.</summary>
-    [Description("Batches and customer listings are written as the API's JSON straight from the stored BSON, without building an Order per row (the same bytes, less time and memory). false: read each row into an Order and serialize it, as every other store does.")]
+    [Description("Batches and customer listings are written as the API's JSON straight from the stored BSON, without " +
+        "building an Order per row (the same bytes, less time and memory). false: read each row into an Order and " +
+        "serialize it, as every other store does.")]
     public bool RawBsonToJson { get; set; } = true;
 }
 

@@ -16,23 +16,28 @@ public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resil
         var failures = new List<string>();
         if (mongo.W is { } w && !MongoStoreOptions.TryParseW(w, out _))
         {
-            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:W", w, SettingRuleAttribute.Of<MongoStoreOptions>(nameof(MongoStoreOptions.W))));
+            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:W", w,
+                SettingRuleAttribute.Of<MongoStoreOptions>(nameof(MongoStoreOptions.W))));
         }
 
-        if (mongo.WTimeoutMilliseconds is { } wtimeout && AttemptMilliseconds() is { } attemptMilliseconds && (wtimeout < 1 || wtimeout >= attemptMilliseconds))
+        if (mongo.WTimeoutMilliseconds is { } wtimeout && AttemptMilliseconds() is { } attemptMilliseconds
+            && (wtimeout < 1 || wtimeout >= attemptMilliseconds))
         {
             failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:WTimeoutMilliseconds", wtimeout,
-                $"{SettingRuleAttribute.Of<MongoStoreOptions>(nameof(MongoStoreOptions.WTimeoutMilliseconds))} (now below {attemptMilliseconds})"));
+                $"{SettingRuleAttribute.Of<MongoStoreOptions>(nameof(MongoStoreOptions.WTimeoutMilliseconds))} (now " +
+                $"below {attemptMilliseconds})"));
         }
 
         if (mongo.ReadConcern is { } readConcern && !Enum.IsDefined(readConcern))
         {
-            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:ReadConcern", readConcern, string.Join(", ", Enum.GetNames<MongoReadConcern>())));
+            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:ReadConcern", readConcern,
+                string.Join(", ", Enum.GetNames<MongoReadConcern>())));
         }
 
         if (mongo.ReadPreference is { } readPreference && !Enum.IsDefined(readPreference))
         {
-            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:ReadPreference", readPreference, string.Join(", ", Enum.GetNames<MongoReadPreference>())));
+            failures.Add(SettingError.Invalid($"{MongoStoreOptions.SectionName}:ReadPreference", readPreference,
+                string.Join(", ", Enum.GetNames<MongoReadPreference>())));
         }
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);

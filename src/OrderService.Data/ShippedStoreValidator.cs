@@ -12,6 +12,7 @@ public sealed class ShippedStoreValidator(IEnumerable<StoreEngine> engines) : IV
         return shipped.Contains(options.Provider)
             ? ValidateOptionsResult.Success
             : ValidateOptionsResult.Fail(SettingError.Invalid(
-                $"{StoreOptions.SectionName}:{nameof(StoreOptions.Provider)}", options.Provider, $"{string.Join(", ", shipped)} (the stores this build ships)"));
+                $"{StoreOptions.SectionName}:{nameof(StoreOptions.Provider)}", options.Provider,
+                    $"{string.Join(", ", shipped)} (the stores this build ships)"));
     }
 }

@@ -8,7 +8,9 @@ namespace OrderService.Data;
 public sealed class SqlServerStoreOptions
 {
     /// <summary>Where reads go.</summary>
-    [Description("A readable secondary's connection string (an availability group listener with ApplicationIntent=ReadOnly): GET by id, the batch and the listing read there; a miss is re-read on the primary. Empty: every read goes to the primary.")]
+    [Description("A readable secondary's connection string (an availability group listener with " +
+        "ApplicationIntent=ReadOnly): GET by id, the batch and the listing read there; a miss is re-read on the " +
+        "primary. Empty: every read goes to the primary.")]
     [ConnectionStringOf(StoreProvider.SqlServer)]
     public string? ReadConnectionString { get; set; }
 }

@@ -6,7 +6,8 @@ namespace OrderService.Data;
 
 /// <summary>Reads from a standby, writes on the primary: a PostgreSQL standby, or a MongoDB secondary.</summary>
 public sealed class StandbyReadsOrderStore(
-    IOrderStore primary, IOrderStore standby, Func<Exception, bool>? standbyLacksSchema = null, ILogger? logger = null) : IOrderStore
+    IOrderStore primary, IOrderStore standby, Func<Exception, bool>? standbyLacksSchema = null, ILogger? logger = null)
+        : IOrderStore
 {
     private const long WarningIntervalMilliseconds = 60_000;
 
@@ -18,7 +19,8 @@ public sealed class StandbyReadsOrderStore(
     public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken) =>
         primary.TransitionAsync(command, cancellationToken);
 
-    public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken) =>
+    public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit,
+        CancellationToken cancellationToken) =>
         primary.ForgetKeysStoredBeforeAsync(storedBefore, limit, cancellationToken);
 
     public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)
@@ -37,7 +39,8 @@ public sealed class StandbyReadsOrderStore(
     }
 
     public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
-        StandbyThenPrimary(ids, standby.GetManyAsync, primary.GetManyAsync, static order => order.Id, cancellationToken, LacksSchema);
+        StandbyThenPrimary(ids, standby.GetManyAsync, primary.GetManyAsync, static order => order.Id, cancellationToken,
+            LacksSchema);
 
     /// <summary>The batch rule, for rows of any shape.</summary>
     public static async IAsyncEnumerable<TRow> StandbyThenPrimary<TRow>(
@@ -95,17 +98,21 @@ public sealed class StandbyReadsOrderStore(
 
         var now = Environment.TickCount64;
         var last = Interlocked.Read(ref _lastWarned);
-        if ((last == 0 || now - last >= WarningIntervalMilliseconds) && Interlocked.CompareExchange(ref _lastWarned, now, last) == last)
+        if ((last == 0 || now - last >= WarningIntervalMilliseconds)
+            && Interlocked.CompareExchange(ref _lastWarned, now, last) == last)
         {
             logger?.LogWarning(
-                "The standby has no table the read needs ({Error}): reads go to the primary until it has. A new database's standby replays the schema a moment after start-up; if this warning keeps coming, the read connection string names a database without the service's tables.",
+                "The standby has no table the read needs ({Error}): reads go to the primary until it has. A new " +
+                "database's standby replays the schema a moment after start-up; if this warning keeps coming, the " +
+                "read connection string names a database without the service's tables.",
                 fault.Message);
         }
 
         return true;
     }
 
-    private static async ValueTask<bool> NextOrLacksSchemaAsync<TRow>(IAsyncEnumerator<TRow> rows, Func<Exception, bool>? standbyLacksSchema)
+    private static async ValueTask<bool> NextOrLacksSchemaAsync<TRow>(IAsyncEnumerator<TRow> rows, Func<Exception,
+        bool>? standbyLacksSchema)
     {
         try
         {

@@ -19,7 +19,9 @@ public static class StoreErrors
 
             if (current is DbException other)
             {
-                return string.Create(CultureInfo.InvariantCulture, $"{other.GetType().Name} {other.SqlState ?? other.ErrorCode.ToString(CultureInfo.InvariantCulture)}: {other.Message}");
+                return string.Create(CultureInfo.InvariantCulture,
+                    $"{other.GetType().Name} " +
+                    $"{other.SqlState ?? other.ErrorCode.ToString(CultureInfo.InvariantCulture)}: {other.Message}");
             }
 
             if (engine is not null && DescribeDriverFault(current, engine.DriverNamespaces) is { } driverFault)

@@ -18,7 +18,8 @@ public static class StoreRegistration
         services.AddSettings<StoreOptions>(configuration, StoreOptions.SectionName);
         services.AddSingleton<IValidateOptions<StoreOptions>, MongoStoreOptionsValidator>();
         services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
-        services.AddSingleton<IValidateOptions<StoreOptions>>(sp => new ShippedStoreValidator(sp.GetServices<StoreEngine>()));
+        services.AddSingleton<IValidateOptions<StoreOptions>>(sp =>
+            new ShippedStoreValidator(sp.GetServices<StoreEngine>()));
         services.AddStoreResilience(configuration);
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => CreateContext(sp, configuration));
@@ -28,13 +29,17 @@ public static class StoreRegistration
         services.AddSingleton(sp =>
         {
             var provider = sp.GetRequiredService<IOptions<StoreOptions>>().Value.Provider;
-            return new ResilientCalls(sp.GetRequiredService<StoreBundle>(), StorePipeline.For(sp, provider), StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
+            return new ResilientCalls(sp.GetRequiredService<StoreBundle>(), StorePipeline.For(sp, provider),
+                StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
         });
-        services.AddSingleton(sp => new ResilientOrderStore(sp.GetRequiredService<StoreBundle>().Store, sp.GetRequiredService<ResilientCalls>()));
+        services.AddSingleton(sp =>
+            new ResilientOrderStore(sp.GetRequiredService<StoreBundle>().Store,
+            sp.GetRequiredService<ResilientCalls>()));
         services.AddSingleton<IOrderStore>(sp => sp.GetRequiredService<ResilientOrderStore>());
 
         // Null when the store offers no JSON reads: the API then asks the port for Orders.
-        services.AddSingleton<IOrderJsonReads>(sp => sp.GetRequiredService<StoreBundle>().JsonReads?.Invoke(sp.GetRequiredService<ResilientCalls>())!);
+        services.AddSingleton<IOrderJsonReads>(sp => sp.GetRequiredService<StoreBundle>()
+            .JsonReads?.Invoke(sp.GetRequiredService<ResilientCalls>())!);
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Schema);
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().TransientFaults);
         services.AddSingleton<Keys.IdempotencyKeyCleanup>();

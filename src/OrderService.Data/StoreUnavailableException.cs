@@ -2,7 +2,8 @@ namespace OrderService.Data;
 
 /// <summary>The store could not be reached, timed out after the bounded retries, or failed with an engine error it
 /// cannot classify.</summary>
-public sealed class StoreUnavailableException(string message, Exception? innerException = null, TimeSpan? retryAfter = null)
+public sealed class StoreUnavailableException(string message, Exception? innerException = null, TimeSpan? retryAfter =
+    null)
     : Exception(message, innerException)
 {
     public TimeSpan? RetryAfter { get; } = retryAfter;

@@ -59,7 +59,8 @@ internal static class SettingConversion
             }
 
             var context = new ValidationContext(text) { MemberName = property.Name, DisplayName = child.Path };
-            foreach (var rule in property.GetCustomAttributes(typeof(ValidationAttribute), inherit: true).Cast<ValidationAttribute>())
+            foreach (var rule in property.GetCustomAttributes(typeof(ValidationAttribute), inherit: true)
+                .Cast<ValidationAttribute>())
             {
                 if (rule.GetValidationResult(value, context) != ValidationResult.Success)
                 {
@@ -91,7 +92,8 @@ internal static class SettingConversion
             value = converter.ConvertFromInvariantString(text);
             return !type.IsEnum || value is null || Enum.IsDefined(type, value);
         }
-        catch (Exception exception) when (exception is FormatException or ArgumentException or NotSupportedException or OverflowException
+        catch (Exception exception) when (
+            exception is FormatException or ArgumentException or NotSupportedException or OverflowException
             || exception.InnerException is FormatException or OverflowException)
         {
             return false;

@@ -39,12 +39,14 @@ public sealed class AtMostSettingAttribute(string otherProperty) : ValidationAtt
             ? new ValidationResult(null)
             : ValidationResult.Success;
 
-    private IConvertible? Other(object options) => options.GetType().GetProperty(OtherProperty)?.GetValue(options) as IConvertible;
+    private IConvertible? Other(object options) => options.GetType()
+        .GetProperty(OtherProperty)?.GetValue(options) as IConvertible;
 }
 
 /// <summary>A value another setting of the same section rules out (a layout that provider lacks, say).</summary>
 [AttributeUsage(AttributeTargets.Property, AllowMultiple = true)]
-public sealed class NotWithSettingAttribute(object deniedValue, string otherProperty, object otherValue, string reason) : ValidationAttribute, ISettingRule
+public sealed class NotWithSettingAttribute(object deniedValue, string otherProperty, object otherValue, string reason)
+    : ValidationAttribute, ISettingRule
 {
     public object DeniedValue { get; } = deniedValue;
 
@@ -65,8 +67,10 @@ public sealed class NotWithSettingAttribute(object deniedValue, string otherProp
 
     protected override ValidationResult? IsValid(object? value, ValidationContext validationContext)
     {
-        var other = validationContext.ObjectInstance.GetType().GetProperty(OtherProperty)?.GetValue(validationContext.ObjectInstance);
-        return Equals(value, DeniedValue) && Equals(other, OtherValue) ? new ValidationResult(null) : ValidationResult.Success;
+        var other = validationContext.ObjectInstance.GetType()
+            .GetProperty(OtherProperty)?.GetValue(validationContext.ObjectInstance);
+        return Equals(value, DeniedValue)
+            && Equals(other, OtherValue) ? new ValidationResult(null) : ValidationResult.Success;
     }
 }
 

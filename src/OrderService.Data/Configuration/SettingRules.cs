@@ -37,7 +37,8 @@ internal sealed class SettingRules<TOptions>(string sectionName) : IValidateOpti
             }
 
             var context = new ValidationContext(options) { MemberName = property.Name, DisplayName = key };
-            foreach (var rule in property.GetCustomAttributes(typeof(ValidationAttribute), inherit: true).Cast<ValidationAttribute>())
+            foreach (var rule in property.GetCustomAttributes(typeof(ValidationAttribute), inherit: true)
+                .Cast<ValidationAttribute>())
             {
                 if (rule.GetValidationResult(value, context) != ValidationResult.Success)
                 {

@@ -15,7 +15,8 @@ internal static class SettingShape
     /// <summary>A nested options object the binder walks into (not a scalar, not a collection).</summary>
     public static bool IsSection(Type type) =>
         type.IsClass && type != typeof(string) && type != typeof(Uri) && !typeof(IEnumerable).IsAssignableFrom(type)
-        && type.GetConstructor(Type.EmptyTypes) is not null && type.Namespace?.StartsWith("System", StringComparison.Ordinal) != true;
+        && type.GetConstructor(Type.EmptyTypes) is not null
+            && type.Namespace?.StartsWith("System", StringComparison.Ordinal) != true;
 
     /// <summary>The element type of a list, array, set or dictionary setting; null for anything else.</summary>
     public static Type? ElementType(Type type)
@@ -53,7 +54,8 @@ internal static class SettingShape
     }
 
     /// <summary>What a value of this type accepts, narrowed by <paramref name="annotations"/>.</summary>
-    public static string Allowed(Type valueType, IEnumerable<ValidationAttribute>? annotations = null, string? sectionPath = null)
+    public static string Allowed(Type valueType, IEnumerable<ValidationAttribute>? annotations = null,
+        string? sectionPath = null)
     {
         var type = Nullable.GetUnderlyingType(valueType) ?? valueType;
         var rules = (annotations ?? []).Select(rule => Describe(rule, sectionPath)).ToList();
@@ -74,7 +76,8 @@ internal static class SettingShape
     }
 
     /// <summary>A data annotation as the range or limit it sets, in words.</summary>
-    public static string Describe(ValidationAttribute rule, string? sectionPath = null, object? options = null) => rule switch
+    public static string Describe(ValidationAttribute rule, string? sectionPath = null, object? options = null) =>
+        rule switch
     {
         ISettingRule across => across.Describe(sectionPath ?? "", options),
         RangeAttribute range => Invariant($"{range.Minimum} to {range.Maximum}"),
@@ -83,8 +86,10 @@ internal static class SettingShape
         StringLengthAttribute length => Invariant($"{length.MinimumLength} to {length.MaximumLength} characters"),
         LengthAttribute length => Invariant($"{length.MinimumLength} to {length.MaximumLength} items or characters"),
         RequiredAttribute => "a non-empty value",
-        AllowedValuesAttribute values => string.Join(", ", values.Values.Select(v => Convert.ToString(v, CultureInfo.InvariantCulture))),
-        DeniedValuesAttribute values => "anything but " + string.Join(", ", values.Values.Select(v => Convert.ToString(v, CultureInfo.InvariantCulture))),
+        AllowedValuesAttribute values =>
+            string.Join(", ", values.Values.Select(v => Convert.ToString(v, CultureInfo.InvariantCulture))),
+        DeniedValuesAttribute values => "anything but "
+            + string.Join(", ", values.Values.Select(v => Convert.ToString(v, CultureInfo.InvariantCulture))),
         RegularExpressionAttribute pattern => $"text matching {pattern.Pattern}",
         UrlAttribute => "an absolute http, https or ftp URL",
         _ => SettingError.OneLine(rule.FormatErrorMessage("the value")).TrimEnd('.'),
@@ -92,7 +97,8 @@ internal static class SettingShape
 
     private static string? Kind(Type type) => Type.GetTypeCode(type) switch
     {
-        TypeCode.Byte or TypeCode.SByte or TypeCode.Int16 or TypeCode.UInt16 or TypeCode.Int32 or TypeCode.UInt32 or TypeCode.Int64 or TypeCode.UInt64 => "a whole number",
+        TypeCode.Byte or TypeCode.SByte or TypeCode.Int16 or TypeCode.UInt16 or TypeCode.Int32 or TypeCode.UInt32
+            or TypeCode.Int64 or TypeCode.UInt64 => "a whole number",
         TypeCode.Single or TypeCode.Double or TypeCode.Decimal => "a number",
         TypeCode.String => null,
         _ when type == typeof(TimeSpan) => "a duration such as 00:00:30",

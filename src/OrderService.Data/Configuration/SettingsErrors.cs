@@ -21,9 +21,10 @@ public static class SettingsErrors
                     lines.AddRange(invalid.Failures.Select(SettingError.OneLine));
                     break;
 
-                // A value our conversion check did not foresee.
+                // A value our conversion check did not foresee: the binder's message names the key and the type.
                 case InvalidOperationException { Source: BinderAssembly } binder:
-                    lines.Add(SettingError.OneLine($"Invalid setting: {binder.Message} {binder.InnerException?.Message}"));
+                    lines.Add(SettingError.OneLine(
+                        $"Invalid setting: {binder.Message} {binder.InnerException?.Message}"));
                     break;
 
                 default:

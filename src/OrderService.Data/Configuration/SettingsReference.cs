@@ -20,7 +20,8 @@ public static class SettingsReference
 
     /// <summary><paramref name="optionsType"/>'s settings under <paramref name="sectionName"/>, its nested sections
     /// after it.</summary>
-    public static IReadOnlyList<SectionReference> Of(Type optionsType, string sectionName, IConfiguration? defaults = null)
+    public static IReadOnlyList<SectionReference> Of(Type optionsType, string sectionName, IConfiguration? defaults =
+        null)
     {
         var instance = Activator.CreateInstance(optionsType)!;
         defaults?.GetSection(sectionName).Bind(instance);
@@ -55,7 +56,8 @@ public static class SettingsReference
                 var allowed = property.GetCustomAttribute<SettingRuleAttribute>()?.Text is { } rule
                     ? isSection ? rule : $"{SettingShape.Allowed(element)}, {rule}"
                     : isSection ? "a list" : SettingShape.Allowed(element);
-                settings.Add(new($"{key}:{ListIndex}", $"list of {(isSection ? "sections" : TypeName(element))}", Show(value), allowed, meaning));
+                settings.Add(new($"{key}:{ListIndex}", $"list of {(isSection ? "sections" : TypeName(element))}",
+                    Show(value), allowed, meaning));
                 if (isSection)
                 {
                     nested.Add((element, null, $"{key}:{ListIndex}"));
@@ -63,7 +65,8 @@ public static class SettingsReference
             }
             else
             {
-                settings.Add(new(key, TypeName(property.PropertyType), Show(value), SettingShape.Allowed(property, path), meaning));
+                settings.Add(new(key, TypeName(property.PropertyType), Show(value),
+                    SettingShape.Allowed(property, path), meaning));
             }
         }
 
@@ -82,7 +85,8 @@ public static class SettingsReference
             _ when underlying == typeof(bool) => "bool",
             _ when underlying == typeof(string) => "string",
             _ when underlying == typeof(TimeSpan) => "duration",
-            _ when underlying == typeof(double) || underlying == typeof(float) || underlying == typeof(decimal) => "number",
+            _ when underlying == typeof(double) || underlying == typeof(float) || underlying == typeof(decimal) =>
+                "number",
             _ when Type.GetTypeCode(underlying) is >= TypeCode.SByte and <= TypeCode.UInt64 => "integer",
             _ => underlying.Name,
         };
@@ -95,7 +99,8 @@ public static class SettingsReference
         bool flag => flag ? "true" : "false",
         string text => text,
         IFormattable formattable => formattable.ToString(null, CultureInfo.InvariantCulture),
-        IEnumerable items => items.Cast<object?>().Select(Show).ToList() is { Count: > 0 } shown ? string.Join(", ", shown) : "none",
+        IEnumerable items => items.Cast<object?>().Select(Show)
+            .ToList() is { Count: > 0 } shown ? string.Join(", ", shown) : "none",
         _ => value.ToString() ?? "unset",
     };
 }

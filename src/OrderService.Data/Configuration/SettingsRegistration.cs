@@ -11,7 +11,8 @@ public static class SettingsRegistration
 {
     /// <summary>Binds <paramref name="sectionName"/> to <typeparamref name="TOptions"/>, validated at
     /// start-up.</summary>
-    public static OptionsBuilder<TOptions> AddSettings<TOptions>(this IServiceCollection services, IConfiguration configuration, string sectionName)
+    public static OptionsBuilder<TOptions> AddSettings<TOptions>(this IServiceCollection services,
+        IConfiguration configuration, string sectionName)
         where TOptions : class
     {
         var section = configuration.GetSection(sectionName);
@@ -38,7 +39,8 @@ public static class SettingsRegistration
             host.Services.GetService<IStartupValidator>()?.Validate();
             return true;
         }
-        catch (Exception exception) when (IsOwnProcess(host) && SettingsErrors.Describe(exception) is { Count: > 0 } lines)
+        catch (Exception exception) when (IsOwnProcess(host)
+            && SettingsErrors.Describe(exception) is { Count: > 0 } lines)
         {
             errors ??= Console.Error;
             foreach (var line in lines)
@@ -51,5 +53,6 @@ public static class SettingsRegistration
     }
 
     private static bool IsOwnProcess(IHost host) => string.Equals(
-        Assembly.GetEntryAssembly()?.GetName().Name, host.Services.GetService<IHostEnvironment>()?.ApplicationName, StringComparison.Ordinal);
+        Assembly.GetEntryAssembly()?.GetName().Name, host.Services.GetService<IHostEnvironment>()?.ApplicationName,
+            StringComparison.Ordinal);
 }

@@ -62,7 +62,8 @@ public abstract class DocumentDialect
     public abstract void AddIdList(DbParameterCollection parameters, Guid[] ids);
 
     /// <summary>A key look-up's parameters: <c>key</c>, and whatever else the engine finds it by.</summary>
-    public virtual void AddKeyLookup(DbParameterCollection parameters, string key, Guid orderId) => AddText(parameters, "key", key);
+    public virtual void AddKeyLookup(DbParameterCollection parameters, string key, Guid orderId) =>
+        AddText(parameters, "key", key);
 
     public abstract Guid ReadId(DbDataReader reader, int ordinal);
 

@@ -18,16 +18,19 @@ public sealed partial class DocumentOrderStore
         {
             if (_payments.PendingFor(command) is { } payment)
             {
-                return await TransitionAwaitingPaymentAsync(command, statements, parameters, payment, cancellationToken);
+                return await TransitionAwaitingPaymentAsync(command, statements, parameters, payment,
+                    cancellationToken);
             }
 
             if (_groupCommit is not null && statements.Count == 1)
             {
                 GroupedResult<string> grouped;
-                using (StoreTelemetry.Command(_dialect.ProviderName, "document.transition", statements[0], _writeIsolationInForce))
+                using (StoreTelemetry.Command(_dialect.ProviderName, "document.transition", statements[0],
+                    _writeIsolationInForce))
                 {
                     grouped = await _groupCommit.ExecuteAsync(
-                        new GroupedStatement(statements[0], command.OrderId, parameters), static row => row.GetString(0), cancellationToken);
+                        new GroupedStatement(statements[0], command.OrderId, parameters), static row =>
+                            row.GetString(0), cancellationToken);
                 }
 
                 if (grouped is { RanInGroup: true, HasRow: true, Row: { } document })
@@ -42,28 +45,34 @@ public sealed partial class DocumentOrderStore
             }
 
             return await _connections.WriteAsync(null, async (connection, transaction) =>
-                await WriteAsync(connection, transaction, "document.transition", statements, parameters, cancellationToken) is (true, string written)
+                await WriteAsync(connection, transaction, "document.transition", statements, parameters,
+                    cancellationToken) is (true, string written)
                     ? TransitionResult.Applied(OrderDocument.FromJson(written))
-                    : await ExplainNoMatchAsync(connection, transaction, command, cancellationToken), cancellationToken);
+                    : await ExplainNoMatchAsync(connection, transaction, command, cancellationToken),
+                        cancellationToken);
         }
         catch (DbException taken) when (command.IdempotencyKey is not null && _dialect.IsKeyTaken(taken))
         {
             return await _connections.WriteAsync(null, async (connection, transaction) =>
                 await AnswerFromKeyAsync(connection, transaction, command, cancellationToken)
-                ?? throw new InvalidOperationException($"The idempotency key of a transition of order {command.OrderId} was reported as stored but cannot be found."),
+                ?? throw new InvalidOperationException(
+                    $"The idempotency key of a transition of order {command.OrderId} was reported as stored but " +
+                    $"cannot be found."),
                 cancellationToken);
         }
     }
 
     private async Task<TransitionResult> TransitionAwaitingPaymentAsync(
-        TransitionCommand command, IReadOnlyList<string> statements, DocumentParameters parameters, PendingAuthorization payment, CancellationToken cancellationToken)
+        TransitionCommand command, IReadOnlyList<string> statements, DocumentParameters parameters,
+            PendingAuthorization payment, CancellationToken cancellationToken)
     {
         string? document;
         try
         {
             document = await _connections.WriteAwaitingAsync(_heldPaymentIsolation, async (connection, transaction) =>
             {
-                var (wrote, written) = await WriteAsync(connection, transaction, "document.transition", statements, parameters, cancellationToken);
+                var (wrote, written) = await WriteAsync(connection, transaction, "document.transition", statements,
+                    parameters, cancellationToken);
                 return !wrote ? null
                     : await payment(cancellationToken) ? (string?)written
                     : throw new TransitionDeclinedException();
@@ -79,17 +88,22 @@ public sealed partial class DocumentOrderStore
             : await ExplainNoMatchAsync(command, cancellationToken);
     }
 
-    private Task<TransitionResult> ExplainNoMatchAsync(TransitionCommand command, CancellationToken cancellationToken) =>
-        _connections.WriteAsync(null, (connection, transaction) => ExplainNoMatchAsync(connection, transaction, command, cancellationToken), cancellationToken);
+    private Task<TransitionResult> ExplainNoMatchAsync(TransitionCommand command,
+        CancellationToken cancellationToken) =>
+        _connections.WriteAsync(null, (connection, transaction) =>
+            ExplainNoMatchAsync(connection, transaction, command, cancellationToken), cancellationToken);
 
-    private async Task<TransitionResult> ExplainNoMatchAsync(DbConnection connection, DbTransaction? transaction, TransitionCommand command, CancellationToken cancellationToken)
+    private async Task<TransitionResult> ExplainNoMatchAsync(DbConnection connection, DbTransaction? transaction,
+        TransitionCommand command, CancellationToken cancellationToken)
     {
-        if (command.IdempotencyKey is not null && await AnswerFromKeyAsync(connection, transaction, command, cancellationToken) is { } keyed)
+        if (command.IdempotencyKey is not null
+            && await AnswerFromKeyAsync(connection, transaction, command, cancellationToken) is { } keyed)
         {
             return keyed;
         }
 
-        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.transition_state", DocumentQueries.SelectState, _writeIsolationInForce);
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.transition_state",
+            DocumentQueries.SelectState, _writeIsolationInForce);
         await using var select = Command(connection, transaction, DocumentQueries.SelectState);
         _dialect.AddId(select.Parameters, "id", command.OrderId);
         await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken);
@@ -102,9 +116,11 @@ public sealed partial class DocumentOrderStore
         return TransitionResult.Rejected(status, reader.GetInt32(1), command.Action, command.ExpectedVersion);
     }
 
-    private async Task<TransitionResult?> AnswerFromKeyAsync(DbConnection connection, DbTransaction? transaction, TransitionCommand command, CancellationToken cancellationToken)
+    private async Task<TransitionResult?> AnswerFromKeyAsync(DbConnection connection, DbTransaction? transaction,
+        TransitionCommand command, CancellationToken cancellationToken)
     {
-        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.transition_key", _dialect.SelectTransitionKey, _writeIsolationInForce);
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.transition_key",
+            _dialect.SelectTransitionKey, _writeIsolationInForce);
         await using var select = Command(connection, transaction, _dialect.SelectTransitionKey);
         _dialect.AddKeyLookup(select.Parameters, command.IdempotencyKey!, command.OrderId);
         await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken);
@@ -114,7 +130,8 @@ public sealed partial class DocumentOrderStore
         }
 
         // The key and its document update committed together, so the document read with the key holds the step.
-        return OrderDocument.KnownKey(command, reader.GetString(0), _dialect.ReadId(reader, 1), reader.GetInt32(2), reader.IsDBNull(3) ? null : reader.GetString(3));
+        return OrderDocument.KnownKey(command, reader.GetString(0), _dialect.ReadId(reader, 1), reader.GetInt32(2),
+            reader.IsDBNull(3) ? null : reader.GetString(3));
     }
 
     private sealed class TransitionDeclinedException() : Exception("The transition was declined before commit.");

@@ -10,7 +10,8 @@ public static class DocumentQueries
     public const string SelectState = "SELECT status, version FROM order_documents WHERE id = @id";
 
     /// <summary>A keyset page's lookahead.</summary>
-    public static string PagePositions(bool withStatus, bool withAfter) => PagePositionTexts[(withStatus ? 2 : 0) + (withAfter ? 1 : 0)];
+    public static string PagePositions(bool withStatus, bool withAfter) =>
+        PagePositionTexts[(withStatus ? 2 : 0) + (withAfter ? 1 : 0)];
 
     /// <summary>The documents whose position lies in [(@top_at, @top_id),], both inclusive, in listing order, with no
     /// row limit.</summary>
@@ -25,7 +26,9 @@ public static class DocumentQueries
         ORDER BY created_at DESC, id DESC
         """;
 
-    private static readonly string PageRangeWithStatus = PageRangeAll.Replace("WHERE customer_id = @customer_id", "WHERE customer_id = @customer_id AND status = @status", StringComparison.Ordinal);
+    private static readonly string PageRangeWithStatus =
+        PageRangeAll.Replace("WHERE customer_id = @customer_id",
+        "WHERE customer_id = @customer_id AND status = @status", StringComparison.Ordinal);
 
     private static readonly string[] PagePositionTexts =
     [

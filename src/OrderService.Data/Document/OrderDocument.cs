@@ -63,7 +63,8 @@ public static class OrderDocument
         && !string.Equals(storedRequestHash, request.RequestHash, StringComparison.Ordinal);
 
     /// <summary>A transition's Idempotency-Key that is already stored.</summary>
-    public static TransitionResult KnownKey(TransitionCommand command, string storedRequestHash, Guid storedOrderId, int storedVersion, string? orderDocument)
+    public static TransitionResult KnownKey(TransitionCommand command, string storedRequestHash, Guid storedOrderId,
+        int storedVersion, string? orderDocument)
     {
         if (!command.IsSameRequestAs(storedRequestHash, storedOrderId))
         {
@@ -71,7 +72,8 @@ public static class OrderDocument
         }
 
         var order = orderDocument is null
-            ? throw new InvalidOperationException($"Idempotency key of order {storedOrderId} is stored, but the order does not exist.")
+            ? throw new InvalidOperationException(
+                $"Idempotency key of order {storedOrderId} is stored, but the order does not exist.")
             : FromJson(orderDocument);
         return TransitionResult.Replayed(order, storedVersion);
     }

@@ -7,11 +7,13 @@ namespace OrderService.Data.Keys;
 
 /// <summary>Forgets the Idempotency-Keys older than Store:IdempotencyKeys:RetentionHours, every CleanupIntervalSeconds,
 /// in the background.</summary>
-public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<StoreOptions> options, TimeProvider clock, ILogger<IdempotencyKeyCleanup> logger)
+public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<StoreOptions> options, TimeProvider clock,
+    ILogger<IdempotencyKeyCleanup> logger)
     : BackgroundService
 {
     private static readonly Counter<long> Forgotten = StoreTelemetry.Meter.CreateCounter<long>(
-        "orderservice.idempotency_keys.forgotten", description: "Idempotency-Keys the clean-up deleted (on MongoDB: orders whose expired keys it removed).");
+        "orderservice.idempotency_keys.forgotten",
+            description: "Idempotency-Keys the clean-up deleted (on MongoDB: orders whose expired keys it removed).");
 
     private readonly IdempotencyKeyOptions _keys = options.Value.IdempotencyKeys;
     private readonly string _system = StoreTelemetry.SystemName(options.Value.Provider);
@@ -35,7 +37,8 @@ public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<St
             int batch;
             do
             {
-                batch = await store.ForgetKeysStoredBeforeAsync(storedBefore, _keys.CleanupBatchSize, cancellationToken);
+                batch = await store.ForgetKeysStoredBeforeAsync(storedBefore, _keys.CleanupBatchSize,
+                    cancellationToken);
                 total += batch;
                 Forgotten.Add(batch, new KeyValuePair<string, object?>("db.system", _system));
             }
@@ -63,7 +66,9 @@ public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<St
         public static partial void Swept(ILogger logger, string system, long count, DateTimeOffset storedBefore);
 
         [LoggerMessage(EventId = 2, EventName = "IdempotencyKeyCleanupFailed", Level = LogLevel.Warning,
-            Message = "The {System} store's Idempotency-Key clean-up stopped after {Count} keys and runs again at the next interval: {Reason}")]
-        public static partial void SweepFailed(ILogger logger, string system, long count, string reason, Exception? exception);
+            Message = "The {System} store's Idempotency-Key clean-up stopped after {Count} keys and runs again at " +
+                "the next interval: {Reason}")]
+        public static partial void SweepFailed(ILogger logger, string system, long count, string reason,
+            Exception? exception);
     }
 }

@@ -4,7 +4,9 @@ using System.ComponentModel.DataAnnotations;
 namespace OrderService.Data.Keys;
 
 /// <summary><c>Store:IdempotencyKeys</c>.</summary>
-[Description("How long an Idempotency-Key is honoured, and the clean-up that forgets older keys. A key is honoured for at least the retention and forgotten within the retention plus the clean-up interval; a retry after that is a new request.")]
+[Description("How long an Idempotency-Key is honoured, and the clean-up that forgets older keys. A key is honoured " +
+    "for at least the retention and forgotten within the retention plus the clean-up interval; a retry after that is " +
+    "a new request.")]
 public sealed class IdempotencyKeyOptions
 {
     /// <summary>Stripe keeps keys 24 hours.</summary>
@@ -17,7 +19,8 @@ public sealed class IdempotencyKeyOptions
     public int CleanupIntervalSeconds { get; set; } = 300;
 
     /// <summary>Small enough that one batch holds its locks for a few milliseconds only.</summary>
-    [Description("The most keys one delete of the clean-up removes (on MongoDB: the most orders whose expired keys one update removes); each batch is a transaction of its own.")]
+    [Description("The most keys one delete of the clean-up removes (on MongoDB: the most orders whose expired keys " +
+        "one update removes); each batch is a transaction of its own.")]
     [Range(1, 10_000)]
     public int CleanupBatchSize { get; set; } = 1_000;
 }

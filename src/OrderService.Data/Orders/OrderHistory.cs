@@ -14,7 +14,8 @@ public static class OrderHistory
 
         if (version < 1 || version > order.Version)
         {
-            throw new ArgumentOutOfRangeException(nameof(version), version, $"Order {order.Id} is at version {order.Version}; it has no state at version {version}.");
+            throw new ArgumentOutOfRangeException(nameof(version), version,
+                $"Order {order.Id} is at version {order.Version}; it has no state at version {version}.");
         }
 
         var events = new OrderEvent[version];
@@ -28,11 +29,13 @@ public static class OrderHistory
 
         if (Array.IndexOf(events, null) is var gap and >= 0)
         {
-            throw new InvalidOperationException($"Order {order.Id} has no event {gap + 1}: its history cannot be rebuilt.");
+            throw new InvalidOperationException(
+                $"Order {order.Id} has no event {gap + 1}: its history cannot be rebuilt.");
         }
 
         var last = events[^1];
-        return order with { Status = StatusReachedBy(last.Type), Version = version, UpdatedAt = last.At, Events = events };
+        return order with { Status = StatusReachedBy(last.Type), Version = version, UpdatedAt = last.At, Events =
+            events };
     }
 
     /// <summary>The status an event of <paramref name="eventType"/> left the order in.</summary>

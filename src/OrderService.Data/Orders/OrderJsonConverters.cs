@@ -14,7 +14,8 @@ public sealed class UtcTimestampJsonConverter : JsonConverter<DateTimeOffset>
     public override void Write(Utf8JsonWriter writer, DateTimeOffset value, JsonSerializerOptions options)
     {
         Span<char> text = stackalloc char[Timestamps.FormatLength];
-        value.UtcDateTime.TryFormat(text, out var written, Timestamps.Format, System.Globalization.CultureInfo.InvariantCulture);
+        value.UtcDateTime.TryFormat(text, out var written, Timestamps.Format,
+            System.Globalization.CultureInfo.InvariantCulture);
         writer.WriteStringValue(text[..written]);
     }
 }
@@ -33,7 +34,8 @@ public sealed class MoneyJsonConverter : JsonConverter<decimal>
         }
 
         // decimal parsing rounds a non-zero number below its range to 0 without a word.
-        if (value == 0 && HasNonZeroMantissaDigit(reader.HasValueSequence ? reader.ValueSequence.ToArray() : reader.ValueSpan))
+        if (value == 0 && HasNonZeroMantissaDigit(
+            reader.HasValueSequence ? reader.ValueSequence.ToArray() : reader.ValueSpan))
         {
             throw new JsonException("The JSON number is too small for a decimal amount (it would round to 0).");
         }

@@ -12,7 +12,8 @@ public static class Timestamps
 
     public static DateTimeOffset Now(TimeProvider clock) => Truncate(clock.GetUtcNow());
 
-    public static string ToText(DateTimeOffset value) => value.UtcDateTime.ToString(Format, CultureInfo.InvariantCulture);
+    public static string ToText(DateTimeOffset value) =>
+        value.UtcDateTime.ToString(Format, CultureInfo.InvariantCulture);
 
     public static DateTimeOffset Truncate(DateTimeOffset value)
     {

@@ -44,7 +44,8 @@ public static class Transitions
     public static bool IsAllowed(OrderStatus from, OrderAction action) => AllowedFrom(action).Contains(from);
 
     /// <summary>Judges a transition against the current state.</summary>
-    public static TransitionVerdict Decide(OrderStatus current, int currentVersion, OrderAction action, int? expectedVersion)
+    public static TransitionVerdict Decide(OrderStatus current, int currentVersion, OrderAction action,
+        int? expectedVersion)
     {
         if (expectedVersion is { } expected && expected != currentVersion)
         {

@@ -6,7 +6,8 @@ namespace OrderService.Data.Relational;
 public interface IGroupCommit
 {
     /// <summary>Sends <paramref name="statement"/> with the others queued meanwhile.</summary>
-    Task<GroupedResult<T>> ExecuteAsync<T>(GroupedStatement statement, Func<DbDataReader, T> readRow, CancellationToken cancellationToken);
+    Task<GroupedResult<T>> ExecuteAsync<T>(GroupedStatement statement, Func<DbDataReader, T> readRow,
+        CancellationToken cancellationToken);
 }
 
 /// <summary>One write unit's statement.</summary>

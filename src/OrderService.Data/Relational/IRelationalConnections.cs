@@ -24,11 +24,13 @@ public interface IRelationalConnections
     ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken);
 
     /// <summary>Runs <paramref name="work"/> as one unit.</summary>
-    Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken);
+    Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
+        CancellationToken cancellationToken);
 
     /// <summary><see cref="WriteAsync{T}"/> for a unit that awaits something outside the database before it
     /// commits.</summary>
-    Task<T> WriteAwaitingAsync<T>(IsolationLevel isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
+    Task<T> WriteAwaitingAsync<T>(IsolationLevel isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
+        CancellationToken cancellationToken) =>
         WriteAsync(isolation, work, cancellationToken);
 
     /// <summary>Keeps <paramref name="connection"/> out of the pool when <paramref name="fault"/>, raised on it, may
@@ -54,5 +56,6 @@ public interface IRelationalConnections
     }
 
     /// <summary>Sends one command of the engine and returns its reader (the caller disposes it).</summary>
-    Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, CommandDefinition command) => connection.ExecuteReaderAsync(command);
+    Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, CommandDefinition command) =>
+        connection.ExecuteReaderAsync(command);
 }

@@ -35,7 +35,8 @@ public static class OrderJson
     }
 
     /// <summary>An event's data as stored: camelCase, null fields left out.</summary>
-    public static string EventData(OrderEventData data) => JsonSerializer.Serialize(data, EventDataJsonContext.Default.OrderEventData);
+    public static string EventData(OrderEventData data) =>
+        JsonSerializer.Serialize(data, EventDataJsonContext.Default.OrderEventData);
 
     /// <summary>Reads <c>[{"sku","quantity","unitPrice"}, ..]</c>; null reads as no lines.</summary>
     public static IReadOnlyList<OrderLine> ParseLines(string? json)
@@ -61,7 +62,8 @@ public static class OrderJson
             {
                 if (reader.ValueTextEquals("sku"u8)) { reader.Read(); sku = reader.GetString()!; }
                 else if (reader.ValueTextEquals("quantity"u8)) { reader.Read(); quantity = reader.GetInt32(); }
-                else if (reader.ValueTextEquals("unitPrice"u8)) { reader.Read(); unitPrice = Money.TwoDecimals(reader.GetDecimal()); }
+                else if (reader.ValueTextEquals("unitPrice"u8)) { reader.Read(); unitPrice =
+                    Money.TwoDecimals(reader.GetDecimal()); }
                 else { reader.Read(); reader.Skip(); }
             }
 
@@ -96,7 +98,8 @@ public static class OrderJson
             {
                 if (reader.ValueTextEquals("sequence"u8)) { reader.Read(); sequence = reader.GetInt32(); }
                 else if (reader.ValueTextEquals("type"u8)) { reader.Read(); type = EventType(ref reader); }
-                else if (reader.ValueTextEquals("at"u8)) { reader.Read(); at = reader.GetDateTimeOffset().ToUniversalTime(); }
+                else if (reader.ValueTextEquals("at"u8)) { reader.Read(); at = reader.GetDateTimeOffset()
+                    .ToUniversalTime(); }
                 else if (reader.ValueTextEquals("data"u8)) { reader.Read(); data = ReadEventData(ref reader); }
                 else { reader.Read(); reader.Skip(); }
             }
@@ -133,7 +136,8 @@ public static class OrderJson
             else if (reader.ValueTextEquals("carrier"u8)) { reader.Read(); carrier = reader.GetString(); }
             else if (reader.ValueTextEquals("trackingNumber"u8)) { reader.Read(); trackingNumber = reader.GetString(); }
             else if (reader.ValueTextEquals("reason"u8)) { reader.Read(); reason = reader.GetString(); }
-            else if (reader.ValueTextEquals("total"u8)) { reader.Read(); total = reader.TokenType == JsonTokenType.Null ? null : Money.TwoDecimals(reader.GetDecimal()); }
+            else if (reader.ValueTextEquals("total"u8)) { reader.Read(); total =
+                reader.TokenType == JsonTokenType.Null ? null : Money.TwoDecimals(reader.GetDecimal()); }
             else { reader.Read(); reader.Skip(); }
         }
 
@@ -166,7 +170,8 @@ public static class OrderJson
         }
     }
 
-    [System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001", Justification = "A writer over an ArrayBufferWriter holds nothing to release; it lives as long as its thread.")]
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001", Justification =
+        "A writer over an ArrayBufferWriter holds nothing to release; it lives as long as its thread.")]
     private sealed class Scratch
     {
         [ThreadStatic]
@@ -204,6 +209,7 @@ public static class OrderJson
 }
 
 /// <summary>An event's data as the relational stores store it: camelCase, null fields left out.</summary>
-[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, DefaultIgnoreCondition =
+    JsonIgnoreCondition.WhenWritingNull)]
 [JsonSerializable(typeof(OrderEventData))]
 internal sealed partial class EventDataJsonContext : JsonSerializerContext;

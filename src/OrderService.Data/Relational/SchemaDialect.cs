@@ -30,7 +30,8 @@ public abstract class SchemaDialect
     public abstract string RecordVersion(string table);
 
     /// <summary>Begins the unit and takes the schema lock.</summary>
-    public virtual async Task<DbTransaction?> BeginAsync(DbConnection connection, SchemaHistory history, CancellationToken cancellationToken)
+    public virtual async Task<DbTransaction?> BeginAsync(DbConnection connection, SchemaHistory history,
+        CancellationToken cancellationToken)
     {
         var transaction = await connection.BeginTransactionAsync(cancellationToken);
         if (LockStatement(history) is { } lockStatement)
@@ -44,10 +45,12 @@ public abstract class SchemaDialect
     }
 
     /// <summary>What the engine adds after the scripts, in the same unit.</summary>
-    public virtual Task AfterScriptsAsync(DbConnection connection, DbTransaction? transaction, SchemaHistory history, CancellationToken cancellationToken) =>
+    public virtual Task AfterScriptsAsync(DbConnection connection, DbTransaction? transaction, SchemaHistory history,
+        CancellationToken cancellationToken) =>
         Task.CompletedTask;
 
-    public virtual Task CommitAsync(DbConnection connection, DbTransaction? transaction, CancellationToken cancellationToken) =>
+    public virtual Task CommitAsync(DbConnection connection, DbTransaction? transaction,
+        CancellationToken cancellationToken) =>
         transaction!.CommitAsync(cancellationToken);
 
     /// <summary>Ends a failed unit.</summary>

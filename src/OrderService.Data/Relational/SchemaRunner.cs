@@ -13,12 +13,15 @@ public sealed class SchemaRunner(SchemaDialect dialect, SchemaHistory history)
         var transaction = await dialect.BeginAsync(connection, history, cancellationToken);
         try
         {
-            await ExecuteAsync(connection, transaction, "schema.versions", dialect.CreateVersionsTable(history.VersionsTable), null, cancellationToken);
+            await ExecuteAsync(connection, transaction, "schema.versions",
+                dialect.CreateVersionsTable(history.VersionsTable), null, cancellationToken);
             var applied = await AppliedVersionsAsync(connection, transaction, cancellationToken);
             foreach (var script in history.Scripts.Where(script => !applied.Contains(script.Version)))
             {
-                await ExecuteAsync(connection, transaction, $"schema.apply.{script.Name}", script.Sql, null, cancellationToken);
-                await ExecuteAsync(connection, transaction, "schema.record", dialect.RecordVersion(history.VersionsTable), script.Version, cancellationToken);
+                await ExecuteAsync(connection, transaction, $"schema.apply.{script.Name}", script.Sql, null,
+                    cancellationToken);
+                await ExecuteAsync(connection, transaction, "schema.record",
+                    dialect.RecordVersion(history.VersionsTable), script.Version, cancellationToken);
             }
 
             await dialect.AfterScriptsAsync(connection, transaction, history, cancellationToken);
@@ -45,7 +48,8 @@ public sealed class SchemaRunner(SchemaDialect dialect, SchemaHistory history)
         await ApplyAsync(connection, cancellationToken);
     }
 
-    private async Task<HashSet<long>> AppliedVersionsAsync(DbConnection connection, DbTransaction? transaction, CancellationToken cancellationToken)
+    private async Task<HashSet<long>> AppliedVersionsAsync(DbConnection connection, DbTransaction? transaction,
+        CancellationToken cancellationToken)
     {
         await using var command = Command(connection, transaction, dialect.AppliedVersions(history.VersionsTable));
         await using var reader = await command.ExecuteReaderAsync(cancellationToken);
@@ -58,7 +62,8 @@ public sealed class SchemaRunner(SchemaDialect dialect, SchemaHistory history)
         return applied;
     }
 
-    private async Task ExecuteAsync(DbConnection connection, DbTransaction? transaction, string operation, string sql, int? version, CancellationToken cancellationToken)
+    private async Task ExecuteAsync(DbConnection connection, DbTransaction? transaction, string operation, string sql,
+        int? version, CancellationToken cancellationToken)
     {
         using var activity = StoreTelemetry.Command(dialect.ProviderName, operation, sql, dialect.IsolationInForce);
         await using var command = Command(connection, transaction, sql);

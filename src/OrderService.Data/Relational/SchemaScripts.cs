@@ -14,7 +14,8 @@ public static class SchemaScripts
 
     /// <summary>The scripts of <paramref name="layout"/> that <paramref name="assembly"/> embeds, ordered by
     /// version.</summary>
-    public static IReadOnlyList<SchemaScript> Load(StoreLayout layout, Assembly assembly) => Load(Folder(layout), assembly);
+    public static IReadOnlyList<SchemaScript> Load(StoreLayout layout, Assembly assembly) =>
+        Load(Folder(layout), assembly);
 
     /// <summary>The scripts under <paramref name="folder"/>, ordered by version.</summary>
     public static IReadOnlyList<SchemaScript> Load(string folder, Assembly assembly)
@@ -23,7 +24,8 @@ public static class SchemaScripts
         var scripts = new List<SchemaScript>();
         foreach (var resource in assembly.GetManifestResourceNames())
         {
-            if (!resource.StartsWith(prefix, StringComparison.Ordinal) || !resource.EndsWith(".sql", StringComparison.Ordinal))
+            if (!resource.StartsWith(prefix, StringComparison.Ordinal)
+                || !resource.EndsWith(".sql", StringComparison.Ordinal))
             {
                 continue;
             }
@@ -35,7 +37,8 @@ public static class SchemaScripts
                 throw new InvalidOperationException($"Schema script '{resource}' must start with its version number.");
             }
 
-            scripts.Add(new SchemaScript(int.Parse(name[..digits], CultureInfo.InvariantCulture), name, Read(assembly, resource)));
+            scripts.Add(new SchemaScript(int.Parse(name[..digits], CultureInfo.InvariantCulture), name,
+                Read(assembly, resource)));
         }
 
         var duplicate = scripts.GroupBy(s => s.Version).FirstOrDefault(g => g.Count() > 1);

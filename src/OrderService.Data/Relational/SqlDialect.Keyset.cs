@@ -8,7 +8,8 @@ public abstract partial class SqlDialect
 
     /// <summary>The positions of at most <c>@Take</c> orders of <c>@CustomerId</c>, in listing order, strictly after
     /// the position when <paramref name="withAfter"/>.</summary>
-    public string SelectCustomerPagePositions(bool withStatus, bool withAfter) => Built.SelectCustomerPagePositions[PageSlot(withStatus, withAfter)];
+    public string SelectCustomerPagePositions(bool withStatus, bool withAfter) =>
+        Built.SelectCustomerPagePositions[PageSlot(withStatus, withAfter)];
 
     /// <summary>Order rows of <c>@CustomerId</c> whose position lies between and, both inclusive, in listing order,
     /// with no row limit.</summary>
@@ -25,10 +26,12 @@ public abstract partial class SqlDialect
     /// name="idParameter"/>.</summary>
     protected virtual string KeysetTieOf(string idParameter) => idParameter;
 
-    protected virtual string BuildSelectIdempotencyKey() => "SELECT k.request_hash, k.order_id, k.version FROM idempotency_keys k WHERE k.key = @Key";
+    protected virtual string BuildSelectIdempotencyKey() =>
+        "SELECT k.request_hash, k.order_id, k.version FROM idempotency_keys k WHERE k.key = @Key";
 
     protected virtual string BuildSelectCustomerPagePositions(bool withStatus, bool withAfter) =>
-        $"SELECT {TopRows("@Take")}o.created_at, o.id FROM {ReadFrom("orders", "o")} WHERE o.customer_id = @CustomerId" +
+        $"SELECT {TopRows("@Take")}o.created_at, o.id FROM {ReadFrom("orders", "o")} WHERE o.customer_id = " +
+        $"@CustomerId" +
         (withStatus ? " AND o.status = @Status" : "") +
         (withAfter ? $" AND {OlderThan("@AfterAt", "@AfterId")}" : "") +
         $" ORDER BY {ListingOrder}{LimitRows("@Take")}";
@@ -41,7 +44,7 @@ public abstract partial class SqlDialect
 
     private string ListingOrder => $"o.created_at DESC, {KeysetTie("o")} DESC";
 
-    // Each comparison is written out rather than as a row value, <.
+    // Written out rather than as a row value, so the leading comparison is a plain range on the index everywhere.
     private string OlderThan(string at, string id) =>
         $"o.created_at <= {at} AND (o.created_at < {at} OR {KeysetTie("o")} < {KeysetTieOf(id)})";
 

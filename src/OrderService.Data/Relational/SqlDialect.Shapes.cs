@@ -13,7 +13,8 @@ public abstract partial class SqlDialect
 
     /// <summary>The order id of a create with Idempotency-Key <paramref name="key"/>, where <see
     /// cref="KeyDecidesCreatedOrderId"/>.</summary>
-    public virtual Guid CreatedOrderId(string key) => throw new NotSupportedException("This dialect keeps the id the create brings.");
+    public virtual Guid CreatedOrderId(string key) =>
+        throw new NotSupportedException("This dialect keeps the id the create brings.");
 
     /// <summary>True when <see cref="Transition"/> has ONE result set.</summary>
     public virtual bool TransitionReturnsWrittenOrder => false;

@@ -35,7 +35,8 @@ public abstract partial class SqlDialect
     public abstract object IdSet(IReadOnlyList<Guid> ids);
 
     /// <summary>The Dapper parameters of <see cref="SelectOrdersByIdSet"/>.</summary>
-    public virtual IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) => new StatementArguments().Value("Ids", IdSet(ids));
+    public virtual IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) => new StatementArguments()
+        .Value("Ids", IdSet(ids));
 
     // ---- Words that differ (hooks) ---------------------------------------------------------------
 
@@ -67,7 +68,8 @@ public abstract partial class SqlDialect
     protected virtual string LimitRows(string parameter) => $" LIMIT {parameter}";
 
     /// <summary>Turns an INSERT ... SELECT ... WHERE into one that silently skips a duplicate key.</summary>
-    protected virtual string OnDuplicateDoNothing(string conflictColumns) => $" ON CONFLICT ({conflictColumns}) DO NOTHING";
+    protected virtual string OnDuplicateDoNothing(string conflictColumns) =>
+        $" ON CONFLICT ({conflictColumns}) DO NOTHING";
 
     // ---- Statements the engine sends (built once, on first use, from the Build* methods) ----------
 
@@ -84,13 +86,16 @@ public abstract partial class SqlDialect
     public string Ping => Built.Ping;
 
     /// <summary>Creates an order atomically and idempotently.</summary>
-    public string CreateOrder(bool withIdempotencyKey) => withIdempotencyKey ? Built.CreateOrderWithKey : Built.CreateOrder;
+    public string CreateOrder(bool withIdempotencyKey) =>
+        withIdempotencyKey ? Built.CreateOrderWithKey : Built.CreateOrder;
 
     /// <summary>The conditional write of a transition, atomic on its own.</summary>
-    public string TransitionWrite(OrderAction action, bool checksVersion, bool withKey = false) => Built.TransitionWrites[Slot(action, checksVersion, withKey)];
+    public string TransitionWrite(OrderAction action, bool checksVersion, bool withKey = false) =>
+        Built.TransitionWrites[Slot(action, checksVersion, withKey)];
 
     /// <summary><see cref="TransitionWrite"/> and the read-back in one command.</summary>
-    public string Transition(OrderAction action, bool checksVersion, bool withKey = false) => Built.Transitions[Slot(action, checksVersion, withKey)];
+    public string Transition(OrderAction action, bool checksVersion, bool withKey = false) =>
+        Built.Transitions[Slot(action, checksVersion, withKey)];
 
     /// <summary>Order rows whose id is one of <c>@Id0 .. @Id{count-1}</c>, ordered by id.</summary>
     public virtual string SelectOrdersByIdList(int count)
@@ -113,9 +118,11 @@ public abstract partial class SqlDialect
 
     protected virtual string BuildSelectOrderById() => $"{BuildOrderProjection()} WHERE o.id = @Id";
 
-    protected virtual string BuildSelectStatusAndVersion() => $"SELECT o.status, o.version FROM {ReadFrom("orders", "o")} WHERE o.id = @Id";
+    protected virtual string BuildSelectStatusAndVersion() =>
+        $"SELECT o.status, o.version FROM {ReadFrom("orders", "o")} WHERE o.id = @Id";
 
-    protected virtual string BuildSelectOrdersByIdSet() => $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY o.id";
+    protected virtual string BuildSelectOrdersByIdSet() =>
+        $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY o.id";
 
     protected virtual string BuildPing() => "SELECT 1";
 
@@ -134,18 +141,23 @@ public abstract partial class SqlDialect
             .Append(OnDuplicateDoNothing("id")).AppendLine(";");
         if (withIdempotencyKey)
         {
-            sql.Append("INSERT INTO idempotency_keys (key, request_hash, order_id, created_at) SELECT @Key, @RequestHash, @Id, @At WHERE 1 = 1")
+            sql.Append("INSERT INTO idempotency_keys (key, request_hash, order_id, created_at) SELECT @Key, " +
+                "@RequestHash, @Id, @At WHERE 1 = 1")
                 .Append(OnDuplicateDoNothing("key")).AppendLine(";");
         }
 
         sql.Append("INSERT INTO orders (id, customer_id, status, total, version, created_at, updated_at) ")
-            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, @CustomerId, '{nameof(OrderStatus.Created)}', @Total, 1, @At, @At WHERE {ownsKey}")
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT @Id, @CustomerId, '{nameof(OrderStatus.Created)}', @Total, 1, @At, @At WHERE {ownsKey}")
             .Append(OnDuplicateDoNothing("id")).AppendLine(" RETURNING id;")
             .Append("INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price) ")
-            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")} WHERE {orderExists}")
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")} WHERE " +
+                $"{orderExists}")
             .Append(OnDuplicateDoNothing("order_id, line_no")).AppendLine(";")
             .Append("INSERT INTO order_events (order_id, sequence, type, at, data) ")
-            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, 1, '{Transitions.CreatedEventType}', @At, {JsonValue("@Data")} WHERE {orderExists}")
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT @Id, 1, '{Transitions.CreatedEventType}', @At, {JsonValue("@Data")} WHERE {orderExists}")
             .Append(OnDuplicateDoNothing("order_id, sequence")).AppendLine(";");
         if (withIdempotencyKey)
         {
@@ -167,14 +179,16 @@ public abstract partial class SqlDialect
     {
         var prefix = alias.Length == 0 ? "" : alias + ".";
         var allowed = string.Join(", ", Transitions.AllowedFrom(action).Select(s => $"'{s}'"));
-        return $"{prefix}id = @Id AND {prefix}status IN ({allowed})" + (checksVersion ? $" AND {prefix}version = @Expected" : "");
+        return $"{prefix}id = @Id AND {prefix}status IN ({allowed})"
+            + (checksVersion ? $" AND {prefix}version = @Expected" : "");
     }
 
     /// <summary>The SET of a conditional write: the target status inlined, version + 1, updated_at.</summary>
     protected static string ConditionalWriteSet(OrderAction action) =>
         $"status = '{Transitions.Target(action)}', version = version + 1, updated_at = @At";
 
-    private static int Slot(OrderAction action, bool checksVersion, bool withKey) => ((int)action * 4) + (checksVersion ? 2 : 0) + (withKey ? 1 : 0);
+    private static int Slot(OrderAction action, bool checksVersion, bool withKey) => ((int)action * 4)
+        + (checksVersion ? 2 : 0) + (withKey ? 1 : 0);
 
     // Built lazily because the Build* methods are virtual; a race builds the same texts twice, which is harmless.
     private BuiltStatements Built => _built ??= new BuiltStatements(this);
@@ -192,11 +206,14 @@ public abstract partial class SqlDialect
             {
                 foreach (var withAfter in (bool[])[false, true])
                 {
-                    SelectCustomerPagePositions[PageSlot(withStatus, withAfter)] = dialect.BuildSelectCustomerPagePositions(withStatus, withAfter);
+                    SelectCustomerPagePositions[PageSlot(withStatus, withAfter)] =
+                        dialect.BuildSelectCustomerPagePositions(withStatus, withAfter);
                 }
             }
 
-            SelectCustomerPageRange = [dialect.BuildSelectCustomerPageRange(withStatus: false), dialect.BuildSelectCustomerPageRange(withStatus: true)];
+            SelectCustomerPageRange =
+                [dialect.BuildSelectCustomerPageRange(withStatus: false),
+                dialect.BuildSelectCustomerPageRange(withStatus: true)];
             Ping = dialect.BuildPing();
             CreateOrder = dialect.BuildCreateOrder(withIdempotencyKey: false);
             CreateOrderWithKey = dialect.BuildCreateOrder(withIdempotencyKey: true);
@@ -209,8 +226,10 @@ public abstract partial class SqlDialect
                 {
                     foreach (var withKey in (bool[])[false, true])
                     {
-                        TransitionWrites[Slot(action, checksVersion, withKey)] = dialect.BuildTransitionWrite(action, checksVersion, withKey);
-                        Transitions[Slot(action, checksVersion, withKey)] = dialect.BuildTransition(action, checksVersion, withKey);
+                        TransitionWrites[Slot(action, checksVersion, withKey)] =
+                            dialect.BuildTransitionWrite(action, checksVersion, withKey);
+                        Transitions[Slot(action, checksVersion, withKey)] =
+                            dialect.BuildTransition(action, checksVersion, withKey);
                     }
                 }
             }

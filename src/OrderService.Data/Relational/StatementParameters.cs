@@ -9,7 +9,8 @@ public interface IStatementParameters : SqlMapper.IDynamicParameters
 {
     void AddTo(ParameterTarget target);
 
-    void SqlMapper.IDynamicParameters.AddParameters(IDbCommand command, SqlMapper.Identity identity) => AddTo(new ParameterTarget(command));
+    void SqlMapper.IDynamicParameters.AddParameters(IDbCommand command, SqlMapper.Identity identity) =>
+        AddTo(new ParameterTarget(command));
 }
 
 /// <summary>Where parameters go: a command, or a group commit's batch command.</summary>
@@ -44,7 +45,7 @@ public readonly struct ParameterTarget
             parameter.DbType = declared;
             if (command is not null && declared == DbType.String && value is string { Length: <= DapperStringSize })
             {
-                // A longer text is left unsized.
+                // A longer text is left unsized: no driver can take a size as a limit to cut it at.
                 parameter.Size = DapperStringSize;
             }
         }
@@ -101,10 +102,12 @@ internal static class SqlText
     /// reads it.</summary>
     public static bool NamesParameter(string sql, string name)
     {
-        for (var at = sql.IndexOf(name, StringComparison.OrdinalIgnoreCase); at >= 0; at = sql.IndexOf(name, at + 1, StringComparison.OrdinalIgnoreCase))
+        for (var at = sql.IndexOf(name, StringComparison.OrdinalIgnoreCase); at >= 0; at =
+            sql.IndexOf(name, at + 1, StringComparison.OrdinalIgnoreCase))
         {
             var end = at + name.Length;
-            if (at > 0 && sql[at - 1] == '@' && (end == sql.Length || !(char.IsLetterOrDigit(sql[end]) || sql[end] == '_')))
+            if (at > 0 && sql[at - 1] == '@'
+                && (end == sql.Length || !(char.IsLetterOrDigit(sql[end]) || sql[end] == '_')))
             {
                 return true;
             }

@@ -28,5 +28,6 @@ public static class RerunRule
 
     /// <summary>The safety of a transition: the version check or an Idempotency-Key makes a rerun harmless.</summary>
     public static RerunSafety Of(TransitionCommand command) =>
-        command.ExpectedVersion is not null || command.IdempotencyKey is not null ? RerunSafety.Always : RerunSafety.OnlyIfNothingCommitted;
+        command.ExpectedVersion is not null
+            || command.IdempotencyKey is not null ? RerunSafety.Always : RerunSafety.OnlyIfNothingCommitted;
 }

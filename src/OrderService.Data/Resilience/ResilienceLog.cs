@@ -9,7 +9,8 @@ internal static partial class ResilienceLog
     public const string Category = "OrderService.Store.Resilience";
 
     [LoggerMessage(EventId = 1, EventName = "OnCircuitOpened", Level = LogLevel.Error,
-        Message = "The circuit to the {System} store opened for {BreakSeconds} s after repeated failures; calls are answered 503 without touching the store. Last fault: {Fault}")]
+        Message = "The circuit to the {System} store opened for {BreakSeconds} s after repeated failures; calls are " +
+            "answered 503 without touching the store. Last fault: {Fault}")]
     public static partial void CircuitOpened(ILogger logger, string system, double breakSeconds, string fault);
 
     [LoggerMessage(EventId = 2, EventName = "OnCircuitHalfOpened", Level = LogLevel.Warning,

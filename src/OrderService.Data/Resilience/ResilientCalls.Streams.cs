@@ -16,7 +16,8 @@ public sealed partial class ResilientCalls
         var rows = await RunAsync(
             operation,
             RerunSafety.Always,
-            static (source, state, token) => state.Self.OpenStreamAsync(state.Open, source, state.Argument, state.Caller, token),
+            static (source, state, token) =>
+                state.Self.OpenStreamAsync(state.Open, source, state.Argument, state.Caller, token),
             target,
             (Self: this, Open: open, Argument: argument, Caller: cancellationToken),
             cancellationToken,
@@ -60,7 +61,8 @@ public sealed partial class ResilientCalls
         }
     }
 
-    private sealed class OpenedStream<TRow>(IAsyncEnumerator<TRow> rows, CancellationTokenSource lifetime, bool hasFirst, ITransientFaults faults)
+    private sealed class OpenedStream<TRow>(IAsyncEnumerator<TRow> rows, CancellationTokenSource lifetime,
+        bool hasFirst, ITransientFaults faults)
         : IAsyncDisposable
     {
         private bool _firstPending = hasFirst;
@@ -96,7 +98,8 @@ public sealed partial class ResilientCalls
             }
             catch (Exception fault) when (StoreErrors.Describe(fault, faults) is { } engineError)
             {
-                throw new StoreUnavailableException($"The order store failed mid-stream: {engineError}", fault) { UnclassifiedEngineError = engineError };
+                throw new StoreUnavailableException($"The order store failed mid-stream: {engineError}",
+                    fault) { UnclassifiedEngineError = engineError };
             }
         }
 

@@ -51,8 +51,10 @@ public sealed partial class ResilientCalls : IDisposable
         context.Properties.Set(StorePipeline.Facts, new StoreCallFacts(operation, rerun, _clock.GetTimestamp()));
         try
         {
-            // Run as object.
-            return (TResult)(await _pipeline.ExecuteAsync<object?, (ResilientCalls Self, Func<TTarget, TArgument, CancellationToken, Task<TResult>> Call, TTarget Target, TArgument Argument, bool Abandonable)>(
+            // Run as object: one pipeline serves every result type, with no per-type bridge in Polly.
+            return (TResult)(await _pipeline.ExecuteAsync<object?,
+                (ResilientCalls Self, Func<TTarget, TArgument, CancellationToken, Task<TResult>> Call, TTarget Target,
+                TArgument Argument, bool Abandonable)>(
                 static async (context, state) =>
                 {
                     var self = state.Self;
@@ -66,7 +68,8 @@ public sealed partial class ResilientCalls : IDisposable
                         // WaitAsync abandons an attempt that ignores cancellation, so the bound holds even then.
                         return await (state.Abandonable ? pending.WaitAsync(attemptToken) : pending);
                     }
-                    catch (Exception fault) when (Classify(self._faults, fault) is var kind && kind != StoreFault.Permanent)
+                    catch (Exception fault) when (Classify(self._faults, fault) is var kind
+                        && kind != StoreFault.Permanent)
                     {
                         var partial = self._faults.IsPartialOutage(fault);
                         if (kind is StoreFault.Unreachable or StoreFault.Interrupted && !partial)
@@ -80,12 +83,14 @@ public sealed partial class ResilientCalls : IDisposable
                 context,
                 (this, call, target, argument, abandonable)))!;
         }
-        catch (Exception fault) when (fault is TimeoutRejectedException or TransientStoreFault or BrokenCircuitException)
+        catch (Exception fault) when (
+            fault is TimeoutRejectedException or TransientStoreFault or BrokenCircuitException)
         {
             // The caller gave up meanwhile: that is a cancellation, not an outage.
             cancellationToken.ThrowIfCancellationRequested();
             var unavailable = Unavailable(fault);
-            telemetry?.Fail(fault is BrokenCircuitException ? "circuit_open" : StorePipeline.ErrorType(fault), unavailable.Message);
+            telemetry?.Fail(fault is BrokenCircuitException ? "circuit_open" : StorePipeline.ErrorType(fault),
+                unavailable.Message);
             throw unavailable;
         }
         catch (Exception fault) when (!cancellationToken.IsCancellationRequested && _faults.IsRefusal(fault))
@@ -95,11 +100,13 @@ public sealed partial class ResilientCalls : IDisposable
             telemetry?.Fail(fault.GetType().FullName!, refused.EngineError);
             throw refused;
         }
-        catch (Exception fault) when (!cancellationToken.IsCancellationRequested && StoreErrors.Describe(fault, _faults) is { } engineError)
+        catch (Exception fault) when (!cancellationToken.IsCancellationRequested
+            && StoreErrors.Describe(fault, _faults) is { } engineError)
         {
-            // An engine error the store does not classify.
+            // An engine error the store does not classify: still the store's fault, so a 503 and never retried.
             telemetry?.Fail(fault.GetType().FullName!, fault.Message);
-            throw new StoreUnavailableException($"The order store failed: {engineError}", fault) { UnclassifiedEngineError = engineError };
+            throw new StoreUnavailableException($"The order store failed: {engineError}",
+                fault) { UnclassifiedEngineError = engineError };
         }
         catch (Exception fault)
         {
@@ -141,11 +148,15 @@ public sealed partial class ResilientCalls : IDisposable
     private static StoreUnavailableException Unavailable(Exception fault) => fault switch
     {
         TimeoutRejectedException timeout =>
-            new StoreUnavailableException($"The order store did not answer in time ({timeout.Timeout.TotalSeconds:0.#} s).", timeout),
+            new StoreUnavailableException(
+                $"The order store did not answer in time ({timeout.Timeout.TotalSeconds:0.#} s).", timeout),
 
         // RetryAfter is what is left of the break; null for a call turned away while the half-open probe runs.
         BrokenCircuitException broken =>
-            new StoreUnavailableException("The circuit to the order store is open after repeated failures; the store is not being called.", broken, broken.RetryAfter),
-        _ => new StoreUnavailableException($"The order store is unavailable: {fault.InnerException!.Message}", fault.InnerException),
+            new StoreUnavailableException(
+                "The circuit to the order store is open after repeated failures; the store is not being called.",
+                broken, broken.RetryAfter),
+        _ => new StoreUnavailableException($"The order store is unavailable: {fault.InnerException!.Message}",
+            fault.InnerException),
     };
 }

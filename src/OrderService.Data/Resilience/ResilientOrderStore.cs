@@ -7,16 +7,19 @@ namespace OrderService.Data.Resilience;
 public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls) : IOrderStore
 {
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken) =>
-        calls.RunAsync("create", RerunSafety.Always, static (store, order, token) => store.CreateAsync(order, token), inner, order, cancellationToken);
+        calls.RunAsync("create", RerunSafety.Always, static (store, order, token) => store.CreateAsync(order, token),
+            inner, order, cancellationToken);
 
     public Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken) =>
-        calls.RunAsync("get", RerunSafety.Always, static (store, id, token) => store.GetAsync(id, token), inner, id, cancellationToken);
+        calls.RunAsync("get", RerunSafety.Always, static (store, id, token) => store.GetAsync(id, token), inner, id,
+            cancellationToken);
 
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
         try
         {
-            var result = await calls.RunAsync("transition", RerunRule.Of(command), static (store, command, token) => store.TransitionAsync(command, token), inner, command, cancellationToken)
+            var result = await calls.RunAsync("transition", RerunRule.Of(command), static (store, command, token) =>
+                store.TransitionAsync(command, token), inner, command, cancellationToken)
                 ;
             StoreTelemetry.Transition(calls.System, command.Action, OutcomeName(result.Outcome));
             return result;
@@ -29,20 +32,26 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
     }
 
     /// <summary>A delete of keys older than a cutoff.</summary>
-    public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken) =>
-        calls.RunAsync("forget_keys", RerunSafety.Always, static (store, batch, token) => store.ForgetKeysStoredBeforeAsync(batch.StoredBefore, batch.Limit, token), inner,
+    public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit,
+        CancellationToken cancellationToken) =>
+        calls.RunAsync("forget_keys", RerunSafety.Always, static (store, batch, token) =>
+            store.ForgetKeysStoredBeforeAsync(batch.StoredBefore, batch.Limit, token), inner,
             (StoredBefore: storedBefore, Limit: limit), cancellationToken);
 
     public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
-        calls.StreamAsync("get_many", static (store, ids, token) => store.GetManyAsync(ids, token), inner, ids, cancellationToken);
+        calls.StreamAsync("get_many", static (store, ids, token) => store.GetManyAsync(ids, token), inner, ids,
+            cancellationToken);
 
     /// <summary>The page's lookahead is an ordinary call; its rows are a stream like the others, re-opened from the
     /// start when its first row fails.</summary>
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
-        var page = await calls.RunAsync("list_by_customer", RerunSafety.Always, static (store, query, token) => store.ListByCustomerAsync(query, token), inner, query, cancellationToken)
+        var page = await calls.RunAsync("list_by_customer", RerunSafety.Always, static (store, query, token) =>
+            store.ListByCustomerAsync(query, token), inner, query, cancellationToken)
             ;
-        return page with { Orders = calls.StreamAsync("list_by_customer_rows", static (_, rows, _) => rows, inner, page.Orders, CancellationToken.None) };
+        return page with { Orders =
+            calls.StreamAsync("list_by_customer_rows", static (_, rows, _) => rows, inner, page.Orders,
+            CancellationToken.None) };
     }
 
     /// <summary>Readiness goes through the circuit.</summary>
@@ -77,7 +86,8 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
 
     /// <summary>Creates the schema now if the store is reachable; safe to call any time.</summary>
     public Task PrepareAsync(CancellationToken cancellationToken) =>
-        calls.RunAsync("prepare", RerunSafety.Always, static (_, _, _) => Task.FromResult(true), inner, 0, cancellationToken);
+        calls.RunAsync("prepare", RerunSafety.Always, static (_, _, _) => Task.FromResult(true), inner, 0,
+            cancellationToken);
 
     // Enum.ToString allocates; these are the metric's attribute values.
     private static string OutcomeName(TransitionOutcome outcome) => outcome switch

@@ -16,7 +16,8 @@ public sealed class SharedRun(Func<CancellationToken, Task> work, TimeSpan timeo
                 _run = RunAsync();
 
                 // Every waiter may have given up before it fails: observe the fault so it is not "unobserved".
-                _run.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+                _run.ContinueWith(static t => _ = t.Exception, CancellationToken.None,
+                    TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
             }
 
             run = _run;

@@ -30,7 +30,8 @@ public static class StorePipeline
         services.Configure<TelemetryOptions>(static telemetry =>
         {
             telemetry.SeverityProvider = static args =>
-                args.Event.EventName is "OnRetry" or "ExecutionAttempt" ? ResilienceEventSeverity.Debug : args.Event.Severity;
+                args.Event.EventName is "OnRetry" or "ExecutionAttempt" ? ResilienceEventSeverity.Debug
+                    : args.Event.Severity;
             telemetry.ResultFormatter = static (_, result) => result?.GetType().Name;
         });
 
@@ -40,10 +41,13 @@ public static class StorePipeline
             services.AddResiliencePipeline(KeyFor(provider), (pipeline, context) =>
             {
                 var options = context.ServiceProvider.GetRequiredService<IOptions<ResilienceOptions>>().Value;
-                var logger = context.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(ResilienceLog.Category);
+                var logger = context.ServiceProvider.GetRequiredService<ILoggerFactory>()
+                    .CreateLogger(ResilienceLog.Category);
                 var circuit = new CircuitBreakerStateProvider();
-                context.OnPipelineDisposed(StoreTelemetry.ObserveCircuit(system, () => (int)circuit.CircuitState).Dispose);
-                Configure(pipeline, options, system, circuit, logger, context.ServiceProvider.GetService<ITransientFaults>);
+                context.OnPipelineDisposed(StoreTelemetry.ObserveCircuit(system, () => (int)circuit.CircuitState)
+                    .Dispose);
+                Configure(pipeline, options, system, circuit, logger,
+                    context.ServiceProvider.GetService<ITransientFaults>);
             });
         }
 
@@ -54,8 +58,10 @@ public static class StorePipeline
     public static ResiliencePipeline For(IServiceProvider services, StoreProvider provider) =>
         services.GetRequiredService<ResiliencePipelineProvider<string>>().GetPipeline(KeyFor(provider));
 
-    /// <param name="engine">The store's fault rules, asked when the circuit opens (the store is built by then) to name the engine's error.</param>
-    internal static void Configure(ResiliencePipelineBuilder pipeline, ResilienceOptions options, string system, CircuitBreakerStateProvider circuit, ILogger logger,
+    /// <param name="engine">The store's fault rules, asked when the circuit opens (the store is built by then) to name
+    /// the engine's error.</param>
+    internal static void Configure(ResiliencePipelineBuilder pipeline, ResilienceOptions options, string system,
+        CircuitBreakerStateProvider circuit, ILogger logger,
         Func<ITransientFaults?> engine)
     {
         var total = TimeSpan.FromSeconds(options.TotalTimeoutSeconds);
@@ -69,12 +75,15 @@ public static class StorePipeline
             {
                 MaxRetryAttempts = mostRetries,
                 ShouldHandle = args => ValueTask.FromResult(
-                    ShouldRerun(args.Outcome.Exception, args.Context, args.AttemptNumber, options) && Remaining(args.Context, total, timeProvider) > TimeSpan.Zero),
-                DelayGenerator = args => ValueTask.FromResult<TimeSpan?>(FullJitter(args.AttemptNumber, baseDelay, Remaining(args.Context, total, timeProvider))),
+                    ShouldRerun(args.Outcome.Exception, args.Context, args.AttemptNumber, options)
+                        && Remaining(args.Context, total, timeProvider) > TimeSpan.Zero),
+                DelayGenerator = args => ValueTask.FromResult<TimeSpan?>(
+                    FullJitter(args.AttemptNumber, baseDelay, Remaining(args.Context, total, timeProvider))),
                 OnRetry = args =>
                 {
                     var facts = args.Context.Properties.GetValue(Facts, default);
-                    StoreTelemetry.Retried(system, facts.Operation ?? "unknown", FaultName(args.Outcome.Exception), ErrorType(args.Outcome.Exception));
+                    StoreTelemetry.Retried(system, facts.Operation ?? "unknown", FaultName(args.Outcome.Exception),
+                        ErrorType(args.Outcome.Exception));
                     return ValueTask.CompletedTask;
                 },
             });
@@ -90,7 +99,8 @@ public static class StorePipeline
             StateProvider = circuit,
             OnOpened = args =>
             {
-                ResilienceLog.CircuitOpened(logger, system, args.BreakDuration.TotalSeconds, FaultDescription(args.Outcome.Exception, engine()));
+                ResilienceLog.CircuitOpened(logger, system, args.BreakDuration.TotalSeconds,
+                    FaultDescription(args.Outcome.Exception, engine()));
                 return ValueTask.CompletedTask;
             },
             OnHalfOpened = _ =>
@@ -106,10 +116,12 @@ public static class StorePipeline
         });
         pipeline.AddTimeout(new TimeoutStrategyOptions
         {
-            TimeoutGenerator = args => ValueTask.FromResult(AttemptBound(attempt, Remaining(args.Context, total, timeProvider))),
+            TimeoutGenerator = args =>
+                ValueTask.FromResult(AttemptBound(attempt, Remaining(args.Context, total, timeProvider))),
             OnTimeout = args =>
             {
-                ResilienceLog.TimedOut(logger, system, args.Context.Properties.GetValue(Facts, default).Operation ?? "unknown", args.Timeout.TotalSeconds);
+                ResilienceLog.TimedOut(logger, system, args.Context.Properties.GetValue(Facts, default).Operation
+                    ?? "unknown", args.Timeout.TotalSeconds);
                 return ValueTask.CompletedTask;
             },
         });
@@ -117,10 +129,12 @@ public static class StorePipeline
 
     /// <summary>An attempt's timeout: the attempt bound, or what is left of the total when that is shorter.</summary>
     public static TimeSpan AttemptBound(TimeSpan attempt, TimeSpan remaining) =>
-        remaining >= attempt ? attempt : remaining > TimeSpan.FromMilliseconds(1) ? remaining : TimeSpan.FromMilliseconds(1);
+        remaining >= attempt ? attempt : remaining > TimeSpan.FromMilliseconds(1) ? remaining
+            : TimeSpan.FromMilliseconds(1);
 
     /// <summary>The retry rule.</summary>
-    internal static bool ShouldRerun(Exception? exception, ResilienceContext context, int attempt, ResilienceOptions options)
+    internal static bool ShouldRerun(Exception? exception, ResilienceContext context, int attempt,
+        ResilienceOptions options)
     {
         var fault = exception switch
         {
@@ -137,7 +151,8 @@ public static class StorePipeline
     /// <summary>What opens the circuit: the store out of reach or not answering.</summary>
     internal static bool IsOutage(Exception? exception) => exception switch
     {
-        TransientStoreFault transient => transient.Fault is StoreFault.Unreachable or StoreFault.Interrupted && !transient.PartialOutage,
+        TransientStoreFault transient => transient.Fault is StoreFault.Unreachable or StoreFault.Interrupted
+            && !transient.PartialOutage,
         TimeoutRejectedException => true,
         _ => false,
     };
@@ -145,12 +160,14 @@ public static class StorePipeline
     /// <summary>Full jitter.</summary>
     public static TimeSpan FullJitter(int attempt, TimeSpan baseDelay, TimeSpan remaining)
     {
-        var ceiling = Math.Min(baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30)), Math.Max(0, remaining.TotalMilliseconds));
+        var ceiling = Math.Min(baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30)),
+            Math.Max(0, remaining.TotalMilliseconds));
         return TimeSpan.FromMilliseconds(Random.Shared.NextDouble() * ceiling);
     }
 
     private static TimeSpan Remaining(ResilienceContext context, TimeSpan total, TimeProvider clock) =>
-        context.Properties.GetValue(Facts, default) is { Started: > 0 } facts ? total - clock.GetElapsedTime(facts.Started) : total;
+        context.Properties.GetValue(Facts, default) is { Started: > 0 } facts ? total
+            - clock.GetElapsedTime(facts.Started) : total;
 
     private static string FaultName(Exception? exception) => exception switch
     {
@@ -166,7 +183,8 @@ public static class StorePipeline
     internal static string FaultDescription(Exception? exception, ITransientFaults? engine)
     {
         var fault = exception is TransientStoreFault transient ? transient.InnerException! : exception;
-        return fault is null ? "unknown" : StoreErrors.Describe(fault, engine) ?? $"{fault.GetType().FullName}: {fault.Message}";
+        return fault is null ? "unknown" : StoreErrors.Describe(fault, engine)
+            ?? $"{fault.GetType().FullName}: {fault.Message}";
     }
 
     internal static string ErrorType(Exception? exception) => exception switch
