@@ -5,7 +5,8 @@ namespace OrderService.Data.MongoDb;
 /// <summary>The elements of one BSON document or array, walked over its bytes.</summary>
 internal ref struct BsonElements
 {
-    public const byte Double = 0x01, String = 0x02, Document = 0x03, Array = 0x04, Binary = 0x05, Int32 = 0x10, Int64 = 0x12, Decimal128 = 0x13;
+    public const byte Double = 0x01, String = 0x02, Document = 0x03, Array = 0x04, Binary = 0x05, Int32 = 0x10, Int64 =
+        0x12, Decimal128 = 0x13;
 
     private readonly ReadOnlySpan<byte> _bson;
     private readonly int _end;
@@ -82,7 +83,8 @@ internal ref struct BsonElements
     }
 
     private static int LengthPrefix(ReadOnlySpan<byte> rest) =>
-        rest.Length >= 4 && ReadInt32(rest) is var length and >= 0 ? length : throw Malformed("an element's length is cut off or negative");
+        rest.Length >= 4 && ReadInt32(rest) is var length and >= 0 ? length
+            : throw Malformed("an element's length is cut off or negative");
 
     private static int CString(ReadOnlySpan<byte> rest) =>
         rest.IndexOf((byte)0) is var nul and >= 0 ? nul + 1 : throw Malformed("a C string has no end");

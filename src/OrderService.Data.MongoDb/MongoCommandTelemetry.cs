@@ -29,7 +29,8 @@ public sealed class MongoCommandTelemetry
         var statement = command.TryGetValue(started.CommandName, out var target) && target.IsString
             ? $"{started.CommandName} {target.AsString}"
             : started.CommandName;
-        var activity = StoreTelemetry.Command(Provider, started.CommandName, statement, listening ? Concerns(command) : "");
+        var activity = StoreTelemetry.Command(Provider, started.CommandName, statement,
+            listening ? Concerns(command) : "");
         if (activity is not null)
         {
             _open[started.RequestId] = activity;

@@ -8,7 +8,8 @@ namespace OrderService.Data.MongoDb;
 /// <summary>The current row of a MongoDB JSON stream.</summary>
 internal sealed class MongoOrderJsonRow : OrderJsonRow
 {
-    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+    private static readonly UTF8Encoding StrictUtf8 =
+        new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
     private ReadOnlyMemory<byte> _document;
     private byte[]? _copy;

@@ -11,10 +11,12 @@ public sealed partial class MongoOrderStore
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
         var positions = await ReadLookaheadAsync(query, cancellationToken);
-        return OrderPage.FromLookahead(positions, query.Limit, range => StreamPageAsync(query, range, CancellationToken.None));
+        return OrderPage.FromLookahead(positions, query.Limit, range =>
+            StreamPageAsync(query, range, CancellationToken.None));
     }
 
-    private async Task<List<OrderPosition>> ReadLookaheadAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
+    private async Task<List<OrderPosition>> ReadLookaheadAsync(CustomerOrdersQuery query,
+        CancellationToken cancellationToken)
     {
         var take = query.Limit + 1;
         var options = new FindOptions<BsonDocument, BsonDocument>
@@ -26,7 +28,8 @@ public sealed partial class MongoOrderStore
         };
         var positions = new List<OrderPosition>(Math.Min(take, 64));
         using (var session = await StartSessionAsync(cancellationToken))
-        using (var cursor = await FindAsync(_orders, session, OrderDefinitions.PagePositions(query), options, cancellationToken))
+        using (var cursor = await FindAsync(_orders, session, OrderDefinitions.PagePositions(query), options,
+            cancellationToken))
         {
             while (await cursor.MoveNextAsync(cancellationToken))
             {
@@ -37,13 +40,16 @@ public sealed partial class MongoOrderStore
         return positions;
     }
 
-    private static FindOptions<BsonDocument, TRow> PageRowOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, CustomerOrdersQuery query) =>
+    private static FindOptions<BsonDocument,
+        TRow> PageRowOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, CustomerOrdersQuery query) =>
         new() { Projection = projection, Sort = OrderDefinitions.NewestFirst, BatchSize = query.Limit };
 
-    private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
+    private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var session = await StartSessionAsync(cancellationToken);
-        await foreach (var order in StreamAsync(session, OrderDefinitions.PageRows(query, range), PageRowOptions(OrderDefinitions.WithoutKeys, query), cancellationToken))
+        await foreach (var order in StreamAsync(session, OrderDefinitions.PageRows(query, range),
+            PageRowOptions(OrderDefinitions.WithoutKeys, query), cancellationToken))
         {
             yield return order;
         }

@@ -55,9 +55,11 @@ public sealed partial class MongoOrderStore
         TransitionCommand command, PendingAuthorization confirm, CancellationToken cancellationToken)
     {
         using var session = await StartSessionAsync(cancellationToken);
-        var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
+        var options = new FindOptions<BsonDocument,
+            BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
         BsonDocument? applicable;
-        using (var cursor = await FindAsync(_explaining, session, OrderDefinitions.Transitionable(command), options, cancellationToken))
+        using (var cursor = await FindAsync(_explaining, session, OrderDefinitions.Transitionable(command), options,
+            cancellationToken))
         {
             applicable = await cursor.FirstOrDefaultAsync(cancellationToken);
         }
@@ -81,10 +83,12 @@ public sealed partial class MongoOrderStore
         }
 
         var admin = _client.GetDatabase("admin");
-        var hello = await admin.RunCommandAsync<BsonDocument>(new BsonDocument("hello", 1), ReadPreference.Primary, cancellationToken);
+        var hello = await admin.RunCommandAsync<BsonDocument>(new BsonDocument("hello", 1), ReadPreference.Primary,
+            cancellationToken);
         var replicated = hello.Contains("setName") || hello.GetValue("msg", "").Equals(new BsonString("isdbgrid"));
         var available = replicated
-            && !(await admin.RunCommandAsync<BsonDocument>(new BsonDocument("buildInfo", 1), ReadPreference.Primary, cancellationToken)).Contains("ferretdb");
+            && !(await admin.RunCommandAsync<BsonDocument>(new BsonDocument("buildInfo", 1), ReadPreference.Primary,
+                cancellationToken)).Contains("ferretdb");
         Volatile.Write(ref _transactions, available ? TransactionsAvailable : TransactionsMissing);
         return available;
     }

@@ -19,7 +19,8 @@ public sealed partial class MongoOrderStore
         return await ApplyAsync(session, command, cancellationToken);
     }
 
-    private async Task<TransitionResult> ApplyAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
+    private async Task<TransitionResult> ApplyAsync(IClientSessionHandle? session, TransitionCommand command,
+        CancellationToken cancellationToken)
     {
         Order? after;
         try
@@ -36,36 +37,47 @@ public sealed partial class MongoOrderStore
             : await ExplainNoMatchAsync(session, command, cancellationToken);
     }
 
-    private async Task<Order?> UpdateAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
+    private async Task<Order?> UpdateAsync(IClientSessionHandle? session, TransitionCommand command,
+        CancellationToken cancellationToken)
     {
         var filter = OrderDefinitions.Transitionable(command);
         var update = OrderDefinitions.Transition(command);
-        var options = new FindOneAndUpdateOptions<BsonDocument, Order> { ReturnDocument = ReturnDocument.After, Projection = OrderDefinitions.WithoutKeys };
+        var options = new FindOneAndUpdateOptions<BsonDocument,
+            Order> { ReturnDocument = ReturnDocument.After, Projection = OrderDefinitions.WithoutKeys };
         return await (session is null
             ? _orders.FindOneAndUpdateAsync(filter, update, options, cancellationToken)
             : _orders.FindOneAndUpdateAsync(session, filter, update, options, cancellationToken));
     }
 
-    private async Task<TransitionResult> ExplainNoMatchAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken)
+    private async Task<TransitionResult> ExplainNoMatchAsync(IClientSessionHandle? session, TransitionCommand command,
+        CancellationToken cancellationToken)
     {
-        if (command.IdempotencyKey is { } key && await AnswerFromKeyAsync(session, command, key, cancellationToken) is { } keyed)
+        if (command.IdempotencyKey is { } key
+            && await AnswerFromKeyAsync(session, command, key, cancellationToken) is { } keyed)
         {
             return keyed;
         }
 
-        var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
-        using var cursor = await FindAsync(_explaining, session, OrderDefinitions.ById(command.OrderId), options, cancellationToken);
+        var options = new FindOptions<BsonDocument,
+            BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
+        using var cursor = await FindAsync(_explaining, session, OrderDefinitions.ById(command.OrderId), options,
+            cancellationToken);
         var state = await cursor.FirstOrDefaultAsync(cancellationToken);
         return state is null
             ? TransitionResult.NotFound
-            : TransitionResult.Rejected(Enum.Parse<OrderStatus>(state[OrderBson.Status].AsString), state[OrderBson.Version].AsInt32, command.Action, command.ExpectedVersion);
+            : TransitionResult.Rejected(Enum.Parse<OrderStatus>(state[OrderBson.Status].AsString),
+                state[OrderBson.Version].AsInt32, command.Action, command.ExpectedVersion);
     }
 
-    private async Task<TransitionResult> KeyHolderAnswerAsync(IClientSessionHandle? session, TransitionCommand command, CancellationToken cancellationToken) =>
+    private async Task<TransitionResult> KeyHolderAnswerAsync(IClientSessionHandle? session, TransitionCommand command,
+        CancellationToken cancellationToken) =>
         await AnswerFromKeyAsync(session, command, command.IdempotencyKey!, cancellationToken)
-        ?? throw new InvalidOperationException($"The Idempotency-Key of a transition of order {command.OrderId} was reported as stored but cannot be found.");
+        ?? throw new InvalidOperationException(
+            $"The Idempotency-Key of a transition of order {command.OrderId} was reported as stored but cannot be " +
+            $"found.");
 
-    private async Task<TransitionResult?> AnswerFromKeyAsync(IClientSessionHandle? session, TransitionCommand command, string key, CancellationToken cancellationToken)
+    private async Task<TransitionResult?> AnswerFromKeyAsync(IClientSessionHandle? session, TransitionCommand command,
+        string key, CancellationToken cancellationToken)
     {
         var holder = await FindKeyedAsync(session, OrderDefinitions.ByKey(key), key, cancellationToken);
         if (holder?.Key is not { } stored)

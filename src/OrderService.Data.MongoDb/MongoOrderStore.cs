@@ -28,7 +28,8 @@ public sealed partial class MongoOrderStore : IOrderStore
     /// Read the primary whatever the read preference: the store a secondary's miss falls back to
     /// (<see cref="MongoStores"/> pairs the two in a <see cref="StandbyReadsOrderStore"/>).
     /// </param>
-    public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options, Payments.IPaymentAuthorizer payments, bool primaryReads = false)
+    public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options,
+        Payments.IPaymentAuthorizer payments, bool primaryReads = false)
     {
         _client = client;
         _payments = payments;
@@ -58,7 +59,8 @@ public sealed partial class MongoOrderStore : IOrderStore
     {
         var stored = OrderDocument.Normalize(order.Order);
         var document = new OrderInsert(stored, order.IdempotencyKey, order.RequestHash);
-        using var turn = order.IdempotencyKey is { } key ? await _keyTurns.EnterAsync(key, cancellationToken) : default(OneKeyAtATime.Held?);
+        using var turn = order.IdempotencyKey is { } key ? await _keyTurns.EnterAsync(key, cancellationToken)
+            : default(OneKeyAtATime.Held?);
         using var session = await StartSessionAsync(cancellationToken);
         try
         {
@@ -82,7 +84,8 @@ public sealed partial class MongoOrderStore : IOrderStore
         return await cursor.FirstOrDefaultAsync(cancellationToken);
     }
 
-    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         var chunks = BatchChunks(ids);
         if (chunks.Count == 0)
@@ -93,45 +96,54 @@ public sealed partial class MongoOrderStore : IOrderStore
         using var session = await StartSessionAsync(cancellationToken);
         foreach (var chunk in chunks)
         {
-            await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk), BatchOptions(OrderDefinitions.WithoutKeys, chunk.Length), cancellationToken))
+            await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk),
+                BatchOptions(OrderDefinitions.WithoutKeys, chunk.Length), cancellationToken))
             {
                 yield return order;
             }
         }
     }
 
-    private static FindOptions<BsonDocument, TRow> BatchOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, int ids) =>
+    private static FindOptions<BsonDocument,
+        TRow> BatchOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, int ids) =>
         new() { Projection = projection, BatchSize = Math.Min(ids, InListChunkSize) };
 
     private IReadOnlyList<Guid[]> BatchChunks(IReadOnlyCollection<Guid> ids)
     {
         var distinct = OrderDocument.DistinctIds(ids);
-        return distinct.Length == 0 ? [] : _options.BatchFilter == BatchFilter.Json ? [distinct] : [.. distinct.Chunk(InListChunkSize)];
+        return distinct.Length == 0 ? [] : _options.BatchFilter == BatchFilter.Json ? [distinct]
+            : [.. distinct.Chunk(InListChunkSize)];
     }
 
     /// <summary>A ping that needs the primary: ready means writes can be accepted.</summary>
     public Task CheckReadyAsync(CancellationToken cancellationToken) =>
         _database.RunCommandAsync<BsonDocument>(new BsonDocument("ping", 1), ReadPreference.Primary, cancellationToken);
 
-    private async Task<CreateResult> ReadExistingAsync(IClientSessionHandle? session, NewOrder order, CancellationToken cancellationToken)
+    private async Task<CreateResult> ReadExistingAsync(IClientSessionHandle? session, NewOrder order,
+        CancellationToken cancellationToken)
     {
-        var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByKey(key) : OrderDefinitions.KeyedById(order.Order.Id);
+        var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByKey(key)
+            : OrderDefinitions.KeyedById(order.Order.Id);
         var existing = await FindKeyedAsync(session, filter, order.IdempotencyKey, cancellationToken)
             ?? (order.IdempotencyKey is { } forgotten
                 ? throw new Keys.IdempotencyKeyForgottenException(forgotten)
-                : throw new InvalidOperationException($"Order {order.Order.Id} met a duplicate key on insert, but the order holding it cannot be read."));
+                : throw new InvalidOperationException(
+                    $"Order {order.Order.Id} met a duplicate key on insert, but the order holding it cannot be read."));
         return OrderDocument.Existing(order, existing.Key?.RequestHash, existing.Order);
     }
 
-    private async Task<KeyedOrder?> FindKeyedAsync(IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, string? key, CancellationToken cancellationToken)
+    private async Task<KeyedOrder?> FindKeyedAsync(IClientSessionHandle? session, FilterDefinition<BsonDocument> filter,
+        string? key, CancellationToken cancellationToken)
     {
-        var options = new FindOptions<BsonDocument, KeyedOrder> { Projection = OrderDefinitions.WithKey(key), Limit = 1 };
+        var options = new FindOptions<BsonDocument,
+            KeyedOrder> { Projection = OrderDefinitions.WithKey(key), Limit = 1 };
         using var cursor = await FindAsync(_explaining, session, filter, options, cancellationToken);
         return await cursor.FirstOrDefaultAsync(cancellationToken);
     }
 
     private async IAsyncEnumerable<Order> StreamAsync(
-        IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, FindOptions<BsonDocument, Order> options, [EnumeratorCancellation] CancellationToken cancellationToken)
+        IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, FindOptions<BsonDocument, Order> options,
+            [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var cursor = await FindAsync(_orders, session, filter, options, cancellationToken);
         while (await cursor.MoveNextAsync(cancellationToken))
@@ -144,7 +156,8 @@ public sealed partial class MongoOrderStore : IOrderStore
     }
 
     private static Task<IAsyncCursor<TResult>> FindAsync<TDocument, TResult>(
-        IMongoCollection<TDocument> collection, IClientSessionHandle? session, FilterDefinition<TDocument> filter, FindOptions<TDocument, TResult> options, CancellationToken cancellationToken) =>
+        IMongoCollection<TDocument> collection, IClientSessionHandle? session, FilterDefinition<TDocument> filter,
+            FindOptions<TDocument, TResult> options, CancellationToken cancellationToken) =>
         session is null
             ? collection.FindAsync(filter, options, cancellationToken)
             : collection.FindAsync(session, filter, options, cancellationToken);

@@ -8,6 +8,7 @@ namespace OrderService.Data.MongoDb;
 public static class MongoRegistration
 {
     public static IServiceCollection AddMongoDbOrderStore(this IServiceCollection services) => services
-        .AddSingleton<IValidateOptions<StoreOptions>>(static container => new MongoUrlValidator(container.GetRequiredService<IConfiguration>()))
+        .AddSingleton<IValidateOptions<StoreOptions>>(static container =>
+            new MongoUrlValidator(container.GetRequiredService<IConfiguration>()))
         .AddSingleton(new StoreEngine(StoreProvider.MongoDb, MongoStores.Create));
 }

@@ -15,15 +15,18 @@ public static class MongoStores
     {
         var options = context.Options;
         var resilience = context.Services.GetService<IOptions<ResilienceOptions>>()?.Value ?? new ResilienceOptions();
-        var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(MongoStores));
+        var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance)
+            .CreateLogger(typeof(MongoStores));
         var settings = MongoSettings.Build(context.ConnectionString, options.MongoDb, resilience);
         settings.Client.ClusterConfigurator = new MongoCommandTelemetry().Subscribe;
 
         if (logger.IsEnabled(LogLevel.Information))
         {
-            logger.LogInformation("MongoDB store (one document per order: Store:Layout is not used): {Settings}; unit of work {UnitOfWork}{Sessions}; batch filter {BatchFilter}; batches and listings {Lists}.",
+            logger.LogInformation("MongoDB store (one document per order: Store:Layout is not used): {Settings}; " +
+                "unit of work {UnitOfWork}{Sessions}; batch filter {BatchFilter}; batches and listings {Lists}.",
                 settings.Describe(), options.UnitOfWork, Sessions(options, settings), options.BatchFilter,
-                options.MongoDb.RawBsonToJson ? "written as JSON straight from the BSON" : "read into Orders (Store:MongoDb:RawBsonToJson=false)");
+                options.MongoDb.RawBsonToJson ? "written as JSON straight from the BSON"
+                    : "read into Orders (Store:MongoDb:RawBsonToJson=false)");
         }
 
         foreach (var warning in NoOpSwitches(options).Concat(StaleReads(settings)))
@@ -43,30 +46,36 @@ public static class MongoStores
             JsonReads: options.MongoDb.RawBsonToJson ? calls => new MongoOrderJsonReads(calls, store, primary) : null);
     }
 
-    private static MongoOrderStore? PrimaryForFallback(MongoClient client, MongoSettings settings, StoreOptions options, IPaymentAuthorizer payments) =>
+    private static MongoOrderStore? PrimaryForFallback(MongoClient client, MongoSettings settings, StoreOptions options,
+        IPaymentAuthorizer payments) =>
         settings.Orders.ReadPreference.ReadPreferenceMode == ReadPreferenceMode.Primary
             ? null
             : new MongoOrderStore(client, settings, options, payments, primaryReads: true);
 
-    private static string Sessions(StoreOptions options, MongoSettings settings) => options.UnitOfWork != UnitOfWork.PerRequest
+    private static string Sessions(StoreOptions options, MongoSettings settings) =>
+        options.UnitOfWork != UnitOfWork.PerRequest
         ? " (the driver's implicit session per command)"
         : settings.CausalSessions
             ? " (one causally consistent session per request)"
-            : " (one session per request, not causally consistent: MongoDB does not allow it with read concern available)";
+            : " (one session per request, not causally consistent: MongoDB does not allow it with read concern " +
+                "available)";
 
     /// <summary>The general switches that have no counterpart on MongoDB, each said once at start-up.</summary>
     public static IEnumerable<string> NoOpSwitches(StoreOptions options)
     {
         if (options.WriteIsolation != WriteIsolation.ReadCommitted)
         {
-            yield return $"Store:WriteIsolation={options.WriteIsolation} changes nothing on MongoDB: a transition is one single-document write, atomic on its own, " +
+            yield return $"Store:WriteIsolation={options.WriteIsolation} changes nothing on MongoDB: a transition is " +
+                $"one single-document write, atomic on its own, " +
                 "and the declined-payment probe's transaction always runs at MongoDB's snapshot isolation.";
         }
 
         if (options.ReadIsolation == ReadIsolation.ReadUncommitted)
         {
-            yield return "Store:ReadIsolation=ReadUncommitted changes nothing on MongoDB: no read ever sees another session's uncommitted transaction. " +
-                "Whether a read may return writes a failover can still roll back is the read concern (Store:MongoDb:ReadConcern: Local/Available may, Majority never).";
+            yield return "Store:ReadIsolation=ReadUncommitted changes nothing on MongoDB: no read ever sees another " +
+                "session's uncommitted transaction. " +
+                "Whether a read may return writes a failover can still roll back is the read concern " +
+                "(Store:MongoDb:ReadConcern: Local/Available may, Majority never).";
         }
     }
 
@@ -74,16 +83,21 @@ public static class MongoStores
     public static IEnumerable<string> StaleReads(MongoSettings settings)
     {
         var client = settings.Client;
-        if (client.ReadConcern.Level == ReadConcernLevel.Majority && client.WriteConcern.W is not WriteConcern.WMode { Value: "majority" })
+        if (client.ReadConcern.Level == ReadConcernLevel.Majority
+            && client.WriteConcern.W is not WriteConcern.WMode { Value: "majority" })
         {
-            yield return "Store:MongoDb:ReadConcern=Majority without W=majority: a read can miss a write acknowledged a moment earlier (w:1 is acknowledged before a majority has it), " +
-                "so a GET right after a 201 or 200 may answer 404 or an older version. Use W=majority with majority reads.";
+            yield return "Store:MongoDb:ReadConcern=Majority without W=majority: a read can miss a write " +
+                "acknowledged a moment earlier (w:1 is acknowledged before a majority has it), " +
+                "so a GET right after a 201 or 200 may answer 404 or an older version. Use W=majority with majority " +
+                "reads.";
         }
 
         if (client.ReadPreference.ReadPreferenceMode != ReadPreferenceMode.Primary)
         {
-            yield return $"Store:MongoDb:ReadPreference={client.ReadPreference.ReadPreferenceMode}: reads that go to a secondary can return an order older than what the client was just told, " +
-                "and a listing can miss the newest orders (a GET or batch id the secondary does not have yet is re-read on the primary).";
+            yield return $"Store:MongoDb:ReadPreference={client.ReadPreference.ReadPreferenceMode}: reads that go to " +
+                $"a secondary can return an order older than what the client was just told, " +
+                "and a listing can miss the newest orders (a GET or batch id the secondary does not have yet is " +
+                "re-read on the primary).";
         }
     }
 

@@ -23,7 +23,8 @@ public sealed class MongoTransientFaults : ITransientFaults
     private static readonly HashSet<int> InterruptedCodes =
     [
         89, 9001,                       // NetworkTimeout, SocketException
-        11600, 11602, 91, 189,          // InterruptedAtShutdown, InterruptedDueToReplStateChange, ShutdownInProgress, PrimarySteppedDown
+        // InterruptedAtShutdown, InterruptedDueToReplStateChange, ShutdownInProgress, PrimarySteppedDown
+        11600, 11602, 91, 189,
         50, 262,                        // MaxTimeMSExpired, ExceededTimeLimit
         64,                             // WriteConcernFailed: wtimeout passed before w members acknowledged
     ];
@@ -60,13 +61,17 @@ public sealed class MongoTransientFaults : ITransientFaults
 
         // The driver's own pool had no connection in time: nothing was sent; load on this service, not an outage.
         MongoWaitQueueFullException => StoreFault.Saturated,
-        TimeoutException waiting when waiting.Message.StartsWith(PoolWaitTimedOut, StringComparison.Ordinal) => StoreFault.Saturated,
-        MongoConnectionException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
+        TimeoutException waiting when waiting.Message.StartsWith(PoolWaitTimedOut, StringComparison.Ordinal) =>
+            StoreFault.Saturated,
+        MongoConnectionException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused
+            or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
             => StoreFault.Unreachable,
         MongoConnectionException or MongoExecutionTimeoutException => StoreFault.Interrupted,
-        MongoWriteConcernException concern => ByCode(WriteConcernErrorCode(concern.WriteConcernResult?.Response)) ?? ByCode(concern.Code) ?? Retryable(concern),
+        MongoWriteConcernException concern => ByCode(WriteConcernErrorCode(concern.WriteConcernResult?.Response))
+            ?? ByCode(concern.Code) ?? Retryable(concern),
         MongoCommandException command => ByCode(command.Code) ?? Retryable(command),
-        MongoWriteException write => ByCode(write.WriteError?.Code) ?? ByCode(write.WriteConcernError?.Code) ?? Retryable(write),
+        MongoWriteException write => ByCode(write.WriteError?.Code) ?? ByCode(write.WriteConcernError?.Code)
+            ?? Retryable(write),
         MongoException other => Retryable(other),
 
         // The driver throws a plain TimeoutException when no server could be selected in time: nothing was sent.
@@ -98,8 +103,10 @@ public sealed class MongoTransientFaults : ITransientFaults
     {
         var code = exception switch
         {
-            MongoCommandException command => string.Create(CultureInfo.InvariantCulture, $"MongoDB error {command.Code} ({command.CodeName})"),
-            MongoWriteException write when write.WriteError is { } error => string.Create(CultureInfo.InvariantCulture, $"MongoDB write error {error.Code} ({error.Category})"),
+            MongoCommandException command =>
+                string.Create(CultureInfo.InvariantCulture, $"MongoDB error {command.Code} ({command.CodeName})"),
+            MongoWriteException write when write.WriteError is { } error =>
+                string.Create(CultureInfo.InvariantCulture, $"MongoDB write error {error.Code} ({error.Category})"),
             MongoException mongo => $"MongoDB {mongo.GetType().Name}",
             _ => null,
         };

@@ -15,12 +15,14 @@ public static class MongoUniqueClash
 
     public static bool Is(MongoException exception) => exception switch
     {
-        MongoCommandException command => command.Code == DuplicateKey || IsExclusionViolation(command.Code, command.ErrorMessage),
+        MongoCommandException command => command.Code == DuplicateKey
+            || IsExclusionViolation(command.Code, command.ErrorMessage),
         MongoWriteException write => write.WriteError?.Category == ServerErrorCategory.DuplicateKey,
         _ => false,
     };
 
     /// <summary>FerretDB's unique clash.</summary>
     public static bool IsExclusionViolation(int code, string? message) =>
-        code == InternalError && message is not null && message.StartsWith(ExclusionViolation, StringComparison.Ordinal);
+        code == InternalError && message is not null
+            && message.StartsWith(ExclusionViolation, StringComparison.Ordinal);
 }

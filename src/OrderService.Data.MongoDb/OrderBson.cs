@@ -22,9 +22,11 @@ public static class OrderBson
 
     public static BsonBinaryData IdValue(Guid id) => new(id, GuidRepresentation.Standard);
 
-    public static long ToMicroseconds(DateTimeOffset instant) => (instant.UtcTicks - EpochTicks) / TimeSpan.TicksPerMicrosecond;
+    public static long ToMicroseconds(DateTimeOffset instant) =>
+        (instant.UtcTicks - EpochTicks) / TimeSpan.TicksPerMicrosecond;
 
-    public static DateTimeOffset FromMicroseconds(long microseconds) => new(EpochTicks + (microseconds * TimeSpan.TicksPerMicrosecond), TimeSpan.Zero);
+    public static DateTimeOffset FromMicroseconds(long microseconds) =>
+        new(EpochTicks + (microseconds * TimeSpan.TicksPerMicrosecond), TimeSpan.Zero);
 
     /// <summary>Reads one stored order.</summary>
     public static Order Read(IBsonReader reader, string? wantedKey, out StoredKey? stored)
@@ -59,7 +61,8 @@ public static class OrderBson
         }
 
         reader.ReadEndDocument();
-        return new Order(id, customerId, status, lines, total, version, FromMicroseconds(createdAt), FromMicroseconds(updatedAt), events);
+        return new Order(id, customerId, status, lines, total, version, FromMicroseconds(createdAt),
+            FromMicroseconds(updatedAt), events);
     }
 
     private static void ReadArray<T>(IBsonReader reader, List<T> items, Func<IBsonReader, T> readItem)
@@ -139,5 +142,6 @@ public static class OrderBson
         return new OrderEventData(paymentReference, carrier, trackingNumber, reason, total);
     }
 
-    private static decimal ReadMoney(IBsonReader reader) => Money.TwoDecimals(Decimal128.ToDecimal(reader.ReadDecimal128()));
+    private static decimal ReadMoney(IBsonReader reader) =>
+        Money.TwoDecimals(Decimal128.ToDecimal(reader.ReadDecimal128()));
 }

@@ -18,7 +18,8 @@ public static class OrderBsonJson
     public static void WriteOrder(ReadOnlySpan<byte> document, Utf8JsonWriter writer)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        Field id = default, customerId = default, status = default, lines = default, total = default, version = default, createdAt = default, updatedAt = default, events = default;
+        Field id = default, customerId = default, status = default, lines = default, total = default, version = default,
+            createdAt = default, updatedAt = default, events = default;
         var elements = new BsonElements(document);
         while (elements.MoveNext())
         {
@@ -50,7 +51,8 @@ public static class OrderBsonJson
 
         writer.WriteEndArray();
         WriteMoney(writer, "total"u8, total, document);
-        writer.WriteNumber("version"u8, version.Found ? BsonElements.ReadInt32(version.Of(document, BsonElements.Int32)) : 0);
+        writer.WriteNumber("version"u8,
+            version.Found ? BsonElements.ReadInt32(version.Of(document, BsonElements.Int32)) : 0);
         WriteInstant(writer, "createdAt"u8, createdAt, document);
         WriteInstant(writer, "updatedAt"u8, updatedAt, document);
         writer.WriteStartArray("events"u8);
@@ -96,7 +98,8 @@ public static class OrderBsonJson
             }
         }
 
-        return stored.Found ? StringBytes(stored.Of(document, BsonElements.String)).SequenceEqual(customerId) : customerId.IsEmpty;
+        return stored.Found ? StringBytes(stored.Of(document, BsonElements.String))
+            .SequenceEqual(customerId) : customerId.IsEmpty;
     }
 
     private static void WriteLine(ReadOnlySpan<byte> line, Utf8JsonWriter writer)
@@ -113,7 +116,8 @@ public static class OrderBsonJson
 
         writer.WriteStartObject();
         WriteString(writer, "sku"u8, sku, line, ""u8);
-        writer.WriteNumber("quantity"u8, quantity.Found ? BsonElements.ReadInt32(quantity.Of(line, BsonElements.Int32)) : 0);
+        writer.WriteNumber("quantity"u8,
+            quantity.Found ? BsonElements.ReadInt32(quantity.Of(line, BsonElements.Int32)) : 0);
         WriteMoney(writer, "unitPrice"u8, unitPrice, line);
         writer.WriteEndObject();
     }
@@ -132,7 +136,8 @@ public static class OrderBsonJson
         }
 
         writer.WriteStartObject();
-        writer.WriteNumber("sequence"u8, sequence.Found ? BsonElements.ReadInt32(sequence.Of(orderEvent, BsonElements.Int32)) : 0);
+        writer.WriteNumber("sequence"u8,
+            sequence.Found ? BsonElements.ReadInt32(sequence.Of(orderEvent, BsonElements.Int32)) : 0);
         WriteString(writer, "type"u8, type, orderEvent, ""u8);
         WriteInstant(writer, "at"u8, at, orderEvent);
         writer.WritePropertyName("data"u8);
@@ -142,7 +147,8 @@ public static class OrderBsonJson
 
     private static void WriteData(ReadOnlySpan<byte> data, Utf8JsonWriter writer)
     {
-        Field paymentReference = default, carrier = default, trackingNumber = default, reason = default, total = default;
+        Field paymentReference = default, carrier = default, trackingNumber = default, reason = default, total =
+            default;
         if (!data.IsEmpty)
         {
             var elements = new BsonElements(data);
@@ -184,10 +190,12 @@ public static class OrderBsonJson
             : throw BsonElements.Malformed("_id is not a UUID (binary subtype 4)");
     }
 
-    private static void WriteString(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field, ReadOnlySpan<byte> container, ReadOnlySpan<byte> absent) =>
+    private static void WriteString(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field,
+        ReadOnlySpan<byte> container, ReadOnlySpan<byte> absent) =>
         writer.WriteString(name, field.Found ? StringBytes(field.Of(container, BsonElements.String)) : absent);
 
-    private static void WriteStringIfThere(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field, ReadOnlySpan<byte> container)
+    private static void WriteStringIfThere(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field,
+        ReadOnlySpan<byte> container)
     {
         if (field.Found)
         {
@@ -198,16 +206,20 @@ public static class OrderBsonJson
     private static ReadOnlySpan<byte> StringBytes(ReadOnlySpan<byte> value)
     {
         var length = BsonElements.ReadInt32(value);
-        return length >= 1 && value.Length == 4 + length && value[^1] == 0 ? value.Slice(4, length - 1) : throw BsonElements.Malformed("a string's length does not match its bytes");
+        return length >= 1 && value.Length == 4 + length
+            && value[^1] == 0 ? value.Slice(4, length - 1)
+            : throw BsonElements.Malformed("a string's length does not match its bytes");
     }
 
-    private static void WriteMoney(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field, ReadOnlySpan<byte> container)
+    private static void WriteMoney(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field,
+        ReadOnlySpan<byte> container)
     {
         var amount = 0m;
         if (field.Found)
         {
             var bits = field.Of(container, BsonElements.Decimal128);
-            var stored = Decimal128.FromIEEEBits(BinaryPrimitives.ReadUInt64LittleEndian(bits[8..]), BinaryPrimitives.ReadUInt64LittleEndian(bits));
+            var stored = Decimal128.FromIEEEBits(BinaryPrimitives.ReadUInt64LittleEndian(bits[8..]),
+                BinaryPrimitives.ReadUInt64LittleEndian(bits));
             amount = Money.TwoDecimals(Decimal128.ToDecimal(stored));
         }
 
@@ -217,16 +229,20 @@ public static class OrderBsonJson
         writer.WriteRawValue(text[..written], skipInputValidation: true);
     }
 
-    private static void WriteInstant(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field, ReadOnlySpan<byte> container)
+    private static void WriteInstant(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field,
+        ReadOnlySpan<byte> container)
     {
-        var microseconds = field.Found ? BinaryPrimitives.ReadInt64LittleEndian(field.Of(container, BsonElements.Int64)) : 0;
+        var microseconds = field.Found ? BinaryPrimitives.ReadInt64LittleEndian(field.Of(container, BsonElements.Int64))
+            : 0;
         Span<byte> text = stackalloc byte[Timestamps.FormatLength];
-        OrderBson.FromMicroseconds(microseconds).UtcDateTime.TryFormat(text, out var written, Timestamps.Format, CultureInfo.InvariantCulture);
+        OrderBson.FromMicroseconds(microseconds)
+            .UtcDateTime.TryFormat(text, out var written, Timestamps.Format, CultureInfo.InvariantCulture);
         writer.WriteString(name, text[..written]);
     }
 
     private static ReadOnlySpan<byte> Expect(BsonElements element, byte type) =>
-        element.Type == type ? element.Value : throw BsonElements.Malformed($"an element is of BSON type 0x{element.Type:x2}, not 0x{type:x2}");
+        element.Type == type ? element.Value
+            : throw BsonElements.Malformed($"an element is of BSON type 0x{element.Type:x2}, not 0x{type:x2}");
 
     private readonly struct Field
     {
@@ -244,6 +260,7 @@ public static class OrderBsonJson
         public bool Found => _type != 0;
 
         public ReadOnlySpan<byte> Of(ReadOnlySpan<byte> container, byte expected) =>
-            _type == expected ? container.Slice(_offset, _length) : throw BsonElements.Malformed($"a field is of BSON type 0x{_type:x2}, not 0x{expected:x2}");
+            _type == expected ? container.Slice(_offset, _length)
+                : throw BsonElements.Malformed($"a field is of BSON type 0x{_type:x2}, not 0x{expected:x2}");
     }
 }

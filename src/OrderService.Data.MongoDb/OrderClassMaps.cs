@@ -24,9 +24,12 @@ public static class OrderClassMaps
         Register<OrderEventData>(map =>
         {
             // Only the step's own fields are stored; the defaults let the creator run when a field is left out.
-            map.MapMember(d => d.PaymentReference).SetElementName("paymentReference").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
-            map.MapMember(d => d.Carrier).SetElementName("carrier").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
-            map.MapMember(d => d.TrackingNumber).SetElementName("trackingNumber").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
+            map.MapMember(d => d.PaymentReference).SetElementName("paymentReference").SetIgnoreIfNull(true)
+                .SetDefaultValue((object?)null);
+            map.MapMember(d => d.Carrier).SetElementName("carrier").SetIgnoreIfNull(true)
+                .SetDefaultValue((object?)null);
+            map.MapMember(d => d.TrackingNumber).SetElementName("trackingNumber").SetIgnoreIfNull(true)
+                .SetDefaultValue((object?)null);
             map.MapMember(d => d.Reason).SetElementName("reason").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
             map.MapMember(d => d.Total).SetElementName("total").SetIgnoreIfNull(true).SetDefaultValue((object?)null)
                 .SetSerializer(new NullableSerializer<decimal>(Money));
@@ -44,14 +47,16 @@ public static class OrderClassMaps
         {
             map.MapIdMember(o => o.Id).SetSerializer(new GuidSerializer(GuidRepresentation.Standard));
             map.MapMember(o => o.CustomerId).SetElementName(OrderBson.CustomerId);
-            map.MapMember(o => o.Status).SetElementName(OrderBson.Status).SetSerializer(new EnumSerializer<OrderStatus>(BsonType.String));
+            map.MapMember(o => o.Status).SetElementName(OrderBson.Status)
+                .SetSerializer(new EnumSerializer<OrderStatus>(BsonType.String));
             map.MapMember(o => o.Lines).SetElementName(OrderBson.Lines);
             map.MapMember(o => o.Total).SetElementName(OrderBson.Total).SetSerializer(Money);
             map.MapMember(o => o.Version).SetElementName(OrderBson.Version);
             map.MapMember(o => o.CreatedAt).SetElementName(OrderBson.CreatedAt).SetSerializer(Instant);
             map.MapMember(o => o.UpdatedAt).SetElementName(OrderBson.UpdatedAt).SetSerializer(Instant);
             map.MapMember(o => o.Events).SetElementName(OrderBson.Events);
-            map.MapCreator(o => new Order(o.Id, o.CustomerId, o.Status, o.Lines, o.Total, o.Version, o.CreatedAt, o.UpdatedAt, o.Events));
+            map.MapCreator(o => new Order(o.Id, o.CustomerId, o.Status, o.Lines, o.Total, o.Version, o.CreatedAt,
+                o.UpdatedAt, o.Events));
             map.SetIgnoreExtraElements(true); // the Idempotency-Keys
         });
         OrderMap = BsonClassMap.LookupClassMap(typeof(Order));
@@ -78,7 +83,8 @@ public static class OrderClassMaps
         // A map of these records registered elsewhere in the process would write another layout: refuse to start.
         if (!BsonClassMap.TryRegisterClassMap(map) && BsonClassMap.LookupClassMap(typeof(T)) != map)
         {
-            throw new InvalidOperationException($"Another class map of {typeof(T).Name} is registered; the MongoDB store writes its own layout.");
+            throw new InvalidOperationException(
+                $"Another class map of {typeof(T).Name} is registered; the MongoDB store writes its own layout.");
         }
     }
 
@@ -96,7 +102,8 @@ public static class OrderClassMaps
         public override DateTimeOffset Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
             OrderBson.FromMicroseconds(context.Reader.ReadInt64());
 
-        public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, DateTimeOffset value) =>
+        public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args,
+            DateTimeOffset value) =>
             context.Writer.WriteInt64(OrderBson.ToMicroseconds(value));
     }
 }

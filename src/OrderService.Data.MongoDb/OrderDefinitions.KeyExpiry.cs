@@ -13,15 +13,18 @@ public static partial class OrderDefinitions
         Filter.Lt(OrderKeys.AtPath, (BsonValue)new BsonInt64(OrderBson.ToMicroseconds(before)));
 
     /// <summary>The same condition on the orders a batch found by id: an entry stored since stays.</summary>
-    public static FilterDefinition<BsonDocument> HoldingKeysStoredBefore(DateTimeOffset before, IEnumerable<BsonValue> ids) =>
+    public static FilterDefinition<BsonDocument> HoldingKeysStoredBefore(DateTimeOffset before,
+        IEnumerable<BsonValue> ids) =>
         Filter.And(Filter.In(OrderBson.Id, ids), HoldingKeysStoredBefore(before));
 
     /// <summary>Orders after <paramref name="afterId"/> holding an entry written before entries carried <c>at</c>,
     /// unchanged since before the cutoff.</summary>
-    public static FilterDefinition<BsonDocument> HoldingUntimedKeysUnchangedSince(DateTimeOffset before, BsonValue? afterId)
+    public static FilterDefinition<BsonDocument> HoldingUntimedKeysUnchangedSince(DateTimeOffset before,
+        BsonValue? afterId)
     {
         var untimed = Filter.And(
-            Filter.ElemMatch<BsonDocument>(OrderKeys.Field, new BsonDocument(OrderKeys.At, new BsonDocument("$exists", false))),
+            Filter.ElemMatch<BsonDocument>(OrderKeys.Field,
+                new BsonDocument(OrderKeys.At, new BsonDocument("$exists", false))),
             Filter.Lt(OrderBson.UpdatedAt, (BsonValue)new BsonInt64(OrderBson.ToMicroseconds(before))));
         return afterId is null ? untimed : Filter.And(Filter.Gt(OrderBson.Id, afterId), untimed);
     }
@@ -34,5 +37,6 @@ public static partial class OrderDefinitions
 
     public static UpdateDefinition<BsonDocument> ForgetKeysStoredBefore(DateTimeOffset before) =>
         new BsonDocumentUpdateDefinition<BsonDocument>(new BsonDocument("$pull", new BsonDocument(
-            OrderKeys.Field, new BsonDocument(OrderKeys.At, new BsonDocument("$lt", OrderBson.ToMicroseconds(before))))));
+            OrderKeys.Field, new BsonDocument(OrderKeys.At,
+                new BsonDocument("$lt", OrderBson.ToMicroseconds(before))))));
 }

@@ -10,10 +10,12 @@ public static partial class OrderDefinitions
 {
     /// <summary>What the lookahead reads.</summary>
     public static readonly ProjectionDefinition<BsonDocument, BsonDocument> PositionOnly =
-        new BsonDocumentProjectionDefinition<BsonDocument, BsonDocument>(new BsonDocument { { OrderBson.Id, 1 }, { OrderBson.CreatedAt, 1 } });
+        new BsonDocumentProjectionDefinition<BsonDocument,
+            BsonDocument>(new BsonDocument { { OrderBson.Id, 1 }, { OrderBson.CreatedAt, 1 } });
 
     /// <summary>Newest first; the id breaks ties between orders created in the same microsecond (see above).</summary>
-    public static readonly SortDefinition<BsonDocument> NewestFirst = Builders<BsonDocument>.Sort.Descending(OrderBson.CreatedAt).Descending(OrderBson.Id);
+    public static readonly SortDefinition<BsonDocument> NewestFirst =
+        Builders<BsonDocument>.Sort.Descending(OrderBson.CreatedAt).Descending(OrderBson.Id);
 
     public static FilterDefinition<BsonDocument> ByCustomer(string customerId, OrderStatus? status)
     {
@@ -34,7 +36,8 @@ public static partial class OrderDefinitions
         return Filter.And(
             customer,
             Filter.Lte(OrderBson.CreatedAt, at),
-            Filter.Or(Filter.Lt(OrderBson.CreatedAt, at), Filter.Lt(OrderBson.Id, (BsonValue)OrderBson.IdValue(after.Id))));
+            Filter.Or(Filter.Lt(OrderBson.CreatedAt, at),
+                Filter.Lt(OrderBson.Id, (BsonValue)OrderBson.IdValue(after.Id))));
     }
 
     /// <summary>The page's rows: the customer's orders whose position lies in [Top, Last], both inclusive.</summary>
@@ -46,11 +49,14 @@ public static partial class OrderDefinitions
             ByCustomer(query.CustomerId, query.Status),
             Filter.Lte(OrderBson.CreatedAt, top),
             Filter.Gte(OrderBson.CreatedAt, last),
-            Filter.Or(Filter.Lt(OrderBson.CreatedAt, top), Filter.Lte(OrderBson.Id, (BsonValue)OrderBson.IdValue(range.Top.Id))),
-            Filter.Or(Filter.Gt(OrderBson.CreatedAt, last), Filter.Gte(OrderBson.Id, (BsonValue)OrderBson.IdValue(range.Last.Id))));
+            Filter.Or(Filter.Lt(OrderBson.CreatedAt, top),
+                Filter.Lte(OrderBson.Id, (BsonValue)OrderBson.IdValue(range.Top.Id))),
+            Filter.Or(Filter.Gt(OrderBson.CreatedAt, last),
+                Filter.Gte(OrderBson.Id, (BsonValue)OrderBson.IdValue(range.Last.Id))));
     }
 
     /// <summary>A position as the lookahead reads it (<see cref="PositionOnly"/>).</summary>
     public static OrderPosition Position(BsonDocument document) =>
-        new(OrderBson.FromMicroseconds(document[OrderBson.CreatedAt].AsInt64), document[OrderBson.Id].AsBsonBinaryData.ToGuid(GuidRepresentation.Standard));
+        new(OrderBson.FromMicroseconds(document[OrderBson.CreatedAt].AsInt64), document[OrderBson.Id]
+            .AsBsonBinaryData.ToGuid(GuidRepresentation.Standard));
 }

@@ -22,7 +22,8 @@ public static partial class OrderDefinitions
     /// <summary>The same projection read as the reply's raw bytes, one <see cref="RawBsonDocument"/> per order, for the
     /// JSON reads; the driver's raw serializer is named here, not looked up in a registry.</summary>
     public static readonly ProjectionDefinition<BsonDocument, RawBsonDocument> RawWithoutKeys =
-        new ReadAs<RawBsonDocument>(new BsonDocument(OrderKeys.Field, 0), MongoDB.Bson.Serialization.Serializers.RawBsonDocumentSerializer.Instance);
+        new ReadAs<RawBsonDocument>(new BsonDocument(OrderKeys.Field, 0),
+            MongoDB.Bson.Serialization.Serializers.RawBsonDocumentSerializer.Instance);
 
     /// <summary>The whole stored document with its entry for <paramref name="key"/>.</summary>
     public static ProjectionDefinition<BsonDocument, KeyedOrder> WithKey(string? key) =>
@@ -30,14 +31,17 @@ public static partial class OrderDefinitions
 
     /// <summary>What the read that explains a write that matched nothing needs: status and version.</summary>
     public static readonly ProjectionDefinition<BsonDocument, BsonDocument> StateOnly =
-        new BsonDocumentProjectionDefinition<BsonDocument, BsonDocument>(new BsonDocument { { OrderBson.Status, 1 }, { OrderBson.Version, 1 }, { OrderBson.Id, 0 } });
+        new BsonDocumentProjectionDefinition<BsonDocument,
+            BsonDocument>(new BsonDocument { { OrderBson.Status, 1 }, { OrderBson.Version, 1 }, { OrderBson.Id, 0 } });
 
     /// <summary>
-    /// The customer listing's index, in listing order so no sort runs in memory; the trailing <c>_id</c> breaks ties, so
+    /// The customer listing's index, in listing order so no sort runs in memory; the trailing <c>_id</c> breaks ties,
+    /// so
     /// <c>(createdAt, _id)</c> is an <see cref="OrderPosition"/>, and a page's lookahead reads this index alone.
     /// </summary>
     public static readonly CreateIndexModel<BsonDocument> CustomerIndex = new(
-        Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.CustomerId).Descending(OrderBson.CreatedAt).Descending(OrderBson.Id),
+        Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.CustomerId).Descending(OrderBson.CreatedAt)
+            .Descending(OrderBson.Id),
         new CreateIndexOptions { Name = CustomerIndexName });
 
     /// <summary>One request per Idempotency-Key across orders, creates and transitions alike.</summary>
@@ -59,24 +63,29 @@ public static partial class OrderDefinitions
             PartialFilterExpression = Filter.Exists(OrderKeys.AtPath),
         });
 
-    public static IReadOnlyList<CreateIndexModel<BsonDocument>> Indexes { get; } = [CustomerIndex, KeyIndex, KeyAgeIndex];
+    public static IReadOnlyList<CreateIndexModel<BsonDocument>> Indexes { get; } =
+        [CustomerIndex, KeyIndex, KeyAgeIndex];
 
-    public static FilterDefinition<BsonDocument> ById(Guid id) => Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
+    public static FilterDefinition<BsonDocument> ById(Guid id) =>
+        Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
     /// <summary>One <c>$in</c> with every id as one array.</summary>
-    public static FilterDefinition<BsonDocument> ByIds(IEnumerable<Guid> ids) => Filter.In(OrderBson.Id, ids.Select(id => (BsonValue)OrderBson.IdValue(id)));
+    public static FilterDefinition<BsonDocument> ByIds(IEnumerable<Guid> ids) =>
+        Filter.In(OrderBson.Id, ids.Select(id => (BsonValue)OrderBson.IdValue(id)));
 
     /// <summary>The order that holds an Idempotency-Key, whichever step stored it.</summary>
     public static FilterDefinition<BsonDocument> ByKey(string key) => Filter.Eq(OrderKeys.KeyPath, key);
 
-    public static FilterDefinition<BsonDocument> KeyedById(Guid id) => Builders<BsonDocument>.Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
+    public static FilterDefinition<BsonDocument> KeyedById(Guid id) =>
+        Builders<BsonDocument>.Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
     /// <summary>The transition's condition.</summary>
     public static FilterDefinition<BsonDocument> Transitionable(TransitionCommand command)
     {
         var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString());
         var condition = Filter.And(ById(command.OrderId), Filter.In(OrderBson.Status, allowed));
-        condition = command.ExpectedVersion is { } expected ? Filter.And(condition, Filter.Eq(OrderBson.Version, expected)) : condition;
+        condition = command.ExpectedVersion is { } expected
+            ? Filter.And(condition, Filter.Eq(OrderBson.Version, expected)) : condition;
         return command.IdempotencyKey is { } key ? Filter.And(condition, Filter.Ne(OrderKeys.KeyPath, key)) : condition;
     }
 
@@ -108,7 +117,8 @@ public static partial class OrderDefinitions
             { OrderBson.Status, Literal(status) },
             { OrderBson.UpdatedAt, at },
             { OrderBson.Version, next },
-            { OrderBson.Events, new BsonDocument("$concatArrays", new BsonArray { "$" + OrderBson.Events, new BsonArray { pushed } }) },
+            { OrderBson.Events, new BsonDocument("$concatArrays",
+                new BsonArray { "$" + OrderBson.Events, new BsonArray { pushed } }) },
         };
         if (command.IdempotencyKey is { } keyed)
         {
@@ -117,18 +127,22 @@ public static partial class OrderDefinitions
             entry["key"] = Literal(keyed);
             entry["requestHash"] = Literal(command.RequestHash);
             var stored = new BsonDocument("$ifNull", new BsonArray { "$" + OrderKeys.Field, new BsonArray() });
-            set.Add(OrderKeys.Field, new BsonDocument("$concatArrays", new BsonArray { stored, new BsonArray { entry } }));
+            set.Add(OrderKeys.Field, new BsonDocument("$concatArrays",
+                new BsonArray { stored, new BsonArray { entry } }));
         }
 
         var stage = new BsonDocument("$set", set);
-        return new PipelineUpdateDefinition<BsonDocument>(PipelineDefinition<BsonDocument, BsonDocument>.Create([stage]));
+        return new PipelineUpdateDefinition<BsonDocument>(PipelineDefinition<BsonDocument,
+            BsonDocument>.Create([stage]));
     }
 
     private static BsonDocument Literal(BsonValue value) => new("$literal", value);
 
-    private sealed class ReadAs<TResult>(BsonDocument? projection, MongoDB.Bson.Serialization.IBsonSerializer<TResult> serializer)
+    private sealed class ReadAs<TResult>(BsonDocument? projection,
+        MongoDB.Bson.Serialization.IBsonSerializer<TResult> serializer)
         : ProjectionDefinition<BsonDocument, TResult>
     {
-        public override RenderedProjectionDefinition<TResult> Render(RenderArgs<BsonDocument> args) => new(projection, serializer);
+        public override RenderedProjectionDefinition<TResult> Render(RenderArgs<BsonDocument> args) =>
+            new(projection, serializer);
     }
 }

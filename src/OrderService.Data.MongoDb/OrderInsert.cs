@@ -21,7 +21,7 @@ public sealed class OrderInsertSerializer : SerializerBase<OrderInsert>
             return;
         }
 
-        // The order's members as its class map writes them, then the key list.
+        // The order's members, then the key list: the class map's serializer would close the document before it.
         var writer = context.Writer;
         writer.WriteStartDocument();
         foreach (var member in OrderClassMaps.OrderMap.AllMemberMaps)
@@ -37,7 +37,8 @@ public sealed class OrderInsertSerializer : SerializerBase<OrderInsert>
         // A create's key is the first entry of the one key list its order's transitions add to: one unique index.
         writer.WriteName(OrderKeys.Field);
         writer.WriteStartArray();
-        BsonDocumentSerializer.Instance.Serialize(context, OrderKeys.Entry(key, value.RequestHash ?? "", 1, value.Order.CreatedAt));
+        BsonDocumentSerializer.Instance.Serialize(context,
+            OrderKeys.Entry(key, value.RequestHash ?? "", 1, value.Order.CreatedAt));
         writer.WriteEndArray();
         writer.WriteEndDocument();
     }

@@ -77,7 +77,8 @@ public sealed class OrderBsonSerializer : SerializerBase<Order>
 {
     public static readonly OrderBsonSerializer Instance = new();
 
-    public override Order Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) => OrderBson.Read(context.Reader, null, out _);
+    public override Order Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
+        OrderBson.Read(context.Reader, null, out _);
 
     public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, Order value) =>
         OrderClassMaps.Order.Serialize(context, value);
