@@ -14,11 +14,13 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
 
     private SharedRun? _creation;
 
-    public static bool IsMissing(Exception exception) => exception is PostgresException { SqlState: PostgresErrorCodes.InvalidCatalogName };
+    public static bool IsMissing(Exception exception) =>
+        exception is PostgresException { SqlState: PostgresErrorCodes.InvalidCatalogName };
 
     /// <summary>Creates the database, once, on its own timeout, whoever asks first.</summary>
     public Task CreateOrExplainAsync(CancellationToken cancellationToken) =>
-        LazyInitializer.EnsureInitialized(ref _creation, () => new SharedRun(CreateAsync, CreationTimeout)).WaitAsync(cancellationToken);
+        LazyInitializer.EnsureInitialized(ref _creation, () => new SharedRun(CreateAsync, CreationTimeout))
+            .WaitAsync(cancellationToken);
 
     private async Task CreateAsync(CancellationToken cancellationToken)
     {
@@ -28,7 +30,9 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
 
         string role;
         bool mayCreate;
-        await using (var privileges = new NpgsqlCommand("SELECT current_user::text, rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user", maintenance))
+        await using (var privileges =
+            new NpgsqlCommand("SELECT current_user::text, rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = " +
+                "current_user", maintenance))
         await using (var reader = await privileges.ExecuteReaderAsync(cancellationToken))
         {
             await reader.ReadAsync(cancellationToken);
@@ -45,7 +49,8 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
         {
             await using var create = new NpgsqlCommand($"CREATE DATABASE {Quote(name)}", maintenance);
             await create.ExecuteNonQueryAsync(cancellationToken);
-            logger.LogWarning("Created the PostgreSQL database \"{Database}\": ConnectionStrings:Orders names it, it did not exist, and role \"{Role}\" may create databases.", name, role);
+            logger.LogWarning("Created the PostgreSQL database \"{Database}\": ConnectionStrings:Orders names it, it " +
+                "did not exist, and role \"{Role}\" may create databases.", name, role);
         }
         catch (PostgresException exists) when (exists.SqlState == PostgresErrorCodes.DuplicateDatabase)
         {
@@ -57,12 +62,14 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
         }
     }
 
-    private static async Task<NpgsqlConnection> OpenMaintenanceAsync(NpgsqlConnectionStringBuilder target, string name, CancellationToken cancellationToken)
+    private static async Task<NpgsqlConnection> OpenMaintenanceAsync(NpgsqlConnectionStringBuilder target, string name,
+        CancellationToken cancellationToken)
     {
         Exception? last = null;
         foreach (var database in MaintenanceDatabases)
         {
-            var builder = new NpgsqlConnectionStringBuilder(target.ConnectionString) { Database = database, Pooling = false };
+            var builder = new NpgsqlConnectionStringBuilder(target.ConnectionString) { Database = database, Pooling =
+                false };
             var connection = new NpgsqlConnection(builder.ConnectionString);
             try
             {
@@ -77,14 +84,17 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
         }
 
         throw new StoreUnavailableException(
-            $"PostgreSQL database \"{name}\" does not exist, and the service could not reach a maintenance database (postgres, template1) to create it: {last?.Message}",
+            $"PostgreSQL database \"{name}\" does not exist, and the service could not reach a maintenance database " +
+            $"(postgres, template1) to create it: {last?.Message}",
             last) { NeedsOperator = true };
     }
 
     private static StoreUnavailableException NotAllowed(string name, string role, Exception? inner = null) => new(
         $"PostgreSQL database \"{name}\" does not exist, and role \"{role}\" may not create it (it lacks CREATEDB). " +
-        $"Create it once as a superuser: CREATE DATABASE {Quote(name)} OWNER {Quote(role)}; or let the role create it: ALTER ROLE {Quote(role)} CREATEDB;",
+        $"Create it once as a superuser: CREATE DATABASE {Quote(name)} OWNER {Quote(role)}; or let the role create " +
+        $"it: ALTER ROLE {Quote(role)} CREATEDB;",
         inner) { NeedsOperator = true };
 
-    private static string Quote(string identifier) => "\"" + identifier.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"";
+    private static string Quote(string identifier) => "\"" + identifier.Replace("\"", "\"\"", StringComparison.Ordinal)
+        + "\"";
 }

@@ -25,7 +25,8 @@ public sealed partial class PostgreSqlDialect
     protected override string BuildSelectOrderById() => _citus
         ? "SELECT o.id, o.customer_id, o.status, o.total, o.version, o.created_at, o.updated_at, " +
             $"{LinesJson("o").Replace("= o.id)", "= @Id)", StringComparison.Ordinal)} AS lines, " +
-            $"{EventsJson("o").Replace("= o.id)", "= @Id)", StringComparison.Ordinal)} AS events FROM orders o WHERE o.id = @Id"
+            $"{EventsJson("o").Replace("= o.id)", "= @Id)", StringComparison.Ordinal)} AS events FROM orders o WHERE " +
+            $"o.id = @Id"
         : base.BuildSelectOrderById();
 
     /// <summary>On Citus a key is unique per order, so its lookup names the order too.</summary>

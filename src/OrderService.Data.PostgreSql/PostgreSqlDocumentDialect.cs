@@ -47,7 +47,8 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         """;
 
     private static readonly string TransitionWithKey =
-        "WITH u AS (" + Transition.Replace("RETURNING document", "RETURNING id, version, document", StringComparison.Ordinal) + "), " + """
+        "WITH u AS (" + Transition.Replace("RETURNING document", "RETURNING id, version, document",
+            StringComparison.Ordinal) + "), " + """
         k AS (
             INSERT INTO order_document_keys (key, request_hash, order_id, version, created_at)
             SELECT @key, @request_hash, id, version, @key_at FROM u)
@@ -72,7 +73,7 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
 
     public override string SelectDocument => "SELECT document FROM order_documents WHERE id = @id";
 
-    // The key look-ups run as statements of their own after a write that did nothing.
+    // Statements of their own after a write that did nothing: a fresh snapshot sees a concurrent retry's key.
     public override string SelectCreateKey => _citus ? CitusDocumentSql.SelectByKey : """
         SELECT k.request_hash, d.document
         FROM order_document_keys k JOIN order_documents d ON d.id = k.order_id
@@ -87,7 +88,8 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
 
     public override string SelectManyByIdSet => "SELECT document FROM order_documents WHERE id = ANY(@ids)";
 
-    public override string SelectManyByIdList(int count) => DocumentQueries.SelectManyByList(count, DocumentQueries.Positional);
+    public override string SelectManyByIdList(int count) =>
+        DocumentQueries.SelectManyByList(count, DocumentQueries.Positional);
 
     /// <summary>A replica's clean-up that meets rows another one is deleting waits for that short transaction, then
     /// finds them gone.</summary>
@@ -101,20 +103,26 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
     // Citus relays a worker's error without the table's name: there the shard's constraint is named in the message.
     public override bool IsKeyTaken(DbException exception) =>
         exception is PostgresException { SqlState: PostgresErrorCodes.UniqueViolation } violation
-        && (violation.TableName == "order_document_keys" || (_citus && violation.MessageText.Contains("\"order_document_keys_pkey_", StringComparison.Ordinal)));
+        && (violation.TableName == "order_document_keys"
+            || (_citus && violation.MessageText.Contains("\"order_document_keys_pkey_", StringComparison.Ordinal)));
 
     public override void AddCreate(DbParameterCollection parameters, Order stored, string document, NewOrder order)
     {
         parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = stored.Id });
-        parameters.Add(new NpgsqlParameter<string>("customer_id", NpgsqlDbType.Varchar) { TypedValue = stored.CustomerId });
-        parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = stored.Status.ToString() });
+        parameters.Add(new NpgsqlParameter<string>("customer_id", NpgsqlDbType.Varchar) { TypedValue =
+            stored.CustomerId });
+        parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue =
+            stored.Status.ToString() });
         parameters.Add(new NpgsqlParameter<int>("version", NpgsqlDbType.Integer) { TypedValue = stored.Version });
-        parameters.Add(new NpgsqlParameter<DateTimeOffset>("created_at", NpgsqlDbType.TimestampTz) { TypedValue = stored.CreatedAt });
+        parameters.Add(new NpgsqlParameter<DateTimeOffset>("created_at", NpgsqlDbType.TimestampTz) { TypedValue =
+            stored.CreatedAt });
         parameters.Add(new NpgsqlParameter<string>("document", NpgsqlDbType.Jsonb) { TypedValue = document });
         if (order.IdempotencyKey is not null)
         {
-            parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = order.IdempotencyKey });
-            parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue = order.RequestHash });
+            parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue =
+                order.IdempotencyKey });
+            parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue =
+                order.RequestHash });
         }
     }
 
@@ -122,17 +130,26 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
     {
         var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString()).ToArray();
         parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = command.OrderId });
-        parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = Transitions.Target(command.Action).ToString() });
-        parameters.Add(new NpgsqlParameter<string>("type", NpgsqlDbType.Text) { TypedValue = Transitions.EventType(command.Action) });
-        parameters.Add(new NpgsqlParameter<string>("at", NpgsqlDbType.Text) { TypedValue = Timestamps.ToText(command.At) });
-        parameters.Add(new NpgsqlParameter<string>("data", NpgsqlDbType.Jsonb) { TypedValue = OrderDocument.EventDataJson(command.Data) });
-        parameters.Add(new NpgsqlParameter<string[]>("allowed", NpgsqlDbType.Array | NpgsqlDbType.Varchar) { TypedValue = allowed });
-        parameters.Add(new NpgsqlParameter("expected", NpgsqlDbType.Integer) { Value = command.ExpectedVersion is { } v ? v : DBNull.Value });
+        parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue =
+            Transitions.Target(command.Action).ToString() });
+        parameters.Add(new NpgsqlParameter<string>("type", NpgsqlDbType.Text) { TypedValue =
+            Transitions.EventType(command.Action) });
+        parameters.Add(new NpgsqlParameter<string>("at", NpgsqlDbType.Text) { TypedValue =
+            Timestamps.ToText(command.At) });
+        parameters.Add(new NpgsqlParameter<string>("data", NpgsqlDbType.Jsonb) { TypedValue =
+            OrderDocument.EventDataJson(command.Data) });
+        parameters.Add(new NpgsqlParameter<string[]>("allowed",
+            NpgsqlDbType.Array | NpgsqlDbType.Varchar) { TypedValue = allowed });
+        parameters.Add(new NpgsqlParameter("expected", NpgsqlDbType.Integer) { Value =
+            command.ExpectedVersion is { } v ? v : DBNull.Value });
         if (command.IdempotencyKey is not null)
         {
-            parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = command.IdempotencyKey });
-            parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue = command.RequestHash });
-            parameters.Add(new NpgsqlParameter<DateTimeOffset>("key_at", NpgsqlDbType.TimestampTz) { TypedValue = command.At });
+            parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue =
+                command.IdempotencyKey });
+            parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue =
+                command.RequestHash });
+            parameters.Add(new NpgsqlParameter<DateTimeOffset>("key_at", NpgsqlDbType.TimestampTz) { TypedValue =
+                command.At });
         }
     }
 
@@ -146,7 +163,8 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         parameters.Add(new NpgsqlParameter<int>(name, NpgsqlDbType.Integer) { TypedValue = value });
 
     public override void AddTimestamp(DbParameterCollection parameters, string name, DateTimeOffset at) =>
-        parameters.Add(new NpgsqlParameter<DateTimeOffset>(name, NpgsqlDbType.TimestampTz) { TypedValue = at.ToUniversalTime() });
+        parameters.Add(new NpgsqlParameter<DateTimeOffset>(name, NpgsqlDbType.TimestampTz) { TypedValue =
+            at.ToUniversalTime() });
 
     public override void AddIdSet(DbParameterCollection parameters, Guid[] ids) =>
         parameters.Add(new NpgsqlParameter<Guid[]>("ids", NpgsqlDbType.Array | NpgsqlDbType.Uuid) { TypedValue = ids });
@@ -171,5 +189,6 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
 
     public override Guid ReadId(DbDataReader reader, int ordinal) => reader.GetGuid(ordinal);
 
-    public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) => reader.GetFieldValue<DateTimeOffset>(ordinal);
+    public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) =>
+        reader.GetFieldValue<DateTimeOffset>(ordinal);
 }

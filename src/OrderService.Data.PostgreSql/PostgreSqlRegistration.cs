@@ -17,7 +17,8 @@ public static class PostgreSqlRegistration
     {
         // The options are checked before the container exists, so the driver's parser is offered where the framework
         // keeps such parsers for code that does not reference the driver.
-        DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.PostgreSql), NpgsqlFactory.Instance);
+        DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.PostgreSql),
+            NpgsqlFactory.Instance);
 
         // The connection strings are known only once the options are bound, so each builder takes its own from the
         // store's context.
@@ -29,7 +30,8 @@ public static class PostgreSqlRegistration
         services.AddNpgsqlDataSource(string.Empty, (container, dataSource) =>
         {
             var context = container.GetRequiredService<StoreContext>();
-            PostgresDatabase.Tune(dataSource.ConnectionStringBuilder, context.Options.PostgreSql.ReadConnectionString!, context.Options);
+            PostgresDatabase.Tune(dataSource.ConnectionStringBuilder, context.Options.PostgreSql.ReadConnectionString!,
+                context.Options);
         }, serviceKey: StandbyDataSource);
         return services.AddSingleton(new StoreEngine(StoreProvider.PostgreSql, PostgreSqlStores.Create));
     }

@@ -18,7 +18,8 @@ public sealed class PostgresConnections(PostgresDatabase database) : IRelational
     public async ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) =>
         await database.OpenAsync("read", cancellationToken);
 
-    public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken)
+    public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
+        CancellationToken cancellationToken)
     {
         await using var connection = await database.OpenAsync("write", cancellationToken);
         try

@@ -35,10 +35,12 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
         }
     }
 
-    public Task<GroupedResult<T>> ExecuteAsync<T>(GroupedStatement statement, Func<DbDataReader, T> readRow, CancellationToken cancellationToken)
+    public Task<GroupedResult<T>> ExecuteAsync<T>(GroupedStatement statement, Func<DbDataReader, T> readRow,
+        CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();
-        var pending = new PendingStatement<T>(statement, Interlocked.Increment(ref _arrivals), readRow, cancellationToken);
+        var pending = new PendingStatement<T>(statement, Interlocked.Increment(ref _arrivals), readRow,
+            cancellationToken);
         ObjectDisposedException.ThrowIf(!_queue.Writer.TryWrite(pending), this);
 
         // A caller whose attempt times out stops waiting; its statement still runs with its group, and the caller's
@@ -56,7 +58,7 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
         }
         catch (TimeoutException)
         {
-            // A group still in flight past its own time-out.
+            // A group still in flight past its own time-out: its callers get the fault when the pool closes.
         }
     }
 
@@ -109,7 +111,8 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
                 }
             }
         }
-        catch (PostgresException rolledBack) when (_faults.Classify(rolledBack) is StoreFault.RolledBack or StoreFault.Permanent)
+        catch (PostgresException rolledBack) when (
+            _faults.Classify(rolledBack) is StoreFault.RolledBack or StoreFault.Permanent)
         {
             foreach (var statement in group)
             {
@@ -182,10 +185,12 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
         public abstract void Fail(Exception exception);
     }
 
-    private sealed class PendingStatement<T>(GroupedStatement statement, long arrival, Func<DbDataReader, T> readRow, CancellationToken cancellationToken)
+    private sealed class PendingStatement<T>(GroupedStatement statement, long arrival, Func<DbDataReader, T> readRow,
+        CancellationToken cancellationToken)
         : PendingStatement(statement, arrival)
     {
-        private readonly TaskCompletionSource<GroupedResult<T>> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private readonly TaskCompletionSource<GroupedResult<T>> _completion =
+            new(TaskCreationOptions.RunContinuationsAsynchronously);
         private GroupedResult<T> _result = new(RanInGroup: true, HasRow: false, Row: default);
         private Exception? _readFailure;
 

@@ -19,7 +19,8 @@ public sealed class PostgresTransientFaults : ITransientFaults
     /// <summary>A Citus worker that is down fails the calls that need its shards; the coordinator and the other workers
     /// answer.</summary>
     public bool IsPartialOutage(Exception exception) =>
-        exception is PostgresException { SqlState: "08006" or "08001" } remote && remote.MessageText.StartsWith(CitusRemoteNodeFailure, StringComparison.Ordinal);
+        exception is PostgresException { SqlState: "08006" or "08001" } remote
+            && remote.MessageText.StartsWith(CitusRemoteNodeFailure, StringComparison.Ordinal);
 
     /// <summary>Class 0A and class 42 but 42501.</summary>
     public bool IsRefusal(Exception exception) =>
@@ -27,7 +28,8 @@ public sealed class PostgresTransientFaults : ITransientFaults
             || (state.StartsWith("42", StringComparison.Ordinal) && state != PostgresErrorCodes.InsufficientPrivilege));
 
     /// <summary>42P01, a table that does not exist.</summary>
-    public static bool IsUndefinedTable(Exception exception) => exception is PostgresException { SqlState: PostgresErrorCodes.UndefinedTable };
+    public static bool IsUndefinedTable(Exception exception) =>
+        exception is PostgresException { SqlState: PostgresErrorCodes.UndefinedTable };
 
     public StoreFault Classify(Exception exception) => exception switch
     {
@@ -43,14 +45,17 @@ public sealed class PostgresTransientFaults : ITransientFaults
         },
 
         // Npgsql's pool had no free connection within Timeout: nothing was sent; load on this service, not an outage.
-        NpgsqlException exhausted when exhausted.Message.StartsWith(PoolExhausted, StringComparison.Ordinal) => StoreFault.Saturated,
+        NpgsqlException exhausted when exhausted.Message.StartsWith(PoolExhausted, StringComparison.Ordinal) =>
+            StoreFault.Saturated,
 
         PostgresConnectFailure => StoreFault.Unreachable,
 
         // Only a connect can be refused or find no route: nothing of the call reached the server.
-        NpgsqlException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
+        NpgsqlException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused
+            or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
             => StoreFault.Unreachable,
-        NpgsqlException npgsql when npgsql.IsTransient || npgsql.InnerException is SocketException or TimeoutException or IOException
+        NpgsqlException npgsql when npgsql.IsTransient
+            || npgsql.InnerException is SocketException or TimeoutException or IOException
             => StoreFault.Interrupted,
         TimeoutException or SocketException => StoreFault.Interrupted,
         _ => StoreFault.Permanent,

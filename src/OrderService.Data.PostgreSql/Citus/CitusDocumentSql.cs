@@ -4,13 +4,16 @@ namespace OrderService.Data.PostgreSql.Citus;
 internal static class CitusDocumentSql
 {
     public const string InsertOrderWithKey =
-        "SELECT c.id FROM order_documents_create(@id, @customer_id, @status, @version, @created_at, @document, @key, @request_hash) c";
+        "SELECT c.id FROM order_documents_create(@id, @customer_id, @status, @version, @created_at, @document, @key, " +
+        "@request_hash) c";
 
     public const string Transition =
-        "SELECT t.document FROM order_documents_transition(@id, @status, @allowed::text[], @expected, @type, @at, @data, NULL, NULL, NULL) t";
+        "SELECT t.document FROM order_documents_transition(@id, @status, @allowed::text[], @expected, @type, @at, " +
+        "@data, NULL, NULL, NULL) t";
 
     public const string TransitionWithKey =
-        "SELECT t.document FROM order_documents_transition(@id, @status, @allowed::text[], @expected, @type, @at, @data, @key, @request_hash, @key_at) t";
+        "SELECT t.document FROM order_documents_transition(@id, @status, @allowed::text[], @expected, @type, @at, " +
+        "@data, @key, @request_hash, @key_at) t";
 
     public const string SelectByKey = """
         SELECT k.request_hash, d.document
