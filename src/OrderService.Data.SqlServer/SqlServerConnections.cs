@@ -7,7 +7,8 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.SqlServer;
 
 /// <summary>How the SQL Server store opens connections and commits a write unit.</summary>
-public sealed class SqlServerConnections(Func<DbConnection> openConnection, ReadIsolation readIsolation) : IRelationalConnections
+public sealed class SqlServerConnections(Func<DbConnection> openConnection, ReadIsolation readIsolation)
+    : IRelationalConnections
 {
     public string ReadIsolationInForce { get; } = readIsolation == ReadIsolation.ReadUncommitted
         ? "ReadUncommitted (NOLOCK)"
@@ -18,7 +19,8 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
     public async ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) =>
         await OpenAsync("read", cancellationToken);
 
-    public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken)
+    public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
+        CancellationToken cancellationToken)
     {
         await using var connection = await OpenAsync("write", cancellationToken);
         if (isolation is not { } level)
@@ -73,7 +75,8 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
     }
 
     private static bool IsAbandoned(Exception fault) =>
-        fault is OperationCanceledException || (fault is SqlException sql && sql.Errors.Cast<SqlError>().Any(e => e.Number == -2));
+        fault is OperationCanceledException
+            || (fault is SqlException sql && sql.Errors.Cast<SqlError>().Any(e => e.Number == -2));
 
     private static void ClearPool(DbConnection connection)
     {
@@ -96,7 +99,7 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
         catch (Exception e) when (e is InvalidOperationException or DbException)
         {
-            // The connection broke mid-transaction.
+            // The connection broke mid-transaction: the server rolls back, and the caller sees the original fault.
         }
     }
 

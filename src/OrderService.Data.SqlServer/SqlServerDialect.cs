@@ -32,7 +32,8 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     }
 
     /// <summary>@Ids as nvarchar(max) (Size -1): ONE declaration, so one cached plan, for any number of ids.</summary>
-    public override IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) => new SqlServerMaxText("Ids", (string)IdSet(ids));
+    public override IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) =>
+        new SqlServerMaxText("Ids", (string)IdSet(ids));
 
     protected override string ReadFrom(string table, string alias) =>
         ReadIsolation == ReadIsolation.ReadUncommitted ? $"dbo.{table} {alias} WITH (NOLOCK)" : $"dbo.{table} {alias}";
@@ -47,7 +48,8 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         $"FROM {ReadFrom("order_events", "e")} WHERE e.order_id = {orderAlias}.id ORDER BY e.[sequence] FOR JSON PATH)";
 
     protected override string LinesFromJson(string parameter) =>
-        $"OPENJSON({parameter}) WITH (line_no int '$.line_no', sku nvarchar(64) '$.sku', quantity int '$.quantity', unit_price decimal(18,2) '$.unit_price') AS l";
+        $"OPENJSON({parameter}) WITH (line_no int '$.line_no', sku nvarchar(64) '$.sku', quantity int '$.quantity', " +
+        $"unit_price decimal(18,2) '$.unit_price') AS l";
 
     protected override string IdIsInSet(string column, string parameter) =>
         $"{column} IN (SELECT j.id FROM OPENJSON({parameter}) WITH (id uniqueidentifier '$') AS j)";
@@ -64,16 +66,20 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     /// uniqueidentifier values in UUIDv7 order.</summary>
     protected override string KeysetTie(string alias) => $"{alias}.seq";
 
-    protected override string KeysetTieOf(string idParameter) => $"(SELECT x.seq FROM {ReadFrom("orders", "x")} WHERE x.id = {idParameter})";
+    protected override string KeysetTieOf(string idParameter) =>
+        $"(SELECT x.seq FROM {ReadFrom("orders", "x")} WHERE x.id = {idParameter})";
 
-    protected override string BuildSelectIdempotencyKey() => "SELECT k.request_hash, k.order_id, k.version FROM dbo.idempotency_keys k WHERE k.[key] = @Key;";
+    protected override string BuildSelectIdempotencyKey() =>
+        "SELECT k.request_hash, k.order_id, k.version FROM dbo.idempotency_keys k WHERE k.[key] = @Key;";
 
     /// <summary>A primary-key violation on idempotency_keys: XACT_ABORT has rolled back the whole write.</summary>
     public override bool IsIdempotencyKeyTaken(Exception exception) =>
-        exception is SqlException { Number: 2627 or 2601 } sql && sql.Message.Contains("idempotency_keys", StringComparison.OrdinalIgnoreCase);
+        exception is SqlException { Number: 2627 or 2601 } sql
+            && sql.Message.Contains("idempotency_keys", StringComparison.OrdinalIgnoreCase);
 
     /// <summary>Ordered by the id's canonical text, the order the engine streams InList chunks in.</summary>
-    protected override string BuildSelectOrdersByIdSet() => $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY {CanonicalIdOrder}";
+    protected override string BuildSelectOrdersByIdSet() =>
+        $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY {CanonicalIdOrder}";
 
     public override string SelectOrdersByIdList(int count)
     {
@@ -97,25 +103,32 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
             // first orders of one customer queue instead of colliding.
             .AppendLine("IF NOT EXISTS (SELECT 1 FROM dbo.customers WHERE id = @CustomerId)")
             .AppendLine("    INSERT INTO dbo.customers (id, created_at) SELECT @CustomerId, @At")
-            .AppendLine("    WHERE NOT EXISTS (SELECT 1 FROM dbo.customers WITH (UPDLOCK, HOLDLOCK) WHERE id = @CustomerId);");
+            .AppendLine("    WHERE NOT EXISTS (SELECT 1 FROM dbo.customers WITH (UPDLOCK, HOLDLOCK) WHERE id = " +
+                "@CustomerId);");
         if (withIdempotencyKey)
         {
-            sql.AppendLine("INSERT INTO dbo.idempotency_keys ([key], request_hash, order_id, created_at) SELECT @Key, @RequestHash, @Id, @At")
-                .AppendLine("WHERE NOT EXISTS (SELECT 1 FROM dbo.idempotency_keys WITH (UPDLOCK, HOLDLOCK) WHERE [key] = @Key);");
+            sql.AppendLine("INSERT INTO dbo.idempotency_keys ([key], request_hash, order_id, created_at) SELECT " +
+                "@Key, @RequestHash, @Id, @At")
+                .AppendLine("WHERE NOT EXISTS (SELECT 1 FROM dbo.idempotency_keys WITH (UPDLOCK, HOLDLOCK) WHERE " +
+                    "[key] = @Key);");
         }
 
         sql.AppendLine("INSERT INTO dbo.orders (id, customer_id, status, total, version, created_at, updated_at)")
             .AppendLine("OUTPUT inserted.id INTO @created (id)")
-            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, @CustomerId, N'{nameof(OrderStatus.Created)}', @Total, 1, @At, @At").AppendLine()
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT @Id, @CustomerId, N'{nameof(OrderStatus.Created)}', @Total, 1, @At, @At").AppendLine()
             .Append("WHERE NOT EXISTS (SELECT 1 FROM dbo.orders WITH (UPDLOCK, HOLDLOCK) WHERE id = @Id)")
-            .AppendLine(withIdempotencyKey ? " AND EXISTS (SELECT 1 FROM dbo.idempotency_keys k WHERE k.[key] = @Key AND k.order_id = @Id);" : ";")
+            .AppendLine(withIdempotencyKey
+                ? " AND EXISTS (SELECT 1 FROM dbo.idempotency_keys k WHERE k.[key] = @Key AND k.order_id = @Id);" : ";")
 
             // Lines and the Created event follow only the order this batch inserted (its id in @created).
             .AppendLine("INSERT INTO dbo.order_lines (order_id, line_no, sku, quantity, unit_price)")
-            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")}").AppendLine()
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")}").AppendLine()
             .AppendLine("WHERE EXISTS (SELECT 1 FROM @created c WHERE c.id = @Id);")
             .AppendLine("INSERT INTO dbo.order_events (order_id, [sequence], [type], [at], data)")
-            .Append(CultureInfo.InvariantCulture, $"SELECT c.id, 1, N'{Transitions.CreatedEventType}', @At, @Data FROM @created c;").AppendLine()
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT c.id, 1, N'{Transitions.CreatedEventType}', @At, @Data FROM @created c;").AppendLine()
             .AppendLine("COMMIT TRANSACTION;")
             .AppendLine("SELECT c.id FROM @created c;");
         if (withIdempotencyKey)
@@ -128,10 +141,12 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
 
     /// <summary>The UPDATE's OUTPUT lands in a table variable, the event INSERT reads the new version from it, and a
     /// SELECT returns it.</summary>
-    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) => TransitionBatch(action, checksVersion, withKey, readBack: null);
+    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
+        TransitionBatch(action, checksVersion, withKey, readBack: null);
 
     /// <summary>The write and the read-back, the read-back still INSIDE the transaction.</summary>
-    protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) => TransitionBatch(action, checksVersion, withKey, BuildSelectOrderById());
+    protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
+        TransitionBatch(action, checksVersion, withKey, BuildSelectOrderById());
 
     private static string TransitionBatch(OrderAction action, bool checksVersion, bool withKey, string? readBack) =>
         AtomicPrologue +

@@ -11,7 +11,8 @@ public static class SqlServerRegistration
     {
         // The options are checked before the container exists, so the driver's parser is offered where the framework
         // keeps such parsers for code that does not reference the driver.
-        DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.SqlServer), SqlClientFactory.Instance);
+        DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.SqlServer),
+            SqlClientFactory.Instance);
         return services.AddSingleton(new StoreEngine(StoreProvider.SqlServer, SqlServerStores.Create));
     }
 }

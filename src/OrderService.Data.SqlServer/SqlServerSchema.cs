@@ -16,7 +16,8 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
 
     /// <summary>Waits for the preparation, which runs once for every caller.</summary>
     public Task EnsureCreatedAsync(CancellationToken cancellationToken) =>
-        LazyInitializer.EnsureInitialized(ref _preparation, () => new SharedRun(PrepareAsync, PreparationTimeout)).WaitAsync(cancellationToken);
+        LazyInitializer.EnsureInitialized(ref _preparation, () => new SharedRun(PrepareAsync, PreparationTimeout))
+            .WaitAsync(cancellationToken);
 
     private async Task PrepareAsync(CancellationToken cancellationToken)
     {
@@ -25,7 +26,8 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
     }
 
     /// <summary>The embedded scripts (Schema/NNNN_*.sql), in version order.</summary>
-    public static IReadOnlyList<SchemaScript> Scripts() => SchemaScripts.Load(StoreLayout.Relational, typeof(SqlServerSchema).Assembly);
+    public static IReadOnlyList<SchemaScript> Scripts() =>
+        SchemaScripts.Load(StoreLayout.Relational, typeof(SqlServerSchema).Assembly);
 
     public override string ProviderName => SqlServerDialect.Provider;
 
@@ -41,13 +43,18 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
 
     protected override string LockStatement(SchemaHistory history) => SqlServerSchemaSql.AcquireLock;
 
-    public override string CreateVersionsTable(string table) => SqlServerSchemaSql.CreateVersionsTable.Replace("schema_versions", table, StringComparison.Ordinal);
+    public override string CreateVersionsTable(string table) =>
+        SqlServerSchemaSql.CreateVersionsTable.Replace("schema_versions", table, StringComparison.Ordinal);
 
-    public override string AppliedVersions(string table) => SqlServerSchemaSql.AppliedVersions.Replace("schema_versions", table, StringComparison.Ordinal);
+    public override string AppliedVersions(string table) =>
+        SqlServerSchemaSql.AppliedVersions.Replace("schema_versions", table, StringComparison.Ordinal);
 
-    public override string RecordVersion(string table) => SqlServerSchemaSql.RecordVersion.Replace("schema_versions", table, StringComparison.Ordinal);
+    public override string RecordVersion(string table) =>
+        SqlServerSchemaSql.RecordVersion.Replace("schema_versions", table, StringComparison.Ordinal);
 
-    private SchemaRunner Runner => LazyInitializer.EnsureInitialized(ref _runner, () => new SchemaRunner(this, new SchemaHistory(StoreLayout.Relational, Scripts())));
+    private SchemaRunner Runner =>
+        LazyInitializer.EnsureInitialized(ref _runner, () =>
+        new SchemaRunner(this, new SchemaHistory(StoreLayout.Relational, Scripts())));
 
     private async Task EnsureDatabaseAsync(CancellationToken cancellationToken)
     {
@@ -70,7 +77,8 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
         StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
         try
         {
-            await Execute(connection, null, "schema.database", SqlServerSchemaSql.CreateDatabaseIfMissing, new { database }, cancellationToken);
+            await Execute(connection, null, "schema.database", SqlServerSchemaSql.CreateDatabaseIfMissing,
+                new { database }, cancellationToken);
         }
         catch (SqlException e) when (e.Number == SqlServerSchemaSql.DatabaseAlreadyExists)
         {
@@ -94,9 +102,12 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
         }
     }
 
-    private Task<int> Execute(SqlConnection connection, SqlTransaction? transaction, string operation, string sql, object? parameters, CancellationToken cancellationToken)
+    private Task<int> Execute(SqlConnection connection, SqlTransaction? transaction, string operation, string sql,
+        object? parameters, CancellationToken cancellationToken)
     {
         using var activity = StoreTelemetry.Command(SqlServerDialect.Provider, operation, sql, "ReadCommitted");
-        return connection.ExecuteAsync(new CommandDefinition(sql, parameters, transaction, (int)PreparationTimeout.TotalSeconds, cancellationToken: cancellationToken));
+        return connection.ExecuteAsync(
+            new CommandDefinition(sql, parameters, transaction, (int)PreparationTimeout.TotalSeconds,
+            cancellationToken: cancellationToken));
     }
 }

@@ -32,5 +32,6 @@ public static class SqlServerSchemaSql
 
     public const string AppliedVersions = "SELECT version FROM dbo.schema_versions;";
 
-    public const string RecordVersion = "INSERT INTO dbo.schema_versions (version, applied_at) VALUES (@version, SYSUTCDATETIME());";
+    public const string RecordVersion =
+        "INSERT INTO dbo.schema_versions (version, applied_at) VALUES (@version, SYSUTCDATETIME());";
 }

@@ -24,14 +24,20 @@ public static class SqlServerStores
         // Reads on the secondary's own pool; the schema is migrated on the primary only and reaches the secondary by
         // replication.
         var readConnectionString = NormalizeConnectionString(options.SqlServer.ReadConnectionString, options);
-        (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(SqlServerStores)).LogInformation(
-            "Store:SqlServer:ReadConnectionString is set: GET by id, the batch and the customer listing read from the secondary; writes stay on the primary.");
+        (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance)
+            .CreateLogger(typeof(SqlServerStores)).LogInformation(
+            "Store:SqlServer:ReadConnectionString is set: GET by id, the batch and the customer listing read from " +
+            "the secondary; writes stay on the primary.");
         var reads = new StandbyReadsOrderStore(store, Relational(readConnectionString, options, context.Payments()));
-        return new StoreBundle(reads, schema, SqlServerTransientFaults.Instance, new PoolRelease(connectionString, readConnectionString));
+        return new StoreBundle(reads, schema, SqlServerTransientFaults.Instance,
+            new PoolRelease(connectionString, readConnectionString));
     }
 
-    private static RelationalOrderStore Relational(string connectionString, StoreOptions options, IPaymentAuthorizer payments) =>
-        new(new SqlServerDialect(options.ReadIsolation), new SqlServerConnections(() => new SqlConnection(connectionString), options.ReadIsolation), options, payments);
+    private static RelationalOrderStore Relational(string connectionString, StoreOptions options,
+        IPaymentAuthorizer payments) =>
+        new(new SqlServerDialect(options.ReadIsolation),
+            new SqlServerConnections(() => new SqlConnection(connectionString), options.ReadIsolation), options,
+            payments);
 
     /// <summary>The operator's connection string with our defaults where it says nothing.</summary>
     public static string NormalizeConnectionString(string connectionString, StoreOptions options)

@@ -26,7 +26,8 @@ public sealed class SqlServerTransientFaults : ITransientFaults
 
     private static readonly string[] BabelfishTransientMessages =
     [
-        "could not serialize access", // SQLSTATE 40001: "... due to concurrent update" / "... due to read/write dependencies among transactions"
+        // SQLSTATE 40001: "... due to concurrent update" / "... due to read/write dependencies among transactions"
+        "could not serialize access",
         "canceling statement due to lock timeout", // SQLSTATE 55P03
     ];
 
@@ -47,9 +48,11 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     private static readonly HashSet<int> UnreachableNumbers =
     [
         -1,    // connection error while establishing a connection
-        2, 53, 40, // server / network path not found, could not open a connection (an instance that is starting or moving)
+        // server / network path not found, could not open a connection (an instance that is starting or moving)
+        2, 53, 40,
         10060, 10061, // TCP: connect timed out, refused
-        10928, 10929, 40501, 40613, 49918, 49919, 49920, // resource limits, service busy, database not available (Azure SQL, failovers)
+        // resource limits, service busy, database not available (Azure SQL, failovers)
+        10928, 10929, 40501, 40613, 49918, 49919, 49920,
         4060, 4221, // cannot open the database yet (starting up, or a readable secondary catching up)
         18456, // login failed (an unknown login, a wrong password): the server refused the session
     ];
@@ -86,7 +89,8 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     public static bool IsTransientNumber(int number) => ClassifyNumber(number) != StoreFault.Permanent;
 
     /// <summary>True when one server error describes a condition that may clear on its own.</summary>
-    public static bool IsTransientError(int number, string message) => ClassifyError(number, message) != StoreFault.Permanent;
+    public static bool IsTransientError(int number, string message) =>
+        ClassifyError(number, message) != StoreFault.Permanent;
 
     /// <summary>What one error number says about the unit it interrupted.</summary>
     public static StoreFault ClassifyNumber(int number) =>
@@ -98,17 +102,22 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     /// <summary><see cref="ClassifyNumber"/>, and the errors only the message tells apart.</summary>
     public static StoreFault ClassifyError(int number, string message) => number switch
     {
-        BabelfishUnmappedError when BabelfishTransientMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.RolledBack,
-        BabelfishUnmappedError when BabelfishRefusedSessionMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Unreachable,
-        BabelfishUnmappedError when BabelfishCancelledStatementMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Interrupted,
+        BabelfishUnmappedError when BabelfishTransientMessages.Any(m =>
+            message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.RolledBack,
+        BabelfishUnmappedError when BabelfishRefusedSessionMessages.Any(m =>
+            message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Unreachable,
+        BabelfishUnmappedError when BabelfishCancelledStatementMessages.Any(m =>
+            message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Interrupted,
         BabelfishUnmappedError => StoreFault.Permanent,
-        DuplicateKey or DuplicateIndexKey when RacedKeys.Any(k => message.Contains(k, StringComparison.Ordinal)) => StoreFault.RolledBack,
+        DuplicateKey or DuplicateIndexKey when RacedKeys.Any(k => message.Contains(k, StringComparison.Ordinal)) =>
+            StoreFault.RolledBack,
         _ => ClassifyNumber(number),
     };
 
     private const int DuplicateKey = 2627, DuplicateIndexKey = 2601;
 
-    private static readonly string[] RacedKeys = ["pk_customers", "pk_idempotency_keys", "uq_orders_id", "pk_order_events"];
+    private static readonly string[] RacedKeys =
+        ["pk_customers", "pk_idempotency_keys", "uq_orders_id", "pk_order_events"];
 
     private static StoreFault Classify(SqlException exception)
     {
@@ -135,7 +144,8 @@ public sealed class SqlServerTransientFaults : ITransientFaults
 
     private static StoreFault NetworkFailure(Exception? inner) => inner switch
     {
-        SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable }
+        SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound
+            or SocketError.HostUnreachable or SocketError.NetworkUnreachable }
             => StoreFault.Unreachable,
         SocketException or IOException or Win32Exception or TimeoutException => StoreFault.Interrupted,
         _ => StoreFault.Permanent,
@@ -145,7 +155,8 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         exception.Message.Contains("obtaining a connection from the pool", StringComparison.Ordinal);
 
     public string? DescribeError(Exception exception) => exception is SqlException sql
-        ? string.Create(CultureInfo.InvariantCulture, $"SQL Server error {sql.Number} (class {sql.Class}, state {sql.State}): {sql.Message}")
+        ? string.Create(CultureInfo.InvariantCulture,
+            $"SQL Server error {sql.Number} (class {sql.Class}, state {sql.State}): {sql.Message}")
         : null;
 
     /// <summary>SqlClient's parser, pool and connection live under Microsoft.Data.SqlClient, .Common and
