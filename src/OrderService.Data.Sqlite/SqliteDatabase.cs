@@ -68,7 +68,8 @@ public sealed class SqliteDatabase : IAsyncDisposable
     }
 
     /// <summary>The rows of those of <paramref name="tables"/> that exist in the file.</summary>
-    public async Task<IReadOnlyList<TableRows>> CountRowsAsync(IEnumerable<string> tables, CancellationToken cancellationToken)
+    public async Task<IReadOnlyList<TableRows>> CountRowsAsync(IEnumerable<string> tables,
+        CancellationToken cancellationToken)
     {
         await using var connection = Open("schema");
         return await LayoutTables.CountRowsAsync(connection, tables,
@@ -120,7 +121,8 @@ public sealed class SqliteDatabase : IAsyncDisposable
 
     /// <summary><see cref="WriteAsync{T}"/> for a write that awaits something outside the database before it
     /// commits.</summary>
-    public async Task<T> WriteAwaitingAsync<T>(Func<SqliteConnection, Task<T>> work, CancellationToken cancellationToken)
+    public async Task<T> WriteAwaitingAsync<T>(Func<SqliteConnection, Task<T>> work,
+        CancellationToken cancellationToken)
     {
         if (_groupWriter is null)
         {
@@ -140,7 +142,8 @@ public sealed class SqliteDatabase : IAsyncDisposable
         }
     }
 
-    private static async Task<T> InTransactionAsync<T>(SqliteConnection connection, Func<SqliteConnection, Task<T>> work)
+    private static async Task<T> InTransactionAsync<T>(SqliteConnection connection, Func<SqliteConnection,
+        Task<T>> work)
     {
         ExecuteRaw(connection, "BEGIN IMMEDIATE;");
         T result;
@@ -189,7 +192,8 @@ public sealed class SqliteDatabase : IAsyncDisposable
         var connection = new SqliteConnection(_connectionString);
         connection.Open();
         var handle = connection.Handle;
-        if (handle is null || !Configured.TryGetValue(handle, out var ran) || !string.Equals(ran, _connectionPragmas, StringComparison.Ordinal))
+        if (handle is null || !Configured.TryGetValue(handle, out var ran)
+            || !string.Equals(ran, _connectionPragmas, StringComparison.Ordinal))
         {
             using (var command = connection.CreateCommand())
             {

@@ -17,7 +17,8 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
     public override object Timestamp(DateTimeOffset at) => Timestamps.ToText(at);
 
     /// <summary>A JSON array of the canonical id texts, read with json_each.</summary>
-    public override object IdSet(IReadOnlyList<Guid> ids) => ids.Count == 0 ? "[]" : string.Create((ids.Count * IdSetItemLength) + 1, ids, static (json, ids) =>
+    public override object IdSet(IReadOnlyList<Guid> ids) =>
+        ids.Count == 0 ? "[]" : string.Create((ids.Count * IdSetItemLength) + 1, ids, static (json, ids) =>
     {
         // ["…","…"]: written in place, one string (a StringBuilder and a string per id otherwise).
         json[0] = '[';
@@ -34,23 +35,27 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
     private const int IdSetItemLength = 39;
 
     protected override string LinesJson(string orderAlias) =>
-        "(SELECT json_group_array(json_object('sku', l.sku, 'quantity', l.quantity, 'unitPrice', l.unit_price) ORDER BY l.line_no) " +
+        "(SELECT json_group_array(json_object('sku', l.sku, 'quantity', l.quantity, 'unitPrice', l.unit_price) ORDER " +
+        "BY l.line_no) " +
         $"FROM order_lines l WHERE l.order_id = {orderAlias}.id)";
 
     protected override string EventsJson(string orderAlias) =>
-        "(SELECT json_group_array(json_object('sequence', e.sequence, 'type', e.type, 'at', e.at, 'data', json(e.data)) ORDER BY e.sequence) " +
+        "(SELECT json_group_array(json_object('sequence', e.sequence, 'type', e.type, 'at', e.at, 'data', " +
+        "json(e.data)) ORDER BY e.sequence) " +
         $"FROM order_events e WHERE e.order_id = {orderAlias}.id)";
 
     protected override string LinesFromJson(string parameter) =>
         "(SELECT j.value ->> 'line_no' AS line_no, j.value ->> 'sku' AS sku, j.value ->> 'quantity' AS quantity, " +
         $"j.value ->> 'unit_price' AS unit_price FROM json_each({parameter}) j) l";
 
-    protected override string IdIsInSet(string column, string parameter) => $"{column} IN (SELECT value FROM json_each({parameter}))";
+    protected override string IdIsInSet(string column, string parameter) =>
+        $"{column} IN (SELECT value FROM json_each({parameter}))";
 
     /// <summary>UPDATE, then the event INSERT only if the UPDATE changed the row (changes() = 1), then the version only
     /// if the INSERT happened.</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
-        WriteStatements(action, checksVersion, withKey) + "SELECT version FROM orders WHERE id = @Id AND changes() = 1;";
+        WriteStatements(action, checksVersion, withKey)
+            + "SELECT version FROM orders WHERE id = @Id AND changes() = 1;";
 
     /// <summary>The write, then the order row itself only if the write happened.</summary>
     protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
@@ -63,7 +68,8 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
         $"UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)}" +
         (withKey ? " AND NOT EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.key = @Key)" : "") + ";\n" +
         "INSERT INTO order_events (order_id, sequence, type, at, data) " +
-        $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data FROM orders WHERE id = @Id AND changes() = 1;\n" +
+        $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data FROM orders WHERE id = @Id AND changes() " +
+        $"= 1;\n" +
         (withKey
             ? "INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) " +
               "SELECT @Key, @RequestHash, id, version, @At FROM orders WHERE id = @Id AND changes() = 1;\n"

@@ -39,7 +39,9 @@ public sealed class SqliteDocumentDialect : DocumentDialect
     private static readonly FrozenDictionary<OrderAction, string[]> TransitionWithKey =
         Enum.GetValues<OrderAction>().ToFrozenDictionary(action => action, action => new[]
         {
-            TransitionFor(action).Replace("RETURNING document", "AND NOT EXISTS (SELECT 1 FROM order_document_keys k WHERE k.key = @key)\nRETURNING document", StringComparison.Ordinal),
+            TransitionFor(action).Replace("RETURNING document",
+                "AND NOT EXISTS (SELECT 1 FROM order_document_keys k WHERE k.key = @key)\nRETURNING document",
+                StringComparison.Ordinal),
             InsertTransitionKey,
         });
 
@@ -64,9 +66,11 @@ public sealed class SqliteDocumentDialect : DocumentDialect
         WHERE k.key = @key
         """;
 
-    public override string SelectManyByIdSet => "SELECT document FROM order_documents WHERE id IN (SELECT value FROM json_each(@ids))";
+    public override string SelectManyByIdSet =>
+        "SELECT document FROM order_documents WHERE id IN (SELECT value FROM json_each(@ids))";
 
-    public override string SelectManyByIdList(int count) => DocumentQueries.SelectManyByList(count, DocumentQueries.Named);
+    public override string SelectManyByIdList(int count) =>
+        DocumentQueries.SelectManyByList(count, DocumentQueries.Named);
 
     /// <summary>Through the index on created_at.</summary>
     public override string DeleteExpiredKeys => """
@@ -96,7 +100,8 @@ public sealed class SqliteDocumentDialect : DocumentDialect
         AddText(parameters, "type", Transitions.EventType(command.Action));
         AddTimestamp(parameters, "at", command.At);
         AddText(parameters, "data", OrderDocument.EventDataJson(command.Data));
-        parameters.Add(new SqliteParameter("@expected", command.ExpectedVersion is { } expected ? expected : DBNull.Value));
+        parameters.Add(new SqliteParameter("@expected",
+            command.ExpectedVersion is { } expected ? expected : DBNull.Value));
         if (command.IdempotencyKey is { } key)
         {
             AddText(parameters, "key", key);
@@ -104,16 +109,20 @@ public sealed class SqliteDocumentDialect : DocumentDialect
         }
     }
 
-    public override void AddId(DbParameterCollection parameters, string name, Guid id) => parameters.Add(new SqliteParameter("@" + name, id.ToString()));
+    public override void AddId(DbParameterCollection parameters, string name, Guid id) =>
+        parameters.Add(new SqliteParameter("@" + name, id.ToString()));
 
-    public override void AddText(DbParameterCollection parameters, string name, string value) => parameters.Add(new SqliteParameter("@" + name, value));
+    public override void AddText(DbParameterCollection parameters, string name, string value) =>
+        parameters.Add(new SqliteParameter("@" + name, value));
 
-    public override void AddInteger(DbParameterCollection parameters, string name, int value) => parameters.Add(new SqliteParameter("@" + name, value));
+    public override void AddInteger(DbParameterCollection parameters, string name, int value) =>
+        parameters.Add(new SqliteParameter("@" + name, value));
 
     public override void AddTimestamp(DbParameterCollection parameters, string name, DateTimeOffset at) =>
         parameters.Add(new SqliteParameter("@" + name, Timestamps.ToText(at)));
 
-    public override void AddIdSet(DbParameterCollection parameters, Guid[] ids) => AddText(parameters, "ids", OrderDocument.IdsJson(ids));
+    public override void AddIdSet(DbParameterCollection parameters, Guid[] ids) =>
+        AddText(parameters, "ids", OrderDocument.IdsJson(ids));
 
     public override void AddIdList(DbParameterCollection parameters, Guid[] ids)
     {
@@ -125,7 +134,8 @@ public sealed class SqliteDocumentDialect : DocumentDialect
 
     public override Guid ReadId(DbDataReader reader, int ordinal) => Guid.Parse(reader.GetString(ordinal));
 
-    public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) => reader.GetFieldValue<DateTimeOffset>(ordinal).ToUniversalTime();
+    public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) =>
+        reader.GetFieldValue<DateTimeOffset>(ordinal).ToUniversalTime();
 
     private static string TransitionFor(OrderAction action)
     {

@@ -45,7 +45,8 @@ internal sealed partial class SqliteGroupCommitWriter
             writer._queue.Writer.TryWrite(Returned);
         }
 
-        public override void Run(SqliteConnection connection) => throw new InvalidOperationException("A loan is lent, not run in a group.");
+        public override void Run(SqliteConnection connection) =>
+            throw new InvalidOperationException("A loan is lent, not run in a group.");
 
         public override void Complete()
         {
@@ -71,10 +72,11 @@ internal sealed partial class SqliteGroupCommitWriter
         }
     }
 
-    private sealed class PendingWrite<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken) : PendingWrite
+    private sealed class PendingWrite<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken)
+        : PendingWrite
     {
         private readonly TaskCompletionSource<T> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
-        // The writer thread runs the work outside the request's flow.
+        // The writer thread runs the work outside the request's flow: its span keeps the commands in the trace.
         private readonly Activity? _caller = Activity.Current;
         private T? _result;
         private bool _failed;

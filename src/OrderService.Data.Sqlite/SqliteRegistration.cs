@@ -11,7 +11,8 @@ public static class SqliteRegistration
     {
         // The options are checked before the container exists, so the driver's parser is offered where the framework
         // keeps such parsers for code that does not reference the driver.
-        DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.Sqlite), SqliteFactory.Instance);
+        DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.Sqlite),
+            SqliteFactory.Instance);
         return services.AddSingleton(new StoreEngine(StoreProvider.Sqlite, SqliteStores.Create));
     }
 }

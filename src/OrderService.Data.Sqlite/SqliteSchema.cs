@@ -13,7 +13,8 @@ public sealed class SqliteSchema : SchemaDialect, IStoreSchema
     public SqliteSchema(SqliteDatabase database, StoreLayout layout)
     {
         _database = database;
-        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout, typeof(SqliteSchema).Assembly)));
+        _runner = new SchemaRunner(this,
+            new SchemaHistory(layout, SchemaScripts.Load(layout, typeof(SqliteSchema).Assembly)));
     }
 
     public override string ProviderName => SqliteDatabase.ProviderName;
@@ -28,18 +29,23 @@ public sealed class SqliteSchema : SchemaDialect, IStoreSchema
     }
 
     public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
-        _database.CountRowsAsync(LayoutTables.Of(_runner.History.Layout == StoreLayout.Document ? StoreLayout.Relational : StoreLayout.Document), cancellationToken);
+        _database.CountRowsAsync(
+            LayoutTables.Of(_runner.History.Layout == StoreLayout.Document ? StoreLayout.Relational
+            : StoreLayout.Document), cancellationToken);
 
-    public override Task<DbConnection> OpenAsync(CancellationToken cancellationToken) => Task.FromResult<DbConnection>(_database.OpenReader());
+    public override Task<DbConnection> OpenAsync(CancellationToken cancellationToken) =>
+        Task.FromResult<DbConnection>(_database.OpenReader());
 
     // Plain SQL rather than BeginTransaction(): BEGIN IMMEDIATE takes the write lock before the versions are read.
-    public override Task<DbTransaction?> BeginAsync(DbConnection connection, SchemaHistory history, CancellationToken cancellationToken)
+    public override Task<DbTransaction?> BeginAsync(DbConnection connection, SchemaHistory history,
+        CancellationToken cancellationToken)
     {
         Execute(connection, "BEGIN IMMEDIATE;");
         return Task.FromResult<DbTransaction?>(null);
     }
 
-    public override Task CommitAsync(DbConnection connection, DbTransaction? transaction, CancellationToken cancellationToken)
+    public override Task CommitAsync(DbConnection connection, DbTransaction? transaction,
+        CancellationToken cancellationToken)
     {
         Execute(connection, "COMMIT;");
         return Task.CompletedTask;

@@ -27,7 +27,8 @@ public sealed class SqliteTransientFaults : ITransientFaults
     };
 
     public string? DescribeError(Exception exception) => exception is SqliteException sqlite
-        ? string.Create(CultureInfo.InvariantCulture, $"SQLite error {sqlite.SqliteErrorCode} (extended {sqlite.SqliteExtendedErrorCode}): {sqlite.Message}")
+        ? string.Create(CultureInfo.InvariantCulture,
+            $"SQLite error {sqlite.SqliteErrorCode} (extended {sqlite.SqliteExtendedErrorCode}): {sqlite.Message}")
         : null;
 
     public IReadOnlyList<string> DriverNamespaces { get; } = ["Microsoft.Data.Sqlite.", "SQLitePCL."];
