@@ -10,10 +10,13 @@ using JsonOptions = Microsoft.AspNetCore.Http.Json.JsonOptions;
 
 namespace OrderService.Apis;
 
-/// <summary>Runs the request contract once while the host starts, so the first request finds its JSON code built.</summary>
-internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger<ContractWarmUp> logger) : BackgroundService
+/// <summary>Runs the request contract once while the host starts, so the first request finds its JSON code
+/// built.</summary>
+internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger<ContractWarmUp> logger)
+    : BackgroundService
 {
-    private static ReadOnlySpan<byte> SampleRequest => """{"customerId":"warm-up","lines":[{"sku":"SKU-1","quantity":1,"unitPrice":9.99}]}"""u8;
+    private static ReadOnlySpan<byte> SampleRequest =>
+        """{"customerId":"warm-up","lines":[{"sku":"SKU-1","quantity":1,"unitPrice":9.99}]}"""u8;
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -28,11 +31,13 @@ internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger
         }
     }
 
-    /// <summary>The contract's round, with <paramref name="options"/>: those of the API, so that their metadata is the one built.</summary>
+    /// <summary>The contract's round, with <paramref name="options"/>: those of the API, so that their metadata is the
+    /// one built.</summary>
     internal static async Task RunAsync(JsonSerializerOptions options, CancellationToken cancellationToken)
     {
         var request = await JsonSerializer.DeserializeAsync(
-            PipeReader.Create(new ReadOnlySequence<byte>(SampleRequest.ToArray())), TypeInfo<CreateOrderRequest>(options), cancellationToken);
+            PipeReader.Create(new ReadOnlySequence<byte>(SampleRequest.ToArray())),
+                TypeInfo<CreateOrderRequest>(options), cancellationToken);
         var errors = default(ValidationErrors);
         OrderRequestRules.CustomerId(request?.CustomerId, "customerId", ref errors);
         var lines = OrderRequestRules.Lines(request?.Lines, ref errors);
@@ -47,13 +52,16 @@ internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger
         var sink = PipeWriter.Create(Stream.Null);
         await JsonSerializer.SerializeAsync(sink, order, TypeInfo<Order>(options), cancellationToken);
         var problem = new HttpValidationProblemDetails { Errors = { ["customerId"] = ["warm-up"] } };
-        await JsonSerializer.SerializeAsync(sink, problem, TypeInfo<HttpValidationProblemDetails>(options), cancellationToken);
+        await JsonSerializer.SerializeAsync(sink, problem, TypeInfo<HttpValidationProblemDetails>(options),
+            cancellationToken);
         await sink.CompleteAsync();
     }
 
     // The overloads that take the options alone are the ones a Native AOT build warns about.
-    private static JsonTypeInfo<T> TypeInfo<T>(JsonSerializerOptions options) => (JsonTypeInfo<T>)options.GetTypeInfo(typeof(T));
+    private static JsonTypeInfo<T> TypeInfo<T>(JsonSerializerOptions options) =>
+        (JsonTypeInfo<T>)options.GetTypeInfo(typeof(T));
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Warming the request contract up failed; the first request does it instead.")]
+    [LoggerMessage(Level = LogLevel.Warning, Message =
+        "Warming the request contract up failed; the first request does it instead.")]
     private static partial void LogFailed(ILogger logger, Exception exception);
 }

@@ -7,7 +7,8 @@ using OrderService.Validation;
 
 namespace OrderService.Apis;
 
-/// <summary>/customers/{customerId}/orders: a customer's orders, newest first, one keyset page at a time, streamed.</summary>
+/// <summary>/customers/{customerId}/orders: a customer's orders, newest first, one keyset page at a time,
+/// streamed.</summary>
 public static class CustomersApi
 {
     public static RouteGroupBuilder MapCustomersApi(this IEndpointRouteBuilder app)
@@ -20,7 +21,8 @@ public static class CustomersApi
 
         customers.MapGet("/{customerId}/orders", ListOrdersAsync)
             .WithName("ListCustomerOrders")
-            .WithSummary("A customer's orders, newest first: status filters, limit is 1–1,000 (default 100); Link rel=\"next\" leads to the next page.");
+            .WithSummary("A customer's orders, newest first: status filters, limit is 1–1,000 (default 100); Link " +
+                "rel=\"next\" leads to the next page.");
         return customers;
     }
 
@@ -72,7 +74,9 @@ public static class CustomersApi
     }
 
     // The customer id is [A-Za-z0-9_-] and the cursor base64url, so nothing needs escaping.
-    private static string NextLink(HttpRequest request, int limit, Data.Orders.OrderStatus? status, OrderPosition next) =>
+    private static string NextLink(HttpRequest request, int limit, Data.Orders.OrderStatus? status,
+        OrderPosition next) =>
         string.Create(CultureInfo.InvariantCulture,
-            $"<{request.PathBase}{request.Path}?limit={limit}{(status is { } s ? "&status=" + s : "")}&cursor={PageCursor.Encode(next)}>; rel=\"next\"");
+            $"<{request.PathBase}{request.Path}?limit={limit}{(status is { } s ? "&status=" + s : "")}&cursor={
+                PageCursor.Encode(next)}>; rel=\"next\"");
 }

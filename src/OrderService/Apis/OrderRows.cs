@@ -35,14 +35,17 @@ internal abstract class OrderRows : IAsyncDisposable
     {
         public override ValueTask<bool> MoveNextAsync() => rows.MoveNextAsync();
 
-        public override void Write(Utf8JsonWriter writer, JsonTypeInfo<Order> order) => JsonSerializer.Serialize(writer, rows.Current, order);
+        public override void Write(Utf8JsonWriter writer, JsonTypeInfo<Order> order) =>
+            JsonSerializer.Serialize(writer, rows.Current, order);
 
         public override ValueTask DisposeAsync() => rows.DisposeAsync();
 
-        protected override bool BelongsTo(string customerId) => string.Equals(rows.Current.CustomerId, customerId, StringComparison.Ordinal);
+        protected override bool BelongsTo(string customerId) =>
+            string.Equals(rows.Current.CustomerId, customerId, StringComparison.Ordinal);
     }
 
-    /// <summary>Orders the store already holds as API JSON: each writes its own bytes, the same the context would write.</summary>
+    /// <summary>Orders the store already holds as API JSON: each writes its own bytes, the same the context would
+    /// write.</summary>
     internal sealed class OfJson(IAsyncEnumerator<OrderJsonRow> rows) : OrderRows
     {
         public override ValueTask<bool> MoveNextAsync() => rows.MoveNextAsync();

@@ -25,12 +25,14 @@ public static class PageCursor
         return Base64Url.EncodeToString(bytes);
     }
 
-    /// <summary>The position a cursor names, or false when it is not one this service wrote (wrong length, alphabet, version or value).</summary>
+    /// <summary>The position a cursor names, or false when it is not one this service wrote (wrong length, alphabet,
+    /// version or value).</summary>
     public static bool TryDecode(string text, out OrderPosition position)
     {
         position = default;
         Span<byte> bytes = stackalloc byte[ByteLength];
-        if (text.Length != Length || !Base64Url.TryDecodeFromChars(text, bytes, out var written) || written != ByteLength || bytes[0] != Version)
+        if (text.Length != Length || !Base64Url.TryDecodeFromChars(text, bytes, out var written)
+            || written != ByteLength || bytes[0] != Version)
         {
             return false;
         }

@@ -17,7 +17,8 @@ public static class AuthorizationProblems
         Type = UnauthorizedType,
         Title = "Unauthorized",
         Status = StatusCodes.Status401Unauthorized,
-        Detail = $"This call needs a valid bearer token{(scope is null ? "" : $" with scope {scope}")} (Authorization: Bearer <token>); when one was sent, WWW-Authenticate says why it was refused.",
+        Detail = $"This call needs a valid bearer token{(scope is null ? "" : $" with scope {scope}")} " +
+            $"(Authorization: Bearer <token>); when one was sent, WWW-Authenticate says why it was refused.",
     };
 
     public static ProblemDetails MissingScope(string scope) => new()
@@ -52,7 +53,8 @@ public sealed class ForbiddenProblem(ProblemDetails problem) : ProblemResult(pro
 /// pages cannot word because they do not know the scope.</summary>
 internal sealed class ProblemAuthorizationResultHandler : IAuthorizationMiddlewareResultHandler
 {
-    public async Task HandleAsync(RequestDelegate next, HttpContext context, AuthorizationPolicy policy, PolicyAuthorizationResult authorizeResult)
+    public async Task HandleAsync(RequestDelegate next, HttpContext context, AuthorizationPolicy policy,
+        PolicyAuthorizationResult authorizeResult)
     {
         if (authorizeResult.Succeeded)
         {

@@ -29,10 +29,13 @@ public static class BearerAuthorization
         // The scheme reads its own section (Authentication:Schemes:Bearer); nothing is set in code.
         services.AddAuthentication(JwtBearerDefaults.AuthenticationScheme).AddJwtBearer();
         services.AddAuthorizationBuilder()
-            .AddPolicy(OrderScopes.Read, static policy => policy.RequireAuthenticatedUser().AddRequirements(new ScopeRequirement(OrderScopes.Read)))
-            .AddPolicy(OrderScopes.Write, static policy => policy.RequireAuthenticatedUser().AddRequirements(new ScopeRequirement(OrderScopes.Write)));
+            .AddPolicy(OrderScopes.Read, static policy => policy.RequireAuthenticatedUser()
+                .AddRequirements(new ScopeRequirement(OrderScopes.Read)))
+            .AddPolicy(OrderScopes.Write, static policy => policy.RequireAuthenticatedUser()
+                .AddRequirements(new ScopeRequirement(OrderScopes.Write)));
         services.AddSingleton<IAuthorizationMiddlewareResultHandler, ProblemAuthorizationResultHandler>();
-        services.Configure<OpenApiOptions>(BearerOpenApi.DocumentName, static options => BearerOpenApi.Describe(options));
+        services.Configure<OpenApiOptions>(BearerOpenApi.DocumentName, static options =>
+            BearerOpenApi.Describe(options));
         return builder;
     }
 

@@ -22,25 +22,32 @@ internal static class BearerOpenApi
                 Type = SecuritySchemeType.Http,
                 Scheme = "bearer",
                 BearerFormat = "JWT",
-                Description = $"A JWT with scope {OrderScopes.Read} to read and {OrderScopes.Write} to change (the `scope` claim: a space-delimited string or an array). " +
+                Description = $"A JWT with scope {OrderScopes.Read} to read and {OrderScopes.Write} to change (the " +
+                    $"`scope` claim: a space-delimited string or an array). " +
                     $"With a `{OrderScopes.CustomerClaim}` claim it reaches only that customer's orders.",
             };
             return Task.CompletedTask;
         });
         options.AddOperationTransformer(static (operation, context, _) =>
         {
-            var scope = context.Description.ActionDescriptor.EndpointMetadata.OfType<IAuthorizeData>().LastOrDefault()?.Policy;
+            var scope = context.Description.ActionDescriptor.EndpointMetadata.OfType<IAuthorizeData>()
+                .LastOrDefault()?.Policy;
             if (scope is null)
             {
                 operation.Security = [];
                 return Task.CompletedTask;
             }
 
-            // The list stays empty.
-            operation.Security = [new OpenApiSecurityRequirement { [new OpenApiSecuritySchemeReference(SchemeName, context.Document)] = [] }];
-            operation.Description = $"{operation.Description} Needs scope `{scope}`; a token with a `{OrderScopes.CustomerClaim}` claim reaches only that customer's orders.".TrimStart();
-            Describe(operation, "401", "No valid bearer token (missing, expired, wrong issuer, audience or signature); WWW-Authenticate says which.");
-            Describe(operation, "403", $"The token lacks scope {scope}, or it names another customer in `{OrderScopes.CustomerClaim}`.");
+            // The list stays empty: linters read an http scheme's list as OAuth2 scopes, so the scope goes in the text.
+            operation.Security = [new OpenApiSecurityRequirement { [new OpenApiSecuritySchemeReference(SchemeName,
+                context.Document)] = [] }];
+            operation.Description = ($"{operation.Description} Needs scope `{scope}`; a token with a " +
+                $"`{OrderScopes.CustomerClaim}` claim reaches only that customer's orders.").TrimStart();
+            Describe(operation, "401",
+                "No valid bearer token (missing, expired, wrong issuer, audience or signature); WWW-Authenticate " +
+                "says which.");
+            Describe(operation, "403",
+                $"The token lacks scope {scope}, or it names another customer in `{OrderScopes.CustomerClaim}`.");
             return Task.CompletedTask;
         });
     }

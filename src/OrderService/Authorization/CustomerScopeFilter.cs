@@ -39,7 +39,8 @@ internal sealed class CustomerScopeFilter : IEndpointFilter
     {
         var http = context.HttpContext;
         var route = http.Request.RouteValues;
-        if (route.TryGetValue("customerId", out var listed) && !string.Equals(listed as string, customer, StringComparison.Ordinal))
+        if (route.TryGetValue("customerId", out var listed)
+            && !string.Equals(listed as string, customer, StringComparison.Ordinal))
         {
             return AuthorizationProblems.OtherCustomer();
         }
@@ -47,14 +48,16 @@ internal sealed class CustomerScopeFilter : IEndpointFilter
         foreach (var argument in context.Arguments)
         {
             // A create names its customer in the body; a missing or malformed one is left to validation (400).
-            if (argument is CreateOrderRequest { CustomerId: { Length: > 0 } named } && !string.Equals(named, customer, StringComparison.Ordinal))
+            if (argument is CreateOrderRequest { CustomerId: { Length: > 0 } named }
+                && !string.Equals(named, customer, StringComparison.Ordinal))
             {
                 return AuthorizationProblems.OtherCustomer();
             }
         }
 
         // The binder has already turned {id} into a Guid or answered 400, so a parse failure cannot happen here.
-        if (!HttpMethods.IsGet(http.Request.Method) && route.TryGetValue("id", out var raw) && Guid.TryParse(raw as string, out var id))
+        if (!HttpMethods.IsGet(http.Request.Method) && route.TryGetValue("id", out var raw)
+            && Guid.TryParse(raw as string, out var id))
         {
             var store = http.RequestServices.GetRequiredService<IOrderStore>();
             var order = await store.GetAsync(id, http.RequestAborted);
@@ -72,7 +75,8 @@ internal sealed class CustomerScopeFilter : IEndpointFilter
         var answer = result is INestedHttpResult nested ? nested.Result : result;
         switch (answer)
         {
-            case IValueHttpResult<Order> { Value: { } order } when !string.Equals(order.CustomerId, customer, StringComparison.Ordinal):
+            case IValueHttpResult<Order> { Value: { } order } when !string.Equals(order.CustomerId, customer,
+                StringComparison.Ordinal):
                 response.Headers.ETag = default;
                 return ApiProblems.OrderNotFound(order.Id);
             case OrderStream stream:

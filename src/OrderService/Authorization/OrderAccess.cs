@@ -20,7 +20,8 @@ public static class OrderAccess
         // Finally: it runs after each endpoint's own conventions, so it sees ReadsOnly.
         ((IEndpointConventionBuilder)group).Finally(static endpoint =>
         {
-            var isGet = endpoint.Metadata.OfType<HttpMethodMetadata>().Any(static m => m.HttpMethods.All(HttpMethods.IsGet));
+            var isGet = endpoint.Metadata.OfType<HttpMethodMetadata>()
+                .Any(static m => m.HttpMethods.All(HttpMethods.IsGet));
             var readsOnly = isGet || endpoint.Metadata.Contains(ReadsOnlyMarker.Instance);
             endpoint.Metadata.Add(new AuthorizeAttribute(readsOnly ? OrderScopes.Read : OrderScopes.Write));
         });

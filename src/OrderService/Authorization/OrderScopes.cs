@@ -13,7 +13,8 @@ public static class OrderScopes
     public const string CustomerClaim = "customer_id";
 
     // "scope" as RFC 8693 names it; the long name is what it becomes if an operator sets MapInboundClaims=true.
-    private static readonly string[] ScopeClaimTypes = ["scope", "scp", "http://schemas.microsoft.com/identity/claims/scope"];
+    private static readonly string[] ScopeClaimTypes =
+        ["scope", "scp", "http://schemas.microsoft.com/identity/claims/scope"];
 
     /// <summary>Whether <paramref name="user"/> holds <paramref name="scope"/>.</summary>
     public static bool Has(ClaimsPrincipal user, string scope)

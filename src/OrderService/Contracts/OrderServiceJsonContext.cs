@@ -44,7 +44,7 @@ public sealed partial class OrderServiceJsonContext : JsonSerializerContext
         options.PropertyNamingPolicy = JsonNamingPolicy.CamelCase;
         options.NumberHandling = JsonNumberHandling.Strict;
 
-        // A key given twice is a 400.
+        // A key given twice is a 400: the default would keep the last value silently.
         options.AllowDuplicateProperties = false;
         options.DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull;
         options.Converters.Add(new UtcTimestampJsonConverter());

@@ -9,7 +9,8 @@ public sealed class PaymentOptions
 {
     public const string SectionName = "Payments";
 
-    [Description("A prefix of paymentReference that the simulated gateway declines after the write and before the commit (402, rolled back): the shoot-out's dirty-read probe. Unset or empty: off.")]
+    [Description("A prefix of paymentReference that the simulated gateway declines after the write and before the " +
+        "commit (402, rolled back): the shoot-out's dirty-read probe. Unset or empty: off.")]
     [MaxLength(128)]
     public string? DeclineReferencePrefix { get; set; }
 

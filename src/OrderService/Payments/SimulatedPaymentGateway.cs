@@ -22,7 +22,8 @@ public sealed class SimulatedPaymentGateway : IPaymentAuthorizer
     }
 
     public PendingAuthorization? Authorize(Guid orderId, OrderEventData payment) =>
-        _declinePrefix is not null && payment.PaymentReference is { } reference && reference.StartsWith(_declinePrefix, StringComparison.Ordinal)
+        _declinePrefix is not null && payment.PaymentReference is { } reference
+            && reference.StartsWith(_declinePrefix, StringComparison.Ordinal)
             ? _decline
             : null;
 

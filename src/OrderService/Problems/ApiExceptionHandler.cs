@@ -7,16 +7,19 @@ using Polly.CircuitBreaker;
 namespace OrderService.Problems;
 
 /// <summary>The one place where exceptions become answers.</summary>
-public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resilience, ILogger<ApiExceptionHandler> logger) : IExceptionHandler
+public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resilience,
+    ILogger<ApiExceptionHandler> logger) : IExceptionHandler
 {
-    public async ValueTask<bool> TryHandleAsync(HttpContext httpContext, Exception exception, CancellationToken cancellationToken)
+    public async ValueTask<bool> TryHandleAsync(HttpContext httpContext, Exception exception,
+        CancellationToken cancellationToken)
     {
         switch (exception)
         {
             case StoreUnavailableException unavailable:
                 if (unavailable.UnclassifiedEngineError is { } engineError)
                 {
-                    LogUnclassifiedStoreError(logger, unavailable.InnerException, engineError, httpContext.Request.Method, httpContext.Request.Path.Value);
+                    LogUnclassifiedStoreError(logger, unavailable.InnerException, engineError,
+                        httpContext.Request.Method, httpContext.Request.Path.Value);
                 }
                 else
                 {
@@ -28,9 +31,11 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
                 var retryAfter = unavailable.RetryAfter is { } left
                     ? Math.Max(1, (int)Math.Ceiling(left.TotalSeconds))
                     : resilience.Value.RetryAfterSeconds;
-                httpContext.Response.Headers.RetryAfter = retryAfter.ToString(System.Globalization.CultureInfo.InvariantCulture);
+                httpContext.Response.Headers.RetryAfter =
+                    retryAfter.ToString(System.Globalization.CultureInfo.InvariantCulture);
                 await ProblemSetup.WriteAsync(httpContext, ApiProblems.StoreUnavailable(
-                        retryAfter, circuitOpen: unavailable.InnerException is BrokenCircuitException, operatorReason: unavailable.NeedsOperator ? unavailable.Message : null))
+                        retryAfter, circuitOpen: unavailable.InnerException is BrokenCircuitException,
+                            operatorReason: unavailable.NeedsOperator ? unavailable.Message : null))
                     ;
                 return true;
 
@@ -59,8 +64,10 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
     private static partial void LogStoreUnavailable(ILogger logger, string reason);
 
     // Error: the store failed in a way it does not know (so it may not clear by itself); the engine's code says what.
-    [LoggerMessage(Level = LogLevel.Error, Message = "Answered 503 for a store error the store does not classify on {Method} {Path}: {EngineError}")]
-    private static partial void LogUnclassifiedStoreError(ILogger logger, Exception? exception, string engineError, string method, string? path);
+    [LoggerMessage(Level = LogLevel.Error, Message =
+        "Answered 503 for a store error the store does not classify on {Method} {Path}: {EngineError}")]
+    private static partial void LogUnclassifiedStoreError(ILogger logger, Exception? exception, string engineError,
+        string method, string? path);
 
     [LoggerMessage(Level = LogLevel.Error, Message = "Unhandled exception on {Method} {Path}")]
     private static partial void LogUnexpected(ILogger logger, Exception exception, string method, string? path);

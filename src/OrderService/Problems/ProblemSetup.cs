@@ -13,7 +13,8 @@ public static class ProblemSetup
         // Binding failures throw, so the exception handler can answer them as problems that name the field, instead of
         // an empty 400.
         services.Configure<RouteHandlerOptions>(routes => routes.ThrowOnBadRequest = true);
-        services.AddProblemDetails(problems => problems.CustomizeProblemDetails = static context => context.ProblemDetails.Title ??= ReasonPhrase(context.ProblemDetails.Status));
+        services.AddProblemDetails(problems => problems.CustomizeProblemDetails = static context =>
+            context.ProblemDetails.Title ??= ReasonPhrase(context.ProblemDetails.Status));
 
         // Registered after the framework's writer, so it is asked only when that one declines (an Accept without JSON).
         services.AddSingleton<IProblemDetailsWriter, AnyAcceptProblemWriter>();
@@ -24,7 +25,8 @@ public static class ProblemSetup
     public static WebApplication UseApiProblems(this WebApplication app)
     {
         app.UseExceptionHandler();
-        app.UseStatusCodePages(static context => WriteAsync(context.HttpContext, ForStatus(context.HttpContext.Response.StatusCode)));
+        app.UseStatusCodePages(static context =>
+            WriteAsync(context.HttpContext, ForStatus(context.HttpContext.Response.StatusCode)));
         app.UseRequestBodyLimit();
         return app;
     }
@@ -45,7 +47,8 @@ public static class ProblemSetup
     };
 
     private static string ReasonPhrase(int? status) =>
-        Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase(status ?? 0) is { Length: > 0 } phrase ? phrase : "Error";
+        Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase(status ?? 0) is { Length: > 0 } phrase ? phrase
+            : "Error";
 
     private sealed class AnyAcceptProblemWriter(IServiceProvider services) : IProblemDetailsWriter
     {
@@ -54,6 +57,7 @@ public static class ProblemSetup
         public bool CanWrite(ProblemDetailsContext context) => true;
 
         public ValueTask WriteAsync(ProblemDetailsContext context) =>
-            (_framework ??= services.GetServices<IProblemDetailsWriter>().First(writer => writer is not AnyAcceptProblemWriter)).WriteAsync(context);
+            (_framework ??= services.GetServices<IProblemDetailsWriter>()
+                .First(writer => writer is not AnyAcceptProblemWriter)).WriteAsync(context);
     }
 }

@@ -3,7 +3,8 @@ namespace OrderService.Problems;
 
 public static class RequestBodyLimit
 {
-    public static IApplicationBuilder UseRequestBodyLimit(this IApplicationBuilder app) => app.Use(static (context, next) =>
+    public static IApplicationBuilder UseRequestBodyLimit(this IApplicationBuilder app) =>
+        app.Use(static (context, next) =>
     {
         var request = context.Request;
         if (request.ContentLength > RequestLimits.MaxBodyBytes)
@@ -39,10 +40,12 @@ public static class RequestBodyLimit
 
         public override int Read(byte[] buffer, int offset, int count) => Count(inner.Read(buffer, offset, count));
 
-        public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
+        public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken =
+            default) =>
             Count(await inner.ReadAsync(buffer, cancellationToken));
 
-        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+        public override Task<int> ReadAsync(byte[] buffer, int offset, int count,
+            CancellationToken cancellationToken) =>
             ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
         public override void Flush()

@@ -10,5 +10,6 @@ public static class ConfigurationCheck
     public static bool IsAsked(string[] args) => args.Contains(Flag, StringComparer.Ordinal);
 
     /// <summary>The arguments without the switch.</summary>
-    public static string[] WithoutFlag(string[] args) => [.. args.Where(a => !string.Equals(a, Flag, StringComparison.Ordinal))];
+    public static string[] WithoutFlag(string[] args) =>
+        [.. args.Where(a => !string.Equals(a, Flag, StringComparison.Ordinal))];
 }

@@ -27,13 +27,16 @@ internal static class OpenApiRequestLimits
             new("quantity", Required: true, static s => Range(s, RequestLimits.MinQuantity, RequestLimits.MaxQuantity)),
             new("unitPrice", Required: true, static s => Range(s, 0m, RequestLimits.MaxUnitPrice)),
         ],
-        [typeof(PayOrderRequest)] = [new("paymentReference", Required: false, static s => Length(s, null, RequestLimits.MaxPaymentReferenceLength))],
+        [typeof(PayOrderRequest)] =
+            [new("paymentReference", Required: false, static s =>
+            Length(s, null, RequestLimits.MaxPaymentReferenceLength))],
         [typeof(ShipOrderRequest)] =
         [
             new("carrier", Required: true, static s => Length(s, 1, RequestLimits.MaxCarrierLength)),
             new("trackingNumber", Required: true, static s => Length(s, 1, RequestLimits.MaxTrackingNumberLength)),
         ],
-        [typeof(CancelOrderRequest)] = [new("reason", Required: false, static s => Length(s, null, RequestLimits.MaxCancelReasonLength))],
+        [typeof(CancelOrderRequest)] =
+            [new("reason", Required: false, static s => Length(s, null, RequestLimits.MaxCancelReasonLength))],
         [typeof(OrderBatchRequest)] = [new("ids", Required: true, static s => Items(s, 1, RequestLimits.MaxBatchIds))],
     };
 
@@ -42,7 +45,8 @@ internal static class OpenApiRequestLimits
     {
         if (context.JsonPropertyInfo is { DeclaringType: { } owner } property)
         {
-            if (Bodies.TryGetValue(owner, out var declared) && Array.Find(declared, f => f.Name == property.Name) is { } field)
+            if (Bodies.TryGetValue(owner, out var declared)
+                && Array.Find(declared, f => f.Name == property.Name) is { } field)
             {
                 if (field.Required)
                 {
@@ -66,7 +70,9 @@ internal static class OpenApiRequestLimits
         {
             if (!properties.ContainsKey(field.Name))
             {
-                throw new InvalidOperationException($"The OpenAPI schema of {type.Name} has no property '{field.Name}': update {nameof(OpenApiRequestLimits)}.");
+                throw new InvalidOperationException(
+                    $"The OpenAPI schema of {type.Name} has no property '{field.Name}': update " +
+                    $"{nameof(OpenApiRequestLimits)}.");
             }
 
             if (field.Required)
@@ -97,12 +103,16 @@ internal static class OpenApiRequestLimits
                     CustomerId(schema);
                     break;
                 case (ParameterLocation.Header, "Idempotency-Key"):
-                    described.Description ??= "1–128 printable ASCII characters. A retry with the same key and body gets the first answer again; the same key with another body is 422.";
+                    described.Description ??=
+                        "1–128 printable ASCII characters. A retry with the same key and body gets the first answer " +
+                        "again; the same key with another body is 422.";
                     schema.Pattern = IdempotencyKeyPattern;
                     Length(schema, 1, RequestLimits.MaxIdempotencyKeyLength);
                     break;
                 case (ParameterLocation.Header, "If-Match"):
-                    described.Description ??= "The ETag of the order as last read, such as \"3\" (its version), or *: a stale version is 409.";
+                    described.Description ??=
+                        "The ETag of the order as last read, such as \"3\" (its version), or *: a stale version is " +
+                        "409.";
                     break;
             }
         }

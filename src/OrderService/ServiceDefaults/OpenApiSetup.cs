@@ -10,21 +10,27 @@ namespace OrderService.ServiceDefaults;
 public static class OpenApiSetup
 {
     private const string Description =
-        "Orders move Created -> Paid -> Shipped -> Completed (cancel from Created or Paid); every step appends an event and bumps `version`. " +
-        "Every error is an RFC 7807 problem (application/problem+json); validation problems carry an `errors` map keyed by field path (lines[2].quantity). " +
+        "Orders move Created -> Paid -> Shipped -> Completed (cancel from Created or Paid); every step appends an " +
+        "event and bumps `version`. " +
+        "Every error is an RFC 7807 problem (application/problem+json); validation problems carry an `errors` map " +
+        "keyed by field path (lines[2].quantity). " +
         "Any call that reaches the store may answer 503 with Retry-After. " +
-        "402 on pay extends the contract: it happens only when the declined-payment probe (Payments:DeclineReferencePrefix) is on.";
+        "402 on pay extends the contract: it happens only when the declined-payment probe " +
+        "(Payments:DeclineReferencePrefix) is on.";
 
     private static readonly Dictionary<string, string> ProblemMeanings = new()
     {
         ["400"] = "Invalid input: `errors` maps each field path (lines[2].quantity, If-Match, id) to what is wrong.",
-        ["402"] = "Payment declined; the order is unchanged. Only with the declined-payment probe on (Payments:DeclineReferencePrefix).",
+        ["402"] = "Payment declined; the order is unchanged. Only with the declined-payment probe on " +
+            "(Payments:DeclineReferencePrefix).",
         ["404"] = "No order with this id.",
-        ["409"] = "The step is illegal from the current status (type ...:illegal-transition) or If-Match is stale (...:stale-version). `currentStatus` and `currentVersion` tell what the order is now.",
+        ["409"] = "The step is illegal from the current status (type ...:illegal-transition) or If-Match is stale " +
+            "(...:stale-version). `currentStatus` and `currentVersion` tell what the order is now.",
         ["413"] = "The body is over 1 MiB.",
         ["415"] = "The body is not application/json.",
         ["422"] = "The Idempotency-Key was used before for a different request (another body, step or order).",
-        ["503"] = "The store is unreachable, timed out after bounded retries, or its circuit is open (the store is not called until the break ends).",
+        ["503"] = "The store is unreachable, timed out after bounded retries, or its circuit is open (the store is " +
+            "not called until the break ends).",
     };
 
     public static IServiceCollection AddOrderServiceOpenApi(this IServiceCollection services) =>
@@ -48,7 +54,8 @@ public static class OpenApiSetup
                 DescribeQuery(operation);
                 OpenApiRequestLimits.DescribeParameters(operation);
                 DescribeProblems(operation);
-                if (operation.OperationId is { } name && EndpointDescriptions.Operations.TryGetValue(name, out var description))
+                if (operation.OperationId is { } name
+                    && EndpointDescriptions.Operations.TryGetValue(name, out var description))
                 {
                     operation.Description ??= description;
                 }
@@ -105,7 +112,9 @@ public static class OpenApiSetup
         {
             if (parameter is OpenApiParameter { In: ParameterLocation.Header, Name: "Idempotency-Key" } key)
             {
-                key.Description = "1–128 printable ASCII characters. A retry with the same key and body returns the first answer (Idempotent-Replayed: true) and changes nothing; another request under the key is 422. A key names one request of one order.";
+                key.Description = "1–128 printable ASCII characters. A retry with the same key and body returns the " +
+                    "first answer (Idempotent-Replayed: true) and changes nothing; another request under the key is " +
+                    "422. A key names one request of one order.";
             }
 
             if (parameter is not OpenApiParameter { In: ParameterLocation.Query } query)
@@ -124,7 +133,8 @@ public static class OpenApiSetup
             }
             else if (query.Name == "cursor")
             {
-                query.Description = "Where the page starts: the cursor from the previous page's Link header (rel=\"next\"), unchanged. Absent: the newest orders.";
+                query.Description = "Where the page starts: the cursor from the previous page's Link header " +
+                    "(rel=\"next\"), unchanged. Absent: the newest orders.";
                 query.Schema = new OpenApiSchema { Type = JsonSchemaType.String, MaxLength = Apis.PageCursor.Length };
             }
             else if (query.Name == "limit")
@@ -152,22 +162,26 @@ public static class OpenApiSetup
             }
         }
 
-        if (operation.OperationId == "ListCustomerOrders" && operation.Responses?.TryGetValue("200", out var page) == true && page is OpenApiResponse listed)
+        if (operation.OperationId == "ListCustomerOrders"
+            && operation.Responses?.TryGetValue("200", out var page) == true && page is OpenApiResponse listed)
         {
             listed.Headers ??= new Dictionary<string, IOpenApiHeader>();
             listed.Headers["Link"] = new OpenApiHeader
             {
-                Description = "<…?limit=&status=&cursor=…>; rel=\"next\" when more orders follow this page; absent on the last page.",
+                Description = "<…?limit=&status=&cursor=…>; rel=\"next\" when more orders follow this page; absent " +
+                    "on the last page.",
                 Schema = new OpenApiSchema { Type = JsonSchemaType.String },
             };
         }
 
-        if (operation.OperationId != "Ready" && operation.Responses?.TryGetValue("503", out var unavailable) == true && unavailable is OpenApiResponse response)
+        if (operation.OperationId != "Ready" && operation.Responses?.TryGetValue("503", out var unavailable) == true
+            && unavailable is OpenApiResponse response)
         {
             response.Headers ??= new Dictionary<string, IOpenApiHeader>();
             response.Headers["Retry-After"] = new OpenApiHeader
             {
-                Description = "Seconds to wait before retrying: what is left of an open circuit's break, else Resilience:RetryAfterSeconds.",
+                Description = "Seconds to wait before retrying: what is left of an open circuit's break, else " +
+                    "Resilience:RetryAfterSeconds.",
                 Schema = new OpenApiSchema { Type = JsonSchemaType.Integer },
             };
         }

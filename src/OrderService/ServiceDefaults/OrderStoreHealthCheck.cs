@@ -6,7 +6,8 @@ namespace OrderService.ServiceDefaults;
 /// <summary>Readiness: the store answers a round trip, within the attempt timeout, with no retry.</summary>
 public sealed class OrderStoreHealthCheck(IOrderStore store) : IHealthCheck
 {
-    public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
+    public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context,
+        CancellationToken cancellationToken = default)
     {
         try
         {

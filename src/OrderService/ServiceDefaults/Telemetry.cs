@@ -41,9 +41,12 @@ public static class Telemetry
     /// <summary>What every signal holds, as configuration only.</summary>
     public static IServiceCollection Describe(IServiceCollection services, string serviceName = DefaultServiceName)
     {
-        services.ConfigureOpenTelemetryTracerProvider(tracing => DescribeTraces(tracing.ConfigureResource(resource => resource.AddService(serviceName))));
-        services.ConfigureOpenTelemetryMeterProvider(metrics => DescribeMetrics(metrics.ConfigureResource(resource => resource.AddService(serviceName))));
-        services.ConfigureOpenTelemetryLoggerProvider(logs => logs.ConfigureResource(resource => resource.AddService(serviceName)));
+        services.ConfigureOpenTelemetryTracerProvider(tracing =>
+            DescribeTraces(tracing.ConfigureResource(resource => resource.AddService(serviceName))));
+        services.ConfigureOpenTelemetryMeterProvider(metrics =>
+            DescribeMetrics(metrics.ConfigureResource(resource => resource.AddService(serviceName))));
+        services.ConfigureOpenTelemetryLoggerProvider(logs =>
+            logs.ConfigureResource(resource => resource.AddService(serviceName)));
         return services;
     }
 
@@ -51,7 +54,8 @@ public static class Telemetry
         .AddAspNetCoreInstrumentation(static aspNetCore =>
 
             // Probes every few seconds would drown the traces that matter.
-            aspNetCore.Filter = static context => !context.Request.Path.StartsWithSegments("/health", StringComparison.OrdinalIgnoreCase))
+            aspNetCore.Filter = static context =>
+                !context.Request.Path.StartsWithSegments("/health", StringComparison.OrdinalIgnoreCase))
         .AddHttpClientInstrumentation()
         .AddSqlClientInstrumentation()
         .AddNpgsql()

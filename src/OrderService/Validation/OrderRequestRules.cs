@@ -15,7 +15,8 @@ public static class OrderRequestRules
 
     public static void CustomerId(string? value, string field, ref ValidationErrors errors)
     {
-        if (string.IsNullOrEmpty(value) || value.Length > RequestLimits.MaxCustomerIdLength || value.AsSpan().ContainsAnyExcept(CustomerIdCharacters))
+        if (string.IsNullOrEmpty(value) || value.Length > RequestLimits.MaxCustomerIdLength || value.AsSpan()
+            .ContainsAnyExcept(CustomerIdCharacters))
         {
             errors.Add(field, Messages.CustomerId);
         }
@@ -53,7 +54,8 @@ public static class OrderRequestRules
                 allValid = false;
             }
 
-            if (line.UnitPrice is not { } price || price < 0 || price > RequestLimits.MaxUnitPrice || decimal.Round(price, RequestLimits.MaxUnitPriceDecimals) != price)
+            if (line.UnitPrice is not { } price || price < 0 || price > RequestLimits.MaxUnitPrice
+                || decimal.Round(price, RequestLimits.MaxUnitPriceDecimals) != price)
             {
                 errors.Add($"lines[{i}].unitPrice", Messages.UnitPrice);
                 allValid = false;
@@ -76,7 +78,8 @@ public static class OrderRequestRules
             return null;
         }
 
-        if (header.Length is 0 or > RequestLimits.MaxIdempotencyKeyLength || header.AsSpan().ContainsAnyExceptInRange(' ', '~'))
+        if (header.Length is 0 or > RequestLimits.MaxIdempotencyKeyLength || header.AsSpan()
+            .ContainsAnyExceptInRange(' ', '~'))
         {
             errors.Add("Idempotency-Key", Messages.IdempotencyKey);
             return null;
@@ -95,7 +98,8 @@ public static class OrderRequestRules
 
         var tag = header.AsSpan().Trim();
         if (tag.Length >= 3 && tag[0] == '"' && tag[^1] == '"'
-            && int.TryParse(tag[1..^1], NumberStyles.None, CultureInfo.InvariantCulture, out var version) && version >= 1)
+            && int.TryParse(tag[1..^1], NumberStyles.None, CultureInfo.InvariantCulture, out var version)
+                && version >= 1)
         {
             return version;
         }
@@ -213,19 +217,25 @@ public static class OrderRequestRules
 
     private static class Messages
     {
-        public static readonly string CustomerId = Text($"Must be 1–{RequestLimits.MaxCustomerIdLength} characters of [A-Za-z0-9_-].");
+        public static readonly string CustomerId =
+            Text($"Must be 1–{RequestLimits.MaxCustomerIdLength} characters of [A-Za-z0-9_-].");
         public static readonly string Lines = Text($"Must hold 1–{RequestLimits.MaxLines:N0} lines.");
         public static readonly string Sku = Printable(RequestLimits.MaxSkuLength);
-        public static readonly string Quantity = Text($"Must be an integer from {RequestLimits.MinQuantity:N0} to {RequestLimits.MaxQuantity:N0}.");
-        public static readonly string UnitPrice = Text($"Must be from 0 to {RequestLimits.MaxUnitPrice:N0} with at most {RequestLimits.MaxUnitPriceDecimals} decimals.");
-        public static readonly string IdempotencyKey = Text($"Must be 1–{RequestLimits.MaxIdempotencyKeyLength} printable ASCII characters.");
+        public static readonly string Quantity =
+            Text($"Must be an integer from {RequestLimits.MinQuantity:N0} to {RequestLimits.MaxQuantity:N0}.");
+        public static readonly string UnitPrice =
+            Text($"Must be from 0 to {RequestLimits.MaxUnitPrice:N0} with at most {
+                RequestLimits.MaxUnitPriceDecimals} decimals.");
+        public static readonly string IdempotencyKey =
+            Text($"Must be 1–{RequestLimits.MaxIdempotencyKeyLength} printable ASCII characters.");
         public static readonly string PaymentReference = AtMost(RequestLimits.MaxPaymentReferenceLength);
         public static readonly string Carrier = Printable(RequestLimits.MaxCarrierLength);
         public static readonly string TrackingNumber = Printable(RequestLimits.MaxTrackingNumberLength);
         public static readonly string Reason = AtMost(RequestLimits.MaxCancelReasonLength);
         public static readonly string BatchIds = Text($"Must hold 1–{RequestLimits.MaxBatchIds:N0} order ids.");
         public static readonly string Status = $"Must be one of {string.Join(", ", StatusNames)}.";
-        public static readonly string Limit = Text($"Must be from {RequestLimits.MinListLimit:N0} to {RequestLimits.MaxListLimit:N0}.");
+        public static readonly string Limit =
+            Text($"Must be from {RequestLimits.MinListLimit:N0} to {RequestLimits.MaxListLimit:N0}.");
 
         private static string Printable(int maxLength) => Text($"Must be 1–{maxLength} printable characters.");
 

@@ -15,5 +15,6 @@ public struct ValidationErrors
         _errors[field] = _errors.TryGetValue(field, out var existing) ? [.. existing, message] : [message];
     }
 
-    public readonly ValidationProblem ToProblem() => TypedResults.ValidationProblem(_errors ?? [], title: "The request is invalid.");
+    public readonly ValidationProblem ToProblem() =>
+        TypedResults.ValidationProblem(_errors ?? [], title: "The request is invalid.");
 }
