@@ -11,8 +11,9 @@ internal sealed class MongoOrderJsonReads(ResilientCalls calls, MongoOrderStore 
         calls.StreamAsync("get_many", static (self, ids, token) => self.GetManyWithFallBackAsync(ids, token), this, ids,
             cancellationToken);
 
-    /// <summary>The lookahead is an ordinary call, the rows a stream re-opened from the start when its first row
-    /// fails.</summary>
+    /// <summary>
+    /// The lookahead is one call; the rows a stream re-opened from the start when its first row fails.
+    /// </summary>
     public async Task<OrderJsonPage> ListByCustomerJsonAsync(CustomerOrdersQuery query,
         CancellationToken cancellationToken)
     {

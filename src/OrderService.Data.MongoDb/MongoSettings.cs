@@ -94,8 +94,7 @@ public sealed class MongoSettings
             effective);
     }
 
-    /// <summary>The driver's w for a value <see cref="MongoStoreOptions.TryParseW"/> takes; false for anything
-    /// else.</summary>
+    /// <summary>The driver's w for a value <see cref="MongoStoreOptions.TryParseW"/> takes; false otherwise.</summary>
     public static bool TryParseW(string value, out WriteConcern.WValue? w)
     {
         w = null;

@@ -4,8 +4,7 @@ using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>Which MongoDB failures are worth a bounded retry and otherwise a 503, and what each left behind;
-/// docs/stores/mongodb.md lists them.</summary>
+/// <summary>Which MongoDB failures are worth a bounded retry and otherwise a 503, and what each left behind.</summary>
 public sealed class MongoTransientFaults : ITransientFaults
 {
     public static readonly MongoTransientFaults Instance = new();

@@ -4,8 +4,9 @@ using OrderService.Data.Configuration;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>ConnectionStrings:Orders read as a MongoDB URI with the other settings, before anything starts, as the
-/// other engines' strings are parsed by their drivers.</summary>
+/// <summary>
+/// ConnectionStrings:Orders parsed as a MongoDB URI at start-up, as other engines' drivers parse theirs.
+/// </summary>
 internal sealed class MongoUrlValidator(IConfiguration configuration) : IValidateOptions<StoreOptions>
 {
     private const string Key = $"ConnectionStrings:{StoreRegistration.ConnectionStringName}";

@@ -1,7 +1,6 @@
 namespace OrderService.Data.MongoDb;
 
-/// <summary>Creates that carry the same Idempotency-Key take turns inside this process; creates with other keys never
-/// wait.</summary>
+/// <summary>Creates with the same Idempotency-Key take turns in this process; other keys never wait.</summary>
 internal sealed class OneKeyAtATime
 {
     private readonly Dictionary<string, Turn> _turns = new(StringComparer.Ordinal);

@@ -8,8 +8,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>A stored order written as the API's JSON straight from its BSON bytes, with no Order and no BSON reader in
-/// between.</summary>
+/// <summary>A stored order written as the API's JSON straight from its BSON bytes, with no Order between.</summary>
 public static class OrderBsonJson
 {
     private static readonly StandardFormat TwoDecimals = new('F', 2);

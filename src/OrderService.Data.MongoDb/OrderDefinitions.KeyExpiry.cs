@@ -17,8 +17,7 @@ public static partial class OrderDefinitions
         IEnumerable<BsonValue> ids) =>
         Filter.And(Filter.In(OrderBson.Id, ids), HoldingKeysStoredBefore(before));
 
-    /// <summary>Orders after <paramref name="afterId"/> holding an entry written before entries carried <c>at</c>,
-    /// unchanged since before the cutoff.</summary>
+    /// <summary>Orders after <paramref name="afterId"/> with an entry from before entries carried <c>at</c>.</summary>
     public static FilterDefinition<BsonDocument> HoldingUntimedKeysUnchangedSince(DateTimeOffset before,
         BsonValue? afterId)
     {

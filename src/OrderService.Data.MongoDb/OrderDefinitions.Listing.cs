@@ -4,8 +4,9 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>The customer listing's keyset pages on <see cref="CustomerIndex"/>, in the order createdAt, then
-/// <c>_id</c>, both descending.</summary>
+/// <summary>
+/// The listing's keyset pages on <see cref="CustomerIndex"/>: createdAt, then <c>_id</c>, descending.
+/// </summary>
 public static partial class OrderDefinitions
 {
     /// <summary>What the lookahead reads.</summary>

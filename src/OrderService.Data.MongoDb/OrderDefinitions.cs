@@ -4,8 +4,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>Every filter, update, projection, sort and index the MongoDB store sends, in one place, so each is rendered
-/// to BSON and asserted offline.</summary>
+/// <summary>Every filter, update, projection, sort and index the MongoDB store sends, rendered in tests.</summary>
 public static partial class OrderDefinitions
 {
     public const string CustomerIndexName = "customer_newest_first";
@@ -14,13 +13,13 @@ public static partial class OrderDefinitions
 
     private static readonly FilterDefinitionBuilder<BsonDocument> Filter = Builders<BsonDocument>.Filter;
 
-    /// <summary>Reads leave the Idempotency-Keys out and read the rest with <see
-    /// cref="OrderBsonSerializer"/>.</summary>
+    /// <summary>Reads leave the keys out and read the rest with <see cref="OrderBsonSerializer"/>.</summary>
     public static readonly ProjectionDefinition<BsonDocument, Order> WithoutKeys =
         new ReadAs<Order>(new BsonDocument(OrderKeys.Field, 0), OrderBsonSerializer.Instance);
 
-    /// <summary>The same projection read as the reply's raw bytes, one <see cref="RawBsonDocument"/> per order, for the
-    /// JSON reads; the driver's raw serializer is named here, not looked up in a registry.</summary>
+    /// <summary>
+    /// The same projection as raw bytes, one <see cref="RawBsonDocument"/> per order, for the JSON reads.
+    /// </summary>
     public static readonly ProjectionDefinition<BsonDocument, RawBsonDocument> RawWithoutKeys =
         new ReadAs<RawBsonDocument>(new BsonDocument(OrderKeys.Field, 0),
             MongoDB.Bson.Serialization.Serializers.RawBsonDocumentSerializer.Instance);
@@ -35,9 +34,7 @@ public static partial class OrderDefinitions
             BsonDocument>(new BsonDocument { { OrderBson.Status, 1 }, { OrderBson.Version, 1 }, { OrderBson.Id, 0 } });
 
     /// <summary>
-    /// The customer listing's index, in listing order so no sort runs in memory; the trailing <c>_id</c> breaks ties,
-    /// so
-    /// <c>(createdAt, _id)</c> is an <see cref="OrderPosition"/>, and a page's lookahead reads this index alone.
+    /// The listing's index, in listing order; its <c>(createdAt, _id)</c> is an <see cref="OrderPosition"/>.
     /// </summary>
     public static readonly CreateIndexModel<BsonDocument> CustomerIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.CustomerId).Descending(OrderBson.CreatedAt)

@@ -9,8 +9,7 @@ namespace OrderService.Data.MongoDb;
 [BsonSerializer(typeof(OrderInsertSerializer))]
 public sealed record OrderInsert(Order Order, string? IdempotencyKey = null, string? RequestHash = null);
 
-/// <summary>Writes an <see cref="OrderInsert"/> with the order's class map; inserts are never read back as
-/// one.</summary>
+/// <summary>Writes an <see cref="OrderInsert"/> with the order's class map; never read back as one.</summary>
 public sealed class OrderInsertSerializer : SerializerBase<OrderInsert>
 {
     public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, OrderInsert value)

@@ -25,8 +25,9 @@ public static class OrderKeys
         { At, OrderBson.ToMicroseconds(at) },
     };
 
-    /// <summary>Reads the <see cref="Field"/> array at the reader's position and returns the entry of <paramref
-    /// name="wanted"/>, if there is one.</summary>
+    /// <summary>
+    /// The entry of <paramref name="wanted"/> in the <see cref="Field"/> array at the reader, if any.
+    /// </summary>
     public static StoredKey? Find(IBsonReader reader, string wanted)
     {
         StoredKey? found = null;
@@ -71,8 +72,7 @@ public readonly record struct StoredKey(string Key, string RequestHash, int Vers
 /// <summary>A stored order with its entry for the key it was found by.</summary>
 public sealed record KeyedOrder(Order Order, StoredKey? Key);
 
-/// <summary>Reads <see cref="Order"/> with <see cref="OrderBson"/>, without reflection or class maps; writes use <see
-/// cref="OrderClassMaps"/>.</summary>
+/// <summary>Reads <see cref="Order"/> with <see cref="OrderBson"/>; writes use <see cref="OrderClassMaps"/>.</summary>
 public sealed class OrderBsonSerializer : SerializerBase<Order>
 {
     public static readonly OrderBsonSerializer Instance = new();

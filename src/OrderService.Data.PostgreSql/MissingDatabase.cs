@@ -4,8 +4,7 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>What the service does when ConnectionStrings:Orders names a PostgreSQL database that does not
-/// exist.</summary>
+/// <summary>What the service does when ConnectionStrings:Orders names a PostgreSQL database that is missing.</summary>
 internal sealed class MissingDatabase(string connectionString, ILogger logger)
 {
     private static readonly TimeSpan CreationTimeout = TimeSpan.FromSeconds(60);

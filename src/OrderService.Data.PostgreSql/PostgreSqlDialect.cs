@@ -107,8 +107,9 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
         (withKey ? ", k AS (INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) SELECT " +
             "@Key, @RequestHash, id, version, @At FROM u)" : "");
 
-    /// <summary>The keys go as an array, so that the store's one generic plan deletes them through the key's
-    /// index.</summary>
+    /// <summary>
+    /// The keys go as an array, so the store's one generic plan deletes them through the key's index.
+    /// </summary>
     protected override string BuildDeleteExpiredKeys() => _citus
         ? CitusDeleteExpiredKeys
         : """

@@ -91,8 +91,9 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
     public override string SelectManyByIdList(int count) =>
         DocumentQueries.SelectManyByList(count, DocumentQueries.Positional);
 
-    /// <summary>A replica's clean-up that meets rows another one is deleting waits for that short transaction, then
-    /// finds them gone.</summary>
+    /// <summary>
+    /// Another replica's clean-up deleting the same rows only delays this one, which then finds them gone.
+    /// </summary>
     public override string DeleteExpiredKeys => _citus ? CitusDocumentSql.DeleteExpiredKeys : """
         DELETE FROM order_document_keys WHERE key = ANY(ARRAY(
             SELECT key FROM order_document_keys WHERE created_at < @before ORDER BY created_at LIMIT @limit))

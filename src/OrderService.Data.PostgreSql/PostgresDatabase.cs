@@ -36,8 +36,9 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         _readsOnly = readsOnly;
     }
 
-    /// <summary>Sets <paramref name="builder"/> to <paramref name="connectionString"/> with the pool and session
-    /// settings the store needs.</summary>
+    /// <summary>
+    /// Sets <paramref name="builder"/> to <paramref name="connectionString"/> with the store's settings.
+    /// </summary>
     public static void Tune(NpgsqlConnectionStringBuilder builder, string connectionString, StoreOptions options)
     {
         builder.ConnectionString = connectionString;
@@ -62,8 +63,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         builder.Options = JoinOptions(builder.Options, SessionSettings(options.PostgreSql, builder.Options));
     }
 
-    /// <summary>The group commit of this pool's writes, started on first use; null when Store:PostgreSql:GroupCommit is
-    /// off.</summary>
+    /// <summary>The group commit of this pool's writes, started on first use; null when GroupCommit is off.</summary>
     public PostgresGroupCommit? GroupCommit
     {
         get

@@ -16,8 +16,7 @@ public sealed class PostgresTransientFaults : ITransientFaults
     /// <summary>How Citus words a statement whose worker it could not reach.</summary>
     public const string CitusRemoteNodeFailure = "connection to the remote node ";
 
-    /// <summary>A Citus worker that is down fails the calls that need its shards; the coordinator and the other workers
-    /// answer.</summary>
+    /// <summary>A Citus worker that is down fails only the calls that need its shards; the others answer.</summary>
     public bool IsPartialOutage(Exception exception) =>
         exception is PostgresException { SqlState: "08006" or "08001" } remote
             && remote.MessageText.StartsWith(CitusRemoteNodeFailure, StringComparison.Ordinal);

@@ -62,8 +62,9 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     protected override string BuildDeleteExpiredKeys() =>
         "DELETE TOP (@Limit) FROM dbo.idempotency_keys WITH (READPAST) WHERE created_at < @Before;";
 
-    /// <summary>Newest first; ties on created_at go to the later insert, because SQL Server does not sort
-    /// uniqueidentifier values in UUIDv7 order.</summary>
+    /// <summary>
+    /// Newest first; ties go to the later insert: SQL Server does not sort uniqueidentifier in UUIDv7 order.
+    /// </summary>
     protected override string KeysetTie(string alias) => $"{alias}.seq";
 
     protected override string KeysetTieOf(string idParameter) =>
@@ -139,8 +140,7 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         return sql.ToString();
     }
 
-    /// <summary>The UPDATE's OUTPUT lands in a table variable, the event INSERT reads the new version from it, and a
-    /// SELECT returns it.</summary>
+    /// <summary>The UPDATE's OUTPUT goes to a table variable that the event INSERT and the final SELECT read.</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
         TransitionBatch(action, checksVersion, withKey, readBack: null);
 

@@ -5,8 +5,7 @@ using Microsoft.Data.SqlClient;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>Which SQL Server failures are worth a bounded retry, and what each says about a write in flight; everything
-/// else fails at once.</summary>
+/// <summary>Which SQL Server failures are worth a bounded retry, and what each says about a write in flight.</summary>
 public sealed class SqlServerTransientFaults : ITransientFaults
 {
     public static readonly SqlServerTransientFaults Instance = new();
@@ -20,8 +19,9 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         8645,  // time-out waiting for memory to run the query
     ];
 
-    /// <summary>The one number under which Babelfish sends PostgreSQL errors that have no SQL Server twin; only the
-    /// message, in English, tells them apart.</summary>
+    /// <summary>
+    /// Babelfish's number for PostgreSQL errors with no SQL Server twin; only the message tells them apart.
+    /// </summary>
     public const int BabelfishUnmappedError = 33557097;
 
     private static readonly string[] BabelfishTransientMessages =
@@ -159,7 +159,8 @@ public sealed class SqlServerTransientFaults : ITransientFaults
             $"SQL Server error {sql.Number} (class {sql.Class}, state {sql.State}): {sql.Message}")
         : null;
 
-    /// <summary>SqlClient's parser, pool and connection live under Microsoft.Data.SqlClient, .Common and
-    /// .ProviderBase.</summary>
+    /// <summary>
+    /// SqlClient's parser, pool and connection live under Microsoft.Data.SqlClient and its sub-namespaces.
+    /// </summary>
     public IReadOnlyList<string> DriverNamespaces { get; } = ["Microsoft.Data."];
 }

@@ -76,8 +76,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = @name", cancellationToken);
     }
 
-    /// <summary>A pooled connection for reads; with ReadUncommitted it reads other connections' uncommitted
-    /// rows.</summary>
+    /// <summary>A pooled read connection; with ReadUncommitted it sees uncommitted rows.</summary>
     public SqliteConnection OpenReader()
     {
         var connection = Open("read");
@@ -119,8 +118,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
         return Task.FromResult(result);
     }
 
-    /// <summary><see cref="WriteAsync{T}"/> for a write that awaits something outside the database before it
-    /// commits.</summary>
+    /// <summary><see cref="WriteAsync{T}"/> for a write that awaits something else before it commits.</summary>
     public async Task<T> WriteAwaitingAsync<T>(Func<SqliteConnection, Task<T>> work,
         CancellationToken cancellationToken)
     {

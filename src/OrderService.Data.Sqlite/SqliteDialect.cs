@@ -51,8 +51,7 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
     protected override string IdIsInSet(string column, string parameter) =>
         $"{column} IN (SELECT value FROM json_each({parameter}))";
 
-    /// <summary>UPDATE, then the event INSERT only if the UPDATE changed the row (changes() = 1), then the version only
-    /// if the INSERT happened.</summary>
+    /// <summary>UPDATE; the event INSERT only if the row changed; the version only if the INSERT ran.</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
         WriteStatements(action, checksVersion, withKey)
             + "SELECT version FROM orders WHERE id = @Id AND changes() = 1;";
@@ -75,8 +74,7 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
               "SELECT @Key, @RequestHash, id, version, @At FROM orders WHERE id = @Id AND changes() = 1;\n"
             : "");
 
-    /// <summary>The guard above makes a collision impossible; should one happen anyway, it is recognized so the engine
-    /// answers from the key instead of failing.</summary>
+    /// <summary>The guard above prevents a collision; should one happen, the engine answers from the key.</summary>
     public override bool IsIdempotencyKeyTaken(Exception exception) =>
         exception is SqliteException { SqliteErrorCode: ConstraintViolation } sqlite
         && sqlite.Message.Contains("idempotency_keys.key", StringComparison.Ordinal);

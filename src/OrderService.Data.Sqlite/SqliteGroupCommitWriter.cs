@@ -32,8 +32,9 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
         return pending.Task;
     }
 
-    /// <summary>The writer's connection, outside any transaction, for the caller alone until it calls <see
-    /// cref="Loan.Return"/>.</summary>
+    /// <summary>
+    /// The writer's connection, outside any transaction, the caller's until <see cref="Loan.Return"/>.
+    /// </summary>
     public Task<Loan> BorrowAsync(CancellationToken cancellationToken)
     {
         var loan = new Loan(this, cancellationToken);

@@ -88,9 +88,7 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
             ? factory.CreateConnectionStringBuilder() : null;
 
     /// <summary>
-    /// The name an engine in its own project registers its driver's <see cref="DbProviderFactory"/> under
-    /// (<see cref="DbProviderFactories.RegisterFactory(string, DbProviderFactory)"/>), so that its connection strings
-    /// are parsed by its own driver here, where the options are checked.
+    /// The name an engine registers its driver's <see cref="DbProviderFactory"/> under, to parse its strings.
     /// </summary>
     public static string DriverName(StoreProvider provider) => $"OrderService.{provider}";
 }

@@ -2,19 +2,17 @@ using System.Text.Json;
 
 namespace OrderService.Data;
 
-/// <summary>A store's two list reads handed over as the API's JSON instead of Orders, for a store that holds orders in
-/// a shape it can translate straight to that JSON.</summary>
+/// <summary>A store's two list reads as the API's JSON instead of Orders, with the Order reads' contract.</summary>
 public interface IOrderJsonReads
 {
     /// <summary>The orders among <paramref name="ids"/> that exist, each once, as API JSON.</summary>
     IAsyncEnumerable<OrderJsonRow> GetManyJsonAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken);
 
-    /// <summary>One page of a customer's orders as API JSON; its Next and its rows follow <see
-    /// cref="IOrderStore.ListByCustomerAsync"/> exactly.</summary>
+    /// <summary>One page of a customer's orders as API JSON, exactly as ListByCustomerAsync pages.</summary>
     Task<OrderJsonPage> ListByCustomerJsonAsync(CustomerOrdersQuery query, CancellationToken cancellationToken);
 }
 
-/// <summary>One order of a JSON stream, as the store read it.</summary>
+/// <summary>One order of a JSON stream, as the store read it; valid only until the stream moves on.</summary>
 public abstract class OrderJsonRow
 {
     /// <summary>The order's id (the standby fall-back needs the ids a standby answered).</summary>
@@ -23,7 +21,7 @@ public abstract class OrderJsonRow
     /// <summary>Whether the order is <paramref name="customerId"/>'s.</summary>
     public abstract bool BelongsTo(string customerId);
 
-    /// <summary>Writes the order as one JSON object.</summary>
+    /// <summary>Writes the order as the bytes the API's JSON context writes for the same Order.</summary>
     public abstract void WriteTo(Utf8JsonWriter writer);
 }
 

@@ -2,26 +2,41 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data;
 
-/// <summary>The store port: one atomic call per use case, the same contract on every store and layout.</summary>
+/// <summary>
+/// The store port: one atomic call per use case, the same contract on every store and layout. A store fault surfaces as
+/// <see cref="StoreUnavailableException"/>, never as a driver's error.
+/// </summary>
 public interface IOrderStore
 {
-    /// <summary>Inserts the order with its Created event, atomically.</summary>
+    /// <summary>
+    /// Inserts the order with its Created event, atomically. A stored key (or id) with the same request hash answers
+    /// Replayed; another body, or a key a transition stored, answers KeyReusedWithDifferentRequest. Neither writes.
+    /// </summary>
     Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken);
 
     /// <summary>The order with its lines and events, or null when no order has that id.</summary>
     Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken);
 
-    /// <summary>One atomic conditional write.</summary>
+    /// <summary>
+    /// One atomic conditional write: status, version bump and event land together or not at all, and of concurrent
+    /// calls on one order exactly one wins. A known key answers Replayed or KeyReusedWithDifferentRequest and writes
+    /// nothing.
+    /// </summary>
     Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken);
 
     /// <summary>The orders among <paramref name="ids"/> that exist, each once, streamed as rows arrive.</summary>
     IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken);
 
-    /// <summary>One page of a customer's orders, newest first, of those strictly after <see
-    /// cref="CustomerOrdersQuery.After"/> that match its status.</summary>
+    /// <summary>
+    /// One page of a customer's orders, newest first, strictly after <see cref="CustomerOrdersQuery.After"/>. The task
+    /// completes once Next is known (null on the last page); the rows are a cold stream.
+    /// </summary>
     Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken);
 
-    /// <summary>One batch of the key clean-up.</summary>
+    /// <summary>
+    /// One batch of the key clean-up: forgets at most <paramref name="limit"/> keys stored before <paramref
+    /// name="storedBefore"/> and returns how many rows it changed; 0 means none is left.
+    /// </summary>
     Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken);
 
     /// <summary>Round-trips to the store; throws when it cannot be reached.</summary>
@@ -36,7 +51,7 @@ public enum CreateOutcome
     /// <summary>The order and its Created event were inserted.</summary>
     Created,
 
-    /// <summary>The key is stored with the same request.</summary>
+    /// <summary>The key is stored with the same request: the order is as its creation left it.</summary>
     Replayed,
 
     /// <summary>The key is stored with another request body, or by a transition: nothing was written.</summary>
@@ -45,7 +60,7 @@ public enum CreateOutcome
 
 public sealed record CreateResult(CreateOutcome Outcome, Order? Order);
 
-/// <summary>A requested transition.</summary>
+/// <summary>A requested transition. <see cref="RequestHash"/>, used only with a key, does not cover If-Match.</summary>
 public sealed record TransitionCommand(
     Guid OrderId,
     OrderAction Action,
@@ -70,7 +85,9 @@ public enum TransitionOutcome
     /// <summary>The payment gateway declined and the write was rolled back.</summary>
     Declined,
 
-    /// <summary>The idempotency key was stored by this same request.</summary>
+    /// <summary>
+    /// The key was stored by this same request: nothing was written, the order is as that step left it.
+    /// </summary>
     Replayed,
 
     /// <summary>The idempotency key was stored by another request: nothing was written.</summary>
@@ -91,7 +108,7 @@ public sealed record TransitionResult(
     public static TransitionResult Applied(Order order) =>
         new(TransitionOutcome.Applied, order, order.Status, order.Version);
 
-    /// <summary>A replay.</summary>
+    /// <summary>A replay: <paramref name="current"/> cut back to the keyed step's <paramref name="version"/>.</summary>
     public static TransitionResult Replayed(Order current, int version)
     {
         var then = OrderHistory.AsOf(current, version);
@@ -120,8 +137,9 @@ public sealed record CustomerOrdersQuery(string CustomerId, OrderStatus? Status,
 /// <summary>The positions that bound one page, both inclusive: its first (newest) and its last order.</summary>
 public readonly record struct PageRange(OrderPosition Top, OrderPosition Last)
 {
-    /// <summary>The range a lookahead of up to <paramref name="limit"/> + 1 positions describes, or null when it found
-    /// none.</summary>
+    /// <summary>
+    /// The range of a lookahead of up to <paramref name="limit"/> + 1 positions; null when it found none.
+    /// </summary>
     public static PageRange? FromLookahead(IReadOnlyList<OrderPosition> positions, int limit, out OrderPosition? next)
     {
         ArgumentNullException.ThrowIfNull(positions);
@@ -138,7 +156,7 @@ public readonly record struct PageRange(OrderPosition Top, OrderPosition Last)
     }
 }
 
-/// <summary>One page.</summary>
+/// <summary>One page: its orders, a cold stream, and where the next page starts (null on the last page).</summary>
 public sealed record OrderPage(IAsyncEnumerable<Order> Orders, OrderPosition? Next)
 {
     public static readonly OrderPage Empty = new(AsyncEnumerable.Empty<Order>(), null);

@@ -1,44 +1,53 @@
 namespace OrderService.Data;
 
-/// <summary>Tells the resilience pipeline which driver errors are worth a retry, and what each says about a write in
-/// flight.</summary>
+/// <summary>
+/// Which driver errors are worth a retry and what each says about a write in flight; others fail at once.
+/// </summary>
 public interface ITransientFaults
 {
     bool IsTransient(Exception exception);
 
-    /// <summary>What the fault says about the unit of work it interrupted.</summary>
+    /// <summary>
+    /// What the fault left behind; the default, Interrupted, never reruns a write that may have committed.
+    /// </summary>
     StoreFault Classify(Exception exception) => IsTransient(exception) ? StoreFault.Interrupted : StoreFault.Permanent;
 
-    /// <summary>True when the engine refused the statement itself, for good.</summary>
+    /// <summary>True when the engine refused the statement for good: a defect, never retried.</summary>
     bool IsRefusal(Exception exception) => false;
 
-    /// <summary>True when the store answered but one of its nodes did not.</summary>
+    /// <summary>True when one of the store's nodes did not answer: retried, but it never opens the circuit.</summary>
     bool IsPartialOutage(Exception exception) => false;
 
-    /// <summary>The engine's code and message for one error its driver raised, or null when <paramref
-    /// name="exception"/> is not this engine's.</summary>
+    /// <summary>The engine's code and message for its driver's error, or null when it is not this engine's.</summary>
     string? DescribeError(Exception exception) => null;
 
-    /// <summary>The namespaces of the engine's driver.</summary>
+    /// <summary>
+    /// The driver's namespaces: an exception of no driver type thrown inside them is a store fault too.
+    /// </summary>
     IReadOnlyList<string> DriverNamespaces => [];
 }
 
-/// <summary>What a failed call leaves behind, which decides whether a rerun is safe and whether it counts against the
-/// store's health.</summary>
+/// <summary>
+/// What a failed call leaves behind: whether a rerun is safe, and whether it counts against the store.
+/// </summary>
 public enum StoreFault
 {
     /// <summary>Not transient (a constraint, a bug, bad SQL): retrying repeats it.</summary>
     Permanent,
 
-    /// <summary>The store undid the unit: nothing committed, and rerunning the whole unit is safe.</summary>
+    /// <summary>
+    /// The store undid the unit: nothing committed, a rerun is safe; contention, which the breaker ignores.
+    /// </summary>
     RolledBack,
 
-    /// <summary>The store was not reached, or refused to start the unit.</summary>
+    /// <summary>The store was not reached or refused to start the unit: nothing was sent, a rerun is safe.</summary>
     Unreachable,
 
-    /// <summary>The connection broke or timed out after the unit was sent: it may have committed.</summary>
+    /// <summary>
+    /// The connection broke after the unit was sent: it may have committed, so only a safe rerun runs.
+    /// </summary>
     Interrupted,
 
-    /// <summary>The service's own connection pool had no free connection in time.</summary>
+    /// <summary>Our own pool had no free connection in time: nothing was sent; the breaker ignores it.</summary>
     Saturated,
 }

@@ -12,8 +12,7 @@ public sealed class MongoStoreOptions
 {
     public const string SectionName = "Store:MongoDb";
 
-    /// <summary>The server's default is w:majority on a replica set since MongoDB 5.0, which is why the seed's
-    /// "acknowledged" baseline must say w:1 explicitly.</summary>
+    /// <summary>The server's default is w:majority on a replica set, so the "acknowledged" baseline says w:1.</summary>
     [Description("The write concern's w: majority, or how many members must acknowledge. Unset: the connection " +
         "string's w, else the server's default write concern.")]
     [SettingRule("majority, or 1 to {0} members (w:0, unacknowledged, cannot report a duplicate key or a conditional " +
@@ -61,8 +60,7 @@ public sealed class MongoStoreOptions
         "the primary). Unset: the connection string's readPreference, else the primary.")]
     public MongoReadPreference? ReadPreference { get; set; }
 
-    /// <summary>A switch so that the two ways can be compared on one build, and the Order path brought back without a
-    /// release should a stored document ever need what only the driver's reader does.</summary>
+    /// <summary>A switch, so the Order path can come back without a release should a document need it.</summary>
     [Description("Batches and customer listings are written as the API's JSON straight from the stored BSON, without " +
         "building an Order per row (the same bytes, less time and memory). false: read each row into an Order and " +
         "serialize it, as every other store does.")]

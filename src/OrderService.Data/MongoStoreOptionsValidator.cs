@@ -4,8 +4,7 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data;
 
-/// <summary>The <c>Store:MongoDb</c> keys, checked at start-up whatever the provider; each failure is one <see
-/// cref="SettingError"/> line naming its key.</summary>
+/// <summary>The <c>Store:MongoDb</c> keys, checked at start-up whatever the provider, one error line each.</summary>
 public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resilience) : IValidateOptions<StoreOptions>
 {
     public const int MaxMembers = 50;

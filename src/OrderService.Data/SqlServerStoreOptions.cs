@@ -7,7 +7,7 @@ namespace OrderService.Data;
 [Description("Where the SQL Server store reads (with Store:Provider=SqlServer).")]
 public sealed class SqlServerStoreOptions
 {
-    /// <summary>Where reads go.</summary>
+    /// <summary>Where reads go, e.g. an ApplicationIntent=ReadOnly listener; writes stay on the primary.</summary>
     [Description("A readable secondary's connection string (an availability group listener with " +
         "ApplicationIntent=ReadOnly): GET by id, the batch and the listing read there; a miss is re-read on the " +
         "primary. Empty: every read goes to the primary.")]

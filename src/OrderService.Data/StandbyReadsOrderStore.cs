@@ -42,7 +42,9 @@ public sealed class StandbyReadsOrderStore(
         StandbyThenPrimary(ids, standby.GetManyAsync, primary.GetManyAsync, static order => order.Id, cancellationToken,
             LacksSchema);
 
-    /// <summary>The batch rule, for rows of any shape.</summary>
+    /// <summary>
+    /// The batch rule, for rows of any shape: the standby's rows, then the missing ids from the primary.
+    /// </summary>
     public static async IAsyncEnumerable<TRow> StandbyThenPrimary<TRow>(
         IReadOnlyCollection<Guid> ids,
         Func<IReadOnlyCollection<Guid>, CancellationToken, IAsyncEnumerable<TRow>> fromStandby,
@@ -124,6 +126,6 @@ public sealed class StandbyReadsOrderStore(
         }
     }
 
-    /// <summary>The primary only.</summary>
+    /// <summary>The primary only: a standby that is down must not take every replica out of service.</summary>
     public Task CheckReadyAsync(CancellationToken cancellationToken) => primary.CheckReadyAsync(cancellationToken);
 }

@@ -3,8 +3,10 @@ using System.Globalization;
 
 namespace OrderService.Data;
 
-/// <summary>Tells an engine's error from an error of our own code, and names it in the engine's own terms for the
-/// log.</summary>
+/// <summary>
+/// Tells an engine's error from an error of our own code, and names it in the engine's own terms for the log: an engine
+/// error no <see cref="ITransientFaults"/> can classify is still a store fault, a 503, not a 500.
+/// </summary>
 public static class StoreErrors
 {
     /// <summary>The engine's code and message for an engine error, or null for any other exception.</summary>
@@ -47,7 +49,11 @@ public static class StoreErrors
         return false;
     }
 
-    /// <summary>"<c>Type</c> inside <c>Driver.Method</c>.</summary>
+    /// <summary>
+    /// "<c>Type</c> inside <c>Driver.Method</c>: message" when <paramref name="exception"/> is not the driver's own
+    /// error type but was thrown inside <paramref name="driverNamespaces"/>: the store's fault, a 503. Null for a
+    /// cancellation or anything else.
+    /// </summary>
     public static string? DescribeDriverFault(Exception exception, IReadOnlyList<string> driverNamespaces)
     {
         if (exception is OperationCanceledException || exception.StackTrace is not { } trace)

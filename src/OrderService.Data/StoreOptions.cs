@@ -10,7 +10,7 @@ public enum StoreProvider
     PostgreSql,
     SqlServer,
 
-    /// <summary>MongoDB.Driver.</summary>
+    /// <summary>MongoDB.Driver: one document per order, whatever Store:Layout says.</summary>
     MongoDb,
 }
 
@@ -25,8 +25,7 @@ public enum StoreLayout
 
 public enum UnitOfWork
 {
-    /// <summary>One connection and one transaction span the read, the status update and the event insert of a
-    /// request.</summary>
+    /// <summary>One connection and one transaction span the read, the status update and the event insert.</summary>
     PerRequest,
 
     /// <summary>Every repository call opens its own connection and commits on its own.</summary>
@@ -44,8 +43,7 @@ public enum ReadIsolation
 {
     ReadCommitted,
 
-    /// <summary>NOLOCK on SQL Server; shared cache with read_uncommitted on SQLite; the same as ReadCommitted on
-    /// PostgreSQL.</summary>
+    /// <summary>NOLOCK on SQL Server, read_uncommitted on SQLite, ReadCommitted on PostgreSQL.</summary>
     ReadUncommitted,
 }
 
@@ -187,7 +185,7 @@ public sealed class PostgreSqlStoreOptions
     [Range(1, 64)]
     public int GroupCommitWriters { get; set; } = 2;
 
-    /// <summary>Where reads go: a standby's connection string.</summary>
+    /// <summary>A standby's connection string for reads; writes stay on the primary. Empty: the primary.</summary>
     [Description("A standby's connection string: GET by id, the batch and the listing read there; a miss is re-read " +
         "on the primary. Empty: every read goes to the primary.")]
     [ConnectionStringOf(StoreProvider.PostgreSql)]

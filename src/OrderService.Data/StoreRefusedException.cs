@@ -1,6 +1,6 @@
 namespace OrderService.Data;
 
-/// <summary>The engine refused the statement for good: a feature it does not support, SQL it cannot run.</summary>
+/// <summary>The engine refused the statement for good; a retry gets the same answer, so the API answers 500.</summary>
 public sealed class StoreRefusedException(string engineError, Exception innerException)
     : Exception($"The order store refused the statement: {engineError}", innerException)
 {

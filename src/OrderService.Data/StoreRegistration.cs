@@ -78,8 +78,7 @@ public static class StoreRegistration
     }
 }
 
-/// <summary>One engine's store factory, registered by the engine's project for the host to choose from by
-/// Store:Provider.</summary>
+/// <summary>One engine's store factory, registered by its project for the host to choose by Store:Provider.</summary>
 public sealed record StoreEngine(StoreProvider Provider, Func<StoreContext, StoreBundle> Create);
 
 /// <summary>What a provider's factory needs: the validated options, its connection string and the container.</summary>

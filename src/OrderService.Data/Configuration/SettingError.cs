@@ -2,8 +2,7 @@ using System.Globalization;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>The one wording of a bad setting, so every options class reads alike and each error fits one
-/// line.</summary>
+/// <summary>The one wording of a bad setting, so every options class reads alike, one line per error.</summary>
 public static class SettingError
 {
     /// <summary>A value that was given but is not allowed.</summary>

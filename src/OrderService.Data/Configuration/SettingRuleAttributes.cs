@@ -74,8 +74,7 @@ public sealed class NotWithSettingAttribute(object deniedValue, string otherProp
     }
 }
 
-/// <summary>The words of a rule that a validator of its own enforces, because it needs more than this
-/// section.</summary>
+/// <summary>The words of a rule that a validator of its own enforces: it needs more than this section.</summary>
 [AttributeUsage(AttributeTargets.Property)]
 public sealed class SettingRuleAttribute(string format, params object[] arguments) : Attribute
 {

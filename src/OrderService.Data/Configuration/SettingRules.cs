@@ -3,8 +3,7 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>Checks an options object, nested sections included, against its data annotations and checks every enum
-/// holds a named member.</summary>
+/// <summary>Checks an options object and its nested sections against annotations and named enum members.</summary>
 internal sealed class SettingRules<TOptions>(string sectionName) : IValidateOptions<TOptions>
     where TOptions : class
 {

@@ -7,8 +7,7 @@ public static class SettingsErrors
 {
     private const string BinderAssembly = "Microsoft.Extensions.Configuration.Binder";
 
-    /// <summary>One line per bad setting inside <paramref name="exception"/>, or none when anything in it is not a
-    /// configuration error.</summary>
+    /// <summary>One line per bad setting in <paramref name="exception"/>; none if any part is not one.</summary>
     public static IReadOnlyList<string> Describe(Exception exception)
     {
         var parts = exception is AggregateException aggregate ? aggregate.Flatten().InnerExceptions : [exception];

@@ -12,14 +12,12 @@ public sealed record SettingReference(string Key, string Type, string Default, s
 /// <summary>A section and its own keys, in declaration order.</summary>
 public sealed record SectionReference(string Path, string? Meaning, IReadOnlyList<SettingReference> Settings);
 
-/// <summary>The configuration reference of an options class, read from the class itself as the binder and the validator
-/// see it.</summary>
+/// <summary>The configuration reference of an options class, read as the binder and the validator see it.</summary>
 public static class SettingsReference
 {
     public const string ListIndex = "*";
 
-    /// <summary><paramref name="optionsType"/>'s settings under <paramref name="sectionName"/>, its nested sections
-    /// after it.</summary>
+    /// <summary><paramref name="optionsType"/>'s settings under <paramref name="sectionName"/>, nested after.</summary>
     public static IReadOnlyList<SectionReference> Of(Type optionsType, string sectionName, IConfiguration? defaults =
         null)
     {
@@ -30,8 +28,7 @@ public static class SettingsReference
         return sections;
     }
 
-    /// <summary>The option types an options class walks into, so a nested section is described once, inside its
-    /// parent.</summary>
+    /// <summary>The option types a class walks into, so a nested section is described once, in its parent.</summary>
     public static IEnumerable<Type> NestedSections(Type optionsType) =>
         SettingShape.Settings(optionsType).Select(p => SettingShape.ElementType(p.PropertyType) ?? p.PropertyType)
             .Where(SettingShape.IsSection).SelectMany(t => NestedSections(t).Prepend(t));

@@ -9,8 +9,7 @@ namespace OrderService.Data.Configuration;
 /// <summary>One way to register an options class.</summary>
 public static class SettingsRegistration
 {
-    /// <summary>Binds <paramref name="sectionName"/> to <typeparamref name="TOptions"/>, validated at
-    /// start-up.</summary>
+    /// <summary>Binds <paramref name="sectionName"/> to <typeparamref name="TOptions"/>, checked at start-up.</summary>
     public static OptionsBuilder<TOptions> AddSettings<TOptions>(this IServiceCollection services,
         IConfiguration configuration, string sectionName)
         where TOptions : class

@@ -3,8 +3,7 @@ using System.Text;
 
 namespace OrderService.Data.Document;
 
-/// <summary>The document-layout reads whose SQL is the same on PostgreSQL and SQLite; each engine's DocumentDialect
-/// keeps only the statements whose words differ.</summary>
+/// <summary>The document-layout reads alike on PostgreSQL and SQLite; each DocumentDialect has the rest.</summary>
 public static class DocumentQueries
 {
     public const string SelectState = "SELECT status, version FROM order_documents WHERE id = @id";
@@ -13,8 +12,7 @@ public static class DocumentQueries
     public static string PagePositions(bool withStatus, bool withAfter) =>
         PagePositionTexts[(withStatus ? 2 : 0) + (withAfter ? 1 : 0)];
 
-    /// <summary>The documents whose position lies in [(@top_at, @top_id),], both inclusive, in listing order, with no
-    /// row limit.</summary>
+    /// <summary>The documents from (@top_at, @top_id) to (@last_at, @last_id), in listing order, no limit.</summary>
     public static string PageRange(bool withStatus) => withStatus ? PageRangeWithStatus : PageRangeAll;
 
     // Written out rather than as row values: "created_at <= x" is a plain index range on both engines.

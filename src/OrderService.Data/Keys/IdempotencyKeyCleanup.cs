@@ -5,8 +5,7 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.Keys;
 
-/// <summary>Forgets the Idempotency-Keys older than Store:IdempotencyKeys:RetentionHours, every CleanupIntervalSeconds,
-/// in the background.</summary>
+/// <summary>Forgets keys older than the retention in the background; a failed sweep is retried next tick.</summary>
 public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<StoreOptions> options, TimeProvider clock,
     ILogger<IdempotencyKeyCleanup> logger)
     : BackgroundService
@@ -27,7 +26,7 @@ public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<St
         }
     }
 
-    /// <summary>One sweep now.</summary>
+    /// <summary>One sweep now; returns how many rows went.</summary>
     public async Task<long> SweepAsync(CancellationToken cancellationToken)
     {
         var storedBefore = clock.GetUtcNow() - TimeSpan.FromHours(_keys.RetentionHours);

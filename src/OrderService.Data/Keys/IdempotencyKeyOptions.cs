@@ -3,13 +3,13 @@ using System.ComponentModel.DataAnnotations;
 
 namespace OrderService.Data.Keys;
 
-/// <summary><c>Store:IdempotencyKeys</c>.</summary>
+/// <summary><c>Store:IdempotencyKeys</c>: a key is honoured at least RetentionHours after it was stored.</summary>
 [Description("How long an Idempotency-Key is honoured, and the clean-up that forgets older keys. A key is honoured " +
     "for at least the retention and forgotten within the retention plus the clean-up interval; a retry after that is " +
     "a new request.")]
 public sealed class IdempotencyKeyOptions
 {
-    /// <summary>Stripe keeps keys 24 hours.</summary>
+    /// <summary>Long enough for any client's retries, short enough that the table stays small.</summary>
     [Description("Hours an Idempotency-Key is honoured after the request that stored it.")]
     [Range(1, 8_760)]
     public int RetentionHours { get; set; } = 24;

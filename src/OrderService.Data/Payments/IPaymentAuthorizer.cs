@@ -3,11 +3,12 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Payments;
 
-/// <summary>The payment gateway as the stores see it.</summary>
+/// <summary>
+/// The payment gateway as the stores see it: a decline rolls the pay back, its Idempotency-Key included.
+/// </summary>
 public interface IPaymentAuthorizer
 {
-    /// <summary>Null when <paramref name="payment"/> is approved without waiting; otherwise the decision to await
-    /// before the commit.</summary>
+    /// <summary>Null when <paramref name="payment"/> is approved at once; else the decision to await first.</summary>
     PendingAuthorization? Authorize(Guid orderId, OrderEventData payment);
 }
 

@@ -4,8 +4,7 @@ using Dapper;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>How one engine opens connections and runs a write unit of work for <see
-/// cref="RelationalOrderStore"/>.</summary>
+/// <summary>How one engine opens connections and runs a write unit for <see cref="RelationalOrderStore"/>.</summary>
 public interface IRelationalConnections
 {
     /// <summary>The isolation reads run at, as telemetry reports it.</summary>
@@ -27,20 +26,19 @@ public interface IRelationalConnections
     Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
         CancellationToken cancellationToken);
 
-    /// <summary><see cref="WriteAsync{T}"/> for a unit that awaits something outside the database before it
-    /// commits.</summary>
+    /// <summary><see cref="WriteAsync{T}"/> for a unit that awaits something else before it commits.</summary>
     Task<T> WriteAwaitingAsync<T>(IsolationLevel isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
         CancellationToken cancellationToken) =>
         WriteAsync(isolation, work, cancellationToken);
 
-    /// <summary>Keeps <paramref name="connection"/> out of the pool when <paramref name="fault"/>, raised on it, may
-    /// have left it mid-reply, so that no later call reads the rest of that reply as its own.</summary>
+    /// <summary>
+    /// Keeps <paramref name="connection"/> out of the pool when <paramref name="fault"/> may leave it mid-reply.
+    /// </summary>
     void Discard(DbConnection connection, Exception fault)
     {
     }
 
-    /// <summary>The next row of <paramref name="reader"/>, a reader on <paramref name="connection"/>, as <paramref
-    /// name="row"/> reads it, or default past the last; a fault goes to <see cref="Discard"/> first.</summary>
+    /// <summary>The next row of <paramref name="reader"/>, or default past the last.</summary>
     async ValueTask<T?> ReadAsync<T>(
         DbConnection connection, DbDataReader reader, Func<DbDataReader, T> row, CancellationToken cancellationToken)
     {

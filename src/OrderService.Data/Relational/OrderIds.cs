@@ -3,8 +3,9 @@ namespace OrderService.Data.Relational;
 /// <summary>Order ids as the batch read sends them: each once, in the order of their canonical text.</summary>
 public static class OrderIds
 {
-    /// <summary>The distinct ids sorted as their canonical texts sort ordinally, which is how the engines order uuid
-    /// and text ids, so the Json and InList filters stream the same sequence.</summary>
+    /// <summary>
+    /// The distinct ids in the engines' order (canonical texts, ordinal), so both filters stream alike.
+    /// </summary>
     public static Guid[] DistinctInTextOrder(IReadOnlyCollection<Guid> ids)
     {
         var sorted = new Guid[ids.Count];

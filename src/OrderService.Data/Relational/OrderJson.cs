@@ -14,8 +14,7 @@ public static class OrderJson
     // Records are immutable, so every event without data can share one instance: one per event otherwise.
     private static readonly OrderEventData NoData = new();
 
-    /// <summary><c>[{"line_no":1,"sku":..,"quantity":..,"unit_price":..}, ..]</c>, the shape <see cref="SqlDialect"/>
-    /// reads with LinesFromJson.</summary>
+    /// <summary>The lines JSON array that <see cref="SqlDialect"/> reads with LinesFromJson.</summary>
     public static string LinesParameter(IReadOnlyList<OrderLine> lines)
     {
         var writer = Scratch.Rent();

@@ -12,8 +12,7 @@ public static class SchemaScripts
     /// <summary>The folder that holds a layout's scripts in every engine's project.</summary>
     public static string Folder(StoreLayout layout) => layout == StoreLayout.Document ? "DocumentSchema" : "Schema";
 
-    /// <summary>The scripts of <paramref name="layout"/> that <paramref name="assembly"/> embeds, ordered by
-    /// version.</summary>
+    /// <summary>The scripts of <paramref name="layout"/> in <paramref name="assembly"/>, by version.</summary>
     public static IReadOnlyList<SchemaScript> Load(StoreLayout layout, Assembly assembly) =>
         Load(Folder(layout), assembly);
 

@@ -5,8 +5,9 @@ public abstract partial class SqlDialect
 {
     private string? _deleteExpiredKeys;
 
-    /// <summary>Deletes at most @Limit idempotency_keys rows whose created_at is before @Before, oldest first, through
-    /// the index on created_at.</summary>
+    /// <summary>
+    /// Deletes at most @Limit keys created before @Before, oldest first, through the created_at index.
+    /// </summary>
     public string DeleteExpiredKeys => _deleteExpiredKeys ??= BuildDeleteExpiredKeys();
 
     protected virtual string BuildDeleteExpiredKeys() => """

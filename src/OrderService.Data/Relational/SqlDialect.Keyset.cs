@@ -6,24 +6,22 @@ public abstract partial class SqlDialect
     /// <summary>The key's row, or no row: columns request_hash, order_id, version.</summary>
     public string SelectIdempotencyKey => Built.SelectIdempotencyKey;
 
-    /// <summary>The positions of at most <c>@Take</c> orders of <c>@CustomerId</c>, in listing order, strictly after
-    /// the position when <paramref name="withAfter"/>.</summary>
+    /// <summary>The positions of at most <c>@Take</c> orders of <c>@CustomerId</c>, in listing order.</summary>
     public string SelectCustomerPagePositions(bool withStatus, bool withAfter) =>
         Built.SelectCustomerPagePositions[PageSlot(withStatus, withAfter)];
 
-    /// <summary>Order rows of <c>@CustomerId</c> whose position lies between and, both inclusive, in listing order,
-    /// with no row limit.</summary>
+    /// <summary>
+    /// Order rows of <c>@CustomerId</c> from (@TopAt, @TopId) to (@LastAt, @LastId), in listing order.
+    /// </summary>
     public string SelectCustomerPageRange(bool withStatus) => Built.SelectCustomerPageRange[withStatus ? 1 : 0];
 
     /// <summary>True when <paramref name="exception"/> is the unique violation of a transition's key insert.</summary>
     public abstract bool IsIdempotencyKeyTaken(Exception exception);
 
-    /// <summary>The column that breaks created_at ties in listing order; the id unless the engine cannot sort ids
-    /// usefully.</summary>
+    /// <summary>The column that breaks created_at ties; the id unless the engine cannot sort ids usefully.</summary>
     protected virtual string KeysetTie(string alias) => $"{alias}.id";
 
-    /// <summary>The value of <see cref="KeysetTie"/> for the order whose id is the parameter <paramref
-    /// name="idParameter"/>.</summary>
+    /// <summary>The <see cref="KeysetTie"/> of the order whose id is <paramref name="idParameter"/>.</summary>
     protected virtual string KeysetTieOf(string idParameter) => idParameter;
 
     protected virtual string BuildSelectIdempotencyKey() =>

@@ -1,18 +1,15 @@
 namespace OrderService.Data.Relational;
 
-/// <summary>Where a dialect's statements take another shape than the base contract, and the store must read their
-/// results differently.</summary>
+/// <summary>Where a dialect's statements differ from the base contract, and how the store reads them.</summary>
 public abstract partial class SqlDialect
 {
     /// <summary>True when <see cref="CreateOrder"/> with a key has only result set.</summary>
     public virtual bool CreateLooksUpKeySeparately => false;
 
-    /// <summary>True when a keyed create's order id is derived from its key and <see cref="SelectIdempotencyKey"/>
-    /// names the order.</summary>
+    /// <summary>True when a keyed create's order id is derived from its key.</summary>
     public virtual bool KeyDecidesCreatedOrderId => false;
 
-    /// <summary>The order id of a create with Idempotency-Key <paramref name="key"/>, where <see
-    /// cref="KeyDecidesCreatedOrderId"/>.</summary>
+    /// <summary>The order id of a create with key <paramref name="key"/>, where the key decides it.</summary>
     public virtual Guid CreatedOrderId(string key) =>
         throw new NotSupportedException("This dialect keeps the id the create brings.");
 

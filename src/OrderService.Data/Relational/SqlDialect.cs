@@ -46,16 +46,15 @@ public abstract partial class SqlDialect
     /// <summary>A JSON text parameter where a JSON column value is expected (PostgreSQL casts to jsonb).</summary>
     protected virtual string JsonValue(string parameter) => parameter;
 
-    /// <summary>A scalar subquery giving the order's lines as a JSON array text, ordered by line_no, each
-    /// <c>{"sku":..,"quantity":..,"unitPrice":..}</c>.</summary>
+    /// <summary>A scalar subquery: the order's lines as a JSON array text, ordered by line_no.</summary>
     protected abstract string LinesJson(string orderAlias);
 
-    /// <summary>A scalar subquery giving the order's events as a JSON array text, ordered by sequence, each
-    /// <c>{"sequence":..,"type":..,"at":"ISO-8601","data":{..}}</c> with data embedded as an object.</summary>
+    /// <summary>
+    /// A scalar subquery: the order's events as a JSON array text, ordered by sequence, data as objects.
+    /// </summary>
     protected abstract string EventsJson(string orderAlias);
 
-    /// <summary>A FROM source over the JSON array parameter <paramref name="parameter"/> of
-    /// <c>{"line_no","sku","quantity","unit_price"}</c> objects, yielding those four columns, aliased l.</summary>
+    /// <summary>A FROM source, aliased l, over the lines JSON array parameter <paramref name="parameter"/>.</summary>
     protected abstract string LinesFromJson(string parameter);
 
     /// <summary>The filter "column is one of the ids in the one parameter <paramref name="parameter"/>".</summary>

@@ -61,8 +61,7 @@ public readonly struct ParameterTarget
     }
 }
 
-/// <summary>Named arguments of one statement, for the reads and deletes that have no parameter class of their
-/// own.</summary>
+/// <summary>Named arguments of one statement, for reads and deletes without a parameter class.</summary>
 public sealed class StatementArguments : IStatementParameters
 {
     private readonly List<(string Name, object? Value, DbType? Type)> _arguments = new(4);
@@ -98,8 +97,7 @@ public sealed class StatementArguments : IStatementParameters
 
 internal static class SqlText
 {
-    /// <summary>Whether <paramref name="sql"/> names the parameter <c>@name</c> as a whole word, as Dapper's filter
-    /// reads it.</summary>
+    /// <summary>Whether <paramref name="sql"/> names <c>@name</c> as a whole word, as Dapper reads it.</summary>
     public static bool NamesParameter(string sql, string name)
     {
         for (var at = sql.IndexOf(name, StringComparison.OrdinalIgnoreCase); at >= 0; at =

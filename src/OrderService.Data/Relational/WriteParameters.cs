@@ -2,8 +2,7 @@ using System.Data;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>The parameters of <see cref="SqlDialect.CreateOrder"/>, declared as Dapper would declare each property's
-/// type, alike for a command of its own and for a group commit's batch command.</summary>
+/// <summary>The parameters of <see cref="SqlDialect.CreateOrder"/>, typed as Dapper would type them.</summary>
 internal sealed class CreateParameters : IStatementParameters
 {
     public required object Id { get; init; }

@@ -1,14 +1,16 @@
 namespace OrderService.Data.Resilience;
 
-/// <summary>Whether a store call may be run again after a transient fault, by what a rerun would do if the first
-/// attempt committed unseen.</summary>
+/// <summary>
+/// Whether a store call may be rerun after a transient fault, should the first attempt have committed.
+/// </summary>
 public enum RerunSafety
 {
     /// <summary>A probe: one attempt, so that the answer is about the store now, not after retries.</summary>
     Never,
 
-    /// <summary>A write that a rerun cannot tell from a new request, so it could apply twice or answer a false
-    /// conflict.</summary>
+    /// <summary>
+    /// A write a rerun cannot tell from a new request: it could apply twice or answer a false conflict.
+    /// </summary>
     OnlyIfNothingCommitted,
 
     /// <summary>A read; or a write whose rerun recognises its own first attempt.</summary>

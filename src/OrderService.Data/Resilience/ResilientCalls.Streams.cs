@@ -4,8 +4,7 @@ namespace OrderService.Data.Resilience;
 /// <summary>Streamed reads.</summary>
 public sealed partial class ResilientCalls
 {
-    /// <summary>The rows <paramref name="open"/> streams from <paramref name="target"/>, opened as one call of
-    /// <paramref name="operation"/>.</summary>
+    /// <summary>The rows <paramref name="open"/> streams, opened as one call of <paramref name="operation"/>.</summary>
     public async IAsyncEnumerable<TRow> StreamAsync<TTarget, TArgument, TRow>(
         string operation,
         Func<TTarget, TArgument, CancellationToken, IAsyncEnumerable<TRow>> open,

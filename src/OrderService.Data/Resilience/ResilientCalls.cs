@@ -35,8 +35,9 @@ public sealed partial class ResilientCalls : IDisposable
 
     public void Dispose() => _schemaGate.Dispose();
 
-    /// <summary>One call of <paramref name="operation"/> on <paramref name="target"/>, bounded, retried when <paramref
-    /// name="rerun"/> allows.</summary>
+    /// <summary>
+    /// One call of <paramref name="operation"/>, bounded, retried when <paramref name="rerun"/> allows.
+    /// </summary>
     public async Task<TResult> RunAsync<TTarget, TArgument, TResult>(
         string operation,
         RerunSafety rerun,

@@ -2,8 +2,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>Wraps the provider's store so that every call is bounded in time, survives brief faults and stops hammering
-/// a store that is down.</summary>
+/// <summary>Wraps the provider's store: every call bounded, brief faults retried, a down store not hammered.</summary>
 public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls) : IOrderStore
 {
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken) =>
@@ -42,8 +41,9 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         calls.StreamAsync("get_many", static (store, ids, token) => store.GetManyAsync(ids, token), inner, ids,
             cancellationToken);
 
-    /// <summary>The page's lookahead is an ordinary call; its rows are a stream like the others, re-opened from the
-    /// start when its first row fails.</summary>
+    /// <summary>
+    /// The lookahead is one call; the rows a stream re-opened from the start when its first row fails.
+    /// </summary>
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
         var page = await calls.RunAsync("list_by_customer", RerunSafety.Always, static (store, query, token) =>
@@ -62,8 +62,9 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
             return true;
         }, inner, 0, cancellationToken);
 
-    /// <summary>Opens <paramref name="count"/> pooled connections at once, straight on the store, and says how many
-    /// could not be opened within <paramref name="bound"/>.</summary>
+    /// <summary>
+    /// Opens <paramref name="count"/> pooled connections; returns how many failed within <paramref name="bound"/>.
+    /// </summary>
     public async Task<int> OpenPooledConnectionsAsync(int count, TimeSpan bound, CancellationToken cancellationToken)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);

@@ -198,8 +198,7 @@ public static class StorePipeline
 /// <summary>What the pipeline needs to know about one store call.</summary>
 internal readonly record struct StoreCallFacts(string? Operation, RerunSafety Rerun, long Started);
 
-/// <summary>A fault the store called transient, with what it left behind, so the strategies need not ask
-/// again.</summary>
+/// <summary>A fault the store called transient, with what it left behind, so strategies need not ask again.</summary>
 internal sealed class TransientStoreFault(Exception inner, StoreFault fault) : Exception(inner.Message, inner)
 {
     public StoreFault Fault { get; } = fault;

@@ -49,8 +49,7 @@ public static class AuthorizationProblems
 /// <summary>403 from the customer rules (OpenAPI learns of 403 from the route group, not from this type).</summary>
 public sealed class ForbiddenProblem(ProblemDetails problem) : ProblemResult(problem);
 
-/// <summary>Challenges and forbids as the default handler does, then writes the problem body, which the status-code
-/// pages cannot word because they do not know the scope.</summary>
+/// <summary>Challenges and forbids as the default handler does, then writes a problem naming the scope.</summary>
 internal sealed class ProblemAuthorizationResultHandler : IAuthorizationMiddlewareResultHandler
 {
     public async Task HandleAsync(RequestDelegate next, HttpContext context, AuthorizationPolicy policy,

@@ -4,8 +4,7 @@ using Microsoft.OpenApi;
 
 namespace OrderService.Authorization;
 
-/// <summary>With authorization on, the OpenAPI document declares the bearer scheme and, per operation, the scope it
-/// needs.</summary>
+/// <summary>With authorization on, OpenAPI declares the bearer scheme and each operation's scope.</summary>
 internal static class BearerOpenApi
 {
     public const string DocumentName = "v1";

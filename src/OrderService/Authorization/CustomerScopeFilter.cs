@@ -6,8 +6,7 @@ using OrderService.Problems;
 
 namespace OrderService.Authorization;
 
-/// <summary>A token with a customer_id claim reaches only that customer's orders; a token without one reaches every
-/// customer's.</summary>
+/// <summary>A token with a customer_id claim reaches only that customer's orders; one without, every order.</summary>
 internal sealed class CustomerScopeFilter : IEndpointFilter
 {
     public async ValueTask<object?> InvokeAsync(EndpointFilterInvocationContext context, EndpointFilterDelegate next)

@@ -4,8 +4,7 @@ using Microsoft.AspNetCore.Mvc;
 
 namespace OrderService.Problems;
 
-/// <summary>Turns what ASP.NET Core rejects before a handler runs into a problem that says which field was wrong, keyed
-/// like our own validation errors.</summary>
+/// <summary>Turns what ASP.NET Core rejects before a handler runs into a problem naming the wrong field.</summary>
 public static partial class BadRequestProblems
 {
     public static ProblemDetails From(BadHttpRequestException exception) => exception.StatusCode switch

@@ -2,8 +2,7 @@ using Microsoft.AspNetCore.Mvc;
 
 namespace OrderService.Problems;
 
-/// <summary>Every failure is an application/problem+json answer written by ASP.NET Core's
-/// IProblemDetailsService.</summary>
+/// <summary>Every failure is an application/problem+json answer written by IProblemDetailsService.</summary>
 public static class ProblemSetup
 {
     public const string ContentType = "application/problem+json";
