@@ -3,7 +3,9 @@ using MongoDB.Bson;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>The MongoDB "schema".</summary>
+/// <summary>
+/// The MongoDB "schema": the orders collection's indexes, created idempotently behind the schema gate.
+/// </summary>
 public sealed class MongoSchema(IMongoCollection<BsonDocument> orders) : IStoreSchema
 {
     public Task EnsureCreatedAsync(CancellationToken cancellationToken) =>

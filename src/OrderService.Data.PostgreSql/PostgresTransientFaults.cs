@@ -21,7 +21,9 @@ public sealed class PostgresTransientFaults : ITransientFaults
         exception is PostgresException { SqlState: "08006" or "08001" } remote
             && remote.MessageText.StartsWith(CitusRemoteNodeFailure, StringComparison.Ordinal);
 
-    /// <summary>Class 0A and class 42 but 42501.</summary>
+    /// <summary>
+    /// Class 0A and class 42 but 42501: a missing privilege is the operator's to grant, then the store answers.
+    /// </summary>
     public bool IsRefusal(Exception exception) =>
         exception is PostgresException { SqlState: var state } && (state.StartsWith("0A", StringComparison.Ordinal)
             || (state.StartsWith("42", StringComparison.Ordinal) && state != PostgresErrorCodes.InsufficientPrivilege));

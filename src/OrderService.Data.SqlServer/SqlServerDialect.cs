@@ -58,7 +58,9 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
 
     protected override string LimitRows(string parameter) => "";
 
-    /// <summary>READPAST.</summary>
+    /// <summary>
+    /// READPAST: a clean-up in another replica skips the rows this one holds instead of waiting on them.
+    /// </summary>
     protected override string BuildDeleteExpiredKeys() =>
         "DELETE TOP (@Limit) FROM dbo.idempotency_keys WITH (READPAST) WHERE created_at < @Before;";
 

@@ -5,7 +5,9 @@ using OrderService.Data.Configuration;
 
 namespace OrderService.Data;
 
-/// <summary>ConnectionStrings:Orders at start-up.</summary>
+/// <summary>
+/// ConnectionStrings:Orders at start-up, parsed by the provider's own builder; never printed: it may hold a password.
+/// </summary>
 public sealed class ConnectionStringValidator(IConfiguration configuration) : IValidateOptions<StoreOptions>
 {
     /// <summary>The rule in words, for the start-up error and the configuration reference alike.</summary>

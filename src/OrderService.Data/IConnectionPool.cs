@@ -1,6 +1,8 @@
 namespace OrderService.Data;
 
-/// <summary>A store whose driver keeps idle connections that an outage leaves dead.</summary>
+/// <summary>
+/// A store whose driver keeps idle connections an outage leaves dead; the resilience layer drops them.
+/// </summary>
 public interface IConnectionPool
 {
     void DropIdleConnections();

@@ -34,8 +34,8 @@ public interface IOrderStore
     Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken);
 
     /// <summary>
-    /// One batch of the key clean-up: forgets at most <paramref name="limit"/> keys stored before <paramref
-    /// name="storedBefore"/> and returns how many rows it changed; 0 means none is left.
+    /// One batch of the key clean-up: forgets at most <paramref name="limit"/> keys stored before the cutoff and
+    /// returns how many rows it changed; 0 means none is left.
     /// </summary>
     Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken);
 

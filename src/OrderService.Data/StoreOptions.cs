@@ -175,7 +175,7 @@ public sealed class PostgreSqlStoreOptions
     [Range(1, 10_000)]
     public int GroupCommitMaxBatch { get; set; } = 128;
 
-    /// <summary>Chosen by the operator, not detected.</summary>
+    /// <summary>Chosen by the operator, not detected: distributing changes what the service promises.</summary>
     [Description("None: plain tables on one primary; Citus: the service distributes its tables on the order id " +
         "(colocated), runs every workflow statement on one shard, and turns its group commit off " +
         "(docs/stores/citus.md).")]

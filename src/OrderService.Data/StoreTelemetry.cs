@@ -145,7 +145,7 @@ public static class StoreTelemetry
             _activity = activity;
         }
 
-        /// <summary>The call failed.</summary>
+        /// <summary>The call failed; <paramref name="errorType"/> becomes error.type.</summary>
         public void Fail(string errorType, string? description = null)
         {
             _errorType = errorType;

@@ -56,7 +56,7 @@ public sealed class NotWithSettingAttribute(object deniedValue, string otherProp
 
     public string Reason { get; } = reason;
 
-    /// <summary>"Relational with Store:Provider=SqlServer".</summary>
+    /// <summary>The values still allowed when the denied one is an enum member, as the error words them.</summary>
     public string Describe(string sectionPath, object? options)
     {
         var allowed = DeniedValue is Enum denied

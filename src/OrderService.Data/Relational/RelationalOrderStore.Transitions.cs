@@ -5,7 +5,9 @@ using OrderService.Data.Payments;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>The transition flows.</summary>
+/// <summary>
+/// The transition flows: PerRequest writes and reads back in one command; PerCall reads, then writes by version.
+/// </summary>
 public sealed partial class RelationalOrderStore
 {
     public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)

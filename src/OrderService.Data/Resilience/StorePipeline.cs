@@ -179,7 +179,7 @@ public static class StorePipeline
         _ => "other",
     };
 
-    /// <summary>For the log.</summary>
+    /// <summary>For the log: the engine's code and message where an engine raised it, else the exception's.</summary>
     internal static string FaultDescription(Exception? exception, ITransientFaults? engine)
     {
         var fault = exception is TransientStoreFault transient ? transient.InnerException! : exception;

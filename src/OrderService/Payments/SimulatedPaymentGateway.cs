@@ -4,7 +4,9 @@ using OrderService.Data.Payments;
 
 namespace OrderService.Payments;
 
-/// <summary>A stand-in gateway.</summary>
+/// <summary>
+/// A stand-in gateway: approves every pay, but holds then declines one whose reference has the decline prefix.
+/// </summary>
 public sealed class SimulatedPaymentGateway : IPaymentAuthorizer
 {
     private readonly string? _declinePrefix;

@@ -1,6 +1,8 @@
 namespace OrderService.ServiceDefaults;
 
-/// <summary>--check-config.</summary>
+/// <summary>
+/// --check-config: runs the start-up check of every options class and exits, without opening the store.
+/// </summary>
 public static class ConfigurationCheck
 {
     public const string Flag = "--check-config";

@@ -7,9 +7,7 @@ namespace OrderService.ServiceDefaults;
 
 internal static class OpenApiRequestLimits
 {
-    /// <summary>
-    /// The character set of OrderRequestRules.CustomerId; a test checks both accept the same strings.
-    /// </summary>
+    /// <summary>OrderRequestRules.CustomerId's character set; a test checks both accept the same strings.</summary>
     public static readonly string CustomerIdPattern = $"^[A-Za-z0-9_-]{{1,{RequestLimits.MaxCustomerIdLength}}}$";
 
     /// <summary>Printable ASCII (space to tilde), as OrderRequestRules.IdempotencyKey checks it.</summary>

@@ -88,7 +88,9 @@ public static class OrderRequestRules
         return header;
     }
 
-    /// <summary>If-Match.</summary>
+    /// <summary>
+    /// If-Match: absent or * means any version; otherwise exactly one strong ETag, "&lt;version&gt;".
+    /// </summary>
     public static int? IfMatch(string? header, ref ValidationErrors errors)
     {
         if (header is null || header == "*")

@@ -5,7 +5,9 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Validation;
 
-/// <summary>The Idempotency-Key request hash.</summary>
+/// <summary>
+/// The Idempotency-Key request hash, over a canonical form, so formatting never makes a retry look new.
+/// </summary>
 public static class RequestFingerprint
 {
     public static string Of(string customerId, IReadOnlyList<OrderLine> lines)
