@@ -5,7 +5,9 @@ using OrderService.Data.Payments;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>A pay the payment gateway holds: in a transaction where the server has them.</summary>
+/// <summary>
+/// A pay the gateway holds, in a transaction where the server has them; no reader sees a declined step.
+/// </summary>
 public sealed partial class MongoOrderStore
 {
     private const int TransactionsUnknown = 0, TransactionsAvailable = 1, TransactionsMissing = 2;
@@ -86,6 +88,7 @@ public sealed partial class MongoOrderStore
         var hello = await admin.RunCommandAsync<BsonDocument>(new BsonDocument("hello", 1), ReadPreference.Primary,
             cancellationToken);
         var replicated = hello.Contains("setName") || hello.GetValue("msg", "").Equals(new BsonString("isdbgrid"));
+        // FerretDB may report a set name yet has no transactions: a declined step would stay written.
         var available = replicated
             && !(await admin.RunCommandAsync<BsonDocument>(new BsonDocument("buildInfo", 1), ReadPreference.Primary,
                 cancellationToken)).Contains("ferretdb");

@@ -46,7 +46,7 @@ public sealed class MongoSettings
 
     public MongoCollectionSettings Explaining { get; }
 
-    /// <summary>Whether UnitOfWork=PerRequest sessions are causally consistent.</summary>
+    /// <summary>Whether PerRequest sessions are causal: not with read concern "available", which forbids it.</summary>
     public bool CausalSessions => Client.ReadConcern.Level != ReadConcernLevel.Available;
 
     /// <summary>Each switch's value in force and where it came from, for the start-up log.</summary>
@@ -119,7 +119,9 @@ public sealed class MongoSettings
     /// <summary>What a connection string must be, in the start-up errors.</summary>
     internal const string UriForm = "a MongoDB URI (mongodb://host/database?options)";
 
-    /// <summary>The connection string as the driver reads it, or null.</summary>
+    /// <summary>
+    /// The connection string as the driver reads it, or null; its error quotes the password, so never shown.
+    /// </summary>
     internal static MongoUrl? ParseUrl(string connectionString)
     {
         try

@@ -4,7 +4,9 @@ using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>Which MongoDB failures are worth a bounded retry and otherwise a 503, and what each left behind.</summary>
+/// <summary>
+/// Which MongoDB failures are worth a retry, else a 503 (a refused login too), and what each left behind.
+/// </summary>
 public sealed class MongoTransientFaults : ITransientFaults
 {
     public static readonly MongoTransientFaults Instance = new();

@@ -21,7 +21,7 @@ public static class MongoUniqueClash
         _ => false,
     };
 
-    /// <summary>FerretDB's unique clash.</summary>
+    /// <summary>FerretDB's clash: code 1 with PostgreSQL's exclusion-constraint message, nothing looser.</summary>
     public static bool IsExclusionViolation(int code, string? message) =>
         code == InternalError && message is not null
             && message.StartsWith(ExclusionViolation, StringComparison.Ordinal);

@@ -1,6 +1,6 @@
 namespace OrderService.Data.MongoDb;
 
-/// <summary>Creates with the same Idempotency-Key take turns in this process; other keys never wait.</summary>
+/// <summary>Creates with one Idempotency-Key take turns here: FerretDB deadlocks concurrent inserts of a key.</summary>
 internal sealed class OneKeyAtATime
 {
     private readonly Dictionary<string, Turn> _turns = new(StringComparer.Ordinal);

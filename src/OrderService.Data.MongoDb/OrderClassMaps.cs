@@ -11,7 +11,7 @@ public static class OrderClassMaps
     private static readonly IBsonSerializer<decimal> Money = new TwoDecimalsSerializer();
     private static readonly IBsonSerializer<DateTimeOffset> Instant = new MicrosecondsSerializer();
 
-    /// <summary>The class maps live in the driver's process-wide registry.</summary>
+    /// <summary>Registered once per process: the class maps live in the driver's process-wide registry.</summary>
     static OrderClassMaps()
     {
         Register<OrderLine>(map =>

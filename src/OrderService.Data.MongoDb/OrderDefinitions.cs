@@ -51,7 +51,7 @@ public static partial class OrderDefinitions
             PartialFilterExpression = Filter.Exists(OrderKeys.KeyPath),
         });
 
-    /// <summary>The clean-up's index: finds the orders holding an expired key without a collection scan.</summary>
+    /// <summary>The clean-up's index of expired keys; not TTL, which would delete the whole order.</summary>
     public static readonly CreateIndexModel<BsonDocument> KeyAgeIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.AtPath),
         new CreateIndexOptions<BsonDocument>
@@ -86,7 +86,7 @@ public static partial class OrderDefinitions
         return command.IdempotencyKey is { } key ? Filter.And(condition, Filter.Ne(OrderKeys.KeyPath, key)) : condition;
     }
 
-    /// <summary>The transition's change, one atomic single-document update, with the key's entry when keyed.</summary>
+    /// <summary>The transition's one atomic update; client values go in <c>$literal</c>, never as operators.</summary>
     public static UpdateDefinition<BsonDocument> Transition(TransitionCommand command)
     {
         var status = Transitions.Target(command.Action).ToString();

@@ -6,7 +6,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>The Idempotency-Keys of an order, inside the order.</summary>
+/// <summary>The Idempotency-Keys of an order, in a list of their own: a keyless event would index as null.</summary>
 public static class OrderKeys
 {
     public const string Field = "keys";

@@ -4,7 +4,9 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>What the service does when ConnectionStrings:Orders names a PostgreSQL database that is missing.</summary>
+/// <summary>
+/// A missing PostgreSQL database is created if the role may; else every call answers 503 with the fix.
+/// </summary>
 internal sealed class MissingDatabase(string connectionString, ILogger logger)
 {
     private static readonly TimeSpan CreationTimeout = TimeSpan.FromSeconds(60);
@@ -16,7 +18,7 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
     public static bool IsMissing(Exception exception) =>
         exception is PostgresException { SqlState: PostgresErrorCodes.InvalidCatalogName };
 
-    /// <summary>Creates the database, once, on its own timeout, whoever asks first.</summary>
+    /// <summary>Creates the database once; a caller that gives up only stops waiting, so it never restarts.</summary>
     public Task CreateOrExplainAsync(CancellationToken cancellationToken) =>
         LazyInitializer.EnsureInitialized(ref _creation, () => new SharedRun(CreateAsync, CreationTimeout))
             .WaitAsync(cancellationToken);

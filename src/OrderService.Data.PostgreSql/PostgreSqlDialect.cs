@@ -74,7 +74,7 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
     /// <summary>The create with a key is the one statement above.</summary>
     public override bool CreateLooksUpKeySeparately => true;
 
-    /// <summary>The UPDATE and the event INSERT in one statement.</summary>
+    /// <summary>UPDATE and event INSERT in one statement; a stored key aborts it all (no ON CONFLICT).</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) => _citus
         ? $"SELECT t.version FROM {CitusTransition(action, checksVersion, withKey)} t;"
         : WriteCtes(action, checksVersion, withKey, orderColumns: "id, version", eventColumns: "")

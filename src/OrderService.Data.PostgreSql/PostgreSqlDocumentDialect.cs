@@ -92,7 +92,7 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         DocumentQueries.SelectManyByList(count, DocumentQueries.Positional);
 
     /// <summary>
-    /// Another replica's clean-up deleting the same rows only delays this one, which then finds them gone.
+    /// Another replica's clean-up only delays this one; no SKIP LOCKED: Citus refuses row locks over several shards.
     /// </summary>
     public override string DeleteExpiredKeys => _citus ? CitusDocumentSql.DeleteExpiredKeys : """
         DELETE FROM order_document_keys WHERE key = ANY(ARRAY(

@@ -2,5 +2,7 @@ using Npgsql;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>A connection that could not be opened, for a reason the server did not report itself.</summary>
+/// <summary>
+/// A connection not opened, for a reason the server did not report: nothing was sent, a rerun is safe.
+/// </summary>
 public sealed class PostgresConnectFailure(NpgsqlException inner) : NpgsqlException(inner.Message, inner);

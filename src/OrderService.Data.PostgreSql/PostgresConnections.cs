@@ -4,7 +4,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>PostgreSQL units of work on the NpgsqlDataSource pool.</summary>
+/// <summary>PostgreSQL units of work; a multi-statement command is one implicit transaction, so atomic.</summary>
 public sealed class PostgresConnections(PostgresDatabase database) : IRelationalConnections
 {
     /// <summary>PostgreSQL never reads uncommitted rows: READ UNCOMMITTED behaves as READ COMMITTED.</summary>

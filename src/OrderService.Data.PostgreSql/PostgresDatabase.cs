@@ -89,7 +89,9 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     /// <summary>The effective connection string, session settings included.</summary>
     public string ConnectionString { get; }
 
-    /// <summary>Opens a connection.</summary>
+    /// <summary>
+    /// Opens a connection; a failure the server did not report is a <see cref="PostgresConnectFailure"/>.
+    /// </summary>
     public async ValueTask<NpgsqlConnection> OpenAsync(string purpose, CancellationToken cancellationToken)
     {
         NpgsqlConnection connection;
@@ -144,7 +146,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     /// <summary>Closes the idle connections now; busy ones close when they come back.</summary>
     public void DropIdleConnections() => DataSource.Clear();
 
-    /// <summary>Clears the pool after a driver fault, before the faulted connection comes back.</summary>
+    /// <summary>Clears the pool after a driver fault, before that connection returns: Npgsql cannot doom one.</summary>
     public void DiscardAfter(Exception fault)
     {
         if (StoreErrors.IsDriverFault(fault, PostgresTransientFaults.Instance))

@@ -3,7 +3,7 @@ using Npgsql;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>Serialization failures and deadlocks were rolled back by the server.</summary>
+/// <summary>Which PostgreSQL failures a rerun may heal: rolled back, never sent, or cut mid-commit.</summary>
 public sealed class PostgresTransientFaults : ITransientFaults
 {
     public static readonly PostgresTransientFaults Instance = new();
@@ -28,7 +28,7 @@ public sealed class PostgresTransientFaults : ITransientFaults
         exception is PostgresException { SqlState: var state } && (state.StartsWith("0A", StringComparison.Ordinal)
             || (state.StartsWith("42", StringComparison.Ordinal) && state != PostgresErrorCodes.InsufficientPrivilege));
 
-    /// <summary>42P01, a table that does not exist.</summary>
+    /// <summary>42P01: a table a standby has not replayed yet; on the primary it stays a refusal.</summary>
     public static bool IsUndefinedTable(Exception exception) =>
         exception is PostgresException { SqlState: PostgresErrorCodes.UndefinedTable };
 
@@ -39,7 +39,7 @@ public sealed class PostgresTransientFaults : ITransientFaults
             "40001" or "40P01" => StoreFault.RolledBack,
             "57P03" or "53300" or "08001" or "08004" or "3D000" or "25006" => StoreFault.Unreachable,
 
-            // A refused login (wrong password, unknown or disallowed role): no session, nothing sent.
+            // A refused login (wrong password, unknown or disallowed role): nothing sent; a 503.
             "28P01" or "28000" => StoreFault.Unreachable,
             "57P01" or "57P02" or "08006" => StoreFault.Interrupted,
             _ => StoreFault.Permanent,

@@ -6,7 +6,9 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>How the SQL Server store opens connections and commits a write unit.</summary>
+/// <summary>
+/// SQL Server units of work; a cancelled command's connection leaves the pool: Babelfish may still run it.
+/// </summary>
 public sealed class SqlServerConnections(Func<DbConnection> openConnection, ReadIsolation readIsolation)
     : IRelationalConnections
 {

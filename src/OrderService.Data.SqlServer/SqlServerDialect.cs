@@ -6,7 +6,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>SQL Server's words for the relational engine.</summary>
+/// <summary>SQL Server's words; a multi-statement write is atomic on its own (XACT_ABORT).</summary>
 public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
 {
     /// <summary>The OpenTelemetry db.system name for SQL Server.</summary>
@@ -19,7 +19,7 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     /// <summary>SQL Server accepts at most 2,100 parameters per request; the engine chunks below it.</summary>
     public override int MaxParametersPerCommand => 2_100;
 
-    /// <summary>The JSON array of the ids, read with OPENJSON.</summary>
+    /// <summary>The ids as a JSON array for OPENJSON, sent as nvarchar(max) so every count shares one plan.</summary>
     public override object IdSet(IReadOnlyList<Guid> ids)
     {
         var json = new StringBuilder((ids.Count * 39) + 2).Append('[');
@@ -95,7 +95,9 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         return sql.Append(") ORDER BY ").Append(CanonicalIdOrder).ToString();
     }
 
-    /// <summary>See <see cref="SqlDialect.CreateOrder"/>, in T-SQL.</summary>
+    /// <summary>
+    /// <see cref="SqlDialect.CreateOrder"/> in T-SQL; it reads @created, as Babelfish's @@ROWCOUNT is 0.
+    /// </summary>
     protected override string BuildCreateOrder(bool withIdempotencyKey)
     {
         var sql = new StringBuilder(AtomicPrologue)

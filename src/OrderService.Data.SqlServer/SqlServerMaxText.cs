@@ -4,7 +4,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>A parameter set of one nvarchar(max) text parameter.</summary>
+/// <summary>One nvarchar(max) text parameter: one declaration, so one cached plan, whatever the length.</summary>
 public sealed class SqlServerMaxText(string name, string value) : IStatementParameters
 {
     public string Name { get; } = name;

@@ -7,7 +7,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>SQLite units of work.</summary>
+/// <summary>SQLite units of work: writes are serialized whatever Store:WriteIsolation says (one writer).</summary>
 public sealed class SqliteConnections(SqliteDatabase database) : IRelationalConnections
 {
     private readonly ConditionalWeakTable<SqliteConnection, SqlitePreparedStatements> _writerStatements = [];

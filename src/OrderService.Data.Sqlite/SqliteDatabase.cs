@@ -90,7 +90,9 @@ public sealed class SqliteDatabase : IAsyncDisposable
         return connection;
     }
 
-    /// <summary>Runs <paramref name="work"/> inside a write transaction and returns once it is committed.</summary>
+    /// <summary>
+    /// Runs <paramref name="work"/> in a write transaction until committed; a throw undoes only its own.
+    /// </summary>
     public Task<T> WriteAsync<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken)
     {
         if (_groupWriter is not null)

@@ -3,7 +3,7 @@ using Microsoft.Data.Sqlite;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>Group commit for SQLite.</summary>
+/// <summary>Group commit for SQLite: a savepoint per write, each answered after the group's one commit.</summary>
 internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
 {
     private readonly Channel<PendingWrite> _queue = Channel.CreateUnbounded<PendingWrite>(

@@ -5,7 +5,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>The group-commit writer's statements, kept prepared.</summary>
+/// <summary>The group-commit writer's statements, kept prepared; used only on the writer thread, so no lock.</summary>
 internal sealed class SqlitePreparedStatements
 {
     // The write path sends a few dozen distinct texts; the cap only guards against a runaway caller.

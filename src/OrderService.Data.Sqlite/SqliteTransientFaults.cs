@@ -3,7 +3,7 @@ using Microsoft.Data.Sqlite;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>BUSY and LOCKED mean another writer held the lock past busy_timeout.</summary>
+/// <summary>BUSY and LOCKED rolled back, rerun whole; CANTOPEN wrote nothing; IOERR may have hit the commit.</summary>
 public sealed class SqliteTransientFaults : ITransientFaults
 {
     private const int Busy = 5;

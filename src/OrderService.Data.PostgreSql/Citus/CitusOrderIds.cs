@@ -3,7 +3,9 @@ using System.Text;
 
 namespace OrderService.Data.PostgreSql.Citus;
 
-/// <summary>The order id of a keyed create on Citus.</summary>
+/// <summary>
+/// A keyed create's order id on Citus: a hash of the key, so a retry lands on its first id and shard.
+/// </summary>
 public static class CitusOrderIds
 {
     private static readonly byte[] Namespace = "OrderService create key:"u8.ToArray();

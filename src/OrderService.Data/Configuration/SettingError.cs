@@ -13,7 +13,7 @@ public static class SettingError
     public static string Missing(string key, string allowed) =>
         $"Missing setting {key}; allowed: {allowed}.";
 
-    /// <summary>The value as the operator typed it, quoted, or a note that it is hidden.</summary>
+    /// <summary>The value as typed, quoted, or hidden when it may hold a credential: this line is logged.</summary>
     public static string Show(string key, object? value)
     {
         if (MayHoldSecret(key))

@@ -30,7 +30,7 @@ public static class SettingsRegistration
             .ValidateOnStart();
     }
 
-    /// <summary>Checks every registered options class now, before anything starts, listens or logs.</summary>
+    /// <summary>Checks every options class first: false once bad settings are printed; a test host throws.</summary>
     public static bool SettingsAreValid(this IHost host, TextWriter? errors = null)
     {
         try

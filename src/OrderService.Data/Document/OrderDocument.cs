@@ -8,7 +8,7 @@ public static class OrderDocument
 {
     private static readonly OrderDocumentJsonContext Json = OrderDocumentJsonContext.Default;
 
-    /// <summary>The order exactly as a read of its document will return it.</summary>
+    /// <summary>The order as a read of its document returns it, so a 201 body equals every later GET.</summary>
     public static Order Normalize(Order order)
     {
         var lines = new OrderLine[order.Lines.Count];

@@ -22,7 +22,9 @@ public interface IRelationalConnections
     /// <summary>Opens a connection for reads; the caller disposes it.</summary>
     ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken);
 
-    /// <summary>Runs <paramref name="work"/> as one unit.</summary>
+    /// <summary>
+    /// Runs <paramref name="work"/> as one unit: committed when it returns, rolled back if it throws.
+    /// </summary>
     Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
         CancellationToken cancellationToken);
 
@@ -38,7 +40,9 @@ public interface IRelationalConnections
     {
     }
 
-    /// <summary>The next row of <paramref name="reader"/>, or default past the last.</summary>
+    /// <summary>
+    /// The next row of <paramref name="reader"/> or default; a fault goes to <see cref="Discard"/> first.
+    /// </summary>
     async ValueTask<T?> ReadAsync<T>(
         DbConnection connection, DbDataReader reader, Func<DbDataReader, T> row, CancellationToken cancellationToken)
     {

@@ -23,7 +23,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
     private readonly string _writeIsolationInForce;
 
     // Under a strict level, where writes run concurrently, a transition reads before its transaction, which holds only
-    // the version-guarded write.
+    // the version-guarded write, so transitions of different orders do not abort each other.
     private readonly bool _strictTransitionsReadFirst;
     private readonly string _createIsolationInForce;
 

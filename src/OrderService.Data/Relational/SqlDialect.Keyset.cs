@@ -3,7 +3,7 @@ namespace OrderService.Data.Relational;
 /// <summary>The statements of keyset paging (the customer listing) and of the idempotency-key lookup.</summary>
 public abstract partial class SqlDialect
 {
-    /// <summary>The key's row, or no row: columns request_hash, order_id, version.</summary>
+    /// <summary>The key's row (request_hash, order_id, version) or none; a committed read, never NOLOCK.</summary>
     public string SelectIdempotencyKey => Built.SelectIdempotencyKey;
 
     /// <summary>The positions of at most <c>@Take</c> orders of <c>@CustomerId</c>, in listing order.</summary>

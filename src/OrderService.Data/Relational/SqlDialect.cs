@@ -84,11 +84,11 @@ public abstract partial class SqlDialect
     /// <summary>A trivial round trip for readiness.</summary>
     public string Ping => Built.Ping;
 
-    /// <summary>Creates an order atomically and idempotently.</summary>
+    /// <summary>Creates an order atomically; a known key or id inserts nothing, which is not an error.</summary>
     public string CreateOrder(bool withIdempotencyKey) =>
         withIdempotencyKey ? Built.CreateOrderWithKey : Built.CreateOrder;
 
-    /// <summary>The conditional write of a transition, atomic on its own.</summary>
+    /// <summary>A transition's conditional write, atomic; its version row comes back only when it wrote.</summary>
     public string TransitionWrite(OrderAction action, bool checksVersion, bool withKey = false) =>
         Built.TransitionWrites[Slot(action, checksVersion, withKey)];
 

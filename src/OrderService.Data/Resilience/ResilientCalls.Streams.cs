@@ -1,7 +1,7 @@
 using System.Runtime.CompilerServices;
 namespace OrderService.Data.Resilience;
 
-/// <summary>Streamed reads.</summary>
+/// <summary>Streamed reads: a fault before the first row is retried or a 503; one after it ends the stream.</summary>
 public sealed partial class ResilientCalls
 {
     /// <summary>The rows <paramref name="open"/> streams, opened as one call of <paramref name="operation"/>.</summary>

@@ -4,7 +4,7 @@ using Polly.Timeout;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>How every call reaches the provider's store.</summary>
+/// <summary>Every call to the store: bounded, retried, behind the circuit; what still fails is a 503.</summary>
 public sealed partial class ResilientCalls : IDisposable
 {
     private readonly IStoreSchema _schema;

@@ -30,7 +30,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         }
     }
 
-    /// <summary>A delete of keys older than a cutoff.</summary>
+    /// <summary>A delete of keys older than a cutoff: a rerun deletes what is left, so always safe.</summary>
     public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit,
         CancellationToken cancellationToken) =>
         calls.RunAsync("forget_keys", RerunSafety.Always, static (store, batch, token) =>
@@ -54,7 +54,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
             CancellationToken.None) };
     }
 
-    /// <summary>Readiness goes through the circuit.</summary>
+    /// <summary>Readiness goes through the circuit: red at once while it is open; one attempt, no retry.</summary>
     public Task CheckReadyAsync(CancellationToken cancellationToken) =>
         calls.RunAsync("ready", RerunSafety.Never, static async (store, _, token) =>
         {
@@ -63,7 +63,8 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         }, inner, 0, cancellationToken);
 
     /// <summary>
-    /// Opens <paramref name="count"/> pooled connections; returns how many failed within <paramref name="bound"/>.
+    /// Opens <paramref name="count"/> pooled connections outside the circuit, as a slow warm-up is no outage; returns
+    /// the failures.
     /// </summary>
     public async Task<int> OpenPooledConnectionsAsync(int count, TimeSpan bound, CancellationToken cancellationToken)
     {

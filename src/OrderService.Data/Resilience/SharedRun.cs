@@ -1,6 +1,6 @@
 namespace OrderService.Data.Resilience;
 
-/// <summary>Slow preparatory work run once, on its own time-out, whoever asks first.</summary>
+/// <summary>Slow preparatory work run once, whoever asks first; a caller's token ends only its own wait.</summary>
 public sealed class SharedRun(Func<CancellationToken, Task> work, TimeSpan timeout)
 {
     private readonly Lock _gate = new();

@@ -32,6 +32,7 @@ public static class StorePipeline
             telemetry.SeverityProvider = static args =>
                 args.Event.EventName is "OnRetry" or "ExecutionAttempt" ? ResilienceEventSeverity.Debug
                     : args.Event.Severity;
+            // By type only: a result's text would put the order's customer and lines in the log.
             telemetry.ResultFormatter = static (_, result) => result?.GetType().Name;
         });
 
@@ -127,12 +128,12 @@ public static class StorePipeline
         });
     }
 
-    /// <summary>An attempt's timeout: the attempt bound, or what is left of the total when that is shorter.</summary>
+    /// <summary>The attempt bound or what is left of the total, never zero (Polly's "no timeout").</summary>
     public static TimeSpan AttemptBound(TimeSpan attempt, TimeSpan remaining) =>
         remaining >= attempt ? attempt : remaining > TimeSpan.FromMilliseconds(1) ? remaining
             : TimeSpan.FromMilliseconds(1);
 
-    /// <summary>The retry rule.</summary>
+    /// <summary>The retry rule: MaxConflictRetries for rolled-back conflicts, else MaxRetries.</summary>
     internal static bool ShouldRerun(Exception? exception, ResilienceContext context, int attempt,
         ResilienceOptions options)
     {
@@ -148,7 +149,7 @@ public static class StorePipeline
         return attempt < budget && RerunRule.Allows(context.Properties.GetValue(Facts, default).Rerun, fault);
     }
 
-    /// <summary>What opens the circuit: the store out of reach or not answering.</summary>
+    /// <summary>What opens the circuit: the store out of reach or silent; not contention, pool or one node.</summary>
     internal static bool IsOutage(Exception? exception) => exception switch
     {
         TransientStoreFault transient => transient.Fault is StoreFault.Unreachable or StoreFault.Interrupted
@@ -157,7 +158,7 @@ public static class StorePipeline
         _ => false,
     };
 
-    /// <summary>Full jitter.</summary>
+    /// <summary>Full jitter: uniform from 0 to base × 2^attempt, capped by what is left of the total.</summary>
     public static TimeSpan FullJitter(int attempt, TimeSpan baseDelay, TimeSpan remaining)
     {
         var ceiling = Math.Min(baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30)),

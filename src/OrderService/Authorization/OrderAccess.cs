@@ -5,7 +5,7 @@ namespace OrderService.Authorization;
 /// <summary>The authorization rules, set once on a route group (the handlers stay as they are).</summary>
 public static class OrderAccess
 {
-    /// <summary>Every endpoint of the group needs a bearer token.</summary>
+    /// <summary>Every endpoint needs a bearer token: orders:read for reads, orders:write for the rest.</summary>
     public static RouteGroupBuilder RequireOrderAccess(this RouteGroupBuilder group)
     {
         var routes = (IEndpointRouteBuilder)group;

@@ -16,7 +16,7 @@ public static class OrderScopes
     private static readonly string[] ScopeClaimTypes =
         ["scope", "scp", "http://schemas.microsoft.com/identity/claims/scope"];
 
-    /// <summary>Whether <paramref name="user"/> holds <paramref name="scope"/>.</summary>
+    /// <summary>Whether <paramref name="user"/> holds <paramref name="scope"/>, in one claim or one per item.</summary>
     public static bool Has(ClaimsPrincipal user, string scope)
     {
         foreach (var claim in user.Claims)

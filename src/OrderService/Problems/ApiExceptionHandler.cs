@@ -6,7 +6,7 @@ using Polly.CircuitBreaker;
 
 namespace OrderService.Problems;
 
-/// <summary>The one place where exceptions become answers.</summary>
+/// <summary>Exceptions become answers here: a store fault is a 503, bad input a 4xx, only our bug a 500.</summary>
 public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resilience,
     ILogger<ApiExceptionHandler> logger) : IExceptionHandler
 {

@@ -22,7 +22,7 @@ public static class ApiProblems
         Detail = $"There is no order {id}.",
     });
 
-    /// <summary>A conditional write that matched nothing.</summary>
+    /// <summary>A conditional write that matched nothing: the status forbids it, or If-Match is stale.</summary>
     public static ConflictProblem Conflict(TransitionResult result, OrderAction action, int? expectedVersion)
     {
         var stale = result.Outcome == TransitionOutcome.StaleVersion;

@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Http.Features;
 namespace OrderService.Problems;
 
+/// <summary>The body cap as a 413 problem; a host without Kestrel's limit gets a counting stream.</summary>
 public static class RequestBodyLimit
 {
     public static IApplicationBuilder UseRequestBodyLimit(this IApplicationBuilder app) =>

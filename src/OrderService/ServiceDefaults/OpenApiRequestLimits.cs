@@ -5,6 +5,7 @@ using OrderService.Contracts;
 
 namespace OrderService.ServiceDefaults;
 
+/// <summary>The limits as JSON Schema keywords, from <see cref="RequestLimits"/>, so the 400s cannot drift.</summary>
 internal static class OpenApiRequestLimits
 {
     /// <summary>OrderRequestRules.CustomerId's character set; a test checks both accept the same strings.</summary>

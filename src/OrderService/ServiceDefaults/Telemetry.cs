@@ -26,6 +26,7 @@ public static class Telemetry
         return builder;
     }
 
+    // Not inlined: a ReadyToRun method resolves the types it names before it first runs.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void ExportOverOtlp(IServiceCollection services, string serviceName) =>
 

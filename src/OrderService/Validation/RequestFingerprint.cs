@@ -36,7 +36,7 @@ public static class RequestFingerprint
         return Convert.ToHexStringLower(SHA256.HashData(buffer.WrittenSpan));
     }
 
-    /// <summary>A transition's hash: the order id and the action and the event data the step writes.</summary>
+    /// <summary>A transition's hash: order id, action, event data; not If-Match, which a replay skips.</summary>
     public static string OfTransition(Guid orderId, OrderAction action, OrderEventData data)
     {
         var buffer = new ArrayBufferWriter<byte>(256);
