@@ -76,7 +76,7 @@ public static partial class OrderDefinitions
     public static FilterDefinition<BsonDocument> KeyedById(Guid id) =>
         Builders<BsonDocument>.Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
-    /// <summary>The transition's condition.</summary>
+    /// <summary>The transition's condition: this order, allowed status, expected version, key not yet held.</summary>
     public static FilterDefinition<BsonDocument> Transitionable(TransitionCommand command)
     {
         var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString());

@@ -38,7 +38,7 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
 
     protected override string IdIsInSet(string column, string parameter) => $"{column} = ANY({parameter})";
 
-    /// <summary>The whole create as ONE statement.</summary>
+    /// <summary>The whole create as ONE statement: lines and event follow only an order this call inserted.</summary>
     protected override string BuildCreateOrder(bool withIdempotencyKey)
     {
         if (_citus)

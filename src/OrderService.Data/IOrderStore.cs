@@ -43,7 +43,7 @@ public interface IOrderStore
     Task CheckReadyAsync(CancellationToken cancellationToken);
 }
 
-/// <summary>An order to insert.</summary>
+/// <summary>An order to insert; equal request hashes mean a true retry, and never equal a transition's.</summary>
 public sealed record NewOrder(Order Order, string? IdempotencyKey, string RequestHash);
 
 public enum CreateOutcome
@@ -94,7 +94,7 @@ public enum TransitionOutcome
     KeyReusedWithDifferentRequest,
 }
 
-/// <summary>The result of a transition.</summary>
+/// <summary>The result of a transition: the order after it or its replay; on a conflict, what was found.</summary>
 public sealed record TransitionResult(
     TransitionOutcome Outcome,
     Order? Order = null,

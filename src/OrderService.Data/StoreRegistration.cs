@@ -84,7 +84,7 @@ public sealed record StoreEngine(StoreProvider Provider, Func<StoreContext, Stor
 /// <summary>What a provider's factory needs: the validated options, its connection string and the container.</summary>
 public sealed record StoreContext(StoreOptions Options, string ConnectionString, IServiceProvider Services);
 
-/// <summary>What a provider's factory hands back.</summary>
+/// <summary>What a provider's factory hands back; disposing it disposes the provider's pools and writers.</summary>
 public sealed record StoreBundle(
     IOrderStore Store,
     IStoreSchema Schema,

@@ -4,7 +4,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql.Citus;
 
-/// <summary>Store:PostgreSql:Distribution=Citus.</summary>
+/// <summary>Distribution=Citus: distributes the tables after the scripts; refuses a database without citus.</summary>
 internal static class CitusSchema
 {
     public static async Task DistributeAsync(DbConnection connection, DbTransaction transaction, StoreLayout layout,
