@@ -11,9 +11,7 @@ internal sealed class MongoOrderJsonReads(ResilientCalls calls, MongoOrderStore 
         calls.StreamAsync("get_many", static (self, ids, token) => self.GetManyWithFallBackAsync(ids, token), this, ids,
             cancellationToken);
 
-    /// <summary>
-    /// The lookahead is one call; the rows a stream re-opened from the start when its first row fails.
-    /// </summary>
+    /// <summary>The lookahead is one call; the rows are a stream, re-opened if its first row fails.</summary>
     public async Task<OrderJsonPage> ListByCustomerJsonAsync(CustomerOrdersQuery query,
         CancellationToken cancellationToken)
     {

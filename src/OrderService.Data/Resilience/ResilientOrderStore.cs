@@ -41,9 +41,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         calls.StreamAsync("get_many", static (store, ids, token) => store.GetManyAsync(ids, token), inner, ids,
             cancellationToken);
 
-    /// <summary>
-    /// The lookahead is one call; the rows a stream re-opened from the start when its first row fails.
-    /// </summary>
+    /// <summary>The lookahead is one call; the rows are a stream, re-opened if its first row fails.</summary>
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
         var page = await calls.RunAsync("list_by_customer", RerunSafety.Always, static (store, query, token) =>

@@ -4,7 +4,7 @@ using OrderService.Data.Configuration;
 
 namespace OrderService.Authorization;
 
-/// <summary>Checked at start-up: JwtBearer takes a <c>Schemes:Bearer</c> section that lets any token in.</summary>
+/// <summary><c>Authentication:Schemes:Bearer</c>, checked at start-up: JwtBearer itself lets a bad one in.</summary>
 [Description("JWT bearer authorization, the section dotnet user-jwts writes and ASP.NET Core's JwtBearer reads. " +
     "Absent: authorization is off. Its other keys (MapInboundClaims, RequireHttpsMetadata, ...) work as in any " +
     "ASP.NET Core service.")]

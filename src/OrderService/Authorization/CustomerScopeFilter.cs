@@ -6,7 +6,7 @@ using OrderService.Problems;
 
 namespace OrderService.Authorization;
 
-/// <summary>A customer_id claim reaches only that customer's orders; another's is a 404, so none leaks.</summary>
+/// <summary>A customer_id claim reaches only that customer's orders; another's order is a 404, so none leaks.</summary>
 internal sealed class CustomerScopeFilter : IEndpointFilter
 {
     public async ValueTask<object?> InvokeAsync(EndpointFilterInvocationContext context, EndpointFilterDelegate next)

@@ -11,7 +11,7 @@ public static class ConfigurationCheck
 
     public static bool IsAsked(string[] args) => args.Contains(Flag, StringComparer.Ordinal);
 
-    /// <summary>The arguments without the switch, which the command-line provider would take as a key.</summary>
+    /// <summary>The arguments without the switch, which would swallow a following --Section:Key as its value.</summary>
     public static string[] WithoutFlag(string[] args) =>
         [.. args.Where(a => !string.Equals(a, Flag, StringComparison.Ordinal))];
 }
