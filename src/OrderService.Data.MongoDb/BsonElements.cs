@@ -2,15 +2,11 @@ using System.Buffers.Binary;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The elements of one BSON document or array, walked over its bytes (bsonspec.org: int32 length, then per element a
-/// type byte, a NUL-terminated name and the value, then a NUL). Nothing is copied or decoded: <see cref="Value"/> is a
-/// slice of the document. Every BSON type can be stepped over, so unknown fields are skipped as the driver's reader
-/// skips them.
-/// </summary>
+/// <summary>The elements of one BSON document or array, walked over its bytes.</summary>
 internal ref struct BsonElements
 {
-    public const byte Double = 0x01, String = 0x02, Document = 0x03, Array = 0x04, Binary = 0x05, Int32 = 0x10, Int64 = 0x12, Decimal128 = 0x13;
+    public const byte Double = 0x01, String = 0x02, Document = 0x03, Array = 0x04, Binary = 0x05, Int32 = 0x10, Int64 =
+        0x12, Decimal128 = 0x13;
 
     private readonly ReadOnlySpan<byte> _bson;
     private readonly int _end;
@@ -87,7 +83,8 @@ internal ref struct BsonElements
     }
 
     private static int LengthPrefix(ReadOnlySpan<byte> rest) =>
-        rest.Length >= 4 && ReadInt32(rest) is var length and >= 0 ? length : throw Malformed("an element's length is cut off or negative");
+        rest.Length >= 4 && ReadInt32(rest) is var length and >= 0 ? length
+            : throw Malformed("an element's length is cut off or negative");
 
     private static int CString(ReadOnlySpan<byte> rest) =>
         rest.IndexOf((byte)0) is var nul and >= 0 ? nul + 1 : throw Malformed("a C string has no end");

@@ -6,13 +6,7 @@ using MongoDB.Driver.Core.Events;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The driver's command events feed the same spans and counters every store emits (<see cref="StoreTelemetry"/>): a
-/// span per command, from started to succeeded or failed, and a count of pooled connections opened. This is the only
-/// place the MongoDB store talks to telemetry. The span names the command and collection, never the values (as the
-/// SQL stores send statements, not parameters), and its isolation tag is the write and read concern the command
-/// really carried, so a test can see that a switch reached the wire.
-/// </summary>
+/// <summary>The driver's command events feed the same spans and counters every store emits.</summary>
 public sealed class MongoCommandTelemetry
 {
     public const string Provider = "mongodb";
@@ -35,7 +29,8 @@ public sealed class MongoCommandTelemetry
         var statement = command.TryGetValue(started.CommandName, out var target) && target.IsString
             ? $"{started.CommandName} {target.AsString}"
             : started.CommandName;
-        var activity = StoreTelemetry.Command(Provider, started.CommandName, statement, listening ? Concerns(command) : "");
+        var activity = StoreTelemetry.Command(Provider, started.CommandName, statement,
+            listening ? Concerns(command) : "");
         if (activity is not null)
         {
             _open[started.RequestId] = activity;
@@ -58,7 +53,6 @@ public sealed class MongoCommandTelemetry
         activity.Stop();
     }
 
-    /// <summary>"writeConcern={ w: 1, j: false } readConcern={ level: 'majority', afterClusterTime: … }", as sent.</summary>
     private static string Concerns(BsonDocument command)
     {
         var writeConcern = command.TryGetValue("writeConcern", out var w) ? w.ToString() : "-";

@@ -5,14 +5,11 @@ using MongoDB.Bson;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The current row of a MongoDB JSON stream: one stored order as the cursor's batch holds it (a
-/// <see cref="RawBsonDocument"/>, a slice of the reply's buffer), written by <see cref="OrderBsonJson"/>. One instance
-/// serves a whole stream: <see cref="Show"/> points it at the next document, so a row costs no allocation of ours.
-/// </summary>
+/// <summary>The current row of a MongoDB JSON stream.</summary>
 internal sealed class MongoOrderJsonRow : OrderJsonRow
 {
-    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+    private static readonly UTF8Encoding StrictUtf8 =
+        new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
     private ReadOnlyMemory<byte> _document;
     private byte[]? _copy;
@@ -50,11 +47,7 @@ internal sealed class MongoOrderJsonRow : OrderJsonRow
 
     public override void WriteTo(Utf8JsonWriter writer) => OrderBsonJson.WriteOrder(_document.Span, writer);
 
-    /// <summary>
-    /// Points the row at <paramref name="document"/>. The bytes are used where they lie when the document sits in one
-    /// chunk of the reply's buffer (the usual case); a document that straddles two chunks is copied into a buffer this
-    /// row keeps for the next one.
-    /// </summary>
+    /// <summary>Points the row at <paramref name="document"/>.</summary>
     public void Show(RawBsonDocument document)
     {
         var slice = document.Slice;

@@ -3,18 +3,15 @@ using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The clean-up's batch (see <see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>): the ids of at most limit orders
-/// holding an expired key, then one updateMany that pulls those entries, each order atomically. Entries without
-/// <c>at</c> are pulled by one walk per process from orders unchanged for the retention (docs/stores/mongodb.md).
-/// </summary>
+/// <summary>The clean-up's batch.</summary>
 public sealed partial class MongoOrderStore
 {
     private readonly Lock _untimedWalk = new();
     private BsonValue? _untimedAfter;
     private bool _untimedDone;
 
-    public async Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken)
+    public async Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit,
+        CancellationToken cancellationToken)
     {
         var expired = OrderDefinitions.HoldingKeysStoredBefore(storedBefore);
         var ids = await FindIdsAsync(expired, null, limit, cancellationToken);
@@ -25,12 +22,14 @@ public sealed partial class MongoOrderStore
 
         // Modified, not found: an order another replica's clean-up pulled first is not counted twice.
         var pulled = await _orders.UpdateManyAsync(
-            OrderDefinitions.HoldingKeysStoredBefore(storedBefore, ids), OrderDefinitions.ForgetKeysStoredBefore(storedBefore), cancellationToken: cancellationToken)
+            OrderDefinitions.HoldingKeysStoredBefore(storedBefore, ids),
+                OrderDefinitions.ForgetKeysStoredBefore(storedBefore), cancellationToken: cancellationToken)
             ;
         return (int)pulled.ModifiedCount;
     }
 
-    private async Task<int> ForgetUntimedKeysAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken)
+    private async Task<int> ForgetUntimedKeysAsync(DateTimeOffset storedBefore, int limit,
+        CancellationToken cancellationToken)
     {
         while (true)
         {
@@ -45,7 +44,8 @@ public sealed partial class MongoOrderStore
                 after = _untimedAfter;
             }
 
-            var ids = await FindIdsAsync(OrderDefinitions.HoldingUntimedKeysUnchangedSince(storedBefore, after), OrderDefinitions.InIdOrder, limit, cancellationToken)
+            var ids = await FindIdsAsync(OrderDefinitions.HoldingUntimedKeysUnchangedSince(storedBefore, after),
+                OrderDefinitions.InIdOrder, limit, cancellationToken)
                 ;
             lock (_untimedWalk)
             {
@@ -58,7 +58,8 @@ public sealed partial class MongoOrderStore
             }
 
             var pulled = await _orders.UpdateManyAsync(
-                OrderDefinitions.HoldingUntimedKeysUnchangedSince(storedBefore, null) & Builders<BsonDocument>.Filter.In(OrderBson.Id, ids),
+                OrderDefinitions.HoldingUntimedKeysUnchangedSince(storedBefore,
+                    null) & Builders<BsonDocument>.Filter.In(OrderBson.Id, ids),
                 OrderDefinitions.ForgetUntimedKeys, cancellationToken: cancellationToken);
 
             // A batch another replica emptied first changed nothing here: walk on rather than end the sweep.
@@ -69,9 +70,11 @@ public sealed partial class MongoOrderStore
         }
     }
 
-    private async Task<List<BsonValue>> FindIdsAsync(FilterDefinition<BsonDocument> filter, SortDefinition<BsonDocument>? sort, int limit, CancellationToken cancellationToken)
+    private async Task<List<BsonValue>> FindIdsAsync(FilterDefinition<BsonDocument> filter,
+        SortDefinition<BsonDocument>? sort, int limit, CancellationToken cancellationToken)
     {
-        var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.IdOnly, Sort = sort, Limit = limit };
+        var options = new FindOptions<BsonDocument,
+            BsonDocument> { Projection = OrderDefinitions.IdOnly, Sort = sort, Limit = limit };
         using var cursor = await _orders.FindAsync(filter, options, cancellationToken);
         return (await cursor.ToListAsync(cancellationToken)).ConvertAll(order => order[OrderBson.Id]);
     }

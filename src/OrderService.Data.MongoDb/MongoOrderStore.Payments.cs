@@ -6,15 +6,12 @@ using OrderService.Data.Payments;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// A pay the payment gateway holds (<see cref="IPaymentAuthorizer"/>): in a transaction where the server has them.
-/// Without (a standalone mongod, FerretDB) the gateway is asked before the write, once a read says the step applies,
-/// and the conditional write still decides. Either way no reader sees a declined step.
+/// A pay the gateway holds, in a transaction where the server has them; no reader sees a declined step.
 /// </summary>
 public sealed partial class MongoOrderStore
 {
     private const int TransactionsUnknown = 0, TransactionsAvailable = 1, TransactionsMissing = 2;
 
-    /// <summary>What the server said about transactions, asked once (an error leaves it unknown, to ask again).</summary>
     private int _transactions = TransactionsUnknown;
 
     private async Task<TransitionResult> TransitionAwaitingPaymentAsync(
@@ -23,11 +20,6 @@ public sealed partial class MongoOrderStore
             ? await TransitionInTransactionAsync(command, confirm, cancellationToken)
             : await TransitionConfirmedFirstAsync(command, confirm, cancellationToken);
 
-    /// <summary>
-    /// The same findOneAndUpdate inside a transaction that stays open while the gateway decides. Other sessions never
-    /// see the uncommitted write, whatever their read concern; a "no" rolls the key back with the event, so a retry of
-    /// a declined step is judged afresh.
-    /// </summary>
     private async Task<TransitionResult> TransitionInTransactionAsync(
         TransitionCommand command, PendingAuthorization confirm, CancellationToken cancellationToken)
     {
@@ -61,14 +53,15 @@ public sealed partial class MongoOrderStore
         return TransitionResult.Applied(after);
     }
 
-    /// <summary>No transactions: read whether the step applies now, ask, and write only on a "yes".</summary>
     private async Task<TransitionResult> TransitionConfirmedFirstAsync(
         TransitionCommand command, PendingAuthorization confirm, CancellationToken cancellationToken)
     {
         using var session = await StartSessionAsync(cancellationToken);
-        var options = new FindOptions<BsonDocument, BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
+        var options = new FindOptions<BsonDocument,
+            BsonDocument> { Projection = OrderDefinitions.StateOnly, Limit = 1 };
         BsonDocument? applicable;
-        using (var cursor = await FindAsync(_explaining, session, OrderDefinitions.Transitionable(command), options, cancellationToken))
+        using (var cursor = await FindAsync(_explaining, session, OrderDefinitions.Transitionable(command), options,
+            cancellationToken))
         {
             applicable = await cursor.FirstOrDefaultAsync(cancellationToken);
         }
@@ -83,11 +76,6 @@ public sealed partial class MongoOrderStore
             : TransitionResult.Declined;
     }
 
-    /// <summary>
-    /// Whether the server runs multi-document transactions: a replica-set member or mongos (hello names a set, or
-    /// says isdbgrid) that is not FerretDB (buildInfo names it). FerretDB may report a set name, yet it has no
-    /// transactions at all: it would apply the write at once and then refuse the abort, so a declined step would stay.
-    /// </summary>
     private async Task<bool> HasTransactionsAsync(CancellationToken cancellationToken)
     {
         var known = Volatile.Read(ref _transactions);
@@ -97,10 +85,13 @@ public sealed partial class MongoOrderStore
         }
 
         var admin = _client.GetDatabase("admin");
-        var hello = await admin.RunCommandAsync<BsonDocument>(new BsonDocument("hello", 1), ReadPreference.Primary, cancellationToken);
+        var hello = await admin.RunCommandAsync<BsonDocument>(new BsonDocument("hello", 1), ReadPreference.Primary,
+            cancellationToken);
         var replicated = hello.Contains("setName") || hello.GetValue("msg", "").Equals(new BsonString("isdbgrid"));
+        // FerretDB may report a set name yet has no transactions: a declined step would stay written.
         var available = replicated
-            && !(await admin.RunCommandAsync<BsonDocument>(new BsonDocument("buildInfo", 1), ReadPreference.Primary, cancellationToken)).Contains("ferretdb");
+            && !(await admin.RunCommandAsync<BsonDocument>(new BsonDocument("buildInfo", 1), ReadPreference.Primary,
+                cancellationToken)).Contains("ferretdb");
         Volatile.Write(ref _transactions, available ? TransactionsAvailable : TransactionsMissing);
         return available;
     }

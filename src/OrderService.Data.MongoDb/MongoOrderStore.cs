@@ -6,12 +6,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The orders in MongoDB, one document per order (<see cref="OrderBson"/>), every write one single-document command:
-/// an insertOne for a create, a findOneAndUpdate for a transition, each with its key entry; a write that meets a
-/// duplicate key or matches nothing is explained by one read on the primary. PerRequest runs a call's commands in one
-/// causally consistent session. Only a held pay opens a transaction (MongoOrderStore.Payments.cs). docs/stores/mongodb.md.
-/// </summary>
+/// <summary>The orders in MongoDB, one document per order, every write one single-document command.</summary>
 public sealed partial class MongoOrderStore : IOrderStore
 {
     private const int InListChunkSize = 1_000;
@@ -33,7 +28,8 @@ public sealed partial class MongoOrderStore : IOrderStore
     /// Read the primary whatever the read preference: the store a secondary's miss falls back to
     /// (<see cref="MongoStores"/> pairs the two in a <see cref="StandbyReadsOrderStore"/>).
     /// </param>
-    public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options, Payments.IPaymentAuthorizer payments, bool primaryReads = false)
+    public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options,
+        Payments.IPaymentAuthorizer payments, bool primaryReads = false)
     {
         _client = client;
         _payments = payments;
@@ -52,7 +48,7 @@ public sealed partial class MongoOrderStore : IOrderStore
 
         _requestSession = new ClientSessionOptions { CausalConsistency = settings.CausalSessions };
 
-        // The probe's transaction reads the primary's newest state (as the single write's filter does) and commits with the configured write concern.
+        // The probe's transaction reads the primary's newest state and commits with the configured write concern.
         _transaction = new TransactionOptions(ReadConcern.Local, ReadPreference.Primary, settings.Orders.WriteConcern);
     }
 
@@ -63,7 +59,8 @@ public sealed partial class MongoOrderStore : IOrderStore
     {
         var stored = OrderDocument.Normalize(order.Order);
         var document = new OrderInsert(stored, order.IdempotencyKey, order.RequestHash);
-        using var turn = order.IdempotencyKey is { } key ? await _keyTurns.EnterAsync(key, cancellationToken) : default(OneKeyAtATime.Held?);
+        using var turn = order.IdempotencyKey is { } key ? await _keyTurns.EnterAsync(key, cancellationToken)
+            : default(OneKeyAtATime.Held?);
         using var session = await StartSessionAsync(cancellationToken);
         try
         {
@@ -87,7 +84,8 @@ public sealed partial class MongoOrderStore : IOrderStore
         return await cursor.FirstOrDefaultAsync(cancellationToken);
     }
 
-    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         var chunks = BatchChunks(ids);
         if (chunks.Count == 0)
@@ -98,56 +96,54 @@ public sealed partial class MongoOrderStore : IOrderStore
         using var session = await StartSessionAsync(cancellationToken);
         foreach (var chunk in chunks)
         {
-            await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk), BatchOptions(OrderDefinitions.WithoutKeys, chunk.Length), cancellationToken))
+            await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk),
+                BatchOptions(OrderDefinitions.WithoutKeys, chunk.Length), cancellationToken))
             {
                 yield return order;
             }
         }
     }
 
-    /// <summary>The find options of one batch find, for both shapes a row is read in (an Order, or raw BSON for JSON).</summary>
-    private static FindOptions<BsonDocument, TRow> BatchOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, int ids) =>
+    private static FindOptions<BsonDocument,
+        TRow> BatchOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, int ids) =>
         new() { Projection = projection, BatchSize = Math.Min(ids, InListChunkSize) };
 
-    /// <summary>
-    /// The finds a batch of <paramref name="ids"/> takes (none for no id). Json: one find whose $in carries every id in one
-    /// array. InList: the same find per chunk of ids, one after another.
-    /// </summary>
     private IReadOnlyList<Guid[]> BatchChunks(IReadOnlyCollection<Guid> ids)
     {
         var distinct = OrderDocument.DistinctIds(ids);
-        return distinct.Length == 0 ? [] : _options.BatchFilter == BatchFilter.Json ? [distinct] : [.. distinct.Chunk(InListChunkSize)];
+        return distinct.Length == 0 ? [] : _options.BatchFilter == BatchFilter.Json ? [distinct]
+            : [.. distinct.Chunk(InListChunkSize)];
     }
 
     /// <summary>A ping that needs the primary: ready means writes can be accepted.</summary>
     public Task CheckReadyAsync(CancellationToken cancellationToken) =>
         _database.RunCommandAsync<BsonDocument>(new BsonDocument("ping", 1), ReadPreference.Primary, cancellationToken);
 
-    /// <summary>
-    /// A create met a duplicate key: find the order that holds the key (or, without a key, the id) on the primary. A key
-    /// a transition stored never matches a create's request hash, so it answers 422.
-    /// </summary>
-    private async Task<CreateResult> ReadExistingAsync(IClientSessionHandle? session, NewOrder order, CancellationToken cancellationToken)
+    private async Task<CreateResult> ReadExistingAsync(IClientSessionHandle? session, NewOrder order,
+        CancellationToken cancellationToken)
     {
-        var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByKey(key) : OrderDefinitions.KeyedById(order.Order.Id);
+        var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByKey(key)
+            : OrderDefinitions.KeyedById(order.Order.Id);
         var existing = await FindKeyedAsync(session, filter, order.IdempotencyKey, cancellationToken)
             ?? (order.IdempotencyKey is { } forgotten
                 ? throw new Keys.IdempotencyKeyForgottenException(forgotten)
-                : throw new InvalidOperationException($"Order {order.Order.Id} met a duplicate key on insert, but the order holding it cannot be read."));
+                : throw new InvalidOperationException(
+                    $"Order {order.Order.Id} met a duplicate key on insert, but the order holding it cannot be read."));
         return OrderDocument.Existing(order, existing.Key?.RequestHash, existing.Order);
     }
 
-    /// <summary>The one order <paramref name="filter"/> finds, with its entry for <paramref name="key"/>, read on the primary (it sees every acknowledged write).</summary>
-    private async Task<KeyedOrder?> FindKeyedAsync(IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, string? key, CancellationToken cancellationToken)
+    private async Task<KeyedOrder?> FindKeyedAsync(IClientSessionHandle? session, FilterDefinition<BsonDocument> filter,
+        string? key, CancellationToken cancellationToken)
     {
-        var options = new FindOptions<BsonDocument, KeyedOrder> { Projection = OrderDefinitions.WithKey(key), Limit = 1 };
+        var options = new FindOptions<BsonDocument,
+            KeyedOrder> { Projection = OrderDefinitions.WithKey(key), Limit = 1 };
         using var cursor = await FindAsync(_explaining, session, filter, options, cancellationToken);
         return await cursor.FirstOrDefaultAsync(cancellationToken);
     }
 
-    /// <summary>Yields each order as its batch arrives: a large answer is never buffered whole.</summary>
     private async IAsyncEnumerable<Order> StreamAsync(
-        IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, FindOptions<BsonDocument, Order> options, [EnumeratorCancellation] CancellationToken cancellationToken)
+        IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, FindOptions<BsonDocument, Order> options,
+            [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var cursor = await FindAsync(_orders, session, filter, options, cancellationToken);
         while (await cursor.MoveNextAsync(cancellationToken))
@@ -160,15 +156,12 @@ public sealed partial class MongoOrderStore : IOrderStore
     }
 
     private static Task<IAsyncCursor<TResult>> FindAsync<TDocument, TResult>(
-        IMongoCollection<TDocument> collection, IClientSessionHandle? session, FilterDefinition<TDocument> filter, FindOptions<TDocument, TResult> options, CancellationToken cancellationToken) =>
+        IMongoCollection<TDocument> collection, IClientSessionHandle? session, FilterDefinition<TDocument> filter,
+            FindOptions<TDocument, TResult> options, CancellationToken cancellationToken) =>
         session is null
             ? collection.FindAsync(filter, options, cancellationToken)
             : collection.FindAsync(session, filter, options, cancellationToken);
 
-    /// <summary>
-    /// PerRequest: one session for every command of this call, causally consistent unless the read concern is
-    /// "available" (<see cref="MongoSettings.CausalSessions"/>). PerCall: none (the driver's implicit session per command).
-    /// </summary>
     private async Task<IClientSessionHandle?> StartSessionAsync(CancellationToken cancellationToken) =>
         _options.UnitOfWork == UnitOfWork.PerRequest
             ? await _client.StartSessionAsync(_requestSession, cancellationToken)

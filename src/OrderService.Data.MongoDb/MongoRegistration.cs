@@ -4,10 +4,11 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>Offers the MongoDB store to the host; it is built only when Store:Provider=MongoDb (StoreRegistration).</summary>
+/// <summary>Offers the MongoDB store to the host; it is built only when Store:Provider=MongoDb.</summary>
 public static class MongoRegistration
 {
     public static IServiceCollection AddMongoDbOrderStore(this IServiceCollection services) => services
-        .AddSingleton<IValidateOptions<StoreOptions>>(static container => new MongoUrlValidator(container.GetRequiredService<IConfiguration>()))
+        .AddSingleton<IValidateOptions<StoreOptions>>(static container =>
+            new MongoUrlValidator(container.GetRequiredService<IConfiguration>()))
         .AddSingleton(new StoreEngine(StoreProvider.MongoDb, MongoStores.Create));
 }

@@ -5,12 +5,7 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The one place where the MongoDB switches become driver settings. Per setting, a <c>Store:MongoDb</c> key wins over
-/// the connection string, which wins over the defaults; the timeouts are bounded by Resilience:AttemptTimeoutSeconds so
-/// that a server that is down fails an attempt in time (the driver waits 30 s to select a server by default, and
-/// forever on a socket). Pure: building it opens nothing, so every configuration is asserted offline.
-/// </summary>
+/// <summary>The one place where the MongoDB switches become driver settings.</summary>
 public sealed class MongoSettings
 {
     public const string DefaultDatabase = "orders";
@@ -31,9 +26,8 @@ public sealed class MongoSettings
             ReadPreference = client.ReadPreference,
         };
 
-        // The read that explains a write that matched nothing (404 or 409), or finds the order an idempotency key
-        // already created, asks the primary for its newest state: that is the state the write was just judged
-        // against. A majority or secondary read could still miss a write that the primary has acknowledged.
+        // The read that explains a write that matched nothing, or finds the order an idempotency key already created,
+        // asks the primary for its newest state.
         Explaining = new MongoCollectionSettings
         {
             WriteConcern = client.WriteConcern,
@@ -52,10 +46,7 @@ public sealed class MongoSettings
 
     public MongoCollectionSettings Explaining { get; }
 
-    /// <summary>
-    /// Whether UnitOfWork=PerRequest sessions are causally consistent: not with read concern "available", which
-    /// MongoDB does not allow together with afterClusterTime (the read's wait for the session's own writes).
-    /// </summary>
+    /// <summary>Whether PerRequest sessions are causal: not with read concern "available", which forbids it.</summary>
     public bool CausalSessions => Client.ReadConcern.Level != ReadConcernLevel.Available;
 
     /// <summary>Each switch's value in force and where it came from, for the start-up log.</summary>
@@ -63,37 +54,47 @@ public sealed class MongoSettings
 
     public static MongoSettings Build(string connectionString, MongoStoreOptions options, ResilienceOptions resilience)
     {
-        var url = ParseUrl(connectionString) ?? throw new OptionsValidationException($"ConnectionStrings:{StoreRegistration.ConnectionStringName}",
+        var url = ParseUrl(connectionString)
+            ?? throw new OptionsValidationException($"ConnectionStrings:{StoreRegistration.ConnectionStringName}",
             typeof(StoreOptions), [$"ConnectionStrings:{StoreRegistration.ConnectionStringName} is not {UriForm}."]);
 
         var client = MongoClientSettings.FromUrl(url);
         var effective = new List<EffectiveSetting>();
         var key = MongoStoreOptions.SectionName;
 
-        var w = Record(effective, "w", options.W is { } wKey ? ParseW(wKey) : null, $"{key}:W", url.W, "w", "unset: the server's default write concern");
-        var journal = Record(effective, "journal", options.Journal, $"{key}:Journal", url.Journal, "journal", "unset: the server's default");
-        var wtimeout = Record(effective, "wtimeout", options.WTimeoutMilliseconds is { } ms ? TimeSpan.FromMilliseconds(ms) : (TimeSpan?)null, $"{key}:WTimeoutMilliseconds", url.WTimeout, "wtimeoutMS", "unset: wait as long as it takes");
+        var w = Record(effective, "w", options.W is { } wKey ? ParseW(wKey) : null, $"{key}:W", url.W, "w",
+            "unset: the server's default write concern");
+        var journal = Record(effective, "journal", options.Journal, $"{key}:Journal", url.Journal, "journal",
+            "unset: the server's default");
+        var wtimeout = Record(effective, "wtimeout",
+            options.WTimeoutMilliseconds is { } ms ? TimeSpan.FromMilliseconds(ms) : (TimeSpan?)null,
+            $"{key}:WTimeoutMilliseconds", url.WTimeout, "wtimeoutMS", "unset: wait as long as it takes");
         client.WriteConcern = new WriteConcern(w, wtimeout, fsync: null, journal: journal);
 
-        var readConcern = Record(effective, "readConcern", options.ReadConcern is { } level ? ToLevel(level) : null, $"{key}:ReadConcern", url.ReadConcernLevel, "readConcernLevel", "unset: the server's default (local)");
+        var readConcern = Record(effective, "readConcern", options.ReadConcern is { } level ? ToLevel(level) : null,
+            $"{key}:ReadConcern", url.ReadConcernLevel, "readConcernLevel", "unset: the server's default (local)");
         client.ReadConcern = readConcern is { } concernLevel ? new ReadConcern(concernLevel) : ReadConcern.Default;
 
-        var readPreference = Record(effective, "readPreference", options.ReadPreference is { } mode ? new ReadPreference(ToMode(mode)) : null, $"{key}:ReadPreference",
+        var readPreference = Record(effective, "readPreference",
+            options.ReadPreference is { } mode ? new ReadPreference(ToMode(mode)) : null, $"{key}:ReadPreference",
             url.ReadPreference, "readPreference", "unset: primary");
         client.ReadPreference = readPreference ?? ReadPreference.Primary;
 
         var bound = TimeSpan.FromSeconds(resilience.AttemptTimeoutSeconds);
         client.ServerSelectionTimeout = Bound(effective, "serverSelectionTimeout", url.ServerSelectionTimeout, bound);
         client.ConnectTimeout = Bound(effective, "connectTimeout", url.ConnectTimeout, bound);
-        client.SocketTimeout = Bound(effective, "socketTimeout", url.SocketTimeout == TimeSpan.Zero ? Timeout.InfiniteTimeSpan : url.SocketTimeout, bound);
+        client.SocketTimeout = Bound(effective, "socketTimeout",
+            url.SocketTimeout == TimeSpan.Zero ? Timeout.InfiniteTimeSpan : url.SocketTimeout, bound);
         client.WaitQueueTimeout = Bound(effective, "waitQueueTimeout", url.WaitQueueTimeout, bound);
 
-        effective.Add(new("retryWrites", client.RetryWrites ? "true" : "false", url.RetryWrites is null ? "the driver's default" : "connection string (retryWrites)"));
+        effective.Add(new("retryWrites", client.RetryWrites ? "true" : "false",
+            url.RetryWrites is null ? "the driver's default" : "connection string (retryWrites)"));
         client.ApplicationName = url.ApplicationName ?? ApplicationName;
-        return new MongoSettings(client, string.IsNullOrEmpty(url.DatabaseName) ? DefaultDatabase : url.DatabaseName, effective);
+        return new MongoSettings(client, string.IsNullOrEmpty(url.DatabaseName) ? DefaultDatabase : url.DatabaseName,
+            effective);
     }
 
-    /// <summary>The driver's w for a value <see cref="MongoStoreOptions.TryParseW"/> takes; false for anything else.</summary>
+    /// <summary>The driver's w for a value <see cref="MongoStoreOptions.TryParseW"/> takes; false otherwise.</summary>
     public static bool TryParseW(string value, out WriteConcern.WValue? w)
     {
         w = null;
@@ -111,14 +112,15 @@ public sealed class MongoSettings
         $"database {DatabaseName}; " + string.Join("; ", Effective.Select(s => $"{s.Name}={s.Value} ({s.Source})"));
 
     private static WriteConcern.WValue ParseW(string value) =>
-        TryParseW(value, out var w) ? w! : throw new OptionsValidationException($"{MongoStoreOptions.SectionName}:W", typeof(StoreOptions), [$"{MongoStoreOptions.SectionName}:W '{value}' is invalid."]);
+        TryParseW(value, out var w) ? w!
+            : throw new OptionsValidationException($"{MongoStoreOptions.SectionName}:W", typeof(StoreOptions),
+            [$"{MongoStoreOptions.SectionName}:W '{value}' is invalid."]);
 
     /// <summary>What a connection string must be, in the start-up errors.</summary>
     internal const string UriForm = "a MongoDB URI (mongodb://host/database?options)";
 
     /// <summary>
-    /// The connection string as the driver reads it, or null. The driver's reason is left out of every message: it
-    /// quotes the whole string, password included, and start-up errors go to logs.
+    /// The connection string as the driver reads it, or null; its error quotes the password, so never shown.
     /// </summary>
     internal static MongoUrl? ParseUrl(string connectionString)
     {
@@ -132,15 +134,18 @@ public sealed class MongoSettings
         }
     }
 
-    private static T Record<T>(List<EffectiveSetting> effective, string name, T fromKey, string keyName, T fromUri, string uriOption, string unset)
+    private static T Record<T>(List<EffectiveSetting> effective, string name, T fromKey, string keyName, T fromUri,
+        string uriOption, string unset)
     {
         if (fromKey is not null)
         {
-            effective.Add(new(name, Text(fromKey), keyName + (fromUri is null ? "" : $", over the connection string's {uriOption}={Text(fromUri)}")));
+            effective.Add(new(name, Text(fromKey), keyName
+                + (fromUri is null ? "" : $", over the connection string's {uriOption}={Text(fromUri)}")));
             return fromKey;
         }
 
-        effective.Add(fromUri is not null ? new(name, Text(fromUri), $"connection string ({uriOption})") : new(name, "-", unset));
+        effective.Add(fromUri is not null ? new(name, Text(fromUri), $"connection string ({uriOption})")
+            : new(name, "-", unset));
         return fromUri;
     }
 
@@ -148,7 +153,8 @@ public sealed class MongoSettings
     {
         var bounded = configured == Timeout.InfiniteTimeSpan || configured > bound;
         effective.Add(new(name, Text(bounded ? bound : configured), bounded
-            ? $"bounded by Resilience:AttemptTimeoutSeconds; the connection string or driver default was {Text(configured)}"
+            ? $"bounded by Resilience:AttemptTimeoutSeconds; the connection string or driver default was " +
+                $"{Text(configured)}"
             : "connection string"));
         return bounded ? bound : configured;
     }
@@ -160,7 +166,8 @@ public sealed class MongoSettings
         TimeSpan t when t == Timeout.InfiniteTimeSpan => "infinite",
         TimeSpan t => t.TotalMilliseconds.ToString("0", CultureInfo.InvariantCulture) + " ms",
         ReadConcernLevel level => level.ToString().ToLowerInvariant(),
-        ReadPreference preference => char.ToLowerInvariant(preference.ReadPreferenceMode.ToString()[0]) + preference.ReadPreferenceMode.ToString()[1..],
+        ReadPreference preference => char.ToLowerInvariant(preference.ReadPreferenceMode.ToString()[0])
+            + preference.ReadPreferenceMode.ToString()[1..],
         _ => value.ToString() ?? "-",
     };
 
@@ -181,5 +188,5 @@ public sealed class MongoSettings
     };
 }
 
-/// <summary>A switch's value in force, and its source: a Store:MongoDb key, the connection string, or a default.</summary>
+/// <summary>A switch's value in force, and its source.</summary>
 public sealed record EffectiveSetting(string Name, string Value, string Source);

@@ -8,26 +8,25 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// Builds the MongoDB store: settings from the connection string and the Store:MongoDb keys (<see cref="MongoSettings"/>),
-/// one MongoClient (its pool is the store's), command telemetry, the index "schema" and the transient-fault rules. Logs
-/// the switches in force at start-up, and says which general switches mean nothing on MongoDB.
-/// </summary>
+/// <summary>Builds the MongoDB store.</summary>
 public static class MongoStores
 {
     public static StoreBundle Create(StoreContext context)
     {
         var options = context.Options;
         var resilience = context.Services.GetService<IOptions<ResilienceOptions>>()?.Value ?? new ResilienceOptions();
-        var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(MongoStores));
+        var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance)
+            .CreateLogger(typeof(MongoStores));
         var settings = MongoSettings.Build(context.ConnectionString, options.MongoDb, resilience);
         settings.Client.ClusterConfigurator = new MongoCommandTelemetry().Subscribe;
 
         if (logger.IsEnabled(LogLevel.Information))
         {
-            logger.LogInformation("MongoDB store (one document per order: Store:Layout is not used): {Settings}; unit of work {UnitOfWork}{Sessions}; batch filter {BatchFilter}; batches and listings {Lists}.",
+            logger.LogInformation("MongoDB store (one document per order: Store:Layout is not used): {Settings}; " +
+                "unit of work {UnitOfWork}{Sessions}; batch filter {BatchFilter}; batches and listings {Lists}.",
                 settings.Describe(), options.UnitOfWork, Sessions(options, settings), options.BatchFilter,
-                options.MongoDb.RawBsonToJson ? "written as JSON straight from the BSON" : "read into Orders (Store:MongoDb:RawBsonToJson=false)");
+                options.MongoDb.RawBsonToJson ? "written as JSON straight from the BSON"
+                    : "read into Orders (Store:MongoDb:RawBsonToJson=false)");
         }
 
         foreach (var warning in NoOpSwitches(options).Concat(StaleReads(settings)))
@@ -47,61 +46,61 @@ public static class MongoStores
             JsonReads: options.MongoDb.RawBsonToJson ? calls => new MongoOrderJsonReads(calls, store, primary) : null);
     }
 
-    /// <summary>
-    /// Reads that may go to a secondary fall back to the primary on a miss, as a PostgreSQL standby's do
-    /// (<see cref="StandbyReadsOrderStore"/>): a secondary that has not replicated an acknowledged order yet must not
-    /// answer 404 for it. This is the store that reads the primary, when reads may go elsewhere; both stores share the
-    /// one client and its pool.
-    /// </summary>
-    private static MongoOrderStore? PrimaryForFallback(MongoClient client, MongoSettings settings, StoreOptions options, IPaymentAuthorizer payments) =>
+    private static MongoOrderStore? PrimaryForFallback(MongoClient client, MongoSettings settings, StoreOptions options,
+        IPaymentAuthorizer payments) =>
         settings.Orders.ReadPreference.ReadPreferenceMode == ReadPreferenceMode.Primary
             ? null
             : new MongoOrderStore(client, settings, options, payments, primaryReads: true);
 
-    private static string Sessions(StoreOptions options, MongoSettings settings) => options.UnitOfWork != UnitOfWork.PerRequest
+    private static string Sessions(StoreOptions options, MongoSettings settings) =>
+        options.UnitOfWork != UnitOfWork.PerRequest
         ? " (the driver's implicit session per command)"
         : settings.CausalSessions
             ? " (one causally consistent session per request)"
-            : " (one session per request, not causally consistent: MongoDB does not allow it with read concern available)";
+            : " (one session per request, not causally consistent: MongoDB does not allow it with read concern " +
+                "available)";
 
-    /// <summary>The general switches that have no counterpart on MongoDB, each said once at start-up (docs/stores/mongodb.md).</summary>
+    /// <summary>The general switches that have no counterpart on MongoDB, each said once at start-up.</summary>
     public static IEnumerable<string> NoOpSwitches(StoreOptions options)
     {
         if (options.WriteIsolation != WriteIsolation.ReadCommitted)
         {
-            yield return $"Store:WriteIsolation={options.WriteIsolation} changes nothing on MongoDB: a transition is one single-document write, atomic on its own, " +
+            yield return $"Store:WriteIsolation={options.WriteIsolation} changes nothing on MongoDB: a transition is " +
+                $"one single-document write, atomic on its own, " +
                 "and the declined-payment probe's transaction always runs at MongoDB's snapshot isolation.";
         }
 
         if (options.ReadIsolation == ReadIsolation.ReadUncommitted)
         {
-            yield return "Store:ReadIsolation=ReadUncommitted changes nothing on MongoDB: no read ever sees another session's uncommitted transaction. " +
-                "Whether a read may return writes a failover can still roll back is the read concern (Store:MongoDb:ReadConcern: Local/Available may, Majority never).";
+            yield return "Store:ReadIsolation=ReadUncommitted changes nothing on MongoDB: no read ever sees another " +
+                "session's uncommitted transaction. " +
+                "Whether a read may return writes a failover can still roll back is the read concern " +
+                "(Store:MongoDb:ReadConcern: Local/Available may, Majority never).";
         }
     }
 
-    /// <summary>
-    /// Read settings under which a read may miss what the same client was just told was written (each request has
-    /// its own session, so causal consistency does not reach across requests): said at start-up, not refused,
-    /// because an operator may want exactly that trade.
-    /// </summary>
+    /// <summary>Read settings under which a read may miss what the same client was just told was written.</summary>
     public static IEnumerable<string> StaleReads(MongoSettings settings)
     {
         var client = settings.Client;
-        if (client.ReadConcern.Level == ReadConcernLevel.Majority && client.WriteConcern.W is not WriteConcern.WMode { Value: "majority" })
+        if (client.ReadConcern.Level == ReadConcernLevel.Majority
+            && client.WriteConcern.W is not WriteConcern.WMode { Value: "majority" })
         {
-            yield return "Store:MongoDb:ReadConcern=Majority without W=majority: a read can miss a write acknowledged a moment earlier (w:1 is acknowledged before a majority has it), " +
-                "so a GET right after a 201 or 200 may answer 404 or an older version. Use W=majority with majority reads.";
+            yield return "Store:MongoDb:ReadConcern=Majority without W=majority: a read can miss a write " +
+                "acknowledged a moment earlier (w:1 is acknowledged before a majority has it), " +
+                "so a GET right after a 201 or 200 may answer 404 or an older version. Use W=majority with majority " +
+                "reads.";
         }
 
         if (client.ReadPreference.ReadPreferenceMode != ReadPreferenceMode.Primary)
         {
-            yield return $"Store:MongoDb:ReadPreference={client.ReadPreference.ReadPreferenceMode}: reads that go to a secondary can return an order older than what the client was just told, " +
-                "and a listing can miss the newest orders (a GET or batch id the secondary does not have yet is re-read on the primary).";
+            yield return $"Store:MongoDb:ReadPreference={client.ReadPreference.ReadPreferenceMode}: reads that go to " +
+                $"a secondary can return an order older than what the client was just told, " +
+                "and a listing can miss the newest orders (a GET or batch id the secondary does not have yet is " +
+                "re-read on the primary).";
         }
     }
 
-    /// <summary>Closes the client's pool and monitors when the host stops (tests start many hosts in one process).</summary>
     private sealed class ClientRelease(MongoClient client) : IAsyncDisposable
     {
         public ValueTask DisposeAsync()

@@ -5,9 +5,7 @@ using MongoDB.Driver;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// Which MongoDB (and FerretDB) failures are worth a bounded retry and otherwise a 503, and what each left behind
-/// (<see cref="StoreFault"/>, which the rerun rule reads); docs/stores/mongodb.md lists them. The rest is permanent.
-/// A refused login is unavailability, not the caller's mistake: the client hears 503 until an operator mends it.
+/// Which MongoDB failures are worth a retry, else a 503 (a refused login too), and what each left behind.
 /// </summary>
 public sealed class MongoTransientFaults : ITransientFaults
 {
@@ -16,7 +14,6 @@ public sealed class MongoTransientFaults : ITransientFaults
     /// <summary>How the driver words a wait for a pooled connection that ran out (a plain TimeoutException).</summary>
     public const string PoolWaitTimedOut = "Timed out waiting for a connection";
 
-    /// <summary>Server codes that say the server refused the command before applying it.</summary>
     private static readonly HashSet<int> RefusedCodes =
     [
         6, 7,                           // HostUnreachable, HostNotFound
@@ -24,19 +21,15 @@ public sealed class MongoTransientFaults : ITransientFaults
         133,                            // FailedToSatisfyReadPreference
     ];
 
-    /// <summary>Server codes of a condition that clears on its own but may have caught the command mid-way.</summary>
     private static readonly HashSet<int> InterruptedCodes =
     [
         89, 9001,                       // NetworkTimeout, SocketException
-        11600, 11602, 91, 189,          // InterruptedAtShutdown, InterruptedDueToReplStateChange, ShutdownInProgress, PrimarySteppedDown
+        // InterruptedAtShutdown, InterruptedDueToReplStateChange, ShutdownInProgress, PrimarySteppedDown
+        11600, 11602, 91, 189,
         50, 262,                        // MaxTimeMSExpired, ExceededTimeLimit
         64,                             // WriteConcernFailed: wtimeout passed before w members acknowledged
     ];
 
-    /// <summary>
-    /// Server codes of a write the server undid whole: MongoDB's WriteConflict, and PostgreSQL's deadlock and
-    /// serialization failure as FerretDB on DocumentDB passes them on (the SQLSTATE packed, <see cref="PackedSqlState"/>).
-    /// </summary>
     private static readonly HashSet<int> RolledBackCodes =
     [
         112,                            // WriteConflict
@@ -59,11 +52,9 @@ public sealed class MongoTransientFaults : ITransientFaults
         return StoreFault.Permanent;
     }
 
-    /// <summary>What this one exception says, or null to look at its cause.</summary>
     private static StoreFault? ClassifyOne(Exception exception) => exception switch
     {
-        // A MongoConnectionException, caught first: the login was refused before any command ran (retried within the
-        // bound, then 503; a wrong password heals only when an operator mends it, which the 503's log says).
+        // A MongoConnectionException, caught first: the login was refused before any command ran.
         MongoAuthenticationException => StoreFault.Unreachable,
         MongoException labelled when labelled.HasErrorLabel("TransientTransactionError") => StoreFault.RolledBack,
         MongoNotPrimaryException or MongoNodeIsRecoveringException or MongoConnectionPoolPausedException
@@ -71,13 +62,17 @@ public sealed class MongoTransientFaults : ITransientFaults
 
         // The driver's own pool had no connection in time: nothing was sent; load on this service, not an outage.
         MongoWaitQueueFullException => StoreFault.Saturated,
-        TimeoutException waiting when waiting.Message.StartsWith(PoolWaitTimedOut, StringComparison.Ordinal) => StoreFault.Saturated,
-        MongoConnectionException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
+        TimeoutException waiting when waiting.Message.StartsWith(PoolWaitTimedOut, StringComparison.Ordinal) =>
+            StoreFault.Saturated,
+        MongoConnectionException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused
+            or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
             => StoreFault.Unreachable,
         MongoConnectionException or MongoExecutionTimeoutException => StoreFault.Interrupted,
-        MongoWriteConcernException concern => ByCode(WriteConcernErrorCode(concern.WriteConcernResult?.Response)) ?? ByCode(concern.Code) ?? Retryable(concern),
+        MongoWriteConcernException concern => ByCode(WriteConcernErrorCode(concern.WriteConcernResult?.Response))
+            ?? ByCode(concern.Code) ?? Retryable(concern),
         MongoCommandException command => ByCode(command.Code) ?? Retryable(command),
-        MongoWriteException write => ByCode(write.WriteError?.Code) ?? ByCode(write.WriteConcernError?.Code) ?? Retryable(write),
+        MongoWriteException write => ByCode(write.WriteError?.Code) ?? ByCode(write.WriteConcernError?.Code)
+            ?? Retryable(write),
         MongoException other => Retryable(other),
 
         // The driver throws a plain TimeoutException when no server could be selected in time: nothing was sent.
@@ -86,7 +81,6 @@ public sealed class MongoTransientFaults : ITransientFaults
         _ => null,
     };
 
-    /// <summary>Labelled retryable by the server, and still failing after the driver's own one retry: it may have been applied.</summary>
     private static StoreFault? Retryable(MongoException exception) =>
         exception.HasErrorLabel("RetryableWriteError") ? StoreFault.Interrupted : null;
 
@@ -110,8 +104,10 @@ public sealed class MongoTransientFaults : ITransientFaults
     {
         var code = exception switch
         {
-            MongoCommandException command => string.Create(CultureInfo.InvariantCulture, $"MongoDB error {command.Code} ({command.CodeName})"),
-            MongoWriteException write when write.WriteError is { } error => string.Create(CultureInfo.InvariantCulture, $"MongoDB write error {error.Code} ({error.Category})"),
+            MongoCommandException command =>
+                string.Create(CultureInfo.InvariantCulture, $"MongoDB error {command.Code} ({command.CodeName})"),
+            MongoWriteException write when write.WriteError is { } error =>
+                string.Create(CultureInfo.InvariantCulture, $"MongoDB write error {error.Code} ({error.Category})"),
             MongoException mongo => $"MongoDB {mongo.GetType().Name}",
             _ => null,
         };
@@ -128,7 +124,7 @@ public static class PackedSqlState
     public const int DeadlockDetected = 16908292;     // 40P01
     public const int SerializationFailure = 16777220; // 40001
 
-    /// <summary>PostgreSQL's MAKE_SQLSTATE: each character's offset from '0' in six bits, the first character lowest.</summary>
+    /// <summary>PostgreSQL's MAKE_SQLSTATE: each character's offset from '0' in six bits, the first lowest.</summary>
     public static int Pack(string sqlState)
     {
         ArgumentOutOfRangeException.ThrowIfNotEqual(sqlState.Length, 5);

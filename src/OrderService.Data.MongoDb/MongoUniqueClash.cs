@@ -2,11 +2,7 @@ using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// A write met a unique index: MongoDB's DuplicateKey (11000), or FerretDB's clash inside findAndModify, which comes back
-/// as code 1 with PostgreSQL's exclusion-constraint message. That one is matched by code AND message start, so no other
-/// code 1 is taken for a clash; the read after a clash finds the holder or fails, so it never answers a wrong replay.
-/// </summary>
+/// <summary>A write met a unique index.</summary>
 public static class MongoUniqueClash
 {
     public const int DuplicateKey = 11000;
@@ -19,12 +15,14 @@ public static class MongoUniqueClash
 
     public static bool Is(MongoException exception) => exception switch
     {
-        MongoCommandException command => command.Code == DuplicateKey || IsExclusionViolation(command.Code, command.ErrorMessage),
+        MongoCommandException command => command.Code == DuplicateKey
+            || IsExclusionViolation(command.Code, command.ErrorMessage),
         MongoWriteException write => write.WriteError?.Category == ServerErrorCategory.DuplicateKey,
         _ => false,
     };
 
-    /// <summary>FerretDB's unique clash: code 1 with PostgreSQL's exclusion-constraint message, nothing looser.</summary>
+    /// <summary>FerretDB's clash: code 1 with PostgreSQL's exclusion-constraint message, nothing looser.</summary>
     public static bool IsExclusionViolation(int code, string? message) =>
-        code == InternalError && message is not null && message.StartsWith(ExclusionViolation, StringComparison.Ordinal);
+        code == InternalError && message is not null
+            && message.StartsWith(ExclusionViolation, StringComparison.Ordinal);
 }

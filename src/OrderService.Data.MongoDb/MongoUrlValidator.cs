@@ -5,9 +5,7 @@ using OrderService.Data.Configuration;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// ConnectionStrings:Orders read as a MongoDB URI with the other settings, before anything starts, as the other
-/// engines' strings are parsed by their drivers (ConnectionStringValidator, which has no parser for a URI). Without it
-/// a URI the driver refuses passed --check-config and stopped the service only when the store was built.
+/// ConnectionStrings:Orders parsed as a MongoDB URI at start-up, as other engines' drivers parse theirs.
 /// </summary>
 internal sealed class MongoUrlValidator(IConfiguration configuration) : IValidateOptions<StoreOptions>
 {

@@ -1,11 +1,6 @@
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// Creates that carry the same Idempotency-Key take turns inside this process; creates with other keys never wait.
-/// FerretDB enforces a unique index with a PostgreSQL exclusion constraint, on which concurrent inserts of one key
-/// deadlock instead of waiting (docs/stores/ferretdb.md); taking turns, every later insert meets the duplicate key at
-/// once and replays. MongoDB loses nothing by it. Replicas still race; a deadlock there is rerun (<see cref="MongoTransientFaults"/>).
-/// </summary>
+/// <summary>Creates with one Idempotency-Key take turns here: FerretDB deadlocks concurrent inserts of a key.</summary>
 internal sealed class OneKeyAtATime
 {
     private readonly Dictionary<string, Turn> _turns = new(StringComparer.Ordinal);

@@ -4,31 +4,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// One order, one BSON document, in the API's shape and field names with its events embedded:
-/// <code>
-/// { _id: UUID("0199…"), customerId: "c-1", status: "Paid",
-///   lines: [ { sku: "A-1", quantity: 2, unitPrice: NumberDecimal("12.50") } ], total: NumberDecimal("25.00"),
-///   version: 2, createdAt: NumberLong("1735725600123456"), updatedAt: NumberLong("1735725601000001"),
-///   events: [ { sequence: 1, type: "Created", at: NumberLong("…"), data: { total: NumberDecimal("25.00") } },
-///             { sequence: 2, type: "Paid", at: NumberLong("…"), data: { paymentReference: "p-9" } } ],
-///   keys: [ { key: "order-42", requestHash: "…", version: 1, at: NumberLong("…") },   // only the steps that carried
-///           { key: "pay-42", requestHash: "…", version: 2, at: NumberLong("…") } ] } // an Idempotency-Key (OrderKeys)
-/// </code>
-/// <list type="bullet">
-/// <item><c>_id</c> is the UUIDv7 as binary subtype 4 (GuidRepresentation.Standard): 16 bytes that sort by creation
-/// time, written explicitly, so no global GuidSerializer setting is needed.</item>
-/// <item>Money is Decimal128, which keeps the scale: 12.50 stays "12.50", no binary-double rounding.</item>
-/// <item>Instants are Int64 microseconds since the Unix epoch (UTC). A BSON date holds milliseconds only, and the API
-/// promises microseconds. One long per instant is exact, 8 bytes, and sorts, ranges and indexes natively (the
-/// listing's index is on it); a date plus a sub-millisecond field would need two keys in every index and sort, and the
-/// API's fixed-width text would cost 28 bytes and a parse per read. The price: a shell shows numbers
-/// (<c>new Date(createdAt / 1000)</c> reads one back at millisecond precision).</item>
-/// <item>Status is the enum's name, as in every other store.</item>
-/// </list>
-/// Reads skip fields they do not know, so fields can be added without breaking older readers; reads of an order
-/// project <c>keys</c> away (<see cref="OrderDefinitions.WithoutKeys"/>), and this reader skips it when it is there.
-/// </summary>
+/// <summary>One order, one BSON document, in the API's shape and field names with its events embedded.</summary>
 public static class OrderBson
 {
     public const string Id = "_id";
@@ -46,11 +22,13 @@ public static class OrderBson
 
     public static BsonBinaryData IdValue(Guid id) => new(id, GuidRepresentation.Standard);
 
-    public static long ToMicroseconds(DateTimeOffset instant) => (instant.UtcTicks - EpochTicks) / TimeSpan.TicksPerMicrosecond;
+    public static long ToMicroseconds(DateTimeOffset instant) =>
+        (instant.UtcTicks - EpochTicks) / TimeSpan.TicksPerMicrosecond;
 
-    public static DateTimeOffset FromMicroseconds(long microseconds) => new(EpochTicks + (microseconds * TimeSpan.TicksPerMicrosecond), TimeSpan.Zero);
+    public static DateTimeOffset FromMicroseconds(long microseconds) =>
+        new(EpochTicks + (microseconds * TimeSpan.TicksPerMicrosecond), TimeSpan.Zero);
 
-    /// <summary>Reads one stored order; <paramref name="stored"/> is its entry for <paramref name="wantedKey"/> in <see cref="Keys"/>, if any.</summary>
+    /// <summary>Reads one stored order.</summary>
     public static Order Read(IBsonReader reader, string? wantedKey, out StoredKey? stored)
     {
         stored = null;
@@ -83,7 +61,8 @@ public static class OrderBson
         }
 
         reader.ReadEndDocument();
-        return new Order(id, customerId, status, lines, total, version, FromMicroseconds(createdAt), FromMicroseconds(updatedAt), events);
+        return new Order(id, customerId, status, lines, total, version, FromMicroseconds(createdAt),
+            FromMicroseconds(updatedAt), events);
     }
 
     private static void ReadArray<T>(IBsonReader reader, List<T> items, Func<IBsonReader, T> readItem)
@@ -163,5 +142,6 @@ public static class OrderBson
         return new OrderEventData(paymentReference, carrier, trackingNumber, reason, total);
     }
 
-    private static decimal ReadMoney(IBsonReader reader) => Money.TwoDecimals(Decimal128.ToDecimal(reader.ReadDecimal128()));
+    private static decimal ReadMoney(IBsonReader reader) =>
+        Money.TwoDecimals(Decimal128.ToDecimal(reader.ReadDecimal128()));
 }

@@ -8,21 +8,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// A stored order (<see cref="OrderBson"/>) written as the API's JSON straight from its BSON bytes, with no Order and
-/// no BSON reader in between: the bytes the API's source-generated context writes for the Order that
-/// <see cref="OrderBson.Read"/> makes of the same document. So it does what that reader and the API's converters do:
-/// <list type="bullet">
-/// <item>the fields go out in the Order's property order, whatever order the document holds them in (an update may
-/// have moved one), and fields the reader does not know (<c>keys</c>, anything added later) are left out;</item>
-/// <item>a field the document lacks is written with the reader's default ("", 0, the epoch, Created, an empty list),
-/// and a field of another BSON type than the store writes fails, as the reader fails;</item>
-/// <item><c>_id</c> (binary subtype 4) is the id's text; Decimal128 money is rounded to cents as
-/// <see cref="Money.TwoDecimals"/> does and written with two decimals; Int64 microseconds are
-/// <see cref="Timestamps.Format"/>; an event's data keeps only the fields it has (the API leaves nulls out).</item>
-/// </list>
-/// Strings are copied as UTF-8 and escaped by the writer's own encoder, exactly as it escapes the Order's strings.
-/// </summary>
+/// <summary>A stored order written as the API's JSON straight from its BSON bytes, with no Order between.</summary>
 public static class OrderBsonJson
 {
     private static readonly StandardFormat TwoDecimals = new('F', 2);
@@ -31,7 +17,8 @@ public static class OrderBsonJson
     public static void WriteOrder(ReadOnlySpan<byte> document, Utf8JsonWriter writer)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        Field id = default, customerId = default, status = default, lines = default, total = default, version = default, createdAt = default, updatedAt = default, events = default;
+        Field id = default, customerId = default, status = default, lines = default, total = default, version = default,
+            createdAt = default, updatedAt = default, events = default;
         var elements = new BsonElements(document);
         while (elements.MoveNext())
         {
@@ -63,7 +50,8 @@ public static class OrderBsonJson
 
         writer.WriteEndArray();
         WriteMoney(writer, "total"u8, total, document);
-        writer.WriteNumber("version"u8, version.Found ? BsonElements.ReadInt32(version.Of(document, BsonElements.Int32)) : 0);
+        writer.WriteNumber("version"u8,
+            version.Found ? BsonElements.ReadInt32(version.Of(document, BsonElements.Int32)) : 0);
         WriteInstant(writer, "createdAt"u8, createdAt, document);
         WriteInstant(writer, "updatedAt"u8, updatedAt, document);
         writer.WriteStartArray("events"u8);
@@ -96,7 +84,7 @@ public static class OrderBsonJson
         return ReadId(id, document);
     }
 
-    /// <summary>Whether the stored order's customerId is <paramref name="customerId"/> as UTF-8 (ordinal; "" without one, as the reader gives).</summary>
+    /// <summary>Whether the stored order's customerId is <paramref name="customerId"/> as UTF-8.</summary>
     public static bool HasCustomer(ReadOnlySpan<byte> document, ReadOnlySpan<byte> customerId)
     {
         var stored = default(Field);
@@ -109,7 +97,8 @@ public static class OrderBsonJson
             }
         }
 
-        return stored.Found ? StringBytes(stored.Of(document, BsonElements.String)).SequenceEqual(customerId) : customerId.IsEmpty;
+        return stored.Found ? StringBytes(stored.Of(document, BsonElements.String))
+            .SequenceEqual(customerId) : customerId.IsEmpty;
     }
 
     private static void WriteLine(ReadOnlySpan<byte> line, Utf8JsonWriter writer)
@@ -126,7 +115,8 @@ public static class OrderBsonJson
 
         writer.WriteStartObject();
         WriteString(writer, "sku"u8, sku, line, ""u8);
-        writer.WriteNumber("quantity"u8, quantity.Found ? BsonElements.ReadInt32(quantity.Of(line, BsonElements.Int32)) : 0);
+        writer.WriteNumber("quantity"u8,
+            quantity.Found ? BsonElements.ReadInt32(quantity.Of(line, BsonElements.Int32)) : 0);
         WriteMoney(writer, "unitPrice"u8, unitPrice, line);
         writer.WriteEndObject();
     }
@@ -145,7 +135,8 @@ public static class OrderBsonJson
         }
 
         writer.WriteStartObject();
-        writer.WriteNumber("sequence"u8, sequence.Found ? BsonElements.ReadInt32(sequence.Of(orderEvent, BsonElements.Int32)) : 0);
+        writer.WriteNumber("sequence"u8,
+            sequence.Found ? BsonElements.ReadInt32(sequence.Of(orderEvent, BsonElements.Int32)) : 0);
         WriteString(writer, "type"u8, type, orderEvent, ""u8);
         WriteInstant(writer, "at"u8, at, orderEvent);
         writer.WritePropertyName("data"u8);
@@ -153,10 +144,10 @@ public static class OrderBsonJson
         writer.WriteEndObject();
     }
 
-    /// <summary>The event's data: only the fields that are there, in <see cref="OrderEventData"/>'s order (the API leaves nulls out).</summary>
     private static void WriteData(ReadOnlySpan<byte> data, Utf8JsonWriter writer)
     {
-        Field paymentReference = default, carrier = default, trackingNumber = default, reason = default, total = default;
+        Field paymentReference = default, carrier = default, trackingNumber = default, reason = default, total =
+            default;
         if (!data.IsEmpty)
         {
             var elements = new BsonElements(data);
@@ -198,10 +189,12 @@ public static class OrderBsonJson
             : throw BsonElements.Malformed("_id is not a UUID (binary subtype 4)");
     }
 
-    private static void WriteString(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field, ReadOnlySpan<byte> container, ReadOnlySpan<byte> absent) =>
+    private static void WriteString(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field,
+        ReadOnlySpan<byte> container, ReadOnlySpan<byte> absent) =>
         writer.WriteString(name, field.Found ? StringBytes(field.Of(container, BsonElements.String)) : absent);
 
-    private static void WriteStringIfThere(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field, ReadOnlySpan<byte> container)
+    private static void WriteStringIfThere(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field,
+        ReadOnlySpan<byte> container)
     {
         if (field.Found)
         {
@@ -209,21 +202,23 @@ public static class OrderBsonJson
         }
     }
 
-    /// <summary>A BSON string's UTF-8 without its length prefix and trailing NUL.</summary>
     private static ReadOnlySpan<byte> StringBytes(ReadOnlySpan<byte> value)
     {
         var length = BsonElements.ReadInt32(value);
-        return length >= 1 && value.Length == 4 + length && value[^1] == 0 ? value.Slice(4, length - 1) : throw BsonElements.Malformed("a string's length does not match its bytes");
+        return length >= 1 && value.Length == 4 + length
+            && value[^1] == 0 ? value.Slice(4, length - 1)
+            : throw BsonElements.Malformed("a string's length does not match its bytes");
     }
 
-    /// <summary>Decimal128 (low 64 bits, then high), rounded to cents as the reader does, then two decimals as the API's money converter writes.</summary>
-    private static void WriteMoney(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field, ReadOnlySpan<byte> container)
+    private static void WriteMoney(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field,
+        ReadOnlySpan<byte> container)
     {
         var amount = 0m;
         if (field.Found)
         {
             var bits = field.Of(container, BsonElements.Decimal128);
-            var stored = Decimal128.FromIEEEBits(BinaryPrimitives.ReadUInt64LittleEndian(bits[8..]), BinaryPrimitives.ReadUInt64LittleEndian(bits));
+            var stored = Decimal128.FromIEEEBits(BinaryPrimitives.ReadUInt64LittleEndian(bits[8..]),
+                BinaryPrimitives.ReadUInt64LittleEndian(bits));
             amount = Money.TwoDecimals(Decimal128.ToDecimal(stored));
         }
 
@@ -233,19 +228,21 @@ public static class OrderBsonJson
         writer.WriteRawValue(text[..written], skipInputValidation: true);
     }
 
-    /// <summary>Int64 microseconds since the epoch as the API's timestamp text.</summary>
-    private static void WriteInstant(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field, ReadOnlySpan<byte> container)
+    private static void WriteInstant(Utf8JsonWriter writer, ReadOnlySpan<byte> name, Field field,
+        ReadOnlySpan<byte> container)
     {
-        var microseconds = field.Found ? BinaryPrimitives.ReadInt64LittleEndian(field.Of(container, BsonElements.Int64)) : 0;
+        var microseconds = field.Found ? BinaryPrimitives.ReadInt64LittleEndian(field.Of(container, BsonElements.Int64))
+            : 0;
         Span<byte> text = stackalloc byte[Timestamps.FormatLength];
-        OrderBson.FromMicroseconds(microseconds).UtcDateTime.TryFormat(text, out var written, Timestamps.Format, CultureInfo.InvariantCulture);
+        OrderBson.FromMicroseconds(microseconds)
+            .UtcDateTime.TryFormat(text, out var written, Timestamps.Format, CultureInfo.InvariantCulture);
         writer.WriteString(name, text[..written]);
     }
 
     private static ReadOnlySpan<byte> Expect(BsonElements element, byte type) =>
-        element.Type == type ? element.Value : throw BsonElements.Malformed($"an element is of BSON type 0x{element.Type:x2}, not 0x{type:x2}");
+        element.Type == type ? element.Value
+            : throw BsonElements.Malformed($"an element is of BSON type 0x{element.Type:x2}, not 0x{type:x2}");
 
-    /// <summary>Where a field's value lies in its container (the last one wins when a name repeats, as with the reader), and its BSON type.</summary>
     private readonly struct Field
     {
         private readonly int _offset;
@@ -262,6 +259,7 @@ public static class OrderBsonJson
         public bool Found => _type != 0;
 
         public ReadOnlySpan<byte> Of(ReadOnlySpan<byte> container, byte expected) =>
-            _type == expected ? container.Slice(_offset, _length) : throw BsonElements.Malformed($"a field is of BSON type 0x{_type:x2}, not 0x{expected:x2}");
+            _type == expected ? container.Slice(_offset, _length)
+                : throw BsonElements.Malformed($"a field is of BSON type 0x{_type:x2}, not 0x{expected:x2}");
     }
 }

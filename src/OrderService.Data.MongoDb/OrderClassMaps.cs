@@ -5,21 +5,13 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The driver's class maps of the order records, in the stored layout of <see cref="OrderBson"/>: the id as a standard
-/// UUID, the status by name, money as Decimal128 with two decimals, instants as Int64 microseconds. Inserts and a
-/// transition's pushed event are written with them; reads stay with <see cref="OrderBson.Read"/>, which a benchmark
-/// shows pays (docs/performance.md, the fast path).
-/// </summary>
+/// <summary>The driver's class maps of the order records, in the stored layout of <see cref="OrderBson"/>.</summary>
 public static class OrderClassMaps
 {
     private static readonly IBsonSerializer<decimal> Money = new TwoDecimalsSerializer();
     private static readonly IBsonSerializer<DateTimeOffset> Instant = new MicrosecondsSerializer();
 
-    /// <summary>
-    /// The class maps live in the driver's process-wide registry. The runtime runs a static constructor once per
-    /// process, so several hosts in one process (the tests' servers) share one registration and never race on it.
-    /// </summary>
+    /// <summary>Registered once per process: the class maps live in the driver's process-wide registry.</summary>
     static OrderClassMaps()
     {
         Register<OrderLine>(map =>
@@ -32,9 +24,12 @@ public static class OrderClassMaps
         Register<OrderEventData>(map =>
         {
             // Only the step's own fields are stored; the defaults let the creator run when a field is left out.
-            map.MapMember(d => d.PaymentReference).SetElementName("paymentReference").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
-            map.MapMember(d => d.Carrier).SetElementName("carrier").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
-            map.MapMember(d => d.TrackingNumber).SetElementName("trackingNumber").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
+            map.MapMember(d => d.PaymentReference).SetElementName("paymentReference").SetIgnoreIfNull(true)
+                .SetDefaultValue((object?)null);
+            map.MapMember(d => d.Carrier).SetElementName("carrier").SetIgnoreIfNull(true)
+                .SetDefaultValue((object?)null);
+            map.MapMember(d => d.TrackingNumber).SetElementName("trackingNumber").SetIgnoreIfNull(true)
+                .SetDefaultValue((object?)null);
             map.MapMember(d => d.Reason).SetElementName("reason").SetIgnoreIfNull(true).SetDefaultValue((object?)null);
             map.MapMember(d => d.Total).SetElementName("total").SetIgnoreIfNull(true).SetDefaultValue((object?)null)
                 .SetSerializer(new NullableSerializer<decimal>(Money));
@@ -52,14 +47,16 @@ public static class OrderClassMaps
         {
             map.MapIdMember(o => o.Id).SetSerializer(new GuidSerializer(GuidRepresentation.Standard));
             map.MapMember(o => o.CustomerId).SetElementName(OrderBson.CustomerId);
-            map.MapMember(o => o.Status).SetElementName(OrderBson.Status).SetSerializer(new EnumSerializer<OrderStatus>(BsonType.String));
+            map.MapMember(o => o.Status).SetElementName(OrderBson.Status)
+                .SetSerializer(new EnumSerializer<OrderStatus>(BsonType.String));
             map.MapMember(o => o.Lines).SetElementName(OrderBson.Lines);
             map.MapMember(o => o.Total).SetElementName(OrderBson.Total).SetSerializer(Money);
             map.MapMember(o => o.Version).SetElementName(OrderBson.Version);
             map.MapMember(o => o.CreatedAt).SetElementName(OrderBson.CreatedAt).SetSerializer(Instant);
             map.MapMember(o => o.UpdatedAt).SetElementName(OrderBson.UpdatedAt).SetSerializer(Instant);
             map.MapMember(o => o.Events).SetElementName(OrderBson.Events);
-            map.MapCreator(o => new Order(o.Id, o.CustomerId, o.Status, o.Lines, o.Total, o.Version, o.CreatedAt, o.UpdatedAt, o.Events));
+            map.MapCreator(o => new Order(o.Id, o.CustomerId, o.Status, o.Lines, o.Total, o.Version, o.CreatedAt,
+                o.UpdatedAt, o.Events));
             map.SetIgnoreExtraElements(true); // the Idempotency-Keys
         });
         OrderMap = BsonClassMap.LookupClassMap(typeof(Order));
@@ -76,7 +73,7 @@ public static class OrderClassMaps
     /// <summary>One event as embedded in <see cref="OrderBson.Events"/>.</summary>
     public static IBsonSerializer<OrderEvent> Event { get; }
 
-    /// <summary>One event as an insert embeds it, for a transition's <c>$push</c>: both write the same shape.</summary>
+    /// <summary>One event as an insert embeds it, for a transition's <c>$push</c>.</summary>
     public static BsonDocument EventDocument(int sequence, string type, DateTimeOffset at, OrderEventData data) =>
         new OrderEvent(sequence, type, at, data).ToBsonDocument(Event);
 
@@ -86,11 +83,11 @@ public static class OrderClassMaps
         // A map of these records registered elsewhere in the process would write another layout: refuse to start.
         if (!BsonClassMap.TryRegisterClassMap(map) && BsonClassMap.LookupClassMap(typeof(T)) != map)
         {
-            throw new InvalidOperationException($"Another class map of {typeof(T).Name} is registered; the MongoDB store writes its own layout.");
+            throw new InvalidOperationException(
+                $"Another class map of {typeof(T).Name} is registered; the MongoDB store writes its own layout.");
         }
     }
 
-    /// <summary>Money as Decimal128 rounded to two decimals, the scale every store keeps (12.5 is stored as "12.50").</summary>
     private sealed class TwoDecimalsSerializer : StructSerializerBase<decimal>
     {
         public override decimal Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
@@ -100,13 +97,13 @@ public static class OrderClassMaps
             context.Writer.WriteDecimal128(new Decimal128(Orders.Money.TwoDecimals(value)));
     }
 
-    /// <summary>An instant as Int64 microseconds since the Unix epoch: the driver has no representation for it.</summary>
     private sealed class MicrosecondsSerializer : StructSerializerBase<DateTimeOffset>
     {
         public override DateTimeOffset Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
             OrderBson.FromMicroseconds(context.Reader.ReadInt64());
 
-        public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, DateTimeOffset value) =>
+        public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args,
+            DateTimeOffset value) =>
             context.Writer.WriteInt64(OrderBson.ToMicroseconds(value));
     }
 }

@@ -5,21 +5,18 @@ using OrderService.Data.Orders;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>
-/// The customer listing's keyset pages on <see cref="CustomerIndex"/>, in the order createdAt, then <c>_id</c>, both
-/// descending (binary ids compare byte by byte, as PostgreSQL and SQLite sort them). Each range has a plain bound on
-/// createdAt beside the tie-break's <c>$or</c>, so the planner gets tight index bounds.
+/// The listing's keyset pages on <see cref="CustomerIndex"/>: createdAt, then <c>_id</c>, descending.
 /// </summary>
 public static partial class OrderDefinitions
 {
-    /// <summary>
-    /// What the lookahead reads: the position only (createdAt and <c>_id</c>, both in the customer index), so without a
-    /// status filter the lookahead is an index-only (covered) scan.
-    /// </summary>
+    /// <summary>What the lookahead reads.</summary>
     public static readonly ProjectionDefinition<BsonDocument, BsonDocument> PositionOnly =
-        new BsonDocumentProjectionDefinition<BsonDocument, BsonDocument>(new BsonDocument { { OrderBson.Id, 1 }, { OrderBson.CreatedAt, 1 } });
+        new BsonDocumentProjectionDefinition<BsonDocument,
+            BsonDocument>(new BsonDocument { { OrderBson.Id, 1 }, { OrderBson.CreatedAt, 1 } });
 
     /// <summary>Newest first; the id breaks ties between orders created in the same microsecond (see above).</summary>
-    public static readonly SortDefinition<BsonDocument> NewestFirst = Builders<BsonDocument>.Sort.Descending(OrderBson.CreatedAt).Descending(OrderBson.Id);
+    public static readonly SortDefinition<BsonDocument> NewestFirst =
+        Builders<BsonDocument>.Sort.Descending(OrderBson.CreatedAt).Descending(OrderBson.Id);
 
     public static FilterDefinition<BsonDocument> ByCustomer(string customerId, OrderStatus? status)
     {
@@ -27,7 +24,7 @@ public static partial class OrderDefinitions
         return status is { } wanted ? Filter.And(customer, Filter.Eq(OrderBson.Status, wanted.ToString())) : customer;
     }
 
-    /// <summary>The lookahead's filter: the customer's orders (in the status, when given) strictly after <see cref="CustomerOrdersQuery.After"/>.</summary>
+    /// <summary>The lookahead's filter.</summary>
     public static FilterDefinition<BsonDocument> PagePositions(CustomerOrdersQuery query)
     {
         var customer = ByCustomer(query.CustomerId, query.Status);
@@ -40,10 +37,11 @@ public static partial class OrderDefinitions
         return Filter.And(
             customer,
             Filter.Lte(OrderBson.CreatedAt, at),
-            Filter.Or(Filter.Lt(OrderBson.CreatedAt, at), Filter.Lt(OrderBson.Id, (BsonValue)OrderBson.IdValue(after.Id))));
+            Filter.Or(Filter.Lt(OrderBson.CreatedAt, at),
+                Filter.Lt(OrderBson.Id, (BsonValue)OrderBson.IdValue(after.Id))));
     }
 
-    /// <summary>The page's rows: the customer's orders (in the status, when given) whose position lies in [Top, Last], both inclusive.</summary>
+    /// <summary>The page's rows: the customer's orders whose position lies in [Top, Last], both inclusive.</summary>
     public static FilterDefinition<BsonDocument> PageRows(CustomerOrdersQuery query, PageRange range)
     {
         var top = OrderBson.ToMicroseconds(range.Top.CreatedAt);
@@ -52,11 +50,14 @@ public static partial class OrderDefinitions
             ByCustomer(query.CustomerId, query.Status),
             Filter.Lte(OrderBson.CreatedAt, top),
             Filter.Gte(OrderBson.CreatedAt, last),
-            Filter.Or(Filter.Lt(OrderBson.CreatedAt, top), Filter.Lte(OrderBson.Id, (BsonValue)OrderBson.IdValue(range.Top.Id))),
-            Filter.Or(Filter.Gt(OrderBson.CreatedAt, last), Filter.Gte(OrderBson.Id, (BsonValue)OrderBson.IdValue(range.Last.Id))));
+            Filter.Or(Filter.Lt(OrderBson.CreatedAt, top),
+                Filter.Lte(OrderBson.Id, (BsonValue)OrderBson.IdValue(range.Top.Id))),
+            Filter.Or(Filter.Gt(OrderBson.CreatedAt, last),
+                Filter.Gte(OrderBson.Id, (BsonValue)OrderBson.IdValue(range.Last.Id))));
     }
 
     /// <summary>A position as the lookahead reads it (<see cref="PositionOnly"/>).</summary>
     public static OrderPosition Position(BsonDocument document) =>
-        new(OrderBson.FromMicroseconds(document[OrderBson.CreatedAt].AsInt64), document[OrderBson.Id].AsBsonBinaryData.ToGuid(GuidRepresentation.Standard));
+        new(OrderBson.FromMicroseconds(document[OrderBson.CreatedAt].AsInt64), document[OrderBson.Id]
+            .AsBsonBinaryData.ToGuid(GuidRepresentation.Standard));
 }

@@ -4,11 +4,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// Every filter, update, projection, sort and index the MongoDB store sends, in one place, so each is rendered to BSON
-/// and asserted offline (tests/Unit/Commands). Values go in as BsonValues of the stored types (UUID subtype 4,
-/// Int64 microseconds), never through a serializer a global setting could change.
-/// </summary>
+/// <summary>Every filter, update, projection, sort and index the MongoDB store sends, rendered in tests.</summary>
 public static partial class OrderDefinitions
 {
     public const string CustomerIndexName = "customer_newest_first";
@@ -17,40 +13,35 @@ public static partial class OrderDefinitions
 
     private static readonly FilterDefinitionBuilder<BsonDocument> Filter = Builders<BsonDocument>.Filter;
 
-    /// <summary>Reads leave the Idempotency-Keys out (they are not part of the order) and read the rest with <see cref="OrderBsonSerializer"/>.</summary>
+    /// <summary>Reads leave the keys out and read the rest with <see cref="OrderBsonSerializer"/>.</summary>
     public static readonly ProjectionDefinition<BsonDocument, Order> WithoutKeys =
         new ReadAs<Order>(new BsonDocument(OrderKeys.Field, 0), OrderBsonSerializer.Instance);
 
     /// <summary>
-    /// The same projection read as the reply's raw bytes, one <see cref="RawBsonDocument"/> per order, for the JSON reads
-    /// (<see cref="OrderBsonJson"/>); the driver's raw serializer is named here, not looked up in a registry.
+    /// The same projection as raw bytes, one <see cref="RawBsonDocument"/> per order, for the JSON reads.
     /// </summary>
     public static readonly ProjectionDefinition<BsonDocument, RawBsonDocument> RawWithoutKeys =
-        new ReadAs<RawBsonDocument>(new BsonDocument(OrderKeys.Field, 0), MongoDB.Bson.Serialization.Serializers.RawBsonDocumentSerializer.Instance);
+        new ReadAs<RawBsonDocument>(new BsonDocument(OrderKeys.Field, 0),
+            MongoDB.Bson.Serialization.Serializers.RawBsonDocumentSerializer.Instance);
 
-    /// <summary>
-    /// The whole stored document with its entry for <paramref name="key"/> (<see cref="KeyedOrderBsonSerializer"/>): a create
-    /// or transition that met a known key compares request hashes, and a replay cuts the order back to the entry's version.
-    /// </summary>
+    /// <summary>The whole stored document with its entry for <paramref name="key"/>.</summary>
     public static ProjectionDefinition<BsonDocument, KeyedOrder> WithKey(string? key) =>
         new ReadAs<KeyedOrder>(null, new KeyedOrderBsonSerializer(key));
 
     /// <summary>What the read that explains a write that matched nothing needs: status and version.</summary>
     public static readonly ProjectionDefinition<BsonDocument, BsonDocument> StateOnly =
-        new BsonDocumentProjectionDefinition<BsonDocument, BsonDocument>(new BsonDocument { { OrderBson.Status, 1 }, { OrderBson.Version, 1 }, { OrderBson.Id, 0 } });
+        new BsonDocumentProjectionDefinition<BsonDocument,
+            BsonDocument>(new BsonDocument { { OrderBson.Status, 1 }, { OrderBson.Version, 1 }, { OrderBson.Id, 0 } });
 
     /// <summary>
-    /// The customer listing's index, in listing order so no sort runs in memory; the trailing <c>_id</c> breaks ties, so
-    /// <c>(createdAt, _id)</c> is an <see cref="OrderPosition"/>, and a page's lookahead reads this index alone.
+    /// The listing's index, in listing order; its <c>(createdAt, _id)</c> is an <see cref="OrderPosition"/>.
     /// </summary>
     public static readonly CreateIndexModel<BsonDocument> CustomerIndex = new(
-        Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.CustomerId).Descending(OrderBson.CreatedAt).Descending(OrderBson.Id),
+        Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.CustomerId).Descending(OrderBson.CreatedAt)
+            .Descending(OrderBson.Id),
         new CreateIndexOptions { Name = CustomerIndexName });
 
-    /// <summary>
-    /// One request per Idempotency-Key across orders, creates and transitions alike (<see cref="OrderKeys"/>): unique,
-    /// multikey and partial, so a keyed write stays one single-document write that a second holder of the key fails.
-    /// </summary>
+    /// <summary>One request per Idempotency-Key across orders, creates and transitions alike.</summary>
     public static readonly CreateIndexModel<BsonDocument> KeyIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.KeyPath),
         new CreateIndexOptions<BsonDocument>
@@ -60,10 +51,7 @@ public static partial class OrderDefinitions
             PartialFilterExpression = Filter.Exists(OrderKeys.KeyPath),
         });
 
-    /// <summary>
-    /// The clean-up's index: finds the orders holding an expired key without a collection scan. Not a TTL index, which
-    /// would delete the whole order the entry lives in.
-    /// </summary>
+    /// <summary>The clean-up's index of expired keys; not TTL, which would delete the whole order.</summary>
     public static readonly CreateIndexModel<BsonDocument> KeyAgeIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.AtPath),
         new CreateIndexOptions<BsonDocument>
@@ -72,36 +60,33 @@ public static partial class OrderDefinitions
             PartialFilterExpression = Filter.Exists(OrderKeys.AtPath),
         });
 
-    public static IReadOnlyList<CreateIndexModel<BsonDocument>> Indexes { get; } = [CustomerIndex, KeyIndex, KeyAgeIndex];
+    public static IReadOnlyList<CreateIndexModel<BsonDocument>> Indexes { get; } =
+        [CustomerIndex, KeyIndex, KeyAgeIndex];
 
-    public static FilterDefinition<BsonDocument> ById(Guid id) => Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
+    public static FilterDefinition<BsonDocument> ById(Guid id) =>
+        Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
-    /// <summary>One <c>$in</c> with every id as one array (the batch filter's "one parameter carries all ids").</summary>
-    public static FilterDefinition<BsonDocument> ByIds(IEnumerable<Guid> ids) => Filter.In(OrderBson.Id, ids.Select(id => (BsonValue)OrderBson.IdValue(id)));
+    /// <summary>One <c>$in</c> with every id as one array.</summary>
+    public static FilterDefinition<BsonDocument> ByIds(IEnumerable<Guid> ids) =>
+        Filter.In(OrderBson.Id, ids.Select(id => (BsonValue)OrderBson.IdValue(id)));
 
     /// <summary>The order that holds an Idempotency-Key, whichever step stored it.</summary>
     public static FilterDefinition<BsonDocument> ByKey(string key) => Filter.Eq(OrderKeys.KeyPath, key);
 
-    public static FilterDefinition<BsonDocument> KeyedById(Guid id) => Builders<BsonDocument>.Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
+    public static FilterDefinition<BsonDocument> KeyedById(Guid id) =>
+        Builders<BsonDocument>.Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
-    /// <summary>
-    /// The transition's condition: this order, in a status <see cref="Transitions.AllowedFrom"/> allows, at the expected
-    /// version with If-Match, and not yet holding the Idempotency-Key (another order holding it fails on <see cref="KeyIndex"/>).
-    /// </summary>
+    /// <summary>The transition's condition: this order, allowed status, expected version, key not yet held.</summary>
     public static FilterDefinition<BsonDocument> Transitionable(TransitionCommand command)
     {
         var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString());
         var condition = Filter.And(ById(command.OrderId), Filter.In(OrderBson.Status, allowed));
-        condition = command.ExpectedVersion is { } expected ? Filter.And(condition, Filter.Eq(OrderBson.Version, expected)) : condition;
+        condition = command.ExpectedVersion is { } expected
+            ? Filter.And(condition, Filter.Eq(OrderBson.Version, expected)) : condition;
         return command.IdempotencyKey is { } key ? Filter.And(condition, Filter.Ne(OrderKeys.KeyPath, key)) : condition;
     }
 
-    /// <summary>
-    /// The transition's change, one atomic single-document update, with the key's entry when keyed. With If-Match the new
-    /// version is known, so classic operators do; without it only a pipeline stage can copy the stored version into the
-    /// event (every field of a <c>$set</c> stage reads the document as it entered). Client values go in <c>$literal</c>,
-    /// so a payment reference like "$total" stays a string.
-    /// </summary>
+    /// <summary>The transition's one atomic update; client values go in <c>$literal</c>, never as operators.</summary>
     public static UpdateDefinition<BsonDocument> Transition(TransitionCommand command)
     {
         var status = Transitions.Target(command.Action).ToString();
@@ -129,7 +114,8 @@ public static partial class OrderDefinitions
             { OrderBson.Status, Literal(status) },
             { OrderBson.UpdatedAt, at },
             { OrderBson.Version, next },
-            { OrderBson.Events, new BsonDocument("$concatArrays", new BsonArray { "$" + OrderBson.Events, new BsonArray { pushed } }) },
+            { OrderBson.Events, new BsonDocument("$concatArrays",
+                new BsonArray { "$" + OrderBson.Events, new BsonArray { pushed } }) },
         };
         if (command.IdempotencyKey is { } keyed)
         {
@@ -138,22 +124,22 @@ public static partial class OrderDefinitions
             entry["key"] = Literal(keyed);
             entry["requestHash"] = Literal(command.RequestHash);
             var stored = new BsonDocument("$ifNull", new BsonArray { "$" + OrderKeys.Field, new BsonArray() });
-            set.Add(OrderKeys.Field, new BsonDocument("$concatArrays", new BsonArray { stored, new BsonArray { entry } }));
+            set.Add(OrderKeys.Field, new BsonDocument("$concatArrays",
+                new BsonArray { stored, new BsonArray { entry } }));
         }
 
         var stage = new BsonDocument("$set", set);
-        return new PipelineUpdateDefinition<BsonDocument>(PipelineDefinition<BsonDocument, BsonDocument>.Create([stage]));
+        return new PipelineUpdateDefinition<BsonDocument>(PipelineDefinition<BsonDocument,
+            BsonDocument>.Create([stage]));
     }
 
     private static BsonDocument Literal(BsonValue value) => new("$literal", value);
 
-    /// <summary>
-    /// A projection that names the serializer its results are read with, so the collection stays a plain
-    /// BsonDocument collection and no serializer is registered globally for the order types.
-    /// </summary>
-    private sealed class ReadAs<TResult>(BsonDocument? projection, MongoDB.Bson.Serialization.IBsonSerializer<TResult> serializer)
+    private sealed class ReadAs<TResult>(BsonDocument? projection,
+        MongoDB.Bson.Serialization.IBsonSerializer<TResult> serializer)
         : ProjectionDefinition<BsonDocument, TResult>
     {
-        public override RenderedProjectionDefinition<TResult> Render(RenderArgs<BsonDocument> args) => new(projection, serializer);
+        public override RenderedProjectionDefinition<TResult> Render(RenderArgs<BsonDocument> args) =>
+            new(projection, serializer);
     }
 }

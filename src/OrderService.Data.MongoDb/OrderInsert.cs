@@ -5,14 +5,11 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The document an insert stores: the order (normalized as every store keeps it) in <see cref="OrderClassMaps"/>'s layout,
-/// and, when the create carried an Idempotency-Key, <see cref="OrderKeys.Field"/> with its one entry, last.
-/// </summary>
+/// <summary>The document an insert stores.</summary>
 [BsonSerializer(typeof(OrderInsertSerializer))]
 public sealed record OrderInsert(Order Order, string? IdempotencyKey = null, string? RequestHash = null);
 
-/// <summary>Writes an <see cref="OrderInsert"/> with the order's class map; inserts are never read back as one.</summary>
+/// <summary>Writes an <see cref="OrderInsert"/> with the order's class map; never read back as one.</summary>
 public sealed class OrderInsertSerializer : SerializerBase<OrderInsert>
 {
     public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, OrderInsert value)
@@ -23,8 +20,7 @@ public sealed class OrderInsertSerializer : SerializerBase<OrderInsert>
             return;
         }
 
-        // The order's members as its class map writes them, then the key list: the class map's serializer would close
-        // the document before it.
+        // The order's members, then the key list: the class map's serializer would close the document before it.
         var writer = context.Writer;
         writer.WriteStartDocument();
         foreach (var member in OrderClassMaps.OrderMap.AllMemberMaps)
@@ -40,7 +36,8 @@ public sealed class OrderInsertSerializer : SerializerBase<OrderInsert>
         // A create's key is the first entry of the one key list its order's transitions add to: one unique index.
         writer.WriteName(OrderKeys.Field);
         writer.WriteStartArray();
-        BsonDocumentSerializer.Instance.Serialize(context, OrderKeys.Entry(key, value.RequestHash ?? "", 1, value.Order.CreatedAt));
+        BsonDocumentSerializer.Instance.Serialize(context,
+            OrderKeys.Entry(key, value.RequestHash ?? "", 1, value.Order.CreatedAt));
         writer.WriteEndArray();
         writer.WriteEndDocument();
     }

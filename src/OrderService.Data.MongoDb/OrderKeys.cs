@@ -6,17 +6,13 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The Idempotency-Keys of an order, inside the order: <c>keys: [{ key, requestHash, version, at }]</c>, one entry per
-/// keyed step, so a key is stored in the same single-document write as its event. A list of their own, not a field of
-/// the events: an event without a key would index as null and break the unique index (docs/stores/mongodb.md).
-/// </summary>
+/// <summary>The Idempotency-Keys of an order, in a list of their own: a keyless event would index as null.</summary>
 public static class OrderKeys
 {
     public const string Field = "keys";
     public const string KeyPath = "keys.key";
 
-    /// <summary>When the entry was stored (the create's or the step's time, Int64 microseconds like every timestamp here): the clean-up's age.</summary>
+    /// <summary>When the entry was stored: the clean-up's age.</summary>
     public const string At = "at";
     public const string AtPath = "keys.at";
 
@@ -29,7 +25,9 @@ public static class OrderKeys
         { At, OrderBson.ToMicroseconds(at) },
     };
 
-    /// <summary>Reads the <see cref="Field"/> array at the reader's position and returns the entry of <paramref name="wanted"/>, if there is one.</summary>
+    /// <summary>
+    /// The entry of <paramref name="wanted"/> in the <see cref="Field"/> array at the reader, if any.
+    /// </summary>
     public static StoredKey? Find(IBsonReader reader, string wanted)
     {
         StoredKey? found = null;
@@ -68,27 +66,28 @@ public static class OrderKeys
     }
 }
 
-/// <summary>One stored Idempotency-Key: the request it names (its hash) and the version the keyed step produced.</summary>
+/// <summary>One stored Idempotency-Key: the request it names and the version the keyed step produced.</summary>
 public readonly record struct StoredKey(string Key, string RequestHash, int Version);
 
-/// <summary>A stored order with its entry for the key it was found by (null when the order does not hold that key).</summary>
+/// <summary>A stored order with its entry for the key it was found by.</summary>
 public sealed record KeyedOrder(Order Order, StoredKey? Key);
 
-/// <summary>Reads <see cref="Order"/> with <see cref="OrderBson"/>, without reflection or class maps; writes use <see cref="OrderClassMaps"/>.</summary>
+/// <summary>Reads <see cref="Order"/> with <see cref="OrderBson"/>; writes use <see cref="OrderClassMaps"/>.</summary>
 public sealed class OrderBsonSerializer : SerializerBase<Order>
 {
     public static readonly OrderBsonSerializer Instance = new();
 
-    public override Order Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) => OrderBson.Read(context.Reader, null, out _);
+    public override Order Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
+        OrderBson.Read(context.Reader, null, out _);
 
     public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, Order value) =>
         OrderClassMaps.Order.Serialize(context, value);
 }
 
-/// <summary>Reads an order together with its entry for <paramref name="key"/>: a create or transition that met a known key compares the hashes.</summary>
+/// <summary>Reads an order together with its entry for <paramref name="key"/>.</summary>
 public sealed class KeyedOrderBsonSerializer(string? key) : SerializerBase<KeyedOrder>
 {
-    /// <summary>The key whose entry is read (null: none, e.g. a retried insert without a key found by its id).</summary>
+    /// <summary>The key whose entry is read.</summary>
     public string? Key { get; } = key;
 
     public override KeyedOrder Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>

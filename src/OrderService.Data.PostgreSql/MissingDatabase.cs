@@ -5,28 +5,23 @@ using OrderService.Data.Resilience;
 namespace OrderService.Data.PostgreSql;
 
 /// <summary>
-/// What the service does when ConnectionStrings:Orders names a PostgreSQL database that does not exist
-/// (3D000): it creates it when its role may (CREATEDB or superuser), as the SQL Server store does;
-/// otherwise every call answers 503 with the reason and the statement that fixes it, and the service
-/// recovers by itself once someone has created the database. Never a 500.
+/// A missing PostgreSQL database is created if the role may; else every call answers 503 with the fix.
 /// </summary>
 internal sealed class MissingDatabase(string connectionString, ILogger logger)
 {
-    /// <summary>CREATE DATABASE copies a template and syncs it: seconds on a busy machine, more than one request's budget.</summary>
     private static readonly TimeSpan CreationTimeout = TimeSpan.FromSeconds(60);
 
     private static readonly string[] MaintenanceDatabases = ["postgres", "template1"];
 
     private SharedRun? _creation;
 
-    public static bool IsMissing(Exception exception) => exception is PostgresException { SqlState: PostgresErrorCodes.InvalidCatalogName };
+    public static bool IsMissing(Exception exception) =>
+        exception is PostgresException { SqlState: PostgresErrorCodes.InvalidCatalogName };
 
-    /// <summary>
-    /// Creates the database, once, on its own timeout, whoever asks first: a caller that gives up (its attempt
-    /// timed out) only stops waiting, so a slow CREATE DATABASE is never cancelled and started over per request.
-    /// </summary>
+    /// <summary>Creates the database once; a caller that gives up only stops waiting, so it never restarts.</summary>
     public Task CreateOrExplainAsync(CancellationToken cancellationToken) =>
-        LazyInitializer.EnsureInitialized(ref _creation, () => new SharedRun(CreateAsync, CreationTimeout)).WaitAsync(cancellationToken);
+        LazyInitializer.EnsureInitialized(ref _creation, () => new SharedRun(CreateAsync, CreationTimeout))
+            .WaitAsync(cancellationToken);
 
     private async Task CreateAsync(CancellationToken cancellationToken)
     {
@@ -36,7 +31,9 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
 
         string role;
         bool mayCreate;
-        await using (var privileges = new NpgsqlCommand("SELECT current_user::text, rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user", maintenance))
+        await using (var privileges =
+            new NpgsqlCommand("SELECT current_user::text, rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = " +
+                "current_user", maintenance))
         await using (var reader = await privileges.ExecuteReaderAsync(cancellationToken))
         {
             await reader.ReadAsync(cancellationToken);
@@ -53,7 +50,8 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
         {
             await using var create = new NpgsqlCommand($"CREATE DATABASE {Quote(name)}", maintenance);
             await create.ExecuteNonQueryAsync(cancellationToken);
-            logger.LogWarning("Created the PostgreSQL database \"{Database}\": ConnectionStrings:Orders names it, it did not exist, and role \"{Role}\" may create databases.", name, role);
+            logger.LogWarning("Created the PostgreSQL database \"{Database}\": ConnectionStrings:Orders names it, it " +
+                "did not exist, and role \"{Role}\" may create databases.", name, role);
         }
         catch (PostgresException exists) when (exists.SqlState == PostgresErrorCodes.DuplicateDatabase)
         {
@@ -65,12 +63,14 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
         }
     }
 
-    private static async Task<NpgsqlConnection> OpenMaintenanceAsync(NpgsqlConnectionStringBuilder target, string name, CancellationToken cancellationToken)
+    private static async Task<NpgsqlConnection> OpenMaintenanceAsync(NpgsqlConnectionStringBuilder target, string name,
+        CancellationToken cancellationToken)
     {
         Exception? last = null;
         foreach (var database in MaintenanceDatabases)
         {
-            var builder = new NpgsqlConnectionStringBuilder(target.ConnectionString) { Database = database, Pooling = false };
+            var builder = new NpgsqlConnectionStringBuilder(target.ConnectionString) { Database = database, Pooling =
+                false };
             var connection = new NpgsqlConnection(builder.ConnectionString);
             try
             {
@@ -85,14 +85,17 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
         }
 
         throw new StoreUnavailableException(
-            $"PostgreSQL database \"{name}\" does not exist, and the service could not reach a maintenance database (postgres, template1) to create it: {last?.Message}",
+            $"PostgreSQL database \"{name}\" does not exist, and the service could not reach a maintenance database " +
+            $"(postgres, template1) to create it: {last?.Message}",
             last) { NeedsOperator = true };
     }
 
     private static StoreUnavailableException NotAllowed(string name, string role, Exception? inner = null) => new(
         $"PostgreSQL database \"{name}\" does not exist, and role \"{role}\" may not create it (it lacks CREATEDB). " +
-        $"Create it once as a superuser: CREATE DATABASE {Quote(name)} OWNER {Quote(role)}; or let the role create it: ALTER ROLE {Quote(role)} CREATEDB;",
+        $"Create it once as a superuser: CREATE DATABASE {Quote(name)} OWNER {Quote(role)}; or let the role create " +
+        $"it: ALTER ROLE {Quote(role)} CREATEDB;",
         inner) { NeedsOperator = true };
 
-    private static string Quote(string identifier) => "\"" + identifier.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"";
+    private static string Quote(string identifier) => "\"" + identifier.Replace("\"", "\"\"", StringComparison.Ordinal)
+        + "\"";
 }

@@ -6,13 +6,9 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>
-/// PostgreSQL's words: jsonb, json_agg, uuid[] with = ANY for the batch filter, and writes that are ONE
-/// statement each (data-modifying CTEs): a transition's write and its read-back travel as one
-/// multi-statement command (one round trip, one implicit transaction), and so does a create.
-/// On Citus the writes are calls of distributed functions instead (PostgreSqlDialect.Citus.cs).
-/// </summary>
-public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, PostgreSqlDistribution distribution = PostgreSqlDistribution.None)
+/// <summary>PostgreSQL's words.</summary>
+public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, PostgreSqlDistribution distribution =
+    PostgreSqlDistribution.None)
     : SqlDialect(readIsolation)
 {
     private readonly bool _citus = distribution == PostgreSqlDistribution.Citus;
@@ -28,11 +24,13 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
     protected override string JsonValue(string parameter) => $"{parameter}::jsonb";
 
     protected override string LinesJson(string orderAlias) =>
-        "(SELECT json_agg(json_build_object('sku', l.sku, 'quantity', l.quantity, 'unitPrice', l.unit_price) ORDER BY l.line_no) " +
+        "(SELECT json_agg(json_build_object('sku', l.sku, 'quantity', l.quantity, 'unitPrice', l.unit_price) ORDER " +
+        "BY l.line_no) " +
         $"FROM order_lines l WHERE l.order_id = {orderAlias}.id)";
 
     protected override string EventsJson(string orderAlias) =>
-        "(SELECT json_agg(json_build_object('sequence', e.sequence, 'type', e.type, 'at', e.at, 'data', e.data) ORDER BY e.sequence) " +
+        "(SELECT json_agg(json_build_object('sequence', e.sequence, 'type', e.type, 'at', e.at, 'data', e.data) " +
+        "ORDER BY e.sequence) " +
         $"FROM order_events e WHERE e.order_id = {orderAlias}.id)";
 
     protected override string LinesFromJson(string parameter) =>
@@ -40,12 +38,7 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
 
     protected override string IdIsInSet(string column, string parameter) => $"{column} = ANY({parameter})";
 
-    /// <summary>
-    /// The whole create as ONE statement (data-modifying CTEs): the lines and the event are inserted
-    /// FROM the order's RETURNING, so they follow only an order this call inserted; with a key, the order
-    /// follows only a key this call inserted. Foreign keys are checked at the end of the statement, when
-    /// the customer and the order rows exist.
-    /// </summary>
+    /// <summary>The whole create as ONE statement: lines and event follow only an order this call inserted.</summary>
     protected override string BuildCreateOrder(bool withIdempotencyKey)
     {
         if (_citus)
@@ -53,68 +46,69 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
             return CitusCreateOrder(withIdempotencyKey);
         }
 
-        var sql = new StringBuilder("WITH c AS (INSERT INTO customers (id, created_at) VALUES (@CustomerId, @At) ON CONFLICT (id) DO NOTHING), ");
+        var sql = new StringBuilder(
+            "WITH c AS (INSERT INTO customers (id, created_at) VALUES (@CustomerId, @At) ON CONFLICT (id) DO " +
+            "NOTHING), ");
         if (withIdempotencyKey)
         {
-            sql.Append("k AS (INSERT INTO idempotency_keys (key, request_hash, order_id, created_at) VALUES (@Key, @RequestHash, @Id, @At) ")
+            sql.Append("k AS (INSERT INTO idempotency_keys (key, request_hash, order_id, created_at) VALUES (@Key, " +
+                "@RequestHash, @Id, @At) ")
                 .Append("ON CONFLICT (key) DO NOTHING RETURNING order_id), ");
         }
 
         sql.Append("o AS (INSERT INTO orders (id, customer_id, status, total, version, created_at, updated_at) ")
-            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, @CustomerId, '{nameof(OrderStatus.Created)}', @Total, 1, @At, @At")
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT @Id, @CustomerId, '{nameof(OrderStatus.Created)}', @Total, 1, @At, @At")
             .Append(withIdempotencyKey ? " FROM k" : "").Append(" ON CONFLICT (id) DO NOTHING RETURNING id), ")
             .Append("l AS (INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price) ")
-            .Append(CultureInfo.InvariantCulture, $"SELECT o.id, l.line_no, l.sku, l.quantity, l.unit_price FROM o CROSS JOIN {LinesFromJson("@Lines")}), ")
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT o.id, l.line_no, l.sku, l.quantity, l.unit_price FROM o CROSS JOIN " +
+                $"{LinesFromJson("@Lines")}), ")
             .Append("e AS (INSERT INTO order_events (order_id, sequence, type, at, data) ")
-            .Append(CultureInfo.InvariantCulture, $"SELECT o.id, 1, '{Transitions.CreatedEventType}', @At, @Data::jsonb FROM o) ")
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT o.id, 1, '{Transitions.CreatedEventType}', @At, @Data::jsonb FROM o) ")
             .Append("SELECT id FROM o;");
         return sql.ToString();
     }
 
-    /// <summary>
-    /// The create with a key is the one statement above: an order row back means this call inserted the key and the
-    /// order. Only when nothing came back is the key looked up, in a statement of its own after it (a fresh snapshot:
-    /// it sees a key a concurrent create committed while this one waited on it), so a create costs one statement.
-    /// </summary>
+    /// <summary>The create with a key is the one statement above.</summary>
     public override bool CreateLooksUpKeySeparately => true;
 
-    /// <summary>
-    /// The UPDATE and the event INSERT in one statement: they succeed or fail together, and a concurrent
-    /// writer makes the UPDATE re-check its WHERE on the new row (exactly one winner). With a key, the key
-    /// INSERT joins the same statement, without ON CONFLICT on purpose: a key already stored (or being
-    /// stored by a transaction that then commits) raises a unique violation, which aborts the whole
-    /// statement, update and event included. No read of the key is added to the write.
-    /// </summary>
+    /// <summary>UPDATE and event INSERT in one statement; a stored key aborts it all (no ON CONFLICT).</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) => _citus
         ? $"SELECT t.version FROM {CitusTransition(action, checksVersion, withKey)} t;"
-        : WriteCtes(action, checksVersion, withKey, orderColumns: "id, version", eventColumns: "") + " SELECT version FROM u;";
+        : WriteCtes(action, checksVersion, withKey, orderColumns: "id, version", eventColumns: "")
+            + " SELECT version FROM u;";
 
-    /// <summary>
-    /// The write and the read-back as ONE statement (<see cref="SqlDialect.TransitionReturnsWrittenOrder"/>): the order
-    /// row comes from the UPDATE's RETURNING and its events are the stored ones plus the one just inserted (UNION
-    /// ALL), so no second statement, snapshot or orders lookup. A row only when the write happened.
-    /// </summary>
+    /// <summary>The write and the read-back as ONE statement.</summary>
     protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) => _citus
-        ? $"SELECT t.id, t.customer_id, t.status, t.total, t.version, t.created_at, t.updated_at, t.lines, t.events FROM {CitusTransition(action, checksVersion, withKey)} t;"
-        : WriteCtes(action, checksVersion, withKey, orderColumns: "id, customer_id, status, total, version, created_at, updated_at", eventColumns: " RETURNING sequence, type, at, data") +
-        " SELECT u.id, u.customer_id, u.status, u.total, u.version, u.created_at, u.updated_at, " + LinesJson("u") + " AS lines, " +
-        "(SELECT json_agg(json_build_object('sequence', x.sequence, 'type', x.type, 'at', x.at, 'data', x.data) ORDER BY x.sequence) " +
-        "FROM (SELECT v.sequence, v.type, v.at, v.data FROM order_events v WHERE v.order_id = u.id UNION ALL SELECT sequence, type, at, data FROM e) x) AS events " +
+        ? $"SELECT t.id, t.customer_id, t.status, t.total, t.version, t.created_at, t.updated_at, t.lines, t.events " +
+            $"FROM {CitusTransition(action, checksVersion, withKey)} t;"
+        : WriteCtes(action, checksVersion, withKey,
+            orderColumns: "id, customer_id, status, total, version, created_at, updated_at",
+            eventColumns: " RETURNING sequence, type, at, data") +
+        " SELECT u.id, u.customer_id, u.status, u.total, u.version, u.created_at, u.updated_at, " + LinesJson("u")
+            + " AS lines, " +
+        "(SELECT json_agg(json_build_object('sequence', x.sequence, 'type', x.type, 'at', x.at, 'data', x.data) " +
+        "ORDER BY x.sequence) " +
+        "FROM (SELECT v.sequence, v.type, v.at, v.data FROM order_events v WHERE v.order_id = u.id UNION ALL SELECT " +
+        "sequence, type, at, data FROM e) x) AS events " +
         "FROM u;";
 
     /// <inheritdoc />
     public override bool TransitionReturnsWrittenOrder => true;
 
-    private static string WriteCtes(OrderAction action, bool checksVersion, bool withKey, string orderColumns, string eventColumns) =>
-        $"WITH u AS (UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)} RETURNING {orderColumns}), " +
+    private static string WriteCtes(OrderAction action, bool checksVersion, bool withKey, string orderColumns,
+        string eventColumns) =>
+        $"WITH u AS (UPDATE orders SET {ConditionalWriteSet(action)} WHERE " +
+        $"{ConditionalWriteFilter(action, checksVersion)} RETURNING {orderColumns}), " +
         "e AS (INSERT INTO order_events (order_id, sequence, type, at, data) " +
         $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data::jsonb FROM u{eventColumns})" +
-        (withKey ? ", k AS (INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) SELECT @Key, @RequestHash, id, version, @At FROM u)" : "");
+        (withKey ? ", k AS (INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) SELECT " +
+            "@Key, @RequestHash, id, version, @At FROM u)" : "");
 
     /// <summary>
-    /// The keys go as an array, so that the store's one generic plan (plan_cache_mode=force_generic_plan,
-    /// <see cref="PostgresDatabase"/>) deletes them through the key's index: with IN, not knowing @Limit, that plan reads
-    /// the whole table.
+    /// The keys go as an array, so the store's one generic plan deletes them through the key's index.
     /// </summary>
     protected override string BuildDeleteExpiredKeys() => _citus
         ? CitusDeleteExpiredKeys
@@ -123,11 +117,9 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
                 SELECT key FROM idempotency_keys WHERE created_at < @Before ORDER BY created_at LIMIT @Limit))
             """;
 
-    /// <summary>
-    /// unique_violation (23505) on idempotency_keys: the transition's key was stored meanwhile. Citus relays a worker's
-    /// error without the table's name: there the constraint is named in the message (of the shard's copy of the key).
-    /// </summary>
+    /// <summary>unique_violation (23505) on idempotency_keys: the transition's key was stored meanwhile.</summary>
     public override bool IsIdempotencyKeyTaken(Exception exception) =>
         exception is PostgresException { SqlState: PostgresErrorCodes.UniqueViolation } violation
-        && (violation.TableName == "idempotency_keys" || (_citus && violation.MessageText.Contains("\"idempotency_keys_pkey_", StringComparison.Ordinal)));
+        && (violation.TableName == "idempotency_keys"
+            || (_citus && violation.MessageText.Contains("\"idempotency_keys_pkey_", StringComparison.Ordinal)));
 }

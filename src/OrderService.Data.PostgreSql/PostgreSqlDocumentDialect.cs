@@ -7,12 +7,7 @@ using OrderService.Data.PostgreSql.Citus;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>
-/// The document layout's SQL for PostgreSQL (jsonb), on plain PostgreSQL and on Citus (Store:PostgreSql:Distribution=Citus:
-/// the statements of <see cref="CitusDocumentSql"/>, and a keyed create's id from its key). Every write is ONE statement,
-/// the key included, so it can travel in a group commit's batch. The JSON keys written here are the camelCase names of
-/// <see cref="Order"/> and <see cref="OrderEvent"/>: the document stays in the API's shape.
-/// </summary>
+/// <summary>The document layout's SQL for PostgreSQL, on plain PostgreSQL and on Citus.</summary>
 public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distribution) : DocumentDialect
 {
     internal const string InsertOrder = """
@@ -22,10 +17,6 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         RETURNING id
         """;
 
-    /// <summary>
-    /// The key and the order in one statement: the order row is inserted only if the key was new, so
-    /// concurrent creates with one key leave one order (ON CONFLICT waits for the other inserter's commit).
-    /// </summary>
     private const string InsertOrderWithKey = """
         WITH new_key AS (
             INSERT INTO order_document_keys (key, request_hash, order_id, created_at)
@@ -38,11 +29,6 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         RETURNING id
         """;
 
-    /// <summary>
-    /// The transition: one conditional UPDATE, no explicit transaction. In SET, <c>version</c> is the old
-    /// value, so the event's sequence is the new version. Under READ COMMITTED a concurrent winner makes
-    /// PostgreSQL re-check the WHERE against the winner's row, so losers match nothing: one winner.
-    /// </summary>
     private const string Transition = """
         UPDATE order_documents
         SET status = @status,
@@ -60,13 +46,9 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         RETURNING document
         """;
 
-    /// <summary>
-    /// <see cref="Transition"/> with the Idempotency-Key stored in the same statement. No ON CONFLICT on the
-    /// key: a key already stored (or stored by a transaction that then commits) is a unique violation that
-    /// aborts the whole statement, the document update included (<see cref="IsKeyTaken"/>).
-    /// </summary>
     private static readonly string TransitionWithKey =
-        "WITH u AS (" + Transition.Replace("RETURNING document", "RETURNING id, version, document", StringComparison.Ordinal) + "), " + """
+        "WITH u AS (" + Transition.Replace("RETURNING document", "RETURNING id, version, document",
+            StringComparison.Ordinal) + "), " + """
         k AS (
             INSERT INTO order_document_keys (key, request_hash, order_id, version, created_at)
             SELECT @key, @request_hash, id, version, @key_at FROM u)
@@ -91,8 +73,7 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
 
     public override string SelectDocument => "SELECT document FROM order_documents WHERE id = @id";
 
-    // The key look-ups run as statements of their own after a write that did nothing: a fresh READ COMMITTED
-    // snapshot, which sees a concurrent retry's key that committed while the write waited.
+    // Statements of their own after a write that did nothing: a fresh snapshot sees a concurrent retry's key.
     public override string SelectCreateKey => _citus ? CitusDocumentSql.SelectByKey : """
         SELECT k.request_hash, d.document
         FROM order_document_keys k JOIN order_documents d ON d.id = k.order_id
@@ -107,12 +88,11 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
 
     public override string SelectManyByIdSet => "SELECT document FROM order_documents WHERE id = ANY(@ids)";
 
-    public override string SelectManyByIdList(int count) => DocumentQueries.SelectManyByList(count, DocumentQueries.Positional);
+    public override string SelectManyByIdList(int count) =>
+        DocumentQueries.SelectManyByList(count, DocumentQueries.Positional);
 
     /// <summary>
-    /// A replica's clean-up that meets rows another one is deleting waits for that short transaction, then finds them
-    /// gone. No FOR UPDATE SKIP LOCKED: Citus refuses row locks in a query over several shards. The keys go as an
-    /// array, so that the store's generic plan deletes them through the key's index (<see cref="PostgreSqlDialect"/>).
+    /// Another replica's clean-up only delays this one; no SKIP LOCKED: Citus refuses row locks over several shards.
     /// </summary>
     public override string DeleteExpiredKeys => _citus ? CitusDocumentSql.DeleteExpiredKeys : """
         DELETE FROM order_document_keys WHERE key = ANY(ARRAY(
@@ -124,20 +104,26 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
     // Citus relays a worker's error without the table's name: there the shard's constraint is named in the message.
     public override bool IsKeyTaken(DbException exception) =>
         exception is PostgresException { SqlState: PostgresErrorCodes.UniqueViolation } violation
-        && (violation.TableName == "order_document_keys" || (_citus && violation.MessageText.Contains("\"order_document_keys_pkey_", StringComparison.Ordinal)));
+        && (violation.TableName == "order_document_keys"
+            || (_citus && violation.MessageText.Contains("\"order_document_keys_pkey_", StringComparison.Ordinal)));
 
     public override void AddCreate(DbParameterCollection parameters, Order stored, string document, NewOrder order)
     {
         parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = stored.Id });
-        parameters.Add(new NpgsqlParameter<string>("customer_id", NpgsqlDbType.Varchar) { TypedValue = stored.CustomerId });
-        parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = stored.Status.ToString() });
+        parameters.Add(new NpgsqlParameter<string>("customer_id", NpgsqlDbType.Varchar) { TypedValue =
+            stored.CustomerId });
+        parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue =
+            stored.Status.ToString() });
         parameters.Add(new NpgsqlParameter<int>("version", NpgsqlDbType.Integer) { TypedValue = stored.Version });
-        parameters.Add(new NpgsqlParameter<DateTimeOffset>("created_at", NpgsqlDbType.TimestampTz) { TypedValue = stored.CreatedAt });
+        parameters.Add(new NpgsqlParameter<DateTimeOffset>("created_at", NpgsqlDbType.TimestampTz) { TypedValue =
+            stored.CreatedAt });
         parameters.Add(new NpgsqlParameter<string>("document", NpgsqlDbType.Jsonb) { TypedValue = document });
         if (order.IdempotencyKey is not null)
         {
-            parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = order.IdempotencyKey });
-            parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue = order.RequestHash });
+            parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue =
+                order.IdempotencyKey });
+            parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue =
+                order.RequestHash });
         }
     }
 
@@ -145,17 +131,26 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
     {
         var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString()).ToArray();
         parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = command.OrderId });
-        parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue = Transitions.Target(command.Action).ToString() });
-        parameters.Add(new NpgsqlParameter<string>("type", NpgsqlDbType.Text) { TypedValue = Transitions.EventType(command.Action) });
-        parameters.Add(new NpgsqlParameter<string>("at", NpgsqlDbType.Text) { TypedValue = Timestamps.ToText(command.At) });
-        parameters.Add(new NpgsqlParameter<string>("data", NpgsqlDbType.Jsonb) { TypedValue = OrderDocument.EventDataJson(command.Data) });
-        parameters.Add(new NpgsqlParameter<string[]>("allowed", NpgsqlDbType.Array | NpgsqlDbType.Varchar) { TypedValue = allowed });
-        parameters.Add(new NpgsqlParameter("expected", NpgsqlDbType.Integer) { Value = command.ExpectedVersion is { } v ? v : DBNull.Value });
+        parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue =
+            Transitions.Target(command.Action).ToString() });
+        parameters.Add(new NpgsqlParameter<string>("type", NpgsqlDbType.Text) { TypedValue =
+            Transitions.EventType(command.Action) });
+        parameters.Add(new NpgsqlParameter<string>("at", NpgsqlDbType.Text) { TypedValue =
+            Timestamps.ToText(command.At) });
+        parameters.Add(new NpgsqlParameter<string>("data", NpgsqlDbType.Jsonb) { TypedValue =
+            OrderDocument.EventDataJson(command.Data) });
+        parameters.Add(new NpgsqlParameter<string[]>("allowed",
+            NpgsqlDbType.Array | NpgsqlDbType.Varchar) { TypedValue = allowed });
+        parameters.Add(new NpgsqlParameter("expected", NpgsqlDbType.Integer) { Value =
+            command.ExpectedVersion is { } v ? v : DBNull.Value });
         if (command.IdempotencyKey is not null)
         {
-            parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue = command.IdempotencyKey });
-            parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue = command.RequestHash });
-            parameters.Add(new NpgsqlParameter<DateTimeOffset>("key_at", NpgsqlDbType.TimestampTz) { TypedValue = command.At });
+            parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue =
+                command.IdempotencyKey });
+            parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue =
+                command.RequestHash });
+            parameters.Add(new NpgsqlParameter<DateTimeOffset>("key_at", NpgsqlDbType.TimestampTz) { TypedValue =
+                command.At });
         }
     }
 
@@ -169,7 +164,8 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         parameters.Add(new NpgsqlParameter<int>(name, NpgsqlDbType.Integer) { TypedValue = value });
 
     public override void AddTimestamp(DbParameterCollection parameters, string name, DateTimeOffset at) =>
-        parameters.Add(new NpgsqlParameter<DateTimeOffset>(name, NpgsqlDbType.TimestampTz) { TypedValue = at.ToUniversalTime() });
+        parameters.Add(new NpgsqlParameter<DateTimeOffset>(name, NpgsqlDbType.TimestampTz) { TypedValue =
+            at.ToUniversalTime() });
 
     public override void AddIdSet(DbParameterCollection parameters, Guid[] ids) =>
         parameters.Add(new NpgsqlParameter<Guid[]>("ids", NpgsqlDbType.Array | NpgsqlDbType.Uuid) { TypedValue = ids });
@@ -194,5 +190,6 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
 
     public override Guid ReadId(DbDataReader reader, int ordinal) => reader.GetGuid(ordinal);
 
-    public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) => reader.GetFieldValue<DateTimeOffset>(ordinal);
+    public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) =>
+        reader.GetFieldValue<DateTimeOffset>(ordinal);
 }

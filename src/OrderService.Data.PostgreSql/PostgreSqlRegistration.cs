@@ -4,14 +4,10 @@ using Npgsql;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>
-/// Offers the PostgreSQL store to the host; it is built only when Store:Provider=PostgreSql (StoreRegistration). Its
-/// pools are Npgsql data sources built by the container (AddNpgsqlDataSource, with the host's logger factory), keyed so
-/// that a data source of the host's own stays apart; each is built on first use only.
-/// </summary>
+/// <summary>Offers the PostgreSQL store to the host; it is built only when Store:Provider=PostgreSql.</summary>
 public static class PostgreSqlRegistration
 {
-    /// <summary>The primary's data source: ConnectionStrings:Orders, tuned by <see cref="PostgresDatabase.Tune"/>.</summary>
+    /// <summary>The primary's data source.</summary>
     public const string PrimaryDataSource = "OrderService.Store.PostgreSql";
 
     /// <summary>The standby's data source: Store:PostgreSql:ReadConnectionString, tuned the same way.</summary>
@@ -20,10 +16,12 @@ public static class PostgreSqlRegistration
     public static IServiceCollection AddPostgreSqlOrderStore(this IServiceCollection services)
     {
         // The options are checked before the container exists, so the driver's parser is offered where the framework
-        // keeps such parsers for code that does not reference the driver (ConnectionStringValidator).
-        DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.PostgreSql), NpgsqlFactory.Instance);
+        // keeps such parsers for code that does not reference the driver.
+        DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.PostgreSql),
+            NpgsqlFactory.Instance);
 
-        // The connection strings are known only once the options are bound, so each builder takes its own from the store's context.
+        // The connection strings are known only once the options are bound, so each builder takes its own from the
+        // store's context.
         services.AddNpgsqlDataSource(string.Empty, (container, dataSource) =>
         {
             var context = container.GetRequiredService<StoreContext>();
@@ -32,7 +30,8 @@ public static class PostgreSqlRegistration
         services.AddNpgsqlDataSource(string.Empty, (container, dataSource) =>
         {
             var context = container.GetRequiredService<StoreContext>();
-            PostgresDatabase.Tune(dataSource.ConnectionStringBuilder, context.Options.PostgreSql.ReadConnectionString!, context.Options);
+            PostgresDatabase.Tune(dataSource.ConnectionStringBuilder, context.Options.PostgreSql.ReadConnectionString!,
+                context.Options);
         }, serviceKey: StandbyDataSource);
         return services.AddSingleton(new StoreEngine(StoreProvider.PostgreSql, PostgreSqlStores.Create));
     }

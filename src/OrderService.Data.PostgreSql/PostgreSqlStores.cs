@@ -14,53 +14,64 @@ public static class PostgreSqlStores
     public static StoreBundle Create(StoreContext context)
     {
         var options = context.Options;
-        var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(PostgreSqlStores));
+        var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance)
+            .CreateLogger(typeof(PostgreSqlStores));
         if (options.ReadIsolation == ReadIsolation.ReadUncommitted)
         {
             // Honest about the switch: PostgreSQL has no dirty reads, so nothing changes on the wire.
-            logger.LogWarning("Store:ReadIsolation=ReadUncommitted on PostgreSQL behaves as READ COMMITTED: PostgreSQL never reads uncommitted rows.");
+            logger.LogWarning("Store:ReadIsolation=ReadUncommitted on PostgreSQL behaves as READ COMMITTED: " +
+                "PostgreSQL never reads uncommitted rows.");
         }
 
         var payments = context.Payments();
         var database = Database(context, logger);
         var primary = options.Layout == StoreLayout.Document
-            ? new StoreBundle(DocumentStore(database, options, payments), new PostgresSchema(database, StoreLayout.Document), new PostgresTransientFaults(), database, database)
-            : new StoreBundle(Relational(database, options, payments), new PostgresSchema(database, StoreLayout.Relational), new PostgresTransientFaults(), database, database);
+            ? new StoreBundle(DocumentStore(database, options, payments),
+                new PostgresSchema(database, StoreLayout.Document), new PostgresTransientFaults(), database, database)
+            : new StoreBundle(Relational(database, options, payments),
+                new PostgresSchema(database, StoreLayout.Relational), new PostgresTransientFaults(), database,
+                database);
         return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
             ? primary
             : WithStandbyReads(primary, database, context, payments, logger);
     }
 
-    /// <summary>The primary's pool, from the container (<see cref="PostgreSqlRegistration.PrimaryDataSource"/>).</summary>
+    /// <summary>The primary's pool, from the container.</summary>
     internal static PostgresDatabase Database(StoreContext context, ILogger? logger = null) => new(
-        context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource), context.ConnectionString, context.Options, logger);
+        context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource),
+            context.ConnectionString, context.Options, logger);
 
-    /// <summary>
-    /// The same layout again on the standby's own pool, for reads only; the primary's bundle keeps the schema (migrations
-    /// run on the primary and reach the standby by replication) and the fault classifier.
-    /// </summary>
     private static StoreBundle WithStandbyReads(
-        StoreBundle primary, PostgresDatabase primaryDatabase, StoreContext context, IPaymentAuthorizer payments, ILogger logger)
+        StoreBundle primary, PostgresDatabase primaryDatabase, StoreContext context, IPaymentAuthorizer payments,
+            ILogger logger)
     {
         var options = context.Options;
-        var standby = new PostgresDatabase(context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.StandbyDataSource),
+        var standby = new PostgresDatabase(
+            context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.StandbyDataSource),
             options.PostgreSql.ReadConnectionString!, options, logger, readsOnly: true);
         IOrderStore standbyStore = options.Layout == StoreLayout.Document
             ? DocumentStore(standby, options, payments)
             : Relational(standby, options, payments);
-        logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer listing read from the standby; writes stay on the primary.");
+        logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer " +
+            "listing read from the standby; writes stay on the primary.");
         var pools = new PrimaryAndStandbyPools(primaryDatabase, standby);
-        return primary with { Store = new StandbyReadsOrderStore(primary.Store, standbyStore, PostgresTransientFaults.IsUndefinedTable, logger), Resources = pools, Pool = pools };
+        return primary with { Store =
+            new StandbyReadsOrderStore(primary.Store, standbyStore, PostgresTransientFaults.IsUndefinedTable, logger),
+            Resources = pools, Pool = pools };
     }
 
-    private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options, IPaymentAuthorizer payments) =>
-        new(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution), new PostgresConnections(database), options, payments);
+    private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options,
+        IPaymentAuthorizer payments) =>
+        new(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution),
+            new PostgresConnections(database), options, payments);
 
-    private static DocumentOrderStore DocumentStore(PostgresDatabase database, StoreOptions options, IPaymentAuthorizer payments) =>
-        new(new PostgreSqlDocumentDialect(options.PostgreSql.Distribution), new PostgresConnections(database), options, payments);
+    private static DocumentOrderStore DocumentStore(PostgresDatabase database, StoreOptions options,
+        IPaymentAuthorizer payments) =>
+        new(new PostgreSqlDocumentDialect(options.PostgreSql.Distribution), new PostgresConnections(database), options,
+            payments);
 
-    /// <summary>Both pools as one resource: an outage drops the idle connections of both, disposal closes both.</summary>
-    private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable, IConnectionPool
+    private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable,
+        IConnectionPool
     {
         public void DropIdleConnections()
         {

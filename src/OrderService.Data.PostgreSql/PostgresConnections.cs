@@ -4,12 +4,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>
-/// PostgreSQL units of work on the NpgsqlDataSource pool. Without an explicit transaction a
-/// multi-statement command still runs in one implicit transaction (one Sync), which is what makes the
-/// one-round-trip transition atomic. Npgsql sends BEGIN together with the first command, so an explicit
-/// transaction costs one more round trip: the COMMIT.
-/// </summary>
+/// <summary>PostgreSQL units of work; a multi-statement command is one implicit transaction, so atomic.</summary>
 public sealed class PostgresConnections(PostgresDatabase database) : IRelationalConnections
 {
     /// <summary>PostgreSQL never reads uncommitted rows: READ UNCOMMITTED behaves as READ COMMITTED.</summary>
@@ -23,7 +18,8 @@ public sealed class PostgresConnections(PostgresDatabase database) : IRelational
     public async ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) =>
         await database.OpenAsync("read", cancellationToken);
 
-    public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken)
+    public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
+        CancellationToken cancellationToken)
     {
         await using var connection = await database.OpenAsync("write", cancellationToken);
         try

@@ -4,12 +4,7 @@ using Npgsql;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>
-/// The PostgreSQL connection pool as the stores see it. Durability knobs are applied per session in the
-/// startup packet (Options=-c ...), so they cost no round trip: synchronous_commit mirrors MongoDB's
-/// j:true/j:false, commit_delay/commit_siblings its journal commit interval (group commit); plan_cache_mode keeps one
-/// plan per prepared statement.
-/// </summary>
+/// <summary>The PostgreSQL connection pool as the stores see it.</summary>
 public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
 {
     public const string ProviderName = "postgresql";
@@ -22,13 +17,14 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     private readonly bool _readsOnly;
     private PostgresGroupCommit? _groupCommit;
 
-    /// <param name="dataSource">The pool, built by the container with <see cref="Tune"/> (<see cref="PostgreSqlRegistration"/>).</param>
+    /// <param name="dataSource">The pool, built by the container with <see cref="Tune"/>.</param>
     /// <param name="connectionString">The connection string the pool was built from, before tuning.</param>
     /// <param name="readsOnly">
     /// True for the standby's pool (Store:PostgreSql:ReadConnectionString): nothing writes through it, so it never
     /// starts a group-commit writer.
     /// </param>
-    public PostgresDatabase(NpgsqlDataSource dataSource, string connectionString, StoreOptions options, ILogger? logger = null, bool readsOnly = false)
+    public PostgresDatabase(NpgsqlDataSource dataSource, string connectionString, StoreOptions options,
+        ILogger? logger = null, bool readsOnly = false)
     {
         var tuned = new NpgsqlConnectionStringBuilder();
         Tune(tuned, connectionString, options);
@@ -39,11 +35,14 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         _readsOnly = readsOnly;
     }
 
-    /// <summary>Sets <paramref name="builder"/> to <paramref name="connectionString"/> with the pool and session settings the store needs.</summary>
+    /// <summary>
+    /// Sets <paramref name="builder"/> to <paramref name="connectionString"/> with the store's settings.
+    /// </summary>
     public static void Tune(NpgsqlConnectionStringBuilder builder, string connectionString, StoreOptions options)
     {
         builder.ConnectionString = connectionString;
-        if (builder.MaxPoolSize < MinimumPoolSize && !connectionString.Contains("Maximum Pool Size", StringComparison.OrdinalIgnoreCase)
+        if (builder.MaxPoolSize < MinimumPoolSize
+            && !connectionString.Contains("Maximum Pool Size", StringComparison.OrdinalIgnoreCase)
             && !connectionString.Contains("Max Pool Size", StringComparison.OrdinalIgnoreCase))
         {
             builder.MaxPoolSize = MinimumPoolSize;
@@ -56,35 +55,29 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
             builder.AutoPrepareMinUsages = 2;
         }
 
-        // Returning a connection to the pool otherwise makes Npgsql replay seven reset statements
-        // (RESET ALL, UNLISTEN *, ...) before the next command: more statements than a whole transition.
-        // The stores change no session state (session settings travel in the startup packet), so there is
-        // nothing to reset.
+        // The stores change no session state, so a returned connection needs none of Npgsql's reset statements.
         builder.NoResetOnClose = true;
 
         builder.CommandTimeout = options.CommandTimeoutSeconds;
         builder.Options = JoinOptions(builder.Options, SessionSettings(options.PostgreSql, builder.Options));
     }
 
-    /// <summary>
-    /// The group commit of this pool's writes (<see cref="PostgresGroupCommit"/>), started on first use; null when
-    /// Store:PostgreSql:GroupCommit is off.
-    /// </summary>
+    /// <summary>The group commit of this pool's writes, started on first use; null when GroupCommit is off.</summary>
     public PostgresGroupCommit? GroupCommit
     {
         get
         {
             var postgres = _options.PostgreSql;
 
-            // On Citus a group of many orders is a transaction over many shards: two-phase commit across the workers
-            // in it, and one worker down fails every group that touches it (docs/stores/citus.md).
+            // On Citus a group of many orders is a transaction over many shards.
             if (!postgres.GroupCommit || _readsOnly || Distribution == PostgreSqlDistribution.Citus)
             {
                 return null;
             }
 
             return LazyInitializer.EnsureInitialized(ref _groupCommit, () =>
-                new PostgresGroupCommit(this, postgres.GroupCommitWriters, postgres.GroupCommitMaxBatch, _options.CommandTimeoutSeconds));
+                new PostgresGroupCommit(this, postgres.GroupCommitWriters, postgres.GroupCommitMaxBatch,
+                    _options.CommandTimeoutSeconds));
         }
     }
 
@@ -93,12 +86,11 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     /// <summary>Store:PostgreSql:Distribution: how the schema lays the tables over the servers.</summary>
     public PostgreSqlDistribution Distribution => _options.PostgreSql.Distribution;
 
-    /// <summary>The effective connection string, session settings included (password too: the missing database is created with it).</summary>
+    /// <summary>The effective connection string, session settings included.</summary>
     public string ConnectionString { get; }
 
     /// <summary>
-    /// Opens a connection. A failure the server did not report (refused, timed out, no host that matches Target
-    /// Session Attributes) comes out as <see cref="PostgresConnectFailure"/>: the one place that knows nothing was sent.
+    /// Opens a connection; a failure the server did not report is a <see cref="PostgresConnectFailure"/>.
     /// </summary>
     public async ValueTask<NpgsqlConnection> OpenAsync(string purpose, CancellationToken cancellationToken)
     {
@@ -116,10 +108,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         return connection;
     }
 
-    /// <summary>
-    /// The schema's connection, first of the process: when the database does not exist yet, it is created
-    /// if the role may, or the call fails with a 503 that says what to do (<see cref="MissingDatabase"/>).
-    /// </summary>
+    /// <summary>The schema's connection, first of the process.</summary>
     public async ValueTask<NpgsqlConnection> OpenForSchemaAsync(CancellationToken cancellationToken)
     {
         try
@@ -134,11 +123,13 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     }
 
     /// <summary>The rows of those of <paramref name="tables"/> that exist in the connection's schema.</summary>
-    public async Task<IReadOnlyList<TableRows>> CountRowsAsync(IEnumerable<string> tables, CancellationToken cancellationToken)
+    public async Task<IReadOnlyList<TableRows>> CountRowsAsync(IEnumerable<string> tables,
+        CancellationToken cancellationToken)
     {
         await using var connection = await OpenAsync("schema", cancellationToken);
         return await LayoutTables.CountRowsAsync(connection, tables,
-            "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = @name", cancellationToken);
+            "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = @name",
+                cancellationToken);
     }
 
     public async ValueTask DisposeAsync()
@@ -148,18 +139,14 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
             await _groupCommit.DisposeAsync();
         }
 
-        // The pool closes with the store, after its last group: the container that built it disposes it again at the
-        // end, which a data source takes as done.
+        // The pool closes with the store, after its last group.
         await DataSource.DisposeAsync();
     }
 
     /// <summary>Closes the idle connections now; busy ones close when they come back.</summary>
     public void DropIdleConnections() => DataSource.Clear();
 
-    /// <summary>
-    /// Clears the pool after a driver fault (<see cref="StoreErrors.IsDriverFault"/>), before the faulted connection
-    /// comes back: Npgsql can doom no single connection from outside, and a cleared pool closes a busy one on return.
-    /// </summary>
+    /// <summary>Clears the pool after a driver fault, before that connection returns: Npgsql cannot doom one.</summary>
     public void DiscardAfter(Exception fault)
     {
         if (StoreErrors.IsDriverFault(fault, PostgresTransientFaults.Instance))
@@ -168,10 +155,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         }
     }
 
-    /// <summary>
-    /// The server settings this configuration asks for, as `-c name=value` startup options; <paramref name="givenOptions"/>
-    /// are those of the connection string, which keep a plan_cache_mode of their own.
-    /// </summary>
+    /// <summary>The server settings this configuration asks for, as `-c name=value` startup options.</summary>
     public static string SessionSettings(PostgreSqlStoreOptions options, string? givenOptions = null)
     {
         var settings = new List<string>
@@ -179,11 +163,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
             $"-c synchronous_commit={options.SynchronousCommit.ToString().ToLowerInvariant()}",
         };
 
-        // Once autovacuum has analyzed the tables, PostgreSQL's plan cache (plan_cache_mode=auto) planned the transition
-        // statement anew at three executions in four: planning took a fifth of the machine's CPU and throughput fell by
-        // a quarter to a third (docs/stores/postgresql.md#prepared-statements-keep-one-plan). Every statement of the
-        // store finds its rows through an index whatever the values, so one generic plan serves it. Citus plans its
-        // distributed statements its own way, and this was not measured there: the server's setting stays.
+        // Every statement finds its rows through an index whatever the values, so one generic plan serves them all.
         if (options.Distribution != PostgreSqlDistribution.Citus
             && givenOptions?.Contains("plan_cache_mode", StringComparison.OrdinalIgnoreCase) != true)
         {

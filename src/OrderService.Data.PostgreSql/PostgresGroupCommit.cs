@@ -5,13 +5,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>
-/// Group commit for PostgreSQL (<see cref="IGroupCommit"/>). A few writer loops each send the statements queued while
-/// their last group was in flight, sorted by order id, as ONE NpgsqlBatch in one implicit transaction: one round trip
-/// and one commit per group, each statement answered after the commit. A server-reported error aborted the whole group,
-/// so its statements run again on their own; any other fault may have hit the commit and is thrown to each caller's
-/// rerun rule. Sorted row locks keep two groups from deadlocking over orders (docs/isolation-and-durability.md).
-/// </summary>
+/// <summary>Group commit for PostgreSQL (<see cref="IGroupCommit"/>).</summary>
 public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
 {
     private readonly Channel<PendingStatement> _queue = Channel.CreateUnbounded<PendingStatement>(
@@ -41,18 +35,20 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
         }
     }
 
-    public Task<GroupedResult<T>> ExecuteAsync<T>(GroupedStatement statement, Func<DbDataReader, T> readRow, CancellationToken cancellationToken)
+    public Task<GroupedResult<T>> ExecuteAsync<T>(GroupedStatement statement, Func<DbDataReader, T> readRow,
+        CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();
-        var pending = new PendingStatement<T>(statement, Interlocked.Increment(ref _arrivals), readRow, cancellationToken);
+        var pending = new PendingStatement<T>(statement, Interlocked.Increment(ref _arrivals), readRow,
+            cancellationToken);
         ObjectDisposedException.ThrowIf(!_queue.Writer.TryWrite(pending), this);
 
-        // A caller whose attempt times out stops waiting; its statement still runs with its group (as a statement already
-        // sent would), and the caller's rerun rule treats it as interrupted.
+        // A caller whose attempt times out stops waiting; its statement still runs with its group, and the caller's
+        // rerun rule treats it as interrupted.
         return cancellationToken.CanBeCanceled ? pending.Task.WaitAsync(cancellationToken) : pending.Task;
     }
 
-    /// <summary>Takes no more writes; the loops answer what is queued, then end (waited for up to the command time-out and a bit).</summary>
+    /// <summary>Takes no more writes; the loops answer what is queued, then end.</summary>
     public async ValueTask DisposeAsync()
     {
         _queue.Writer.TryComplete();
@@ -62,7 +58,7 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
         }
         catch (TimeoutException)
         {
-            // A group still in flight past its own time-out: its callers get the driver's fault when the pool closes under it.
+            // A group still in flight past its own time-out: its callers get the fault when the pool closes.
         }
     }
 
@@ -115,7 +111,8 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
                 }
             }
         }
-        catch (PostgresException rolledBack) when (_faults.Classify(rolledBack) is StoreFault.RolledBack or StoreFault.Permanent)
+        catch (PostgresException rolledBack) when (
+            _faults.Classify(rolledBack) is StoreFault.RolledBack or StoreFault.Permanent)
         {
             foreach (var statement in group)
             {
@@ -188,10 +185,12 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
         public abstract void Fail(Exception exception);
     }
 
-    private sealed class PendingStatement<T>(GroupedStatement statement, long arrival, Func<DbDataReader, T> readRow, CancellationToken cancellationToken)
+    private sealed class PendingStatement<T>(GroupedStatement statement, long arrival, Func<DbDataReader, T> readRow,
+        CancellationToken cancellationToken)
         : PendingStatement(statement, arrival)
     {
-        private readonly TaskCompletionSource<GroupedResult<T>> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private readonly TaskCompletionSource<GroupedResult<T>> _completion =
+            new(TaskCreationOptions.RunContinuationsAsynchronously);
         private GroupedResult<T> _result = new(RanInGroup: true, HasRow: false, Row: default);
         private Exception? _readFailure;
 

@@ -4,15 +4,10 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>
-/// A layout's schema on PostgreSQL, applied by <see cref="SchemaRunner"/>: the relational scripts (Schema/) or
-/// the document scripts (DocumentSchema/), in one transaction holding an advisory lock. On Citus the layout's
-/// tables are distributed after them, in the same transaction.
-/// </summary>
+/// <summary>A layout's schema on PostgreSQL, applied by <see cref="SchemaRunner"/>.</summary>
 public sealed class PostgresSchema : SchemaDialect, IStoreSchema
 {
-    // Constants shared by every process of this service, one per layout (the texts "ORDERSVC" and "orderdoc" as 64-bit
-    // numbers): an instance of another release starting beside this one queues on the same lock.
+    // Constants shared by every process of this service, one per layout.
     private const long RelationalLockKey = 0x4F52444552535643;
     private const long DocumentLockKey = 7953724170454066019;
 
@@ -22,7 +17,8 @@ public sealed class PostgresSchema : SchemaDialect, IStoreSchema
     public PostgresSchema(PostgresDatabase database, StoreLayout layout)
     {
         _database = database;
-        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout, typeof(PostgresSchema).Assembly)));
+        _runner = new SchemaRunner(this,
+            new SchemaHistory(layout, SchemaScripts.Load(layout, typeof(PostgresSchema).Assembly)));
     }
 
     public override string ProviderName => PostgresDatabase.ProviderName;
@@ -30,19 +26,24 @@ public sealed class PostgresSchema : SchemaDialect, IStoreSchema
     public Task EnsureCreatedAsync(CancellationToken cancellationToken) => _runner.ApplyAsync(cancellationToken);
 
     public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
-        _database.CountRowsAsync(LayoutTables.Of(_runner.History.Layout == StoreLayout.Document ? StoreLayout.Relational : StoreLayout.Document), cancellationToken);
+        _database.CountRowsAsync(
+            LayoutTables.Of(_runner.History.Layout == StoreLayout.Document ? StoreLayout.Relational
+            : StoreLayout.Document), cancellationToken);
 
-    public override async Task<DbConnection> OpenAsync(CancellationToken cancellationToken) => await _database.OpenForSchemaAsync(cancellationToken);
+    public override async Task<DbConnection> OpenAsync(CancellationToken cancellationToken) =>
+        await _database.OpenForSchemaAsync(cancellationToken);
 
     protected override string LockStatement(SchemaHistory history) =>
-        $"SELECT pg_advisory_xact_lock({(history.Layout == StoreLayout.Document ? DocumentLockKey : RelationalLockKey)})";
+        $"SELECT pg_advisory_xact_lock({(history.Layout == StoreLayout.Document
+            ? DocumentLockKey : RelationalLockKey)})";
 
     public override string CreateVersionsTable(string table) =>
         $"CREATE TABLE IF NOT EXISTS {table} (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())";
 
     public override string RecordVersion(string table) => $"INSERT INTO {table} (version) VALUES (@version)";
 
-    public override Task AfterScriptsAsync(DbConnection connection, DbTransaction? transaction, SchemaHistory history, CancellationToken cancellationToken) =>
+    public override Task AfterScriptsAsync(DbConnection connection, DbTransaction? transaction, SchemaHistory history,
+        CancellationToken cancellationToken) =>
         _database.Distribution == PostgreSqlDistribution.Citus
             ? CitusSchema.DistributeAsync(connection, transaction!, history.Layout, cancellationToken)
             : Task.CompletedTask;

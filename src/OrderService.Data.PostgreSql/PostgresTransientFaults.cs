@@ -3,19 +3,7 @@ using Npgsql;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>
-/// Serialization failures (40001) and deadlocks (40P01) were rolled back by the server: rerun the whole
-/// transaction. A server that refuses the connection (down, starting, out of connections) was never sent
-/// anything. A shutdown or a connection lost mid-call may have hit a commit in flight. Constraint
-/// violations and bad SQL are final. A database dropped under a running service (3D000, at connect) is
-/// unreachable too: a 503 until it is back, not a 500.
-/// <para>
-/// During a failover: a connect that found no primary (<see cref="PostgresConnectFailure"/>, "No suitable host was
-/// found") and a write on a node that was demoted under a pooled connection (25006, read-only transaction: the server
-/// refused the statement, so the transaction committed nothing) are unreachable, and a rerun may find the new primary.
-/// An administrator's or the failover manager's shutdown of the backend (57P01) may have cut a commit in flight.
-/// </para>
-/// </summary>
+/// <summary>Which PostgreSQL failures a rerun may heal: rolled back, never sent, or cut mid-commit.</summary>
 public sealed class PostgresTransientFaults : ITransientFaults
 {
     public static readonly PostgresTransientFaults Instance = new();
@@ -25,27 +13,24 @@ public sealed class PostgresTransientFaults : ITransientFaults
 
     public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
 
-    /// <summary>How Citus words a statement whose worker it could not reach (SQLSTATE 08006 or 08001, from the coordinator).</summary>
+    /// <summary>How Citus words a statement whose worker it could not reach.</summary>
     public const string CitusRemoteNodeFailure = "connection to the remote node ";
 
-    /// <summary>A Citus worker that is down fails the calls that need its shards; the coordinator and the other workers answer.</summary>
+    /// <summary>A Citus worker that is down fails only the calls that need its shards; the others answer.</summary>
     public bool IsPartialOutage(Exception exception) =>
-        exception is PostgresException { SqlState: "08006" or "08001" } remote && remote.MessageText.StartsWith(CitusRemoteNodeFailure, StringComparison.Ordinal);
+        exception is PostgresException { SqlState: "08006" or "08001" } remote
+            && remote.MessageText.StartsWith(CitusRemoteNodeFailure, StringComparison.Ordinal);
 
     /// <summary>
-    /// Class 0A (feature_not_supported: what Citus answers a statement it cannot distribute) and class 42 (syntax
-    /// error or access rule violation: SQL this engine cannot run) but 42501: a missing privilege is the operator's to
-    /// grant, and the store answers again once granted.
+    /// Class 0A and class 42 but 42501: a missing privilege is the operator's to grant, then the store answers.
     /// </summary>
     public bool IsRefusal(Exception exception) =>
         exception is PostgresException { SqlState: var state } && (state.StartsWith("0A", StringComparison.Ordinal)
             || (state.StartsWith("42", StringComparison.Ordinal) && state != PostgresErrorCodes.InsufficientPrivilege));
 
-    /// <summary>
-    /// 42P01, a table that does not exist: on a standby, one that has not replayed the schema the service created on
-    /// the primary yet (<see cref="StandbyReadsOrderStore"/> reads around it). On the primary it stays a refusal.
-    /// </summary>
-    public static bool IsUndefinedTable(Exception exception) => exception is PostgresException { SqlState: PostgresErrorCodes.UndefinedTable };
+    /// <summary>42P01: a table a standby has not replayed yet; on the primary it stays a refusal.</summary>
+    public static bool IsUndefinedTable(Exception exception) =>
+        exception is PostgresException { SqlState: PostgresErrorCodes.UndefinedTable };
 
     public StoreFault Classify(Exception exception) => exception switch
     {
@@ -54,29 +39,30 @@ public sealed class PostgresTransientFaults : ITransientFaults
             "40001" or "40P01" => StoreFault.RolledBack,
             "57P03" or "53300" or "08001" or "08004" or "3D000" or "25006" => StoreFault.Unreachable,
 
-            // A refused login (wrong password, unknown or disallowed role): no session, nothing sent. The service's
-            // account is the operator's to fix, so a rerun rarely helps, but it is the store refusing us: a 503.
+            // A refused login (wrong password, unknown or disallowed role): nothing sent; a 503.
             "28P01" or "28000" => StoreFault.Unreachable,
             "57P01" or "57P02" or "08006" => StoreFault.Interrupted,
             _ => StoreFault.Permanent,
         },
 
-        // Npgsql's pool had no free connection within Timeout (the connect wraps it too): nothing was sent; load on
-        // this service, not an outage.
-        NpgsqlException exhausted when exhausted.Message.StartsWith(PoolExhausted, StringComparison.Ordinal) => StoreFault.Saturated,
+        // Npgsql's pool had no free connection within Timeout: nothing was sent; load on this service, not an outage.
+        NpgsqlException exhausted when exhausted.Message.StartsWith(PoolExhausted, StringComparison.Ordinal) =>
+            StoreFault.Saturated,
 
         PostgresConnectFailure => StoreFault.Unreachable,
 
         // Only a connect can be refused or find no route: nothing of the call reached the server.
-        NpgsqlException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
+        NpgsqlException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused
+            or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
             => StoreFault.Unreachable,
-        NpgsqlException npgsql when npgsql.IsTransient || npgsql.InnerException is SocketException or TimeoutException or IOException
+        NpgsqlException npgsql when npgsql.IsTransient
+            || npgsql.InnerException is SocketException or TimeoutException or IOException
             => StoreFault.Interrupted,
         TimeoutException or SocketException => StoreFault.Interrupted,
         _ => StoreFault.Permanent,
     };
 
-    /// <summary>The server's SQLSTATE and its own words (Npgsql's message repeats the SQLSTATE), or the client's error.</summary>
+    /// <summary>The server's SQLSTATE and its own words, or the client's error.</summary>
     public string? DescribeError(Exception exception) => exception switch
     {
         PostgresException server => $"PostgreSQL SQLSTATE {server.SqlState}: {server.MessageText}",

@@ -7,13 +7,10 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.SqlServer;
 
 /// <summary>
-/// How the SQL Server store opens connections and commits a write unit. Reads run at READ COMMITTED; ReadUncommitted
-/// is the dialect's NOLOCK hints. A connection whose command was cancelled or timed out is cleared from the pool:
-/// Babelfish reads a cancel only between requests, so the statement may still run on that session. So is one that a
-/// driver fault left mid-reply (SqlClient's TDS parser throwing inside its own code).
+/// SQL Server units of work; a cancelled command's connection leaves the pool: Babelfish may still run it.
 /// </summary>
-/// <param name="openConnection">Creates an unopened connection (a SqlConnection; tests hand in their own).</param>
-public sealed class SqlServerConnections(Func<DbConnection> openConnection, ReadIsolation readIsolation) : IRelationalConnections
+public sealed class SqlServerConnections(Func<DbConnection> openConnection, ReadIsolation readIsolation)
+    : IRelationalConnections
 {
     public string ReadIsolationInForce { get; } = readIsolation == ReadIsolation.ReadUncommitted
         ? "ReadUncommitted (NOLOCK)"
@@ -24,7 +21,8 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
     public async ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) =>
         await OpenAsync("read", cancellationToken);
 
-    public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken)
+    public async Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
+        CancellationToken cancellationToken)
     {
         await using var connection = await OpenAsync("write", cancellationToken);
         if (isolation is not { } level)
@@ -78,14 +76,10 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
     }
 
-    /// <summary>A command the client gave up on: SqlClient's command time-out (-2), or the caller's cancellation.</summary>
     private static bool IsAbandoned(Exception fault) =>
-        fault is OperationCanceledException || (fault is SqlException sql && sql.Errors.Cast<SqlError>().Any(e => e.Number == -2));
+        fault is OperationCanceledException
+            || (fault is SqlException sql && sql.Errors.Cast<SqlError>().Any(e => e.Number == -2));
 
-    /// <summary>
-    /// Closes <paramref name="connection"/> for good when it is next closed, instead of returning it to the pool.
-    /// SqlClient dooms no single connection on request: this clears its pool, whose busy connections close on return.
-    /// </summary>
     private static void ClearPool(DbConnection connection)
     {
         if (connection is SqlConnection sql)
@@ -94,10 +88,6 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
     }
 
-    /// <summary>
-    /// Rolls back unless the server already did: XACT_ABORT (or a deadlock) ends the transaction on the
-    /// server, and SqlClient then detaches it from its connection; a second rollback would only throw.
-    /// </summary>
     private static async Task RollBackAsync(DbTransaction transaction)
     {
         if (transaction.Connection is null)
@@ -111,8 +101,7 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
         catch (Exception e) when (e is InvalidOperationException or DbException)
         {
-            // The connection broke mid-transaction: the server rolls back on its own, and the caller
-            // sees the original fault, which is the one worth reporting.
+            // The connection broke mid-transaction: the server rolls back, and the caller sees the original fault.
         }
     }
 
@@ -134,11 +123,6 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         return connection;
     }
 
-    /// <summary>
-    /// A read's connection goes back to its caller, which disposes it: if the call is cancelled (the
-    /// resilience pipeline abandons an attempt) while the connection is open, it is discarded, whatever
-    /// the command was doing. The registration ends when the connection closes.
-    /// </summary>
     private static void DiscardIfCancelledWhileOpen(DbConnection connection, CancellationToken cancellationToken)
     {
         if (!cancellationToken.CanBeCanceled || connection is not SqlConnection)

@@ -6,17 +6,12 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>
-/// SQL Server's words for the relational engine: OUTPUT for RETURNING, NOT EXISTS guards with UPDLOCK, HOLDLOCK (racing
-/// inserts queue) for ON CONFLICT, FOR JSON / OPENJSON, TOP, and NOLOCK under ReadUncommitted. A write of several
-/// statements is atomic on its own (XACT_ABORT, BEGIN/COMMIT in the batch), so it needs no explicit transaction.
-/// </summary>
+/// <summary>SQL Server's words; a multi-statement write is atomic on its own (XACT_ABORT).</summary>
 public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
 {
     /// <summary>The OpenTelemetry db.system name for SQL Server.</summary>
     public const string Provider = "mssql";
 
-    /// <summary>Sent before every multi-statement write: no row-count messages, and any error aborts the whole transaction.</summary>
     private const string AtomicPrologue = "SET NOCOUNT ON;\nSET XACT_ABORT ON;\n";
 
     public override string ProviderName => Provider;
@@ -24,11 +19,7 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     /// <summary>SQL Server accepts at most 2,100 parameters per request; the engine chunks below it.</summary>
     public override int MaxParametersPerCommand => 2_100;
 
-    /// <summary>
-    /// The JSON array of the ids, read with OPENJSON. Its text grows with the count, so it must be sent as
-    /// nvarchar(max) (<see cref="IdSetParameters"/>): left to the driver, every length would declare a
-    /// different nvarchar(n) and compile its own plan.
-    /// </summary>
+    /// <summary>The ids as a JSON array for OPENJSON, sent as nvarchar(max) so every count shares one plan.</summary>
     public override object IdSet(IReadOnlyList<Guid> ids)
     {
         var json = new StringBuilder((ids.Count * 39) + 2).Append('[');
@@ -41,7 +32,8 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     }
 
     /// <summary>@Ids as nvarchar(max) (Size -1): ONE declaration, so one cached plan, for any number of ids.</summary>
-    public override IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) => new SqlServerMaxText("Ids", (string)IdSet(ids));
+    public override IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) =>
+        new SqlServerMaxText("Ids", (string)IdSet(ids));
 
     protected override string ReadFrom(string table, string alias) =>
         ReadIsolation == ReadIsolation.ReadUncommitted ? $"dbo.{table} {alias} WITH (NOLOCK)" : $"dbo.{table} {alias}";
@@ -56,7 +48,8 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         $"FROM {ReadFrom("order_events", "e")} WHERE e.order_id = {orderAlias}.id ORDER BY e.[sequence] FOR JSON PATH)";
 
     protected override string LinesFromJson(string parameter) =>
-        $"OPENJSON({parameter}) WITH (line_no int '$.line_no', sku nvarchar(64) '$.sku', quantity int '$.quantity', unit_price decimal(18,2) '$.unit_price') AS l";
+        $"OPENJSON({parameter}) WITH (line_no int '$.line_no', sku nvarchar(64) '$.sku', quantity int '$.quantity', " +
+        $"unit_price decimal(18,2) '$.unit_price') AS l";
 
     protected override string IdIsInSet(string column, string parameter) =>
         $"{column} IN (SELECT j.id FROM OPENJSON({parameter}) WITH (id uniqueidentifier '$') AS j)";
@@ -66,32 +59,30 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     protected override string LimitRows(string parameter) => "";
 
     /// <summary>
-    /// READPAST: a clean-up in another replica skips the rows this one holds instead of waiting on them. Batches stay
-    /// under the 5,000 locks at which SQL Server escalates to a table lock.
+    /// READPAST: a clean-up in another replica skips the rows this one holds instead of waiting on them.
     /// </summary>
     protected override string BuildDeleteExpiredKeys() =>
         "DELETE TOP (@Limit) FROM dbo.idempotency_keys WITH (READPAST) WHERE created_at < @Before;";
 
     /// <summary>
-    /// Newest first; ties on created_at go to the later insert (seq), because SQL Server does not sort
-    /// uniqueidentifier values in UUIDv7 (time) order. A page's position carries the id, so its seq is
-    /// looked up (one seek on the unique id index; ids never change and orders are never deleted).
+    /// Newest first; ties go to the later insert: SQL Server does not sort uniqueidentifier in UUIDv7 order.
     /// </summary>
     protected override string KeysetTie(string alias) => $"{alias}.seq";
 
-    protected override string KeysetTieOf(string idParameter) => $"(SELECT x.seq FROM {ReadFrom("orders", "x")} WHERE x.id = {idParameter})";
+    protected override string KeysetTieOf(string idParameter) =>
+        $"(SELECT x.seq FROM {ReadFrom("orders", "x")} WHERE x.id = {idParameter})";
 
-    protected override string BuildSelectIdempotencyKey() => "SELECT k.request_hash, k.order_id, k.version FROM dbo.idempotency_keys k WHERE k.[key] = @Key;";
+    protected override string BuildSelectIdempotencyKey() =>
+        "SELECT k.request_hash, k.order_id, k.version FROM dbo.idempotency_keys k WHERE k.[key] = @Key;";
 
-    /// <summary>A primary-key violation (2627) on idempotency_keys: XACT_ABORT has rolled back the whole write.</summary>
+    /// <summary>A primary-key violation on idempotency_keys: XACT_ABORT has rolled back the whole write.</summary>
     public override bool IsIdempotencyKeyTaken(Exception exception) =>
-        exception is SqlException { Number: 2627 or 2601 } sql && sql.Message.Contains("idempotency_keys", StringComparison.OrdinalIgnoreCase);
+        exception is SqlException { Number: 2627 or 2601 } sql
+            && sql.Message.Contains("idempotency_keys", StringComparison.OrdinalIgnoreCase);
 
-    /// <summary>
-    /// Ordered by the id's canonical text, the order the engine streams InList chunks in: SQL Server's own
-    /// uniqueidentifier order (last bytes first) would make Json and InList stream different sequences.
-    /// </summary>
-    protected override string BuildSelectOrdersByIdSet() => $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY {CanonicalIdOrder}";
+    /// <summary>Ordered by the id's canonical text, the order the engine streams InList chunks in.</summary>
+    protected override string BuildSelectOrdersByIdSet() =>
+        $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY {CanonicalIdOrder}";
 
     public override string SelectOrdersByIdList(int count)
     {
@@ -105,9 +96,7 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     }
 
     /// <summary>
-    /// See <see cref="SqlDialect.CreateOrder"/>, in T-SQL. The lines and the Created event follow the id the order
-    /// INSERT's OUTPUT put in @created, not @@ROWCOUNT, which Babelfish reports as 0 after INSERT ... OUTPUT. Result
-    /// set (1) is read after COMMIT, and XACT_ABORT makes the create all of its rows or none.
+    /// <see cref="SqlDialect.CreateOrder"/> in T-SQL; it reads @created, as Babelfish's @@ROWCOUNT is 0.
     /// </summary>
     protected override string BuildCreateOrder(bool withIdempotencyKey)
     {
@@ -115,29 +104,36 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
             .AppendLine("DECLARE @created TABLE (id uniqueidentifier NOT NULL);")
             .AppendLine("BEGIN TRANSACTION;")
 
-            // The common case (a known customer) reads without blocking anyone; only a new customer takes
-            // the range lock that makes two first orders of one customer queue instead of colliding.
+            // The common case reads without blocking anyone; only a new customer takes the range lock that makes two
+            // first orders of one customer queue instead of colliding.
             .AppendLine("IF NOT EXISTS (SELECT 1 FROM dbo.customers WHERE id = @CustomerId)")
             .AppendLine("    INSERT INTO dbo.customers (id, created_at) SELECT @CustomerId, @At")
-            .AppendLine("    WHERE NOT EXISTS (SELECT 1 FROM dbo.customers WITH (UPDLOCK, HOLDLOCK) WHERE id = @CustomerId);");
+            .AppendLine("    WHERE NOT EXISTS (SELECT 1 FROM dbo.customers WITH (UPDLOCK, HOLDLOCK) WHERE id = " +
+                "@CustomerId);");
         if (withIdempotencyKey)
         {
-            sql.AppendLine("INSERT INTO dbo.idempotency_keys ([key], request_hash, order_id, created_at) SELECT @Key, @RequestHash, @Id, @At")
-                .AppendLine("WHERE NOT EXISTS (SELECT 1 FROM dbo.idempotency_keys WITH (UPDLOCK, HOLDLOCK) WHERE [key] = @Key);");
+            sql.AppendLine("INSERT INTO dbo.idempotency_keys ([key], request_hash, order_id, created_at) SELECT " +
+                "@Key, @RequestHash, @Id, @At")
+                .AppendLine("WHERE NOT EXISTS (SELECT 1 FROM dbo.idempotency_keys WITH (UPDLOCK, HOLDLOCK) WHERE " +
+                    "[key] = @Key);");
         }
 
         sql.AppendLine("INSERT INTO dbo.orders (id, customer_id, status, total, version, created_at, updated_at)")
             .AppendLine("OUTPUT inserted.id INTO @created (id)")
-            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, @CustomerId, N'{nameof(OrderStatus.Created)}', @Total, 1, @At, @At").AppendLine()
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT @Id, @CustomerId, N'{nameof(OrderStatus.Created)}', @Total, 1, @At, @At").AppendLine()
             .Append("WHERE NOT EXISTS (SELECT 1 FROM dbo.orders WITH (UPDLOCK, HOLDLOCK) WHERE id = @Id)")
-            .AppendLine(withIdempotencyKey ? " AND EXISTS (SELECT 1 FROM dbo.idempotency_keys k WHERE k.[key] = @Key AND k.order_id = @Id);" : ";")
+            .AppendLine(withIdempotencyKey
+                ? " AND EXISTS (SELECT 1 FROM dbo.idempotency_keys k WHERE k.[key] = @Key AND k.order_id = @Id);" : ";")
 
             // Lines and the Created event follow only the order this batch inserted (its id in @created).
             .AppendLine("INSERT INTO dbo.order_lines (order_id, line_no, sku, quantity, unit_price)")
-            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")}").AppendLine()
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")}").AppendLine()
             .AppendLine("WHERE EXISTS (SELECT 1 FROM @created c WHERE c.id = @Id);")
             .AppendLine("INSERT INTO dbo.order_events (order_id, [sequence], [type], [at], data)")
-            .Append(CultureInfo.InvariantCulture, $"SELECT c.id, 1, N'{Transitions.CreatedEventType}', @At, @Data FROM @created c;").AppendLine()
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT c.id, 1, N'{Transitions.CreatedEventType}', @At, @Data FROM @created c;").AppendLine()
             .AppendLine("COMMIT TRANSACTION;")
             .AppendLine("SELECT c.id FROM @created c;");
         if (withIdempotencyKey)
@@ -148,23 +144,14 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         return sql.ToString();
     }
 
-    /// <summary>
-    /// The UPDATE's OUTPUT lands in a table variable, the event INSERT reads the new version from it (so
-    /// it follows only a write that happened), and a SELECT returns it: result set (1).
-    /// </summary>
-    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) => TransitionBatch(action, checksVersion, withKey, readBack: null);
+    /// <summary>The UPDATE's OUTPUT goes to a table variable that the event INSERT and the final SELECT read.</summary>
+    protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
+        TransitionBatch(action, checksVersion, withKey, readBack: null);
 
-    /// <summary>
-    /// The write and the read-back, the read-back still INSIDE the transaction: it returns exactly the row
-    /// this write produced, never a later writer's (the row stays locked until COMMIT).
-    /// </summary>
-    protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) => TransitionBatch(action, checksVersion, withKey, BuildSelectOrderById());
+    /// <summary>The write and the read-back, the read-back still INSIDE the transaction.</summary>
+    protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
+        TransitionBatch(action, checksVersion, withKey, BuildSelectOrderById());
 
-    /// <summary>
-    /// With a key, its INSERT reads the new version from @written like the event's. A key already stored
-    /// (or inserted by a transaction that then commits: the INSERT waits on its key lock) is a primary-key
-    /// violation, and XACT_ABORT rolls the update and the event back with it.
-    /// </summary>
     private static string TransitionBatch(OrderAction action, bool checksVersion, bool withKey, string? readBack) =>
         AtomicPrologue +
         "DECLARE @written TABLE (version int NOT NULL);\n" +
@@ -182,6 +169,5 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         (readBack is null ? "" : readBack + ";\n") +
         "COMMIT TRANSACTION;";
 
-    /// <summary>The canonical (8-4-4-4-12) text of the id, which sorts like .NET's ordinal order of Guid.ToString().</summary>
     private const string CanonicalIdOrder = "CONVERT(char(36), o.id)";
 }

@@ -4,12 +4,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>
-/// A parameter set of one nvarchar(max) text parameter. Dapper sizes a string as nvarchar(4000) or, when it
-/// is long, nvarchar(max), and leaves an object-typed value to the driver, which declares nvarchar(length):
-/// either way the declaration, and with it the cached plan, changes with the text's length. Declaring Size -1
-/// always keeps one declaration and one plan.
-/// </summary>
+/// <summary>One nvarchar(max) text parameter: one declaration, so one cached plan, whatever the length.</summary>
 public sealed class SqlServerMaxText(string name, string value) : IStatementParameters
 {
     public string Name { get; } = name;

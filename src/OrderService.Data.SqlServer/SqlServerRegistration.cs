@@ -4,14 +4,15 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>Offers the SQL Server store to the host; it is built only when Store:Provider=SqlServer (StoreRegistration).</summary>
+/// <summary>Offers the SQL Server store to the host; it is built only when Store:Provider=SqlServer.</summary>
 public static class SqlServerRegistration
 {
     public static IServiceCollection AddSqlServerOrderStore(this IServiceCollection services)
     {
-        // The options are checked before the container exists (data annotations included), so the driver's parser is
-        // offered where the framework keeps such parsers for code that does not reference the driver.
-        DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.SqlServer), SqlClientFactory.Instance);
+        // The options are checked before the container exists, so the driver's parser is offered where the framework
+        // keeps such parsers for code that does not reference the driver.
+        DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.SqlServer),
+            SqlClientFactory.Instance);
         return services.AddSingleton(new StoreEngine(StoreProvider.SqlServer, SqlServerStores.Create));
     }
 }

@@ -6,26 +6,18 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>
-/// The relational schema on SQL Server: <see cref="SchemaRunner"/> applies the embedded T-SQL scripts (Schema/NNNN_*.sql)
-/// in order, each once, recording them in schema_versions. Several instances may start together: an exclusive application
-/// lock held by the transaction serializes them, so a script never runs twice. When the connection string names a
-/// database that does not exist yet (a fresh docker-compose server), it is created first.
-/// </summary>
+/// <summary>The relational schema on SQL Server.</summary>
 public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IStoreSchema
 {
-    /// <summary>How long CREATE DATABASE and the scripts may take in all: a fresh database can take seconds.</summary>
     private static readonly TimeSpan PreparationTimeout = TimeSpan.FromSeconds(120);
 
     private SchemaRunner? _runner;
     private SharedRun? _preparation;
 
-    /// <summary>
-    /// Waits for the preparation (the database if missing, then the scripts), which runs once for every caller
-    /// (<see cref="SharedRun"/>): a CREATE DATABASE is never cancelled with a request's attempt.
-    /// </summary>
+    /// <summary>Waits for the preparation, which runs once for every caller.</summary>
     public Task EnsureCreatedAsync(CancellationToken cancellationToken) =>
-        LazyInitializer.EnsureInitialized(ref _preparation, () => new SharedRun(PrepareAsync, PreparationTimeout)).WaitAsync(cancellationToken);
+        LazyInitializer.EnsureInitialized(ref _preparation, () => new SharedRun(PrepareAsync, PreparationTimeout))
+            .WaitAsync(cancellationToken);
 
     private async Task PrepareAsync(CancellationToken cancellationToken)
     {
@@ -33,8 +25,9 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
         await Runner.ApplyAsync(cancellationToken);
     }
 
-    /// <summary>The embedded scripts (Schema/NNNN_*.sql), in version order. Public so tests can parse them.</summary>
-    public static IReadOnlyList<SchemaScript> Scripts() => SchemaScripts.Load(StoreLayout.Relational, typeof(SqlServerSchema).Assembly);
+    /// <summary>The embedded scripts (Schema/NNNN_*.sql), in version order.</summary>
+    public static IReadOnlyList<SchemaScript> Scripts() =>
+        SchemaScripts.Load(StoreLayout.Relational, typeof(SqlServerSchema).Assembly);
 
     public override string ProviderName => SqlServerDialect.Provider;
 
@@ -50,13 +43,18 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
 
     protected override string LockStatement(SchemaHistory history) => SqlServerSchemaSql.AcquireLock;
 
-    public override string CreateVersionsTable(string table) => SqlServerSchemaSql.CreateVersionsTable.Replace("schema_versions", table, StringComparison.Ordinal);
+    public override string CreateVersionsTable(string table) =>
+        SqlServerSchemaSql.CreateVersionsTable.Replace("schema_versions", table, StringComparison.Ordinal);
 
-    public override string AppliedVersions(string table) => SqlServerSchemaSql.AppliedVersions.Replace("schema_versions", table, StringComparison.Ordinal);
+    public override string AppliedVersions(string table) =>
+        SqlServerSchemaSql.AppliedVersions.Replace("schema_versions", table, StringComparison.Ordinal);
 
-    public override string RecordVersion(string table) => SqlServerSchemaSql.RecordVersion.Replace("schema_versions", table, StringComparison.Ordinal);
+    public override string RecordVersion(string table) =>
+        SqlServerSchemaSql.RecordVersion.Replace("schema_versions", table, StringComparison.Ordinal);
 
-    private SchemaRunner Runner => LazyInitializer.EnsureInitialized(ref _runner, () => new SchemaRunner(this, new SchemaHistory(StoreLayout.Relational, Scripts())));
+    private SchemaRunner Runner =>
+        LazyInitializer.EnsureInitialized(ref _runner, () =>
+        new SchemaRunner(this, new SchemaHistory(StoreLayout.Relational, Scripts())));
 
     private async Task EnsureDatabaseAsync(CancellationToken cancellationToken)
     {
@@ -69,7 +67,7 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
 
         if (await TargetDatabaseOpensAsync(cancellationToken))
         {
-            // A contained database user (Azure SQL) may not open master at all: never ask it when the database is there.
+            // A contained database user may not open master at all: never ask it when the database is there.
             return;
         }
 
@@ -79,7 +77,8 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
         StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
         try
         {
-            await Execute(connection, null, "schema.database", SqlServerSchemaSql.CreateDatabaseIfMissing, new { database }, cancellationToken);
+            await Execute(connection, null, "schema.database", SqlServerSchemaSql.CreateDatabaseIfMissing,
+                new { database }, cancellationToken);
         }
         catch (SqlException e) when (e.Number == SqlServerSchemaSql.DatabaseAlreadyExists)
         {
@@ -98,16 +97,17 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
         }
         catch (SqlException e) when (e.Class < 20)
         {
-            // The server answered but would not open the database (4060 on SQL Server, 911 on Babelfish: missing):
-            // the path through master creates it. Severity 20 and above is the connection itself failing (a server
-            // that is down): reported now, not after a second connect time-out on master.
+            // The server answered but would not open the database: the path through master creates it.
             return false;
         }
     }
 
-    private Task<int> Execute(SqlConnection connection, SqlTransaction? transaction, string operation, string sql, object? parameters, CancellationToken cancellationToken)
+    private Task<int> Execute(SqlConnection connection, SqlTransaction? transaction, string operation, string sql,
+        object? parameters, CancellationToken cancellationToken)
     {
         using var activity = StoreTelemetry.Command(SqlServerDialect.Provider, operation, sql, "ReadCommitted");
-        return connection.ExecuteAsync(new CommandDefinition(sql, parameters, transaction, (int)PreparationTimeout.TotalSeconds, cancellationToken: cancellationToken));
+        return connection.ExecuteAsync(
+            new CommandDefinition(sql, parameters, transaction, (int)PreparationTimeout.TotalSeconds,
+            cancellationToken: cancellationToken));
     }
 }

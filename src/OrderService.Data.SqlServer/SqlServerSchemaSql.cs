@@ -1,15 +1,12 @@
 namespace OrderService.Data.SqlServer;
 
-/// <summary>The statements <see cref="SqlServerSchema"/> sends besides the scripts (constants, so the parser tests see them).</summary>
+/// <summary>The statements <see cref="SqlServerSchema"/> sends besides the scripts.</summary>
 public static class SqlServerSchemaSql
 {
     /// <summary>SQL Server error: "Database 'x' already exists".</summary>
     public const int DatabaseAlreadyExists = 1801;
 
-    /// <summary>
-    /// CREATE DATABASE takes no parameters, so the name goes through QUOTENAME inside dynamic SQL:
-    /// the name from the connection string can never inject anything.
-    /// </summary>
+    /// <summary>CREATE DATABASE takes no parameters, so the name goes through QUOTENAME inside dynamic SQL.</summary>
     public const string CreateDatabaseIfMissing = """
         IF DB_ID(@database) IS NULL
         BEGIN
@@ -35,5 +32,6 @@ public static class SqlServerSchemaSql
 
     public const string AppliedVersions = "SELECT version FROM dbo.schema_versions;";
 
-    public const string RecordVersion = "INSERT INTO dbo.schema_versions (version, applied_at) VALUES (@version, SYSUTCDATETIME());";
+    public const string RecordVersion =
+        "INSERT INTO dbo.schema_versions (version, applied_at) VALUES (@version, SYSUTCDATETIME());";
 }

@@ -7,10 +7,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>
-/// Builds the SQL Server store: the relational engine with T-SQL (<see cref="SqlServerDialect"/>),
-/// SqlClient connections and the embedded schema. Relational layout only (validated at start-up).
-/// </summary>
+/// <summary>Builds the SQL Server store.</summary>
 public static class SqlServerStores
 {
     public static StoreBundle Create(StoreContext context)
@@ -25,22 +22,24 @@ public static class SqlServerStores
         }
 
         // Reads on the secondary's own pool; the schema is migrated on the primary only and reaches the secondary by
-        // replication. The same fallback on a miss as a PostgreSQL standby's (StandbyReadsOrderStore).
+        // replication.
         var readConnectionString = NormalizeConnectionString(options.SqlServer.ReadConnectionString, options);
-        (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(SqlServerStores)).LogInformation(
-            "Store:SqlServer:ReadConnectionString is set: GET by id, the batch and the customer listing read from the secondary; writes stay on the primary.");
+        (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance)
+            .CreateLogger(typeof(SqlServerStores)).LogInformation(
+            "Store:SqlServer:ReadConnectionString is set: GET by id, the batch and the customer listing read from " +
+            "the secondary; writes stay on the primary.");
         var reads = new StandbyReadsOrderStore(store, Relational(readConnectionString, options, context.Payments()));
-        return new StoreBundle(reads, schema, SqlServerTransientFaults.Instance, new PoolRelease(connectionString, readConnectionString));
+        return new StoreBundle(reads, schema, SqlServerTransientFaults.Instance,
+            new PoolRelease(connectionString, readConnectionString));
     }
 
-    private static RelationalOrderStore Relational(string connectionString, StoreOptions options, IPaymentAuthorizer payments) =>
-        new(new SqlServerDialect(options.ReadIsolation), new SqlServerConnections(() => new SqlConnection(connectionString), options.ReadIsolation), options, payments);
+    private static RelationalOrderStore Relational(string connectionString, StoreOptions options,
+        IPaymentAuthorizer payments) =>
+        new(new SqlServerDialect(options.ReadIsolation),
+            new SqlServerConnections(() => new SqlConnection(connectionString), options.ReadIsolation), options,
+            payments);
 
-    /// <summary>
-    /// The operator's connection string with our defaults where it says nothing: a connect timeout as
-    /// short as a command's (SqlClient waits 15 s by default, far beyond the time a request may take before
-    /// it must get its 503), a pool that never blocks after a failed open, and an application name that shows up in sys.dm_exec_sessions.
-    /// </summary>
+    /// <summary>The operator's connection string with our defaults where it says nothing.</summary>
     public static string NormalizeConnectionString(string connectionString, StoreOptions options)
     {
         var builder = new SqlConnectionStringBuilder(connectionString);
@@ -49,8 +48,8 @@ public static class SqlServerStores
             builder.ConnectTimeout = options.CommandTimeoutSeconds;
         }
 
-        // SqlClient's default (Auto) blocks the pool after a failed open, failing every open with the cached error for up
-        // to a minute: one slow handshake would become a run of 503s. The resilience pipeline already spaces the retries.
+        // SqlClient's default blocks the pool after a failed open, failing every open with the cached error for up to a
+        // minute.
         if (!builder.ShouldSerialize("Pool Blocking Period"))
         {
             builder.PoolBlockingPeriod = PoolBlockingPeriod.NeverBlock;
@@ -64,7 +63,6 @@ public static class SqlServerStores
         return builder.ConnectionString;
     }
 
-    /// <summary>Empties this store's connection pools when the host stops (tests start many hosts in one process).</summary>
     private sealed class PoolRelease(params string[] connectionStrings) : IAsyncDisposable
     {
         public ValueTask DisposeAsync()

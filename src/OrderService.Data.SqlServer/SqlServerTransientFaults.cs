@@ -5,15 +5,11 @@ using Microsoft.Data.SqlClient;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>
-/// Which SQL Server (and Babelfish) failures are worth a bounded retry, and what each says about a write in flight;
-/// everything else (constraints, syntax, permissions) fails at once. The table: docs/stores/babelfish.md.
-/// </summary>
+/// <summary>Which SQL Server failures are worth a bounded retry, and what each says about a write in flight.</summary>
 public sealed class SqlServerTransientFaults : ITransientFaults
 {
     public static readonly SqlServerTransientFaults Instance = new();
 
-    /// <summary>The server undid the statement or the transaction: nothing of the unit committed.</summary>
     private static readonly HashSet<int> RolledBackNumbers =
     [
         1205,  // chosen as deadlock victim: the transaction was rolled back, a retry runs it again
@@ -24,31 +20,22 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     ];
 
     /// <summary>
-    /// The one number under which Babelfish sends PostgreSQL errors that have no SQL Server twin; only the message,
-    /// in English (lc_messages' default), tells them apart. What is not listed below repeats on retry.
+    /// Babelfish's number for PostgreSQL errors with no SQL Server twin; only the message tells them apart.
     /// </summary>
     public const int BabelfishUnmappedError = 33557097;
 
-    /// <summary>The starts of the Babelfish messages under <see cref="BabelfishUnmappedError"/> that are transient.</summary>
     private static readonly string[] BabelfishTransientMessages =
     [
-        "could not serialize access", // SQLSTATE 40001: "... due to concurrent update" / "... due to read/write dependencies among transactions"
+        // SQLSTATE 40001: "... due to concurrent update" / "... due to read/write dependencies among transactions"
+        "could not serialize access",
         "canceling statement due to lock timeout", // SQLSTATE 55P03
     ];
 
-    /// <summary>
-    /// The starts of the Babelfish messages under <see cref="BabelfishUnmappedError"/> of a statement the server's
-    /// statement_timeout stopped: like a command time-out, it may have met a commit in flight (interrupted).
-    /// </summary>
     private static readonly string[] BabelfishCancelledStatementMessages =
     [
         "canceling statement due to statement timeout", // 57014: the login's (or session's) statement_timeout
     ];
 
-    /// <summary>
-    /// The starts of the Babelfish messages under <see cref="BabelfishUnmappedError"/> that refuse the session itself
-    /// (connection slots, authentication): nothing was sent, so the store is unavailable, as SQL Server's 18456 says.
-    /// </summary>
     private static readonly string[] BabelfishRefusedSessionMessages =
     [
         "sorry, too many clients already", // 53300: max_connections reached
@@ -58,18 +45,18 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         "role \"", // 28000: role "..." does not exist / is not permitted to log in
     ];
 
-    /// <summary>No session reached the database (the client or the server refused to start one).</summary>
     private static readonly HashSet<int> UnreachableNumbers =
     [
         -1,    // connection error while establishing a connection
-        2, 53, 40, // server / network path not found, could not open a connection (an instance that is starting or moving)
+        // server / network path not found, could not open a connection (an instance that is starting or moving)
+        2, 53, 40,
         10060, 10061, // TCP: connect timed out, refused
-        10928, 10929, 40501, 40613, 49918, 49919, 49920, // resource limits, service busy, database not available (Azure SQL, failovers)
+        // resource limits, service busy, database not available (Azure SQL, failovers)
+        10928, 10929, 40501, 40613, 49918, 49919, 49920,
         4060, 4221, // cannot open the database yet (starting up, or a readable secondary catching up)
         18456, // login failed (an unknown login, a wrong password): the server refused the session
     ];
 
-    /// <summary>The session broke or timed out mid-call: a commit may have been in flight.</summary>
     private static readonly HashSet<int> InterruptedNumbers =
     [
         -2,    // client-side command or login time-out
@@ -101,8 +88,9 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     /// <summary>True when the error number alone marks the failure as transient.</summary>
     public static bool IsTransientNumber(int number) => ClassifyNumber(number) != StoreFault.Permanent;
 
-    /// <summary>True when one server error (its number and message) describes a condition that may clear on its own.</summary>
-    public static bool IsTransientError(int number, string message) => ClassifyError(number, message) != StoreFault.Permanent;
+    /// <summary>True when one server error describes a condition that may clear on its own.</summary>
+    public static bool IsTransientError(int number, string message) =>
+        ClassifyError(number, message) != StoreFault.Permanent;
 
     /// <summary>What one error number says about the unit it interrupted.</summary>
     public static StoreFault ClassifyNumber(int number) =>
@@ -111,30 +99,25 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         : InterruptedNumbers.Contains(number) ? StoreFault.Interrupted
         : StoreFault.Permanent;
 
-    /// <summary>
-    /// <see cref="ClassifyNumber"/>, and the errors only the message tells apart: Babelfish's rolled-back, refused and
-    /// cancelled statements, and a duplicate of one of the <see cref="RacedKeys"/>, which Babelfish lets two racing
-    /// writes reach because it ignores UPDLOCK, HOLDLOCK: the write was rolled back whole, so a rerun is safe.
-    /// </summary>
+    /// <summary><see cref="ClassifyNumber"/>, and the errors only the message tells apart.</summary>
     public static StoreFault ClassifyError(int number, string message) => number switch
     {
-        BabelfishUnmappedError when BabelfishTransientMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.RolledBack,
-        BabelfishUnmappedError when BabelfishRefusedSessionMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Unreachable,
-        BabelfishUnmappedError when BabelfishCancelledStatementMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Interrupted,
+        BabelfishUnmappedError when BabelfishTransientMessages.Any(m =>
+            message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.RolledBack,
+        BabelfishUnmappedError when BabelfishRefusedSessionMessages.Any(m =>
+            message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Unreachable,
+        BabelfishUnmappedError when BabelfishCancelledStatementMessages.Any(m =>
+            message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Interrupted,
         BabelfishUnmappedError => StoreFault.Permanent,
-        DuplicateKey or DuplicateIndexKey when RacedKeys.Any(k => message.Contains(k, StringComparison.Ordinal)) => StoreFault.RolledBack,
+        DuplicateKey or DuplicateIndexKey when RacedKeys.Any(k => message.Contains(k, StringComparison.Ordinal)) =>
+            StoreFault.RolledBack,
         _ => ClassifyNumber(number),
     };
 
-    /// <summary>SQL Server's (and Babelfish's) duplicate key errors: a PRIMARY KEY or UNIQUE constraint, a unique index.</summary>
     private const int DuplicateKey = 2627, DuplicateIndexKey = 2601;
 
-    /// <summary>
-    /// Keys two racing writes can both pass the check for: the create's customer, Idempotency-Key and order id (checked
-    /// with UPDLOCK, HOLDLOCK), and on Babelfish the event's sequence, where a writer that waited for the row can re-check
-    /// it. XACT_ABORT has rolled the whole write back, so a rerun, which reads the order anew, answers it (applied or 409).
-    /// </summary>
-    private static readonly string[] RacedKeys = ["pk_customers", "pk_idempotency_keys", "uq_orders_id", "pk_order_events"];
+    private static readonly string[] RacedKeys =
+        ["pk_customers", "pk_idempotency_keys", "uq_orders_id", "pk_order_events"];
 
     private static StoreFault Classify(SqlException exception)
     {
@@ -154,31 +137,30 @@ public sealed class SqlServerTransientFaults : ITransientFaults
             return verdict;
         }
 
-        // The managed (Unix) network layer reports a refused or dropped connection as error 0 with
-        // severity 20 and the socket error inside; the server's own errors always carry a number.
+        // The managed network layer reports a refused or dropped connection as error 0 with severity 20 and the socket
+        // error inside; the server's own errors always carry a number.
         return exception.Number == 0 ? NetworkFailure(exception.InnerException) : StoreFault.Permanent;
     }
 
     private static StoreFault NetworkFailure(Exception? inner) => inner switch
     {
-        SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable }
+        SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound
+            or SocketError.HostUnreachable or SocketError.NetworkUnreachable }
             => StoreFault.Unreachable,
         SocketException or IOException or Win32Exception or TimeoutException => StoreFault.Interrupted,
         _ => StoreFault.Permanent,
     };
 
-    /// <summary>
-    /// The pool had no free connection within the connect time-out: load on this service, not a store outage, so it
-    /// must not open the circuit. SqlClient gives it no error code; its message is always English because the build
-    /// ships no satellite resource assemblies (SatelliteResourceLanguages in Directory.Build.props).
-    /// </summary>
     private static bool IsPoolTimeout(Exception exception) =>
         exception.Message.Contains("obtaining a connection from the pool", StringComparison.Ordinal);
 
     public string? DescribeError(Exception exception) => exception is SqlException sql
-        ? string.Create(CultureInfo.InvariantCulture, $"SQL Server error {sql.Number} (class {sql.Class}, state {sql.State}): {sql.Message}")
+        ? string.Create(CultureInfo.InvariantCulture,
+            $"SQL Server error {sql.Number} (class {sql.Class}, state {sql.State}): {sql.Message}")
         : null;
 
-    /// <summary>SqlClient's parser, pool and connection live under Microsoft.Data.SqlClient, .Common and .ProviderBase.</summary>
+    /// <summary>
+    /// SqlClient's parser, pool and connection live under Microsoft.Data.SqlClient and its sub-namespaces.
+    /// </summary>
     public IReadOnlyList<string> DriverNamespaces { get; } = ["Microsoft.Data."];
 }

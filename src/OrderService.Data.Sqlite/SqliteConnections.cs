@@ -7,28 +7,27 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// SQLite units of work: every write goes through <see cref="SqliteDatabase.WriteAsync{T}"/> (the group
-/// commit, or BEGIN IMMEDIATE on a connection of its own), so writes are serialized whatever
-/// Store:WriteIsolation says: SQLite has one writer, and its transactions are serializable.
-/// </summary>
+/// <summary>SQLite units of work: writes are serialized whatever Store:WriteIsolation says (one writer).</summary>
 public sealed class SqliteConnections(SqliteDatabase database) : IRelationalConnections
 {
     private readonly ConditionalWeakTable<SqliteConnection, SqlitePreparedStatements> _writerStatements = [];
 
-    public string ReadIsolationInForce => database.ReadsUncommitted ? nameof(IsolationLevel.ReadUncommitted) : nameof(IsolationLevel.ReadCommitted);
+    public string ReadIsolationInForce =>
+        database.ReadsUncommitted ? nameof(IsolationLevel.ReadUncommitted) : nameof(IsolationLevel.ReadCommitted);
 
     public string WriteIsolationInForce(IsolationLevel requested) => nameof(IsolationLevel.Serializable);
 
     public bool SerializesWrites => true;
 
-    public ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) => ValueTask.FromResult<DbConnection>(database.OpenReader());
+    public ValueTask<DbConnection> OpenReaderAsync(CancellationToken cancellationToken) =>
+        ValueTask.FromResult<DbConnection>(database.OpenReader());
 
     /// <remarks>
     /// The work runs synchronously on the writer: Microsoft.Data.Sqlite completes its async methods synchronously.
     /// A unit that awaits anything else goes through <see cref="WriteAwaitingAsync{T}"/>.
     /// </remarks>
-    public Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
+    public Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
+        CancellationToken cancellationToken) =>
         database.WriteAsync(connection =>
         {
             if (database.UsesGroupCommit)
@@ -40,7 +39,8 @@ public sealed class SqliteConnections(SqliteDatabase database) : IRelationalConn
             return work(connection, null).GetAwaiter().GetResult();
         }, cancellationToken);
 
-    public Task<T> WriteAwaitingAsync<T>(IsolationLevel isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
+    public Task<T> WriteAwaitingAsync<T>(IsolationLevel isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
+        CancellationToken cancellationToken) =>
         database.WriteAwaitingAsync(connection => work(connection, null), cancellationToken);
 
     public Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, CommandDefinition command) =>

@@ -4,11 +4,7 @@ using SQLitePCL;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// One SQLite database file as the stores see it: how connections are opened for reading and writing
-/// (pragmas, shared cache for dirty reads) and where writes go (the group-commit writer, or a
-/// connection of their own). Both the relational and the document layout use it.
-/// </summary>
+/// <summary>One SQLite database file as the stores see it.</summary>
 public sealed class SqliteDatabase : IAsyncDisposable
 {
     public const string ProviderName = "sqlite";
@@ -35,7 +31,6 @@ public sealed class SqliteDatabase : IAsyncDisposable
             DefaultTimeout = options.CommandTimeoutSeconds,
 
             // Shared cache is what lets a reader see another connection's uncommitted write (the NOLOCK risk).
-            // It switches SQLite to table-level locks, so only that mode uses it.
             Cache = _readUncommitted ? SqliteCacheMode.Shared : SqliteCacheMode.Private,
         };
         _connectionString = builder.ToString();
@@ -73,14 +68,15 @@ public sealed class SqliteDatabase : IAsyncDisposable
     }
 
     /// <summary>The rows of those of <paramref name="tables"/> that exist in the file.</summary>
-    public async Task<IReadOnlyList<TableRows>> CountRowsAsync(IEnumerable<string> tables, CancellationToken cancellationToken)
+    public async Task<IReadOnlyList<TableRows>> CountRowsAsync(IEnumerable<string> tables,
+        CancellationToken cancellationToken)
     {
         await using var connection = Open("schema");
         return await LayoutTables.CountRowsAsync(connection, tables,
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = @name", cancellationToken);
     }
 
-    /// <summary>A pooled connection for reads; with ReadUncommitted it reads other connections' uncommitted rows.</summary>
+    /// <summary>A pooled read connection; with ReadUncommitted it sees uncommitted rows.</summary>
     public SqliteConnection OpenReader()
     {
         var connection = Open("read");
@@ -95,11 +91,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
     }
 
     /// <summary>
-    /// Runs <paramref name="work"/> inside a write transaction and returns once it is committed
-    /// (durable as far as PRAGMA synchronous promises). With group commit the transaction is shared
-    /// with other requests and <paramref name="work"/> runs in a savepoint of its own; otherwise it gets
-    /// its own pooled connection and BEGIN IMMEDIATE, waiting out other writers with busy_timeout.
-    /// Throwing from <paramref name="work"/> rolls back only its own changes.
+    /// Runs <paramref name="work"/> in a write transaction until committed; a throw undoes only its own.
     /// </summary>
     public Task<T> WriteAsync<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken)
     {
@@ -111,8 +103,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
         cancellationToken.ThrowIfCancellationRequested();
         using var connection = Open("write");
 
-        // Plain SQL rather than BeginTransaction(): the work sees the same bare connection as under group
-        // commit (Microsoft.Data.Sqlite rejects commands without the transaction object once one exists).
+        // Plain SQL rather than BeginTransaction(): the work sees the same bare connection as under group commit.
         ExecuteRaw(connection, "BEGIN IMMEDIATE;");
         T result;
         try
@@ -129,12 +120,9 @@ public sealed class SqliteDatabase : IAsyncDisposable
         return Task.FromResult(result);
     }
 
-    /// <summary>
-    /// <see cref="WriteAsync{T}"/> for a write that awaits something outside the database before it commits (a payment
-    /// the gateway holds). It runs in a transaction of its own, on the group writer's connection when there is one
-    /// (borrowed: other writes wait in the queue, since SQLite has one writer), and no thread blocks while it awaits.
-    /// </summary>
-    public async Task<T> WriteAwaitingAsync<T>(Func<SqliteConnection, Task<T>> work, CancellationToken cancellationToken)
+    /// <summary><see cref="WriteAsync{T}"/> for a write that awaits something else before it commits.</summary>
+    public async Task<T> WriteAwaitingAsync<T>(Func<SqliteConnection, Task<T>> work,
+        CancellationToken cancellationToken)
     {
         if (_groupWriter is null)
         {
@@ -154,7 +142,8 @@ public sealed class SqliteDatabase : IAsyncDisposable
         }
     }
 
-    private static async Task<T> InTransactionAsync<T>(SqliteConnection connection, Func<SqliteConnection, Task<T>> work)
+    private static async Task<T> InTransactionAsync<T>(SqliteConnection connection, Func<SqliteConnection,
+        Task<T>> work)
     {
         ExecuteRaw(connection, "BEGIN IMMEDIATE;");
         T result;
@@ -203,7 +192,8 @@ public sealed class SqliteDatabase : IAsyncDisposable
         var connection = new SqliteConnection(_connectionString);
         connection.Open();
         var handle = connection.Handle;
-        if (handle is null || !Configured.TryGetValue(handle, out var ran) || !string.Equals(ran, _connectionPragmas, StringComparison.Ordinal))
+        if (handle is null || !Configured.TryGetValue(handle, out var ran)
+            || !string.Equals(ran, _connectionPragmas, StringComparison.Ordinal))
         {
             using (var command = connection.CreateCommand())
             {

@@ -4,11 +4,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// SQLite's words: ids and timestamps as sortable text, JSON through json_group_array/json_each, and a
-/// transition write in three statements (SQLite has no data-modifying CTE). The statements of a write
-/// all run inside one transaction on the single writer, so nothing can slip in between them.
-/// </summary>
+/// <summary>SQLite's words.</summary>
 public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
 {
     public override string ProviderName => SqliteDatabase.ProviderName;
@@ -21,7 +17,8 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
     public override object Timestamp(DateTimeOffset at) => Timestamps.ToText(at);
 
     /// <summary>A JSON array of the canonical id texts, read with json_each.</summary>
-    public override object IdSet(IReadOnlyList<Guid> ids) => ids.Count == 0 ? "[]" : string.Create((ids.Count * IdSetItemLength) + 1, ids, static (json, ids) =>
+    public override object IdSet(IReadOnlyList<Guid> ids) =>
+        ids.Count == 0 ? "[]" : string.Create((ids.Count * IdSetItemLength) + 1, ids, static (json, ids) =>
     {
         // ["…","…"]: written in place, one string (a StringBuilder and a string per id otherwise).
         json[0] = '[';
@@ -35,39 +32,31 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
         }
     });
 
-    /// <summary>"id" and the comma (or the closing bracket) after it.</summary>
     private const int IdSetItemLength = 39;
 
     protected override string LinesJson(string orderAlias) =>
-        "(SELECT json_group_array(json_object('sku', l.sku, 'quantity', l.quantity, 'unitPrice', l.unit_price) ORDER BY l.line_no) " +
+        "(SELECT json_group_array(json_object('sku', l.sku, 'quantity', l.quantity, 'unitPrice', l.unit_price) ORDER " +
+        "BY l.line_no) " +
         $"FROM order_lines l WHERE l.order_id = {orderAlias}.id)";
 
     protected override string EventsJson(string orderAlias) =>
-        "(SELECT json_group_array(json_object('sequence', e.sequence, 'type', e.type, 'at', e.at, 'data', json(e.data)) ORDER BY e.sequence) " +
+        "(SELECT json_group_array(json_object('sequence', e.sequence, 'type', e.type, 'at', e.at, 'data', " +
+        "json(e.data)) ORDER BY e.sequence) " +
         $"FROM order_events e WHERE e.order_id = {orderAlias}.id)";
 
     protected override string LinesFromJson(string parameter) =>
         "(SELECT j.value ->> 'line_no' AS line_no, j.value ->> 'sku' AS sku, j.value ->> 'quantity' AS quantity, " +
         $"j.value ->> 'unit_price' AS unit_price FROM json_each({parameter}) j) l";
 
-    protected override string IdIsInSet(string column, string parameter) => $"{column} IN (SELECT value FROM json_each({parameter}))";
+    protected override string IdIsInSet(string column, string parameter) =>
+        $"{column} IN (SELECT value FROM json_each({parameter}))";
 
-    /// <summary>
-    /// UPDATE, then the event INSERT only if the UPDATE changed the row (changes() = 1), then the version
-    /// only if the INSERT happened. A failing INSERT (a duplicate sequence) throws, and the writer rolls
-    /// back the UPDATE with it. With a key, the UPDATE is guarded by the key's absence and the key INSERT
-    /// follows the event's: every write runs on the one writer, so the guard sees every key stored before
-    /// (committed, or earlier in the same group commit) and the INSERT can never collide.
-    /// </summary>
+    /// <summary>UPDATE; the event INSERT only if the row changed; the version only if the INSERT ran.</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
-        WriteStatements(action, checksVersion, withKey) + "SELECT version FROM orders WHERE id = @Id AND changes() = 1;";
+        WriteStatements(action, checksVersion, withKey)
+            + "SELECT version FROM orders WHERE id = @Id AND changes() = 1;";
 
-    /// <summary>
-    /// The write, then the order row itself only if the write happened (<see cref="SqlDialect.TransitionReturnsWrittenOrder"/>):
-    /// one result set and one statement fewer than a version row followed by the read-back, on the writer thread
-    /// that every write of the service queues for. The read runs inside the write's transaction on the one writer,
-    /// so it holds every event up to the one just written.
-    /// </summary>
+    /// <summary>The write, then the order row itself only if the write happened.</summary>
     protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
         WriteStatements(action, checksVersion, withKey) + BuildSelectOrderById() + " AND changes() = 1;";
 
@@ -78,16 +67,14 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
         $"UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)}" +
         (withKey ? " AND NOT EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.key = @Key)" : "") + ";\n" +
         "INSERT INTO order_events (order_id, sequence, type, at, data) " +
-        $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data FROM orders WHERE id = @Id AND changes() = 1;\n" +
+        $"SELECT id, version, '{Transitions.EventType(action)}', @At, @Data FROM orders WHERE id = @Id AND changes() " +
+        $"= 1;\n" +
         (withKey
             ? "INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) " +
               "SELECT @Key, @RequestHash, id, version, @At FROM orders WHERE id = @Id AND changes() = 1;\n"
             : "");
 
-    /// <summary>
-    /// The guard above makes a collision impossible; should one happen anyway (SQLITE_CONSTRAINT on the
-    /// key), it is recognized so the engine answers from the key instead of failing.
-    /// </summary>
+    /// <summary>The guard above prevents a collision; should one happen, the engine answers from the key.</summary>
     public override bool IsIdempotencyKeyTaken(Exception exception) =>
         exception is SqliteException { SqliteErrorCode: ConstraintViolation } sqlite
         && sqlite.Message.Contains("idempotency_keys.key", StringComparison.Ordinal);

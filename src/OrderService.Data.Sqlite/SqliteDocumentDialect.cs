@@ -6,12 +6,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// The document layout's SQL for SQLite (TEXT JSON, edited in place with json_set). The JSON keys are the
-/// camelCase names of <see cref="Order"/> and <see cref="OrderEvent"/>: the document stays in the API's shape.
-/// Ids and timestamps are stored as canonical text (which sorts as the engine sorts it). Every write runs on the
-/// one writer, so a key is stored by a statement of its own in the same unit and can never collide.
-/// </summary>
+/// <summary>The document layout's SQL for SQLite (TEXT JSON, edited in place with json_set).</summary>
 public sealed class SqliteDocumentDialect : DocumentDialect
 {
     private const string InsertKey = """
@@ -28,7 +23,6 @@ public sealed class SqliteDocumentDialect : DocumentDialect
         RETURNING id
         """;
 
-    /// <summary>The transition's key, stored right after its update in the same unit, with the version the update wrote.</summary>
     private const string InsertTransitionKey = """
         INSERT INTO order_document_keys (key, request_hash, order_id, version, created_at)
         SELECT @key, @request_hash, id, version, @at FROM order_documents WHERE id = @id
@@ -39,18 +33,15 @@ public sealed class SqliteDocumentDialect : DocumentDialect
 
     private static readonly string[] CreateWithKey = [InsertKey, InsertOrder];
 
-    /// <summary>One statement per action, with that action's allowed statuses written into the WHERE.</summary>
     private static readonly FrozenDictionary<OrderAction, string[]> Transition =
         Enum.GetValues<OrderAction>().ToFrozenDictionary(action => action, action => new[] { TransitionFor(action) });
 
-    /// <summary>
-    /// <see cref="Transition"/> guarded by the Idempotency-Key's absence (the writer sees every key stored before it),
-    /// then the key.
-    /// </summary>
     private static readonly FrozenDictionary<OrderAction, string[]> TransitionWithKey =
         Enum.GetValues<OrderAction>().ToFrozenDictionary(action => action, action => new[]
         {
-            TransitionFor(action).Replace("RETURNING document", "AND NOT EXISTS (SELECT 1 FROM order_document_keys k WHERE k.key = @key)\nRETURNING document", StringComparison.Ordinal),
+            TransitionFor(action).Replace("RETURNING document",
+                "AND NOT EXISTS (SELECT 1 FROM order_document_keys k WHERE k.key = @key)\nRETURNING document",
+                StringComparison.Ordinal),
             InsertTransitionKey,
         });
 
@@ -75,9 +66,11 @@ public sealed class SqliteDocumentDialect : DocumentDialect
         WHERE k.key = @key
         """;
 
-    public override string SelectManyByIdSet => "SELECT document FROM order_documents WHERE id IN (SELECT value FROM json_each(@ids))";
+    public override string SelectManyByIdSet =>
+        "SELECT document FROM order_documents WHERE id IN (SELECT value FROM json_each(@ids))";
 
-    public override string SelectManyByIdList(int count) => DocumentQueries.SelectManyByList(count, DocumentQueries.Named);
+    public override string SelectManyByIdList(int count) =>
+        DocumentQueries.SelectManyByList(count, DocumentQueries.Named);
 
     /// <summary>Through the index on created_at; SQLite has one writer, so nothing to skip.</summary>
     public override string DeleteExpiredKeys => """
@@ -107,7 +100,8 @@ public sealed class SqliteDocumentDialect : DocumentDialect
         AddText(parameters, "type", Transitions.EventType(command.Action));
         AddTimestamp(parameters, "at", command.At);
         AddText(parameters, "data", OrderDocument.EventDataJson(command.Data));
-        parameters.Add(new SqliteParameter("@expected", command.ExpectedVersion is { } expected ? expected : DBNull.Value));
+        parameters.Add(new SqliteParameter("@expected",
+            command.ExpectedVersion is { } expected ? expected : DBNull.Value));
         if (command.IdempotencyKey is { } key)
         {
             AddText(parameters, "key", key);
@@ -115,16 +109,20 @@ public sealed class SqliteDocumentDialect : DocumentDialect
         }
     }
 
-    public override void AddId(DbParameterCollection parameters, string name, Guid id) => parameters.Add(new SqliteParameter("@" + name, id.ToString()));
+    public override void AddId(DbParameterCollection parameters, string name, Guid id) =>
+        parameters.Add(new SqliteParameter("@" + name, id.ToString()));
 
-    public override void AddText(DbParameterCollection parameters, string name, string value) => parameters.Add(new SqliteParameter("@" + name, value));
+    public override void AddText(DbParameterCollection parameters, string name, string value) =>
+        parameters.Add(new SqliteParameter("@" + name, value));
 
-    public override void AddInteger(DbParameterCollection parameters, string name, int value) => parameters.Add(new SqliteParameter("@" + name, value));
+    public override void AddInteger(DbParameterCollection parameters, string name, int value) =>
+        parameters.Add(new SqliteParameter("@" + name, value));
 
     public override void AddTimestamp(DbParameterCollection parameters, string name, DateTimeOffset at) =>
         parameters.Add(new SqliteParameter("@" + name, Timestamps.ToText(at)));
 
-    public override void AddIdSet(DbParameterCollection parameters, Guid[] ids) => AddText(parameters, "ids", OrderDocument.IdsJson(ids));
+    public override void AddIdSet(DbParameterCollection parameters, Guid[] ids) =>
+        AddText(parameters, "ids", OrderDocument.IdsJson(ids));
 
     public override void AddIdList(DbParameterCollection parameters, Guid[] ids)
     {
@@ -136,14 +134,9 @@ public sealed class SqliteDocumentDialect : DocumentDialect
 
     public override Guid ReadId(DbDataReader reader, int ordinal) => Guid.Parse(reader.GetString(ordinal));
 
-    public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) => reader.GetFieldValue<DateTimeOffset>(ordinal).ToUniversalTime();
+    public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) =>
+        reader.GetFieldValue<DateTimeOffset>(ordinal).ToUniversalTime();
 
-    /// <summary>
-    /// The transition: one conditional UPDATE. SQLite evaluates every SET expression against the old row,
-    /// so <c>version + 1</c> is the new version in the column, the document and the event's sequence alike;
-    /// '$.events[#]' appends to the embedded array. The allowed statuses are literals from
-    /// <see cref="Transitions.AllowedFrom"/> (enum names, so nothing to escape).
-    /// </summary>
     private static string TransitionFor(OrderAction action)
     {
         var allowed = string.Join(", ", Transitions.AllowedFrom(action).Select(status => $"'{status}'"));

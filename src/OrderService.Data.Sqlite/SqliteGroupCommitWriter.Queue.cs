@@ -3,7 +3,7 @@ using Microsoft.Data.Sqlite;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>What the writer's queue holds: a write to run in the next group, a loan of the connection, and its return.</summary>
+/// <summary>What the writer's queue holds.</summary>
 internal sealed partial class SqliteGroupCommitWriter
 {
     internal abstract class PendingWrite
@@ -17,7 +17,7 @@ internal sealed partial class SqliteGroupCommitWriter
         public abstract void Fail(Exception exception);
     }
 
-    /// <summary>A borrower of the writer's connection, queued like a write; <see cref="Returned"/> is queued when it is done.</summary>
+    /// <summary>A borrower of the writer's connection, queued like a write.</summary>
     internal sealed class Loan(SqliteGroupCommitWriter writer, CancellationToken cancellationToken) : PendingWrite
     {
         private readonly TaskCompletionSource<Loan> _granted = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -26,7 +26,7 @@ internal sealed partial class SqliteGroupCommitWriter
 
         public SqliteConnection Connection { get; private set; } = null!;
 
-        /// <summary>Whether the borrower gave the connection back inside a transaction (a rollback that failed): the writer replaces it.</summary>
+        /// <summary>Whether the borrower gave the connection back inside a transaction.</summary>
         public bool LeftTransactionOpen { get; private set; }
 
         public PendingWrite Returned { get; } = new ReturnedLoan();
@@ -45,7 +45,8 @@ internal sealed partial class SqliteGroupCommitWriter
             writer._queue.Writer.TryWrite(Returned);
         }
 
-        public override void Run(SqliteConnection connection) => throw new InvalidOperationException("A loan is lent, not run in a group.");
+        public override void Run(SqliteConnection connection) =>
+            throw new InvalidOperationException("A loan is lent, not run in a group.");
 
         public override void Complete()
         {
@@ -71,11 +72,11 @@ internal sealed partial class SqliteGroupCommitWriter
         }
     }
 
-    private sealed class PendingWrite<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken) : PendingWrite
+    private sealed class PendingWrite<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken)
+        : PendingWrite
     {
         private readonly TaskCompletionSource<T> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
-        // The writer thread runs the work outside the request's flow: carry its span, so the commands'
-        // spans stay in the request's trace.
+        // The writer thread runs the work outside the request's flow: its span keeps the commands in the trace.
         private readonly Activity? _caller = Activity.Current;
         private T? _result;
         private bool _failed;

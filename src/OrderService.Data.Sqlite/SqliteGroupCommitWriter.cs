@@ -3,12 +3,7 @@ using Microsoft.Data.Sqlite;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// Group commit for SQLite: one thread owns the only write connection, runs every write queued during the last commit
-/// in a SAVEPOINT of its own (a failing write rolls back alone), commits them with one sync, and only then completes
-/// their tasks, so durability is what PRAGMA synchronous says. A write that awaits the payment gateway borrows the
-/// connection instead (<see cref="BorrowAsync"/>); the writer never waits for the borrower.
-/// </summary>
+/// <summary>Group commit for SQLite: a savepoint per write, each answered after the group's one commit.</summary>
 internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
 {
     private readonly Channel<PendingWrite> _queue = Channel.CreateUnbounded<PendingWrite>(
@@ -37,7 +32,9 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
         return pending.Task;
     }
 
-    /// <summary>The writer's connection, outside any transaction, for the caller alone until it calls <see cref="Loan.Return"/>.</summary>
+    /// <summary>
+    /// The writer's connection, outside any transaction, the caller's until <see cref="Loan.Return"/>.
+    /// </summary>
     public Task<Loan> BorrowAsync(CancellationToken cancellationToken)
     {
         var loan = new Loan(this, cancellationToken);
@@ -91,7 +88,6 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
 
     private bool TryTake(out PendingWrite next) => _deferred.TryDequeue(out next!) || _queue.Reader.TryRead(out next!);
 
-    /// <summary>Hands the connection to <paramref name="loan"/> and keeps every write that arrives queued until it comes back.</summary>
     private void Lend(Loan loan)
     {
         try
@@ -159,8 +155,7 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
         }
         catch (Exception ex)
         {
-            // The commit (or the connection) failed: nothing of this group is durable, so every write
-            // in it fails. The connection is replaced, since its state is unknown.
+            // The commit (or the connection) failed: nothing of this group is durable, so every write in it fails.
             TryRollbackAndDrop();
             foreach (var write in batch)
             {
@@ -196,11 +191,6 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
         command.ExecuteNonQuery();
     }
 
-    /// <summary>
-    /// The statements around every write, prepared once on the writer's connection: a fresh command compiles its
-    /// SQL again each time, and the writer ran two of them (SAVEPOINT, RELEASE) per write, serially, on the one
-    /// thread every write of the service waits for. They live and die with the connection.
-    /// </summary>
     private sealed class ControlStatements(SqliteConnection connection) : IDisposable
     {
         public SqliteCommand Begin { get; } = Prepared(connection, "BEGIN IMMEDIATE;");

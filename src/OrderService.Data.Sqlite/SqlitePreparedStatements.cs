@@ -5,11 +5,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// The group-commit writer's statements, kept prepared. Microsoft.Data.Sqlite prepares a statement per
-/// command object, so a fresh command (what Dapper makes) would compile its SQL again on every write, on the
-/// one thread every write queues behind. Used only on the writer thread, so it takes no lock.
-/// </summary>
+/// <summary>The group-commit writer's statements, kept prepared; used only on the writer thread, so no lock.</summary>
 internal sealed class SqlitePreparedStatements
 {
     // The write path sends a few dozen distinct texts; the cap only guards against a runaway caller.

@@ -4,13 +4,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// A layout's schema on SQLite, applied by <see cref="SchemaRunner"/>: the relational scripts (Schema/) or the
-/// document scripts (DocumentSchema/). BEGIN IMMEDIATE takes the database's write lock first, so processes starting
-/// at once apply each script exactly once (the others wait out busy_timeout, then find it recorded). Plain commands, not
-/// Dapper: this runs while the service starts, and Dapper's first call (its static set-up, a parameter regex, IL emitted
-/// for the argument object) was the larger part of it (measured with scripts/cold-start.sh).
-/// </summary>
+/// <summary>A layout's schema on SQLite, applied by <see cref="SchemaRunner"/>.</summary>
 public sealed class SqliteSchema : SchemaDialect, IStoreSchema
 {
     private readonly SqliteDatabase _database;
@@ -19,7 +13,8 @@ public sealed class SqliteSchema : SchemaDialect, IStoreSchema
     public SqliteSchema(SqliteDatabase database, StoreLayout layout)
     {
         _database = database;
-        _runner = new SchemaRunner(this, new SchemaHistory(layout, SchemaScripts.Load(layout, typeof(SqliteSchema).Assembly)));
+        _runner = new SchemaRunner(this,
+            new SchemaHistory(layout, SchemaScripts.Load(layout, typeof(SqliteSchema).Assembly)));
     }
 
     public override string ProviderName => SqliteDatabase.ProviderName;
@@ -34,18 +29,23 @@ public sealed class SqliteSchema : SchemaDialect, IStoreSchema
     }
 
     public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
-        _database.CountRowsAsync(LayoutTables.Of(_runner.History.Layout == StoreLayout.Document ? StoreLayout.Relational : StoreLayout.Document), cancellationToken);
+        _database.CountRowsAsync(
+            LayoutTables.Of(_runner.History.Layout == StoreLayout.Document ? StoreLayout.Relational
+            : StoreLayout.Document), cancellationToken);
 
-    public override Task<DbConnection> OpenAsync(CancellationToken cancellationToken) => Task.FromResult<DbConnection>(_database.OpenReader());
+    public override Task<DbConnection> OpenAsync(CancellationToken cancellationToken) =>
+        Task.FromResult<DbConnection>(_database.OpenReader());
 
     // Plain SQL rather than BeginTransaction(): BEGIN IMMEDIATE takes the write lock before the versions are read.
-    public override Task<DbTransaction?> BeginAsync(DbConnection connection, SchemaHistory history, CancellationToken cancellationToken)
+    public override Task<DbTransaction?> BeginAsync(DbConnection connection, SchemaHistory history,
+        CancellationToken cancellationToken)
     {
         Execute(connection, "BEGIN IMMEDIATE;");
         return Task.FromResult<DbTransaction?>(null);
     }
 
-    public override Task CommitAsync(DbConnection connection, DbTransaction? transaction, CancellationToken cancellationToken)
+    public override Task CommitAsync(DbConnection connection, DbTransaction? transaction,
+        CancellationToken cancellationToken)
     {
         Execute(connection, "COMMIT;");
         return Task.CompletedTask;

@@ -16,20 +16,26 @@ public static class SqliteStores
         if (options.Layout == StoreLayout.Document)
         {
             var documents = new SqliteDatabase(context.ConnectionString, options);
-            var documentStore = new DocumentOrderStore(new SqliteDocumentDialect(), new SqliteConnections(documents), options, context.Payments());
-            return new StoreBundle(documentStore, new SqliteSchema(documents, StoreLayout.Document), new SqliteTransientFaults(), documents);
+            var documentStore = new DocumentOrderStore(new SqliteDocumentDialect(), new SqliteConnections(documents),
+                options, context.Payments());
+            return new StoreBundle(documentStore, new SqliteSchema(documents, StoreLayout.Document),
+                new SqliteTransientFaults(), documents);
         }
 
-        var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance).CreateLogger(typeof(SqliteStores));
+        var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance)
+            .CreateLogger(typeof(SqliteStores));
         if (options.WriteIsolation != WriteIsolation.ReadCommitted && logger.IsEnabled(LogLevel.Information))
         {
             logger.LogInformation(
-                "Store:WriteIsolation={Isolation} on SQLite: every SQLite write is serialized (one writer, serializable transactions), so this level changes nothing.",
+                "Store:WriteIsolation={Isolation} on SQLite: every SQLite write is serialized (one writer, " +
+                "serializable transactions), so this level changes nothing.",
                 options.WriteIsolation);
         }
 
         var database = new SqliteDatabase(context.ConnectionString, options);
-        var store = new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database), options, context.Payments());
-        return new StoreBundle(store, new SqliteSchema(database, StoreLayout.Relational), new SqliteTransientFaults(), database);
+        var store = new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database),
+            options, context.Payments());
+        return new StoreBundle(store, new SqliteSchema(database, StoreLayout.Relational), new SqliteTransientFaults(),
+            database);
     }
 }

@@ -3,11 +3,7 @@ using Microsoft.Data.Sqlite;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>
-/// BUSY and LOCKED mean another writer held the lock past busy_timeout: the statement did not run and the
-/// unit is rolled back, so it is rerun whole. CANTOPEN means the file is out of reach (nothing written);
-/// IOERR may strike during the commit itself, so a write it interrupts may have committed.
-/// </summary>
+/// <summary>BUSY and LOCKED rolled back, rerun whole; CANTOPEN wrote nothing; IOERR may have hit the commit.</summary>
 public sealed class SqliteTransientFaults : ITransientFaults
 {
     private const int Busy = 5;
@@ -31,7 +27,8 @@ public sealed class SqliteTransientFaults : ITransientFaults
     };
 
     public string? DescribeError(Exception exception) => exception is SqliteException sqlite
-        ? string.Create(CultureInfo.InvariantCulture, $"SQLite error {sqlite.SqliteErrorCode} (extended {sqlite.SqliteExtendedErrorCode}): {sqlite.Message}")
+        ? string.Create(CultureInfo.InvariantCulture,
+            $"SQLite error {sqlite.SqliteErrorCode} (extended {sqlite.SqliteExtendedErrorCode}): {sqlite.Message}")
         : null;
 
     public IReadOnlyList<string> DriverNamespaces { get; } = ["Microsoft.Data.Sqlite.", "SQLitePCL."];

@@ -5,11 +5,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// Which tables belong to which layout. Both layouts can live in one database (their tables differ), and
-/// the service reads only its own: switching Store:Layout on a database that holds orders shows an empty
-/// store. Start-up therefore counts the other layout's rows and warns when there are any (StoreWarmUp).
-/// </summary>
+/// <summary>Which tables belong to which layout.</summary>
 public static class LayoutTables
 {
     /// <summary>Counting stops here, so the check stays cheap on a big table.</summary>
@@ -22,16 +18,16 @@ public static class LayoutTables
     public static StoreLayout Other(StoreLayout layout) =>
         layout == StoreLayout.Relational ? StoreLayout.Document : StoreLayout.Relational;
 
-    /// <summary>
-    /// The rows of each of <paramref name="tables"/> that exists and is not empty. <paramref name="tableExistsSql"/>
-    /// counts the tables named @name, in the engine's own catalog.
-    /// </summary>
-    public static async Task<IReadOnlyList<TableRows>> CountRowsAsync(DbConnection connection, IEnumerable<string> tables, string tableExistsSql, CancellationToken cancellationToken)
+    /// <summary>The rows of each of <paramref name="tables"/> that exists and is not empty.</summary>
+    public static async Task<IReadOnlyList<TableRows>> CountRowsAsync(DbConnection connection,
+        IEnumerable<string> tables, string tableExistsSql, CancellationToken cancellationToken)
     {
         var found = new List<TableRows>();
         foreach (var table in tables)
         {
-            var exists = await connection.ExecuteScalarAsync<long>(new CommandDefinition(tableExistsSql, new StatementArguments().Text("name", table), cancellationToken: cancellationToken));
+            var exists = await connection.ExecuteScalarAsync<long>(
+                new CommandDefinition(tableExistsSql, new StatementArguments().Text("name", table),
+                cancellationToken: cancellationToken));
             if (exists == 0)
             {
                 continue;
@@ -39,7 +35,8 @@ public static class LayoutTables
 
             // The names come from the list above, never from input.
             var rows = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-                $"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT {CountCap + 1}) AS capped", cancellationToken: cancellationToken));
+                $"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT {CountCap + 1}) AS capped",
+                    cancellationToken: cancellationToken));
             if (rows > 0)
             {
                 found.Add(new TableRows(table, rows));

@@ -4,30 +4,24 @@ using OrderService.Data.Configuration;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// <c>Store:MongoDb</c>: the seed's MongoDB switches, each honoured in one place (OrderService.Data.MongoDb's MongoSettings).
-/// Every key is optional. Precedence, per setting: a key set here wins over the same option in the
-/// <c>mongodb://</c> connection string, which wins over the driver's and the server's defaults. So an operator can
-/// keep one URI and let a variant change only what it names. Validated at start-up
-/// (<see cref="MongoStoreOptionsValidator"/>) and logged at start-up with where each value came from.
-/// </summary>
-[Description("The MongoDB write and read concerns, and how lists are read (with Store:Provider=MongoDb). Every key is optional; a key set here wins over the same option in the mongodb:// connection string, which wins over the driver's and the server's defaults.")]
+/// <summary><c>Store:MongoDb</c>: the seed's MongoDB switches, each honoured in one place.</summary>
+[Description("The MongoDB write and read concerns, and how lists are read (with Store:Provider=MongoDb). Every key " +
+    "is optional; a key set here wins over the same option in the mongodb:// connection string, which wins over the " +
+    "driver's and the server's defaults.")]
 public sealed class MongoStoreOptions
 {
     public const string SectionName = "Store:MongoDb";
 
-    /// <summary>
-    /// The server's default is w:majority on a replica set since MongoDB 5.0, which is why the seed's "acknowledged"
-    /// baseline must say w:1 explicitly. Empty counts as unset, so an environment (a ConfigMap) can list the key
-    /// without choosing a value.
-    /// </summary>
-    [Description("The write concern's w: majority, or how many members must acknowledge. Unset: the connection string's w, else the server's default write concern.")]
-    [SettingRule("majority, or 1 to {0} members (w:0, unacknowledged, cannot report a duplicate key or a conditional update's result)", MongoStoreOptionsValidator.MaxMembers)]
+    /// <summary>The server's default is w:majority on a replica set, so the "acknowledged" baseline says w:1.</summary>
+    [Description("The write concern's w: majority, or how many members must acknowledge. Unset: the connection " +
+        "string's w, else the server's default write concern.")]
+    [SettingRule("majority, or 1 to {0} members (w:0, unacknowledged, cannot report a duplicate key or a conditional " +
+        "update's result)", MongoStoreOptionsValidator.MaxMembers)]
     public string? W { get => _w; set => _w = string.IsNullOrWhiteSpace(value) ? null : value; }
 
     private string? _w;
 
-    /// <summary>"majority" (<paramref name="members"/> null) or 1–<see cref="MongoStoreOptionsValidator.MaxMembers"/>; false for anything else (w:0 included).</summary>
+    /// <summary>"majority" or 1–<see cref="MongoStoreOptionsValidator.MaxMembers"/>; false for anything else.</summary>
     public static bool TryParseW(string value, out int? members)
     {
         members = null;
@@ -36,7 +30,8 @@ public sealed class MongoStoreOptions
             return true;
         }
 
-        if (int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var count) && count is >= 1 and <= MongoStoreOptionsValidator.MaxMembers)
+        if (int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var count)
+            && count is >= 1 and <= MongoStoreOptionsValidator.MaxMembers)
         {
             members = count;
             return true;
@@ -45,29 +40,34 @@ public sealed class MongoStoreOptions
         return false;
     }
 
-    [Description("The write concern's j: true acknowledges a write once it is in the on-disk journal. Unset: the connection string's journal, else the server's default.")]
+    [Description("The write concern's j: true acknowledges a write once it is in the on-disk journal. Unset: the " +
+        "connection string's journal, else the server's default.")]
     public bool? Journal { get; set; }
 
     /// <summary>Below the attempt timeout, or the attempt is abandoned before the server could say so.</summary>
-    [Description("The write concern's wtimeout: how long the server waits for W members before it answers with a write-concern error (the write stays applied on the primary). Unset: the connection string's wtimeoutMS, else no limit.")]
-    [SettingRule("1 to below Resilience:AttemptTimeoutSeconds in milliseconds, so the server's write-concern timeout arrives before the attempt is abandoned")]
+    [Description("The write concern's wtimeout: how long the server waits for W members before it answers with a " +
+        "write-concern error (the write stays applied on the primary). Unset: the connection string's wtimeoutMS, " +
+        "else no limit.")]
+    [SettingRule("1 to below Resilience:AttemptTimeoutSeconds in milliseconds, so the server's write-concern timeout " +
+        "arrives before the attempt is abandoned")]
     public int? WTimeoutMilliseconds { get; set; }
 
-    [Description("The read concern of the reads (get, batch, listing): Majority returns only what no failover can roll back. Unset: the connection string's readConcernLevel, else the server's (local).")]
+    [Description("The read concern of the reads (get, batch, listing): Majority returns only what no failover can " +
+        "roll back. Unset: the connection string's readConcernLevel, else the server's (local).")]
     public MongoReadConcern? ReadConcern { get; set; }
 
-    [Description("Which members the reads may go to (a secondary may lag; a GET or batch id it lacks is re-read on the primary). Unset: the connection string's readPreference, else the primary.")]
+    [Description("Which members the reads may go to (a secondary may lag; a GET or batch id it lacks is re-read on " +
+        "the primary). Unset: the connection string's readPreference, else the primary.")]
     public MongoReadPreference? ReadPreference { get; set; }
 
-    /// <summary>
-    /// A switch so that the two ways can be compared on one build, and the Order path brought back without a release
-    /// should a stored document ever need what only the driver's reader does.
-    /// </summary>
-    [Description("Batches and customer listings are written as the API's JSON straight from the stored BSON, without building an Order per row (the same bytes, less time and memory). false: read each row into an Order and serialize it, as every other store does.")]
+    /// <summary>A switch, so the Order path can come back without a release should a document need it.</summary>
+    [Description("Batches and customer listings are written as the API's JSON straight from the stored BSON, without " +
+        "building an Order per row (the same bytes, less time and memory). false: read each row into an Order and " +
+        "serialize it, as every other store does.")]
     public bool RawBsonToJson { get; set; } = true;
 }
 
-/// <summary>The read concern levels a plain read may use (snapshot and linearizable are left out: they need a transaction or a single-document read).</summary>
+/// <summary>The read concern levels a plain read may use.</summary>
 public enum MongoReadConcern
 {
     /// <summary>The member's newest data, which a failover may still roll back.</summary>
@@ -76,7 +76,7 @@ public enum MongoReadConcern
     /// <summary>Only writes a majority of the replica set has acknowledged: never rolled back.</summary>
     Majority,
 
-    /// <summary>Like local; on a sharded cluster it also skips the orphan filter (the fastest, least consistent).</summary>
+    /// <summary>Like local; on a sharded cluster it also skips the orphan filter.</summary>
     Available,
 }
 

@@ -3,30 +3,34 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data;
 
-/// <summary>Conveniences over <see cref="IOrderStore.ListByCustomerAsync"/> for callers that are not the API (tools, the load auditor, tests).</summary>
+/// <summary>Conveniences over <see cref="IOrderStore.ListByCustomerAsync"/> for callers that are not the API.</summary>
 public static class OrderStoreListing
 {
-    /// <summary>The first page of a customer's orders, newest first: at most <paramref name="limit"/> orders.</summary>
+    /// <summary>The first page of a customer's orders, newest first.</summary>
     public static async IAsyncEnumerable<Order> ListByCustomerAsync(
-        this IOrderStore store, string customerId, OrderStatus? status, int limit, [EnumeratorCancellation] CancellationToken cancellationToken)
+        this IOrderStore store, string customerId, OrderStatus? status, int limit,
+            [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(store);
-        var page = await store.ListByCustomerAsync(new CustomerOrdersQuery(customerId, status, limit), cancellationToken);
+        var page = await store.ListByCustomerAsync(new CustomerOrdersQuery(customerId, status, limit),
+            cancellationToken);
         await foreach (var order in page.Orders.WithCancellation(cancellationToken))
         {
             yield return order;
         }
     }
 
-    /// <summary>Every order of a customer, newest first, walked page by page (<paramref name="pageSize"/> orders per page).</summary>
+    /// <summary>Every order of a customer, newest first, walked page by page.</summary>
     public static async IAsyncEnumerable<Order> ListAllByCustomerAsync(
-        this IOrderStore store, string customerId, OrderStatus? status, int pageSize, [EnumeratorCancellation] CancellationToken cancellationToken)
+        this IOrderStore store, string customerId, OrderStatus? status, int pageSize,
+            [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(store);
         OrderPosition? after = null;
         do
         {
-            var page = await store.ListByCustomerAsync(new CustomerOrdersQuery(customerId, status, pageSize, after), cancellationToken);
+            var page = await store.ListByCustomerAsync(new CustomerOrdersQuery(customerId, status, pageSize, after),
+                cancellationToken);
             await foreach (var order in page.Orders.WithCancellation(cancellationToken))
             {
                 yield return order;

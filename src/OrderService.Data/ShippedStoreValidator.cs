@@ -3,11 +3,7 @@ using OrderService.Data.Configuration;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// Store:Provider must name a store this build ships (a <see cref="StoreEngine"/> the host registered): the regular
-/// build ships all four, a Native AOT build SQLite and PostgreSQL only. Checked with the other settings at start-up,
-/// so that a store the build lacks is one line and exit code 1, not a failure once the host runs.
-/// </summary>
+/// <summary>Store:Provider must name a store this build ships.</summary>
 public sealed class ShippedStoreValidator(IEnumerable<StoreEngine> engines) : IValidateOptions<StoreOptions>
 {
     public ValidateOptionsResult Validate(string? name, StoreOptions options)
@@ -16,6 +12,7 @@ public sealed class ShippedStoreValidator(IEnumerable<StoreEngine> engines) : IV
         return shipped.Contains(options.Provider)
             ? ValidateOptionsResult.Success
             : ValidateOptionsResult.Fail(SettingError.Invalid(
-                $"{StoreOptions.SectionName}:{nameof(StoreOptions.Provider)}", options.Provider, $"{string.Join(", ", shipped)} (the stores this build ships)"));
+                $"{StoreOptions.SectionName}:{nameof(StoreOptions.Provider)}", options.Provider,
+                    $"{string.Join(", ", shipped)} (the stores this build ships)"));
     }
 }

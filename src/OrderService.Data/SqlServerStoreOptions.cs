@@ -7,13 +7,10 @@ namespace OrderService.Data;
 [Description("Where the SQL Server store reads (with Store:Provider=SqlServer).")]
 public sealed class SqlServerStoreOptions
 {
-    /// <summary>
-    /// Where reads go: typically an availability group listener with ApplicationIntent=ReadOnly, which read-only
-    /// routing sends to a readable secondary. When set, GET by id, the batch and the customer listing read there;
-    /// writes stay on ConnectionStrings:Orders. A GET or batch id the secondary does not have yet is re-read on the
-    /// primary; a listing may lag by the replication delay (docs/read-replicas.md). Empty: every read goes to the primary.
-    /// </summary>
-    [Description("A readable secondary's connection string (an availability group listener with ApplicationIntent=ReadOnly): GET by id, the batch and the listing read there; a miss is re-read on the primary. Empty: every read goes to the primary.")]
+    /// <summary>Where reads go, e.g. an ApplicationIntent=ReadOnly listener; writes stay on the primary.</summary>
+    [Description("A readable secondary's connection string (an availability group listener with " +
+        "ApplicationIntent=ReadOnly): GET by id, the batch and the listing read there; a miss is re-read on the " +
+        "primary. Empty: every read goes to the primary.")]
     [ConnectionStringOf(StoreProvider.SqlServer)]
     public string? ReadConnectionString { get; set; }
 }

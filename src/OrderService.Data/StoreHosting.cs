@@ -3,7 +3,7 @@ using Microsoft.Extensions.Hosting;
 
 namespace OrderService.Data;
 
-/// <summary>The store as a host runs it: chosen by the Store:* keys (<see cref="StoreRegistration"/>) and warmed up after start-up (<see cref="StoreWarmUp"/>).</summary>
+/// <summary>The store as a host runs it: chosen by the Store:* keys and warmed up after start-up.</summary>
 public static class StoreHosting
 {
     public static IHostApplicationBuilder AddOrderStore(this IHostApplicationBuilder builder)

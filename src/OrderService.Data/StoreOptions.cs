@@ -10,7 +10,7 @@ public enum StoreProvider
     PostgreSql,
     SqlServer,
 
-    /// <summary>MongoDB.Driver: one document per order whatever Store:Layout says; its switches are <see cref="StoreOptions.MongoDb"/>.</summary>
+    /// <summary>MongoDB.Driver: one document per order, whatever Store:Layout says.</summary>
     MongoDb,
 }
 
@@ -25,10 +25,10 @@ public enum StoreLayout
 
 public enum UnitOfWork
 {
-    /// <summary>One connection and one transaction span the read, the status update and the event insert of a request (the seed's shared context).</summary>
+    /// <summary>One connection and one transaction span the read, the status update and the event insert.</summary>
     PerRequest,
 
-    /// <summary>Every repository call opens its own connection and commits on its own (the seed's new context per part).</summary>
+    /// <summary>Every repository call opens its own connection and commits on its own.</summary>
     PerCall,
 }
 
@@ -43,7 +43,7 @@ public enum ReadIsolation
 {
     ReadCommitted,
 
-    /// <summary>NOLOCK on SQL Server; shared cache with read_uncommitted on SQLite; the same as ReadCommitted on PostgreSQL.</summary>
+    /// <summary>NOLOCK on SQL Server, read_uncommitted on SQLite, ReadCommitted on PostgreSQL.</summary>
     ReadUncommitted,
 }
 
@@ -56,7 +56,7 @@ public enum BatchFilter
     InList,
 }
 
-/// <summary>The <c>Store</c> section: which store, which layout, and the seed's switches. Validated at start-up.</summary>
+/// <summary>The <c>Store</c> section: which store, which layout, and the seed's switches.</summary>
 [Description("Which store, which layout, and the reference study's switches.")]
 public sealed class StoreOptions
 {
@@ -65,20 +65,25 @@ public sealed class StoreOptions
     [Description("The database engine that stores the orders.")]
     public StoreProvider Provider { get; set; } = StoreProvider.Sqlite;
 
-    [Description("Relational: tables for orders, lines and events; Document: one JSON document per order with its events embedded (MongoDB is always Document).")]
-    [NotWithSetting(StoreLayout.Document, nameof(Provider), StoreProvider.SqlServer, "the document layout needs PostgreSql or Sqlite")]
+    [Description("Relational: tables for orders, lines and events; Document: one JSON document per order with its " +
+        "events embedded (MongoDB is always Document).")]
+    [NotWithSetting(StoreLayout.Document, nameof(Provider), StoreProvider.SqlServer,
+        "the document layout needs PostgreSql or Sqlite")]
     public StoreLayout Layout { get; set; } = StoreLayout.Relational;
 
-    [Description("PerRequest: one connection and transaction span the read, the status update and the event insert; PerCall: every repository call opens its own connection and commits on its own.")]
+    [Description("PerRequest: one connection and transaction span the read, the status update and the event insert; " +
+        "PerCall: every repository call opens its own connection and commits on its own.")]
     public UnitOfWork UnitOfWork { get; set; } = UnitOfWork.PerRequest;
 
     [Description("The isolation level of the transactions that write.")]
     public WriteIsolation WriteIsolation { get; set; } = WriteIsolation.ReadCommitted;
 
-    [Description("The isolation of the reads: ReadUncommitted is NOLOCK on SQL Server, a shared cache with read_uncommitted on SQLite, and ReadCommitted on PostgreSQL.")]
+    [Description("The isolation of the reads: ReadUncommitted is NOLOCK on SQL Server, a shared cache with " +
+        "read_uncommitted on SQLite, and ReadCommitted on PostgreSQL.")]
     public ReadIsolation ReadIsolation { get; set; } = ReadIsolation.ReadCommitted;
 
-    [Description("How a batch read passes its ids: Json, one parameter carrying all ids (OPENJSON / uuid[] / json_each); InList, one parameter per id, chunked below the driver's limit.")]
+    [Description("How a batch read passes its ids: Json, one parameter carrying all ids (OPENJSON / uuid[] / " +
+        "json_each); InList, one parameter per id, chunked below the driver's limit.")]
     public BatchFilter BatchFilter { get; set; } = BatchFilter.Json;
 
     [Description("Seconds a single database command may run before the driver cancels it.")]
@@ -107,10 +112,13 @@ public enum SqliteSynchronous
 [Description("The SQLite durability and write-path knobs (with Store:Provider=Sqlite).")]
 public sealed class SqliteStoreOptions
 {
-    [Description("PRAGMA synchronous: Full syncs the WAL at every commit (durable across power loss); Normal and Off trade that for speed.")]
+    [Description("PRAGMA synchronous: Full syncs the WAL at every commit (durable across power loss); Normal and Off " +
+        "trade that for speed.")]
     public SqliteSynchronous Synchronous { get; set; } = SqliteSynchronous.Full;
 
-    [Description("true: one writer connection commits the writes of many concurrent requests in one transaction (one WAL sync), each in its own savepoint, acknowledged after the commit; false: every request commits on its own connection.")]
+    [Description("true: one writer connection commits the writes of many concurrent requests in one transaction (one " +
+        "WAL sync), each in its own savepoint, acknowledged after the commit; false: every request commits on its " +
+        "own connection.")]
     public bool GroupCommit { get; set; } = true;
 
     [Description("The most writes one group commit may carry.")]
@@ -140,46 +148,46 @@ public enum PostgreSqlSynchronousCommit
 }
 
 /// <summary><c>Store:PostgreSql</c>.</summary>
-[Description("The PostgreSQL durability and group-commit knobs, set per session at connect time (with Store:Provider=PostgreSql).")]
+[Description("The PostgreSQL durability and group-commit knobs, set per session at connect time (with " +
+    "Store:Provider=PostgreSql).")]
 public sealed class PostgreSqlStoreOptions
 {
-    [Description("synchronous_commit, per session: On waits for the WAL flush (like MongoDB j:true); Off does not (j:false).")]
+    [Description("synchronous_commit, per session: On waits for the WAL flush (like MongoDB j:true); Off does not " +
+        "(j:false).")]
     public PostgreSqlSynchronousCommit SynchronousCommit { get; set; } = PostgreSqlSynchronousCommit.On;
 
-    [Description("commit_delay in microseconds (the server's group commit, the analogue of MongoDB's journal commit interval); 0 leaves the server's setting alone; setting it needs a superuser role.")]
+    [Description("commit_delay in microseconds (the server's group commit, the analogue of MongoDB's journal commit " +
+        "interval); 0 leaves the server's setting alone; setting it needs a superuser role.")]
     [Range(0, 100_000)]
     public int CommitDelayMicroseconds { get; set; }
 
-    [Description("commit_siblings: how many other open transactions make the delay worth it; 0 leaves the server's setting alone.")]
+    [Description("commit_siblings: how many other open transactions make the delay worth it; 0 leaves the server's " +
+        "setting alone.")]
     [Range(0, 1000)]
     public int CommitSiblings { get; set; }
 
-    [Description("true (with Store:UnitOfWork=PerRequest and Store:WriteIsolation=ReadCommitted): the one-statement writes of concurrent requests travel together, one round trip, transaction and WAL flush per group, each acknowledged after that commit; false: every request commits on its own connection.")]
+    [Description("true (with Store:UnitOfWork=PerRequest and Store:WriteIsolation=ReadCommitted): the one-statement " +
+        "writes of concurrent requests travel together, one round trip, transaction and WAL flush per group, each " +
+        "acknowledged after that commit; false: every request commits on its own connection.")]
     public bool GroupCommit { get; set; } = true;
 
     [Description("The most writes one group may carry.")]
     [Range(1, 10_000)]
     public int GroupCommitMaxBatch { get; set; } = 128;
 
-    /// <summary>
-    /// Chosen by the operator, not detected: distributing changes what the service promises (an Idempotency-Key is
-    /// unique per order, a keyed create's order id comes from its key) and is one-way for the database's tables, and
-    /// a database the service creates itself has no extension to detect yet.
-    /// </summary>
-    [Description("None: plain tables on one primary; Citus: the service distributes its tables on the order id (colocated), runs every workflow statement on one shard, and turns its group commit off (docs/stores/citus.md).")]
+    /// <summary>Chosen by the operator, not detected: distributing changes what the service promises.</summary>
+    [Description("None: plain tables on one primary; Citus: the service distributes its tables on the order id " +
+        "(colocated), runs every workflow statement on one shard, and turns its group commit off " +
+        "(docs/stores/citus.md).")]
     public PostgreSqlDistribution Distribution { get; set; } = PostgreSqlDistribution.None;
 
     [Description("How many groups may be in flight at once, each on a connection of its own.")]
     [Range(1, 64)]
     public int GroupCommitWriters { get; set; } = 2;
 
-    /// <summary>
-    /// Where reads go: a standby's connection string (or several hosts with Target Session Attributes=prefer-standby).
-    /// When set, GET by id, the batch and the customer listing read there; writes stay on ConnectionStrings:Orders.
-    /// A GET or batch id the standby does not have yet is re-read on the primary; a listing may lag by the
-    /// replication delay (docs/read-replicas.md). Empty: every read goes to the primary.
-    /// </summary>
-    [Description("A standby's connection string: GET by id, the batch and the listing read there; a miss is re-read on the primary. Empty: every read goes to the primary.")]
+    /// <summary>A standby's connection string for reads; writes stay on the primary. Empty: the primary.</summary>
+    [Description("A standby's connection string: GET by id, the batch and the listing read there; a miss is re-read " +
+        "on the primary. Empty: every read goes to the primary.")]
     [ConnectionStringOf(StoreProvider.PostgreSql)]
     public string? ReadConnectionString { get; set; }
 }

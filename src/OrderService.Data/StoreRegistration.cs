@@ -7,11 +7,7 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// Chooses the store from configuration: Store:Provider picks one of the registered <see cref="StoreEngine"/>s (the host
-/// registers the engines it ships, each from its own project). Adding a store is one project and one registration;
-/// nothing above the port changes.
-/// </summary>
+/// <summary>Chooses the store from configuration.</summary>
 public static class StoreRegistration
 {
     public const string ConnectionStringName = "Orders";
@@ -22,7 +18,8 @@ public static class StoreRegistration
         services.AddSettings<StoreOptions>(configuration, StoreOptions.SectionName);
         services.AddSingleton<IValidateOptions<StoreOptions>, MongoStoreOptionsValidator>();
         services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
-        services.AddSingleton<IValidateOptions<StoreOptions>>(sp => new ShippedStoreValidator(sp.GetServices<StoreEngine>()));
+        services.AddSingleton<IValidateOptions<StoreOptions>>(sp =>
+            new ShippedStoreValidator(sp.GetServices<StoreEngine>()));
         services.AddStoreResilience(configuration);
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => CreateContext(sp, configuration));
@@ -32,13 +29,17 @@ public static class StoreRegistration
         services.AddSingleton(sp =>
         {
             var provider = sp.GetRequiredService<IOptions<StoreOptions>>().Value.Provider;
-            return new ResilientCalls(sp.GetRequiredService<StoreBundle>(), StorePipeline.For(sp, provider), StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
+            return new ResilientCalls(sp.GetRequiredService<StoreBundle>(), StorePipeline.For(sp, provider),
+                StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
         });
-        services.AddSingleton(sp => new ResilientOrderStore(sp.GetRequiredService<StoreBundle>().Store, sp.GetRequiredService<ResilientCalls>()));
+        services.AddSingleton(sp =>
+            new ResilientOrderStore(sp.GetRequiredService<StoreBundle>().Store,
+            sp.GetRequiredService<ResilientCalls>()));
         services.AddSingleton<IOrderStore>(sp => sp.GetRequiredService<ResilientOrderStore>());
 
         // Null when the store offers no JSON reads: the API then asks the port for Orders.
-        services.AddSingleton<IOrderJsonReads>(sp => sp.GetRequiredService<StoreBundle>().JsonReads?.Invoke(sp.GetRequiredService<ResilientCalls>())!);
+        services.AddSingleton<IOrderJsonReads>(sp => sp.GetRequiredService<StoreBundle>()
+            .JsonReads?.Invoke(sp.GetRequiredService<ResilientCalls>())!);
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Schema);
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().TransientFaults);
         services.AddSingleton<Keys.IdempotencyKeyCleanup>();
@@ -77,20 +78,13 @@ public static class StoreRegistration
     }
 }
 
-/// <summary>One engine's store factory, registered by the engine's project for the host to choose from by Store:Provider.</summary>
+/// <summary>One engine's store factory, registered by its project for the host to choose by Store:Provider.</summary>
 public sealed record StoreEngine(StoreProvider Provider, Func<StoreContext, StoreBundle> Create);
 
-/// <summary>
-/// What a provider's factory needs: the validated options, its connection string and the container. It is in the
-/// container too, for what an engine builds there (PostgreSQL's data sources).
-/// </summary>
+/// <summary>What a provider's factory needs: the validated options, its connection string and the container.</summary>
 public sealed record StoreContext(StoreOptions Options, string ConnectionString, IServiceProvider Services);
 
-/// <summary>
-/// What a provider's factory hands back. Disposing the bundle disposes the provider's pools and writers (<see cref="Resources"/>);
-/// <see cref="Pool"/> is the pool whose idle connections an outage leaves dead, where the driver keeps such a pool;
-/// <see cref="JsonReads"/> builds the store's list reads as API JSON on the store's calls, where it offers them.
-/// </summary>
+/// <summary>What a provider's factory hands back; disposing it disposes the provider's pools and writers.</summary>
 public sealed record StoreBundle(
     IOrderStore Store,
     IStoreSchema Schema,

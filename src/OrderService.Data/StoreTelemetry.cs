@@ -5,13 +5,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// What the stores emit that no library does: a span and a duration per port call (every store, through
-/// the resilience decorator), a span per command (SQL text, isolation, unit of work), transitions by
-/// outcome, retries, the circuit's state, and counters for connections opened and commands sent.
-/// Nothing here costs more than a flag check while nobody listens: spans start only for a listener,
-/// and instruments record only when a meter provider (or a test's listener) enabled them.
-/// </summary>
+/// <summary>What the stores emit that no library does.</summary>
 public static class StoreTelemetry
 {
     public const string Name = "OrderService.Store";
@@ -19,26 +13,34 @@ public static class StoreTelemetry
     public static readonly ActivitySource ActivitySource = new(Name);
     public static readonly Meter Meter = new(Name);
 
-    private static readonly Counter<long> ConnectionsOpened = Meter.CreateCounter<long>("orderservice.store.connections.opened");
+    private static readonly Counter<long> ConnectionsOpened =
+        Meter.CreateCounter<long>("orderservice.store.connections.opened");
     private static readonly Counter<long> CommandsSent = Meter.CreateCounter<long>("orderservice.store.commands.sent");
     private static readonly Counter<long> GroupCommits = Meter.CreateCounter<long>("orderservice.store.group_commits");
-    private static readonly Histogram<long> GroupCommitSize = Meter.CreateHistogram<long>("orderservice.store.group_commit.size");
+    private static readonly Histogram<long> GroupCommitSize =
+        Meter.CreateHistogram<long>("orderservice.store.group_commit.size");
 
     private static readonly Histogram<double> CallDuration = Meter.CreateHistogram(
-        "orderservice.store.call.duration", "s", "One store port call as the caller sees it: retries and backoff included.",
-        advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] });
+        "orderservice.store.call.duration", "s",
+            "One store port call as the caller sees it: retries and backoff included.",
+        advice: new InstrumentAdvice<double> { HistogramBucketBoundaries =
+            [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] });
 
     private static readonly Counter<long> Transitions = Meter.CreateCounter<long>(
-        "orderservice.transitions", description: "Transitions asked of the store, by action and outcome (unavailable: the store could not answer).");
+        "orderservice.transitions",
+            description: "Transitions asked of the store, by action and outcome (unavailable: the store could not " +
+                "answer).");
 
     private static readonly Counter<long> Retries = Meter.CreateCounter<long>(
-        "orderservice.store.retries", description: "Store calls rerun after a transient fault, by what the fault left behind.");
+        "orderservice.store.retries",
+            description: "Store calls rerun after a transient fault, by what the fault left behind.");
 
     private static readonly ConcurrentDictionary<object, (string System, Func<int> State)> Circuits = new();
 
     // Observed only when a reader collects: it costs nothing in between.
     private static readonly ObservableGauge<int> CircuitState = Meter.CreateObservableGauge(
-        "orderservice.store.circuit.state", ObserveCircuits, description: "The store's circuit breaker: 0 closed, 1 open, 2 half-open, 3 isolated.");
+        "orderservice.store.circuit.state", ObserveCircuits,
+            description: "The store's circuit breaker: 0 closed, 1 open, 2 half-open, 3 isolated.");
 
     /// <summary>The db.system value (OpenTelemetry's names) of a provider.</summary>
     public static string SystemName(StoreProvider provider) => provider switch
@@ -50,12 +52,14 @@ public static class StoreTelemetry
     };
 
     public static void ConnectionOpened(string provider, string purpose) =>
-        ConnectionsOpened.Add(1, new KeyValuePair<string, object?>("db.system", provider), new KeyValuePair<string, object?>("purpose", purpose));
+        ConnectionsOpened.Add(1, new KeyValuePair<string, object?>("db.system", provider), new KeyValuePair<string,
+            object?>("purpose", purpose));
 
     /// <summary>Starts an activity for one command (null when nobody listens, which costs nothing).</summary>
     public static Activity? Command(string provider, string operation, string sql, string isolation)
     {
-        CommandsSent.Add(1, new KeyValuePair<string, object?>("db.system", provider), new KeyValuePair<string, object?>("db.operation", operation));
+        CommandsSent.Add(1, new KeyValuePair<string, object?>("db.system", provider), new KeyValuePair<string,
+            object?>("db.operation", operation));
         var activity = ActivitySource.StartActivity(operation, ActivityKind.Client);
         if (activity is not null)
         {
@@ -67,11 +71,7 @@ public static class StoreTelemetry
         return activity;
     }
 
-    /// <summary>
-    /// Starts one store call: a span named after the operation (db.system, db.operation.name) and its
-    /// duration. Null when nobody listens to either. The resilience decorator wraps every port call in one;
-    /// a store may wrap work of its own that no library traces. Dispose ends it; <see cref="StoreCall.Fail"/> first marks a failure.
-    /// </summary>
+    /// <summary>Starts one store call: a span named after the operation and its duration.</summary>
     public static StoreCall? Call(string provider, string operation)
     {
         var activity = ActivitySource.StartActivity(operation, ActivityKind.Internal);
@@ -100,7 +100,7 @@ public static class StoreTelemetry
             new KeyValuePair<string, object?>("orderservice.store.fault", fault),
             new KeyValuePair<string, object?>("error.type", errorType));
 
-    /// <summary>Reports a circuit's state (0 closed, 1 open, 2 half-open, 3 isolated) until the returned handle is disposed.</summary>
+    /// <summary>Reports a circuit's state until the returned handle is disposed.</summary>
     public static IDisposable ObserveCircuit(string provider, Func<int> state)
     {
         var handle = new CircuitHandle();
@@ -116,7 +116,8 @@ public static class StoreTelemetry
     }
 
     private static IEnumerable<Measurement<int>> ObserveCircuits() =>
-        Circuits.Values.Select(static circuit => new Measurement<int>(circuit.State(), new KeyValuePair<string, object?>("db.system", circuit.System)));
+        Circuits.Values.Select(static circuit =>
+            new Measurement<int>(circuit.State(), new KeyValuePair<string, object?>("db.system", circuit.System)));
 
     // Enum.ToString allocates; these are the wire names of the actions.
     private static string ActionName(OrderAction action) => action switch
@@ -144,7 +145,7 @@ public static class StoreTelemetry
             _activity = activity;
         }
 
-        /// <summary>The call failed; <paramref name="errorType"/> becomes error.type (an exception type, or "unavailable").</summary>
+        /// <summary>The call failed; <paramref name="errorType"/> becomes error.type.</summary>
         public void Fail(string errorType, string? description = null)
         {
             _errorType = errorType;

@@ -5,13 +5,9 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// Creates the schema right after start-up, without blocking or failing it (with the store down the schema gate of
-/// <see cref="ResilientCalls"/> tries again on the next call). Once a readiness probe succeeds it opens a batch of
-/// pooled connections outside the circuit, so a first burst of requests does not queue behind connection handshakes.
-/// Last, it warns when the database holds the other layout's orders.
-/// </summary>
-public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema schema, IOptions<StoreOptions> options, IOptions<ResilienceOptions> resilience, ILogger<StoreWarmUp> logger) : BackgroundService
+/// <summary>Creates the schema right after start-up, without blocking or failing it.</summary>
+public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema schema, IOptions<StoreOptions> options,
+    IOptions<ResilienceOptions> resilience, ILogger<StoreWarmUp> logger) : BackgroundService
 {
     private const int PooledConnectionsToOpen = 32;
 
@@ -60,21 +56,27 @@ public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema 
         }
     }
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "The order store is not ready yet ({Reason}); requests get 503 until it is.")]
+    [LoggerMessage(Level = LogLevel.Warning, Message =
+        "The order store is not ready yet ({Reason}); requests get 503 until it is.")]
     private static partial void LogNotReady(ILogger logger, string reason);
 
     [LoggerMessage(Level = LogLevel.Information, Message =
-        "{Missed} of the {Total} pooled connections the warm-up opens were not open within {Seconds} s; requests open them as they need them.")]
+        "{Missed} of the {Total} pooled connections the warm-up opens were not open within {Seconds} s; requests " +
+        "open them as they need them.")]
     private static partial void LogWarmUpShort(ILogger logger, int missed, int total, double seconds);
 
     [LoggerMessage(Level = LogLevel.Error, Message = "Preparing the order store failed.")]
     private static partial void LogSchemaFailed(ILogger logger, Exception exception);
 
     [LoggerMessage(Level = LogLevel.Warning, Message =
-        "Store:Layout={Layout}, but this database also holds data of the {OtherLayout} layout, which the service does not read: {Tables}. " +
-        "Those orders are not shown. To see them, start with Store:Layout={OtherLayout}; to start afresh, point ConnectionStrings:Orders at another database.")]
-    private static partial void LogOtherLayoutHoldsRows(ILogger logger, StoreLayout layout, StoreLayout otherLayout, string tables);
+        "Store:Layout={Layout}, but this database also holds data of the {OtherLayout} layout, which the service " +
+        "does not read: {Tables}. " +
+        "Those orders are not shown. To see them, start with Store:Layout={OtherLayout}; to start afresh, point " +
+        "ConnectionStrings:Orders at another database.")]
+    private static partial void LogOtherLayoutHoldsRows(ILogger logger, StoreLayout layout, StoreLayout otherLayout,
+        string tables);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Could not check whether this database holds the other layout's data: {Reason}")]
+    [LoggerMessage(Level = LogLevel.Warning, Message =
+        "Could not check whether this database holds the other layout's data: {Reason}")]
     private static partial void LogOtherLayoutUnknown(ILogger logger, string reason);
 }

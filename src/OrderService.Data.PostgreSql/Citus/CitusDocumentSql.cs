@@ -1,21 +1,19 @@
 namespace OrderService.Data.PostgreSql.Citus;
 
-/// <summary>
-/// The document layout's statements that differ on Citus, each one task on the shard of its order: the keyed writes
-/// and every transition call the functions of Citus/0002_Document.sql (delegated to the order's worker), and a
-/// key is looked up with the order it names (keys are unique per order there). The unkeyed create and the reads by id
-/// are single-table statements on the order id already (<see cref="PostgreSqlDocumentDialect"/>).
-/// </summary>
+/// <summary>The document layout's statements that differ on Citus, each one task on the shard of its order.</summary>
 internal static class CitusDocumentSql
 {
     public const string InsertOrderWithKey =
-        "SELECT c.id FROM order_documents_create(@id, @customer_id, @status, @version, @created_at, @document, @key, @request_hash) c";
+        "SELECT c.id FROM order_documents_create(@id, @customer_id, @status, @version, @created_at, @document, @key, " +
+        "@request_hash) c";
 
     public const string Transition =
-        "SELECT t.document FROM order_documents_transition(@id, @status, @allowed::text[], @expected, @type, @at, @data, NULL, NULL, NULL) t";
+        "SELECT t.document FROM order_documents_transition(@id, @status, @allowed::text[], @expected, @type, @at, " +
+        "@data, NULL, NULL, NULL) t";
 
     public const string TransitionWithKey =
-        "SELECT t.document FROM order_documents_transition(@id, @status, @allowed::text[], @expected, @type, @at, @data, @key, @request_hash, @key_at) t";
+        "SELECT t.document FROM order_documents_transition(@id, @status, @allowed::text[], @expected, @type, @at, " +
+        "@data, @key, @request_hash, @key_at) t";
 
     public const string SelectByKey = """
         SELECT k.request_hash, d.document
@@ -29,7 +27,7 @@ internal static class CitusDocumentSql
         WHERE k.key = @key AND k.order_id = @id
         """;
 
-    /// <summary>Only the steps' keys expire on Citus: a create's key derives its order's id (PostgreSqlDialect.Citus.cs).</summary>
+    /// <summary>Only the steps' keys expire on Citus: a create's key derives its order's id.</summary>
     public const string DeleteExpiredKeys = """
         DELETE FROM order_document_keys WHERE (order_id, key) IN (
             SELECT order_id, key FROM order_document_keys WHERE created_at < @before AND version > 1 ORDER BY created_at LIMIT @limit)

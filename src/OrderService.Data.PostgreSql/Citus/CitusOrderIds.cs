@@ -4,10 +4,7 @@ using System.Text;
 namespace OrderService.Data.PostgreSql.Citus;
 
 /// <summary>
-/// The order id of a keyed create on Citus. A unique key there must hold the distribution column (the order id), so
-/// a retried create must arrive with the id of its first attempt: the id is a hash of the Idempotency-Key, and one
-/// key lands on one shard, meets its own key row and makes one order. A UUID version 8 (RFC 9562: custom), so it
-/// can never equal a time-ordered version 7 id of an unkeyed create.
+/// A keyed create's order id on Citus: a hash of the key, so a retry lands on its first id and shard.
 /// </summary>
 public static class CitusOrderIds
 {

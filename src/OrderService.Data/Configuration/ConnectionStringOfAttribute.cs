@@ -2,11 +2,7 @@ using System.ComponentModel.DataAnnotations;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>
-/// A setting that, when given, must parse as <paramref name="provider"/>'s connection string (the driver's own
-/// parser, as for ConnectionStrings:Orders): a misspelt keyword stops start-up with one line instead of failing the
-/// first read. Empty or absent is valid (the setting is a switch). The value is never echoed: it may hold a password.
-/// </summary>
+/// <summary>A setting that, when given, must parse as <paramref name="provider"/>'s connection string.</summary>
 [AttributeUsage(AttributeTargets.Property)]
 public sealed class ConnectionStringOfAttribute(StoreProvider provider) : ValidationAttribute(Describe(provider))
 {

@@ -4,11 +4,7 @@ using Microsoft.Extensions.Configuration;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>
-/// Finds the values the configuration binder could not convert before it tries: the binder throws at the first, naming
-/// neither the value nor what is allowed; this names both, for every bad value of the section. It converts as the binder
-/// does, also refuses an enum number that names no member, and checks the converted values' annotations too.
-/// </summary>
+/// <summary>Finds the values the configuration binder could not convert before it tries.</summary>
 internal static class SettingConversion
 {
     /// <summary>The section's bad values, one line each, when at least one cannot be converted; else none.</summary>
@@ -63,7 +59,8 @@ internal static class SettingConversion
             }
 
             var context = new ValidationContext(text) { MemberName = property.Name, DisplayName = child.Path };
-            foreach (var rule in property.GetCustomAttributes(typeof(ValidationAttribute), inherit: true).Cast<ValidationAttribute>())
+            foreach (var rule in property.GetCustomAttributes(typeof(ValidationAttribute), inherit: true)
+                .Cast<ValidationAttribute>())
             {
                 if (rule.GetValidationResult(value, context) != ValidationResult.Success)
                 {
@@ -95,7 +92,8 @@ internal static class SettingConversion
             value = converter.ConvertFromInvariantString(text);
             return !type.IsEnum || value is null || Enum.IsDefined(type, value);
         }
-        catch (Exception exception) when (exception is FormatException or ArgumentException or NotSupportedException or OverflowException
+        catch (Exception exception) when (
+            exception is FormatException or ArgumentException or NotSupportedException or OverflowException
             || exception.InnerException is FormatException or OverflowException)
         {
             return false;

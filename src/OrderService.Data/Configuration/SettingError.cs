@@ -2,13 +2,10 @@ using System.Globalization;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>
-/// The one wording of a bad setting, so every options class reads alike and each error fits one line:
-/// the key, the value given, and what is allowed. Cross-field validators use it too.
-/// </summary>
+/// <summary>The one wording of a bad setting, so every options class reads alike, one line per error.</summary>
 public static class SettingError
 {
-    /// <summary>A value that was given but is not allowed: <c>Invalid setting Store:Provider = "Postgres"; allowed: Sqlite, PostgreSql, SqlServer.</c></summary>
+    /// <summary>A value that was given but is not allowed.</summary>
     public static string Invalid(string key, object? value, string allowed) =>
         $"Invalid setting {key} = {Show(key, value)}; allowed: {allowed}.";
 
@@ -16,10 +13,7 @@ public static class SettingError
     public static string Missing(string key, string allowed) =>
         $"Missing setting {key}; allowed: {allowed}.";
 
-    /// <summary>
-    /// The value as the operator typed it, quoted, or a note that it is hidden: a connection string, password,
-    /// secret, token or key may hold a credential, and this line goes to logs.
-    /// </summary>
+    /// <summary>The value as typed, quoted, or hidden when it may hold a credential: this line is logged.</summary>
     public static string Show(string key, object? value)
     {
         if (MayHoldSecret(key))

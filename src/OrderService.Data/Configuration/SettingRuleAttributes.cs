@@ -4,21 +4,14 @@ using System.Reflection;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>
-/// A rule that relates a setting to another one. It words what it allows with the section's path, so the start-up
-/// error and the configuration reference (docs/configuration.md) say the same thing from the same object.
-/// </summary>
+/// <summary>A rule that relates a setting to another one.</summary>
 public interface ISettingRule
 {
-    /// <summary>
-    /// What the rule allows, keys in full (<paramref name="sectionPath"/> is the options object's section, such as
-    /// <c>Resilience</c>). <paramref name="options"/> is the object being checked, so a failure can show the other
-    /// setting's value; null when the rule is described for the reference.
-    /// </summary>
+    /// <summary>What the rule allows, keys in full.</summary>
     string Describe(string sectionPath, object? options);
 }
 
-/// <summary>A number at most the value of another setting of the same section (an attempt within the total, say).</summary>
+/// <summary>A number at most the value of another setting of the same section.</summary>
 [AttributeUsage(AttributeTargets.Property)]
 public sealed class AtMostSettingAttribute(string otherProperty) : ValidationAttribute, ISettingRule
 {
@@ -32,7 +25,7 @@ public sealed class AtMostSettingAttribute(string otherProperty) : ValidationAtt
             return $"at most {key}";
         }
 
-        // Attributes are created anew on every lookup, so this one is found by value (Attribute.Equals), not by reference.
+        // Attributes are created anew on every lookup, so this one is found by value, not by reference.
         var range = options.GetType().GetProperties().Where(p => Equals(p.GetCustomAttribute<AtMostSettingAttribute>()))
             .Select(p => p.GetCustomAttribute<RangeAttribute>()).FirstOrDefault(r => r is not null);
         var lowest = range is null ? "" : string.Create(CultureInfo.InvariantCulture, $"{range.Minimum} to ");
@@ -46,12 +39,14 @@ public sealed class AtMostSettingAttribute(string otherProperty) : ValidationAtt
             ? new ValidationResult(null)
             : ValidationResult.Success;
 
-    private IConvertible? Other(object options) => options.GetType().GetProperty(OtherProperty)?.GetValue(options) as IConvertible;
+    private IConvertible? Other(object options) => options.GetType()
+        .GetProperty(OtherProperty)?.GetValue(options) as IConvertible;
 }
 
 /// <summary>A value another setting of the same section rules out (a layout that provider lacks, say).</summary>
 [AttributeUsage(AttributeTargets.Property, AllowMultiple = true)]
-public sealed class NotWithSettingAttribute(object deniedValue, string otherProperty, object otherValue, string reason) : ValidationAttribute, ISettingRule
+public sealed class NotWithSettingAttribute(object deniedValue, string otherProperty, object otherValue, string reason)
+    : ValidationAttribute, ISettingRule
 {
     public object DeniedValue { get; } = deniedValue;
 
@@ -61,7 +56,7 @@ public sealed class NotWithSettingAttribute(object deniedValue, string otherProp
 
     public string Reason { get; } = reason;
 
-    /// <summary>"Relational with Store:Provider=SqlServer (the document layout needs ...)": the values still allowed, when the denied one is an enum member.</summary>
+    /// <summary>The values still allowed when the denied one is an enum member, as the error words them.</summary>
     public string Describe(string sectionPath, object? options)
     {
         var allowed = DeniedValue is Enum denied
@@ -72,17 +67,14 @@ public sealed class NotWithSettingAttribute(object deniedValue, string otherProp
 
     protected override ValidationResult? IsValid(object? value, ValidationContext validationContext)
     {
-        var other = validationContext.ObjectInstance.GetType().GetProperty(OtherProperty)?.GetValue(validationContext.ObjectInstance);
-        return Equals(value, DeniedValue) && Equals(other, OtherValue) ? new ValidationResult(null) : ValidationResult.Success;
+        var other = validationContext.ObjectInstance.GetType()
+            .GetProperty(OtherProperty)?.GetValue(validationContext.ObjectInstance);
+        return Equals(value, DeniedValue)
+            && Equals(other, OtherValue) ? new ValidationResult(null) : ValidationResult.Success;
     }
 }
 
-/// <summary>
-/// The words of a rule that a validator of its own enforces, because it needs more than this section (another
-/// section's value, a driver's parser). The validator words its failures with <see cref="Text"/> (through
-/// <see cref="SettingShape.Allowed(PropertyInfo)"/> or <see cref="Of"/>), and the reference shows the same text.
-/// </summary>
-/// <remarks><paramref name="format"/> may hold {0}, {1}, ... for <paramref name="arguments"/>: a limit the code keeps as a constant is then written once.</remarks>
+/// <summary>The words of a rule that a validator of its own enforces: it needs more than this section.</summary>
 [AttributeUsage(AttributeTargets.Property)]
 public sealed class SettingRuleAttribute(string format, params object[] arguments) : Attribute
 {

@@ -3,12 +3,7 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>
-/// Checks an options object, nested sections included, against its data annotations ([Range], [MaxLength],
-/// [Required], ...) and checks every enum holds a named member. Each failure is one line that names the key
-/// (section path plus property), the value and what the annotation allows, so an options class needs no
-/// error messages of its own. Unlike ValidateDataAnnotations, it walks into nested sections (Store:Sqlite).
-/// </summary>
+/// <summary>Checks an options object and its nested sections against annotations and named enum members.</summary>
 internal sealed class SettingRules<TOptions>(string sectionName) : IValidateOptions<TOptions>
     where TOptions : class
 {
@@ -41,7 +36,8 @@ internal sealed class SettingRules<TOptions>(string sectionName) : IValidateOpti
             }
 
             var context = new ValidationContext(options) { MemberName = property.Name, DisplayName = key };
-            foreach (var rule in property.GetCustomAttributes(typeof(ValidationAttribute), inherit: true).Cast<ValidationAttribute>())
+            foreach (var rule in property.GetCustomAttributes(typeof(ValidationAttribute), inherit: true)
+                .Cast<ValidationAttribute>())
             {
                 if (rule.GetValidationResult(value, context) != ValidationResult.Success)
                 {

@@ -5,11 +5,7 @@ using System.Reflection;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>
-/// What an options class looks like to the configuration binder: its settings (public properties), its
-/// nested sections (class-typed properties, such as <c>Store:Sqlite</c>), and, for each setting, what is
-/// allowed, in words, from its type and its data annotations.
-/// </summary>
+/// <summary>What an options class looks like to the configuration binder.</summary>
 internal static class SettingShape
 {
     public static IEnumerable<PropertyInfo> Settings(Type type) =>
@@ -19,9 +15,10 @@ internal static class SettingShape
     /// <summary>A nested options object the binder walks into (not a scalar, not a collection).</summary>
     public static bool IsSection(Type type) =>
         type.IsClass && type != typeof(string) && type != typeof(Uri) && !typeof(IEnumerable).IsAssignableFrom(type)
-        && type.GetConstructor(Type.EmptyTypes) is not null && type.Namespace?.StartsWith("System", StringComparison.Ordinal) != true;
+        && type.GetConstructor(Type.EmptyTypes) is not null
+            && type.Namespace?.StartsWith("System", StringComparison.Ordinal) != true;
 
-    /// <summary>The element (or dictionary value) type of a list, array, set or dictionary setting; null for anything else.</summary>
+    /// <summary>The element type of a list, array, set or dictionary setting; null for anything else.</summary>
     public static Type? ElementType(Type type)
     {
         if (type == typeof(string) || !typeof(IEnumerable).IsAssignableFrom(type))
@@ -43,15 +40,11 @@ internal static class SettingShape
         };
     }
 
-    /// <summary>What a setting of this property accepts: "Sqlite, PostgreSql, SqlServer", "1 to 600", "true, false".</summary>
+    /// <summary>What a setting of this property accepts.</summary>
     public static string Allowed(PropertyInfo property) =>
         Allowed(property.PropertyType, property.GetCustomAttributes<ValidationAttribute>());
 
-    /// <summary>
-    /// Everything a setting of this property accepts, as the reference shows it: its type and annotations, the rules
-    /// across settings (<see cref="ISettingRule"/>, keys in full under <paramref name="sectionPath"/>) and the words
-    /// of a rule its own validator enforces (<see cref="SettingRuleAttribute"/>).
-    /// </summary>
+    /// <summary>Everything a setting of this property accepts, as the reference shows it.</summary>
     public static string Allowed(PropertyInfo property, string sectionPath)
     {
         var allowed = Allowed(property.PropertyType, property.GetCustomAttributes<ValidationAttribute>(), sectionPath);
@@ -61,7 +54,8 @@ internal static class SettingShape
     }
 
     /// <summary>What a value of this type accepts, narrowed by <paramref name="annotations"/>.</summary>
-    public static string Allowed(Type valueType, IEnumerable<ValidationAttribute>? annotations = null, string? sectionPath = null)
+    public static string Allowed(Type valueType, IEnumerable<ValidationAttribute>? annotations = null,
+        string? sectionPath = null)
     {
         var type = Nullable.GetUnderlyingType(valueType) ?? valueType;
         var rules = (annotations ?? []).Select(rule => Describe(rule, sectionPath)).ToList();
@@ -81,11 +75,9 @@ internal static class SettingShape
         return kind is null ? string.Join(", ", rules) : $"{kind}, {string.Join(", ", rules)}";
     }
 
-    /// <summary>
-    /// A data annotation as the range or limit it sets, in words. A rule across settings names the other key under
-    /// <paramref name="sectionPath"/>, and its value when <paramref name="options"/> is the object being checked.
-    /// </summary>
-    public static string Describe(ValidationAttribute rule, string? sectionPath = null, object? options = null) => rule switch
+    /// <summary>A data annotation as the range or limit it sets, in words.</summary>
+    public static string Describe(ValidationAttribute rule, string? sectionPath = null, object? options = null) =>
+        rule switch
     {
         ISettingRule across => across.Describe(sectionPath ?? "", options),
         RangeAttribute range => Invariant($"{range.Minimum} to {range.Maximum}"),
@@ -94,8 +86,10 @@ internal static class SettingShape
         StringLengthAttribute length => Invariant($"{length.MinimumLength} to {length.MaximumLength} characters"),
         LengthAttribute length => Invariant($"{length.MinimumLength} to {length.MaximumLength} items or characters"),
         RequiredAttribute => "a non-empty value",
-        AllowedValuesAttribute values => string.Join(", ", values.Values.Select(v => Convert.ToString(v, CultureInfo.InvariantCulture))),
-        DeniedValuesAttribute values => "anything but " + string.Join(", ", values.Values.Select(v => Convert.ToString(v, CultureInfo.InvariantCulture))),
+        AllowedValuesAttribute values =>
+            string.Join(", ", values.Values.Select(v => Convert.ToString(v, CultureInfo.InvariantCulture))),
+        DeniedValuesAttribute values => "anything but "
+            + string.Join(", ", values.Values.Select(v => Convert.ToString(v, CultureInfo.InvariantCulture))),
         RegularExpressionAttribute pattern => $"text matching {pattern.Pattern}",
         UrlAttribute => "an absolute http, https or ftp URL",
         _ => SettingError.OneLine(rule.FormatErrorMessage("the value")).TrimEnd('.'),
@@ -103,7 +97,8 @@ internal static class SettingShape
 
     private static string? Kind(Type type) => Type.GetTypeCode(type) switch
     {
-        TypeCode.Byte or TypeCode.SByte or TypeCode.Int16 or TypeCode.UInt16 or TypeCode.Int32 or TypeCode.UInt32 or TypeCode.Int64 or TypeCode.UInt64 => "a whole number",
+        TypeCode.Byte or TypeCode.SByte or TypeCode.Int16 or TypeCode.UInt16 or TypeCode.Int32 or TypeCode.UInt32
+            or TypeCode.Int64 or TypeCode.UInt64 => "a whole number",
         TypeCode.Single or TypeCode.Double or TypeCode.Decimal => "a number",
         TypeCode.String => null,
         _ when type == typeof(TimeSpan) => "a duration such as 00:00:30",

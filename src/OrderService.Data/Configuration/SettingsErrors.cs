@@ -7,11 +7,7 @@ public static class SettingsErrors
 {
     private const string BinderAssembly = "Microsoft.Extensions.Configuration.Binder";
 
-    /// <summary>
-    /// One line per bad setting inside <paramref name="exception"/> (an OptionsValidationException, several of
-    /// them in an AggregateException, or a conversion the binder refused), or none when anything in it is
-    /// not a configuration error: that is a bug, and keeps its stack trace.
-    /// </summary>
+    /// <summary>One line per bad setting in <paramref name="exception"/>; none if any part is not one.</summary>
     public static IReadOnlyList<string> Describe(Exception exception)
     {
         var parts = exception is AggregateException aggregate ? aggregate.Flatten().InnerExceptions : [exception];
@@ -24,10 +20,10 @@ public static class SettingsErrors
                     lines.AddRange(invalid.Failures.Select(SettingError.OneLine));
                     break;
 
-                // A value our conversion check did not foresee (a collection element, say): the binder's
-                // message names the key and the type, its inner exception the value.
+                // A value our conversion check did not foresee: the binder's message names the key and the type.
                 case InvalidOperationException { Source: BinderAssembly } binder:
-                    lines.Add(SettingError.OneLine($"Invalid setting: {binder.Message} {binder.InnerException?.Message}"));
+                    lines.Add(SettingError.OneLine(
+                        $"Invalid setting: {binder.Message} {binder.InnerException?.Message}"));
                     break;
 
                 default:

@@ -6,30 +6,20 @@ using Microsoft.Extensions.Configuration;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>One key of the configuration reference: what an operator may set, and what happens if they do not.</summary>
-/// <param name="Key">The full key, <c>Store:PostgreSql:GroupCommitMaxBatch</c>; a list's index is written <c>*</c>.</param>
-/// <param name="Meaning">The property's <see cref="DescriptionAttribute"/>; null when it has none (the reference test names it).</param>
+/// <summary>One key of the configuration reference.</summary>
 public sealed record SettingReference(string Key, string Type, string Default, string Allowed, string? Meaning);
 
-/// <summary>A section (or a nested section, such as <c>Store:Sqlite</c>) and its own keys, in declaration order.</summary>
-/// <param name="Meaning">The options class's <see cref="DescriptionAttribute"/>; null when it has none.</param>
+/// <summary>A section and its own keys, in declaration order.</summary>
 public sealed record SectionReference(string Path, string? Meaning, IReadOnlyList<SettingReference> Settings);
 
-/// <summary>
-/// The configuration reference of an options class, read from the class itself as the binder and the validator
-/// see it (<see cref="SettingShape"/>): each setting's key, type, default (the initializer, overridden by
-/// <c>appsettings.json</c> when given), what is allowed (the very annotations and rules the start-up check runs)
-/// and its one-line meaning (<see cref="DescriptionAttribute"/>, the only place that sentence is written).
-/// </summary>
+/// <summary>The configuration reference of an options class, read as the binder and the validator see it.</summary>
 public static class SettingsReference
 {
     public const string ListIndex = "*";
 
-    /// <summary>
-    /// <paramref name="optionsType"/>'s settings under <paramref name="sectionName"/>, its nested sections after it.
-    /// <paramref name="defaults"/> is the configuration the service starts with before any override (appsettings.json).
-    /// </summary>
-    public static IReadOnlyList<SectionReference> Of(Type optionsType, string sectionName, IConfiguration? defaults = null)
+    /// <summary><paramref name="optionsType"/>'s settings under <paramref name="sectionName"/>, nested after.</summary>
+    public static IReadOnlyList<SectionReference> Of(Type optionsType, string sectionName, IConfiguration? defaults =
+        null)
     {
         var instance = Activator.CreateInstance(optionsType)!;
         defaults?.GetSection(sectionName).Bind(instance);
@@ -38,7 +28,7 @@ public static class SettingsReference
         return sections;
     }
 
-    /// <summary>The option types an options class walks into, so a nested section is described once, inside its parent.</summary>
+    /// <summary>The option types a class walks into, so a nested section is described once, in its parent.</summary>
     public static IEnumerable<Type> NestedSections(Type optionsType) =>
         SettingShape.Settings(optionsType).Select(p => SettingShape.ElementType(p.PropertyType) ?? p.PropertyType)
             .Where(SettingShape.IsSection).SelectMany(t => NestedSections(t).Prepend(t));
@@ -63,7 +53,8 @@ public static class SettingsReference
                 var allowed = property.GetCustomAttribute<SettingRuleAttribute>()?.Text is { } rule
                     ? isSection ? rule : $"{SettingShape.Allowed(element)}, {rule}"
                     : isSection ? "a list" : SettingShape.Allowed(element);
-                settings.Add(new($"{key}:{ListIndex}", $"list of {(isSection ? "sections" : TypeName(element))}", Show(value), allowed, meaning));
+                settings.Add(new($"{key}:{ListIndex}", $"list of {(isSection ? "sections" : TypeName(element))}",
+                    Show(value), allowed, meaning));
                 if (isSection)
                 {
                     nested.Add((element, null, $"{key}:{ListIndex}"));
@@ -71,7 +62,8 @@ public static class SettingsReference
             }
             else
             {
-                settings.Add(new(key, TypeName(property.PropertyType), Show(value), SettingShape.Allowed(property, path), meaning));
+                settings.Add(new(key, TypeName(property.PropertyType), Show(value),
+                    SettingShape.Allowed(property, path), meaning));
             }
         }
 
@@ -90,13 +82,13 @@ public static class SettingsReference
             _ when underlying == typeof(bool) => "bool",
             _ when underlying == typeof(string) => "string",
             _ when underlying == typeof(TimeSpan) => "duration",
-            _ when underlying == typeof(double) || underlying == typeof(float) || underlying == typeof(decimal) => "number",
+            _ when underlying == typeof(double) || underlying == typeof(float) || underlying == typeof(decimal) =>
+                "number",
             _ when Type.GetTypeCode(underlying) is >= TypeCode.SByte and <= TypeCode.UInt64 => "integer",
             _ => underlying.Name,
         };
     }
 
-    /// <summary>A default as it would be typed in appsettings.json; "unset" for none.</summary>
     private static string Show(object? value) => value switch
     {
         null => "unset",
@@ -104,7 +96,8 @@ public static class SettingsReference
         bool flag => flag ? "true" : "false",
         string text => text,
         IFormattable formattable => formattable.ToString(null, CultureInfo.InvariantCulture),
-        IEnumerable items => items.Cast<object?>().Select(Show).ToList() is { Count: > 0 } shown ? string.Join(", ", shown) : "none",
+        IEnumerable items => items.Cast<object?>().Select(Show)
+            .ToList() is { Count: > 0 } shown ? string.Join(", ", shown) : "none",
         _ => value.ToString() ?? "unset",
     };
 }

@@ -6,15 +6,12 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.Configuration;
 
-/// <summary>
-/// One way to register an options class: bind its section, check it at start-up, and word every failure
-/// as one line (<see cref="SettingError"/>). An options class only declares its rules as data annotations;
-/// rules across fields go in an IValidateOptions that words its failures with <see cref="SettingError"/>.
-/// </summary>
+/// <summary>One way to register an options class.</summary>
 public static class SettingsRegistration
 {
-    /// <summary>Binds <paramref name="sectionName"/> to <typeparamref name="TOptions"/>, validated at start-up.</summary>
-    public static OptionsBuilder<TOptions> AddSettings<TOptions>(this IServiceCollection services, IConfiguration configuration, string sectionName)
+    /// <summary>Binds <paramref name="sectionName"/> to <typeparamref name="TOptions"/>, checked at start-up.</summary>
+    public static OptionsBuilder<TOptions> AddSettings<TOptions>(this IServiceCollection services,
+        IConfiguration configuration, string sectionName)
         where TOptions : class
     {
         var section = configuration.GetSection(sectionName);
@@ -33,13 +30,7 @@ public static class SettingsRegistration
             .ValidateOnStart();
     }
 
-    /// <summary>
-    /// Checks every registered options class now, before anything starts, listens or logs. In the service's
-    /// own process it prints each bad setting as one line on stderr and returns false; the caller then exits
-    /// with code 1. A host embedded in another process (WebApplicationFactory in the tests) gets the
-    /// exception instead, as it would from StartAsync. Errors that are not about settings propagate, with
-    /// their stack trace, as bugs should.
-    /// </summary>
+    /// <summary>Checks every options class first: false once bad settings are printed; a test host throws.</summary>
     public static bool SettingsAreValid(this IHost host, TextWriter? errors = null)
     {
         try
@@ -47,7 +38,8 @@ public static class SettingsRegistration
             host.Services.GetService<IStartupValidator>()?.Validate();
             return true;
         }
-        catch (Exception exception) when (IsOwnProcess(host) && SettingsErrors.Describe(exception) is { Count: > 0 } lines)
+        catch (Exception exception) when (IsOwnProcess(host)
+            && SettingsErrors.Describe(exception) is { Count: > 0 } lines)
         {
             errors ??= Console.Error;
             foreach (var line in lines)
@@ -60,5 +52,6 @@ public static class SettingsRegistration
     }
 
     private static bool IsOwnProcess(IHost host) => string.Equals(
-        Assembly.GetEntryAssembly()?.GetName().Name, host.Services.GetService<IHostEnvironment>()?.ApplicationName, StringComparison.Ordinal);
+        Assembly.GetEntryAssembly()?.GetName().Name, host.Services.GetService<IHostEnvironment>()?.ApplicationName,
+            StringComparison.Ordinal);
 }

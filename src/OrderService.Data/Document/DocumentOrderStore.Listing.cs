@@ -4,10 +4,10 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Document;
 
-/// <summary>The customer listing of the document layout, one keyset page at a time (see <see cref="IOrderStore.ListByCustomerAsync"/>).</summary>
+/// <summary>The customer listing of the document layout, one keyset page at a time.</summary>
 public sealed partial class DocumentOrderStore
 {
-    /// <summary>A keyset page: the positions-only lookahead, then the documents of its range (see the port, and RelationalOrderStore.Listing.cs for why).</summary>
+    /// <summary>A keyset page: the positions-only lookahead, then the documents of its range.</summary>
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
         var sql = DocumentQueries.PagePositions(query.Status is not null, query.After is not null);
@@ -22,7 +22,8 @@ public sealed partial class DocumentOrderStore
                 AddPosition(command.Parameters, "after", after);
             }
 
-            using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.list_by_customer.positions", sql, _connections.ReadIsolationInForce);
+            using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.list_by_customer.positions",
+                sql, _connections.ReadIsolationInForce);
             await using var reader = await command.ExecuteReaderAsync(cancellationToken);
             while (await _connections.ReadAsync(connection, reader, ReadPosition, cancellationToken) is { } position)
             {
@@ -30,13 +31,15 @@ public sealed partial class DocumentOrderStore
             }
         }
 
-        return OrderPage.FromLookahead(positions, query.Limit, range => StreamPageAsync(query, range, CancellationToken.None));
+        return OrderPage.FromLookahead(positions, query.Limit, range =>
+            StreamPageAsync(query, range, CancellationToken.None));
     }
 
     private OrderPosition? ReadPosition(DbDataReader row) =>
         new OrderPosition(_dialect.ReadTimestamp(row, 0), _dialect.ReadId(row, 1));
 
-    private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
+    private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
         await using var command = Command(connection, null, DocumentQueries.PageRange(query.Status is not null));

@@ -9,11 +9,7 @@ namespace OrderService.Data.Document;
 /// <summary>The transitions of the document layout (see <see cref="IOrderStore.TransitionAsync"/>).</summary>
 public sealed partial class DocumentOrderStore
 {
-    /// <summary>
-    /// One unit of the dialect's transition statements. Only a unit that matched nothing, or that the key's unique
-    /// violation aborted, looks the key up: in a statement of its own, so on PostgreSQL a fresh snapshot that sees a
-    /// concurrent retry's committed key, and on SQLite's one writer every key stored before.
-    /// </summary>
+    /// <summary>One unit of the dialect's transition statements.</summary>
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
         var statements = _dialect.TransitionStatements(command);
@@ -22,16 +18,19 @@ public sealed partial class DocumentOrderStore
         {
             if (_payments.PendingFor(command) is { } payment)
             {
-                return await TransitionAwaitingPaymentAsync(command, statements, parameters, payment, cancellationToken);
+                return await TransitionAwaitingPaymentAsync(command, statements, parameters, payment,
+                    cancellationToken);
             }
 
             if (_groupCommit is not null && statements.Count == 1)
             {
                 GroupedResult<string> grouped;
-                using (StoreTelemetry.Command(_dialect.ProviderName, "document.transition", statements[0], _writeIsolationInForce))
+                using (StoreTelemetry.Command(_dialect.ProviderName, "document.transition", statements[0],
+                    _writeIsolationInForce))
                 {
                     grouped = await _groupCommit.ExecuteAsync(
-                        new GroupedStatement(statements[0], command.OrderId, parameters), static row => row.GetString(0), cancellationToken);
+                        new GroupedStatement(statements[0], command.OrderId, parameters), static row =>
+                            row.GetString(0), cancellationToken);
                 }
 
                 if (grouped is { RanInGroup: true, HasRow: true, Row: { } document })
@@ -46,33 +45,34 @@ public sealed partial class DocumentOrderStore
             }
 
             return await _connections.WriteAsync(null, async (connection, transaction) =>
-                await WriteAsync(connection, transaction, "document.transition", statements, parameters, cancellationToken) is (true, string written)
+                await WriteAsync(connection, transaction, "document.transition", statements, parameters,
+                    cancellationToken) is (true, string written)
                     ? TransitionResult.Applied(OrderDocument.FromJson(written))
-                    : await ExplainNoMatchAsync(connection, transaction, command, cancellationToken), cancellationToken);
+                    : await ExplainNoMatchAsync(connection, transaction, command, cancellationToken),
+                        cancellationToken);
         }
         catch (DbException taken) when (command.IdempotencyKey is not null && _dialect.IsKeyTaken(taken))
         {
             return await _connections.WriteAsync(null, async (connection, transaction) =>
                 await AnswerFromKeyAsync(connection, transaction, command, cancellationToken)
-                ?? throw new InvalidOperationException($"The idempotency key of a transition of order {command.OrderId} was reported as stored but cannot be found."),
+                ?? throw new InvalidOperationException(
+                    $"The idempotency key of a transition of order {command.OrderId} was reported as stored but " +
+                    $"cannot be found."),
                 cancellationToken);
         }
     }
 
-    /// <summary>
-    /// A pay the gateway holds: the same statements in a unit that stays uncommitted while the gateway decides (no thread
-    /// blocks: SQLite's writer lends its connection), so concurrent readers could see the write before it is rolled back.
-    /// A "no" throws inside the unit, which rolls the write back with its key: the declined step never happened.
-    /// </summary>
     private async Task<TransitionResult> TransitionAwaitingPaymentAsync(
-        TransitionCommand command, IReadOnlyList<string> statements, DocumentParameters parameters, PendingAuthorization payment, CancellationToken cancellationToken)
+        TransitionCommand command, IReadOnlyList<string> statements, DocumentParameters parameters,
+            PendingAuthorization payment, CancellationToken cancellationToken)
     {
         string? document;
         try
         {
             document = await _connections.WriteAwaitingAsync(_heldPaymentIsolation, async (connection, transaction) =>
             {
-                var (wrote, written) = await WriteAsync(connection, transaction, "document.transition", statements, parameters, cancellationToken);
+                var (wrote, written) = await WriteAsync(connection, transaction, "document.transition", statements,
+                    parameters, cancellationToken);
                 return !wrote ? null
                     : await payment(cancellationToken) ? (string?)written
                     : throw new TransitionDeclinedException();
@@ -88,18 +88,22 @@ public sealed partial class DocumentOrderStore
             : await ExplainNoMatchAsync(command, cancellationToken);
     }
 
-    private Task<TransitionResult> ExplainNoMatchAsync(TransitionCommand command, CancellationToken cancellationToken) =>
-        _connections.WriteAsync(null, (connection, transaction) => ExplainNoMatchAsync(connection, transaction, command, cancellationToken), cancellationToken);
+    private Task<TransitionResult> ExplainNoMatchAsync(TransitionCommand command,
+        CancellationToken cancellationToken) =>
+        _connections.WriteAsync(null, (connection, transaction) =>
+            ExplainNoMatchAsync(connection, transaction, command, cancellationToken), cancellationToken);
 
-    /// <summary>The update matched nothing: the key (when given) decides first, then the order is missing, or its status or version says no.</summary>
-    private async Task<TransitionResult> ExplainNoMatchAsync(DbConnection connection, DbTransaction? transaction, TransitionCommand command, CancellationToken cancellationToken)
+    private async Task<TransitionResult> ExplainNoMatchAsync(DbConnection connection, DbTransaction? transaction,
+        TransitionCommand command, CancellationToken cancellationToken)
     {
-        if (command.IdempotencyKey is not null && await AnswerFromKeyAsync(connection, transaction, command, cancellationToken) is { } keyed)
+        if (command.IdempotencyKey is not null
+            && await AnswerFromKeyAsync(connection, transaction, command, cancellationToken) is { } keyed)
         {
             return keyed;
         }
 
-        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.transition_state", DocumentQueries.SelectState, _writeIsolationInForce);
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.transition_state",
+            DocumentQueries.SelectState, _writeIsolationInForce);
         await using var select = Command(connection, transaction, DocumentQueries.SelectState);
         _dialect.AddId(select.Parameters, "id", command.OrderId);
         await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken);
@@ -112,10 +116,11 @@ public sealed partial class DocumentOrderStore
         return TransitionResult.Rejected(status, reader.GetInt32(1), command.Action, command.ExpectedVersion);
     }
 
-    /// <summary>What a stored key answers (a replay of its step, or a reuse), or null when the key is unknown.</summary>
-    private async Task<TransitionResult?> AnswerFromKeyAsync(DbConnection connection, DbTransaction? transaction, TransitionCommand command, CancellationToken cancellationToken)
+    private async Task<TransitionResult?> AnswerFromKeyAsync(DbConnection connection, DbTransaction? transaction,
+        TransitionCommand command, CancellationToken cancellationToken)
     {
-        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.transition_key", _dialect.SelectTransitionKey, _writeIsolationInForce);
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.transition_key",
+            _dialect.SelectTransitionKey, _writeIsolationInForce);
         await using var select = Command(connection, transaction, _dialect.SelectTransitionKey);
         _dialect.AddKeyLookup(select.Parameters, command.IdempotencyKey!, command.OrderId);
         await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken);
@@ -125,9 +130,9 @@ public sealed partial class DocumentOrderStore
         }
 
         // The key and its document update committed together, so the document read with the key holds the step.
-        return OrderDocument.KnownKey(command, reader.GetString(0), _dialect.ReadId(reader, 1), reader.GetInt32(2), reader.IsDBNull(3) ? null : reader.GetString(3));
+        return OrderDocument.KnownKey(command, reader.GetString(0), _dialect.ReadId(reader, 1), reader.GetInt32(2),
+            reader.IsDBNull(3) ? null : reader.GetString(3));
     }
 
-    /// <summary>The payment gateway said no: thrown inside the unit so that it rolls back.</summary>
     private sealed class TransitionDeclinedException() : Exception("The transition was declined before commit.");
 }

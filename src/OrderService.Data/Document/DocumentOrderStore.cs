@@ -7,15 +7,7 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Document;
 
-/// <summary>
-/// The document layout on every SQL engine: one JSON document per order, events embedded. A write is one unit
-/// (<see cref="IRelationalConnections.WriteAsync{T}"/>) of the dialect's statements: the conditional write of the
-/// document and, with an Idempotency-Key, the key in the same atomic write. Only a write that did nothing reads
-/// further: the key decides first, then the order's state. The engine decides how a unit commits: on SQLite's
-/// group-commit writer, or in autocommit on PostgreSQL, whose one-statement units may join an
-/// <see cref="IGroupCommit"/> batch. Transitions are in DocumentOrderStore.Transitions.cs, the listing in
-/// DocumentOrderStore.Listing.cs.
-/// </summary>
+/// <summary>The document layout on every SQL engine: one JSON document per order, events embedded.</summary>
 public sealed partial class DocumentOrderStore : IOrderStore
 {
     private readonly DocumentDialect _dialect;
@@ -27,11 +19,11 @@ public sealed partial class DocumentOrderStore : IOrderStore
     // A unit of single statements needs no explicit transaction: its isolation is the engine's default write level.
     private readonly string _writeIsolationInForce;
 
-    // Group commit carries the one-statement writes under the same settings as on the relational layout: PerRequest at
-    // ReadCommitted. A held payment's explicit transaction never groups.
+    // Group commit carries the one-statement writes under the same settings as on the relational layout.
     private readonly IGroupCommit? _groupCommit;
 
-    public DocumentOrderStore(DocumentDialect dialect, IRelationalConnections connections, StoreOptions options, IPaymentAuthorizer payments)
+    public DocumentOrderStore(DocumentDialect dialect, IRelationalConnections connections, StoreOptions options,
+        IPaymentAuthorizer payments)
     {
         _dialect = dialect;
         _connections = connections;
@@ -44,7 +36,8 @@ public sealed partial class DocumentOrderStore : IOrderStore
             _ => IsolationLevel.ReadCommitted,
         };
         _writeIsolationInForce = connections.WriteIsolationInForce(IsolationLevel.ReadCommitted);
-        _groupCommit = options is { UnitOfWork: UnitOfWork.PerRequest, WriteIsolation: WriteIsolation.ReadCommitted } ? connections.GroupCommit : null;
+        _groupCommit = options is { UnitOfWork: UnitOfWork.PerRequest, WriteIsolation: WriteIsolation.ReadCommitted }
+            ? connections.GroupCommit : null;
     }
 
     public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
@@ -61,21 +54,25 @@ public sealed partial class DocumentOrderStore : IOrderStore
         if (_groupCommit is not null && statements.Count == 1)
         {
             GroupedResult<bool> grouped;
-            using (StoreTelemetry.Command(_dialect.ProviderName, "document.create", statements[0], _writeIsolationInForce))
+            using (StoreTelemetry.Command(_dialect.ProviderName, "document.create", statements[0],
+                _writeIsolationInForce))
             {
-                grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(statements[0], stored.Id, parameters), static _ => true, cancellationToken);
+                grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(statements[0], stored.Id, parameters),
+                    static _ => true, cancellationToken);
             }
 
             if (grouped.RanInGroup)
             {
                 return grouped.HasRow
                     ? new CreateResult(CreateOutcome.Created, stored)
-                    : await _connections.WriteAsync(null, (connection, transaction) => ReadExistingAsync(connection, transaction, order, cancellationToken), cancellationToken);
+                    : await _connections.WriteAsync(null, (connection, transaction) =>
+                        ReadExistingAsync(connection, transaction, order, cancellationToken), cancellationToken);
             }
         }
 
         return await _connections.WriteAsync(null, async (connection, transaction) =>
-            (await WriteAsync(connection, transaction, "document.create", statements, parameters, cancellationToken)).Wrote
+            (await WriteAsync(connection, transaction, "document.create", statements, parameters, cancellationToken))
+                .Wrote
                 ? new CreateResult(CreateOutcome.Created, stored)
                 : await ReadExistingAsync(connection, transaction, order, cancellationToken), cancellationToken);
     }
@@ -83,11 +80,13 @@ public sealed partial class DocumentOrderStore : IOrderStore
     public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)
     {
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
-        var document = await SelectDocumentAsync(connection, null, id, _connections.ReadIsolationInForce, cancellationToken);
+        var document = await SelectDocumentAsync(connection, null, id, _connections.ReadIsolationInForce,
+            cancellationToken);
         return document is null ? null : OrderDocument.FromJson(document);
     }
 
-    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         var distinct = OrderDocument.DistinctIds(ids);
         if (distinct.Length == 0)
@@ -122,22 +121,21 @@ public sealed partial class DocumentOrderStore : IOrderStore
     public async Task CheckReadyAsync(CancellationToken cancellationToken)
     {
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
-        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.ready", DocumentQueries.Ready, _connections.ReadIsolationInForce);
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.ready", DocumentQueries.Ready,
+            _connections.ReadIsolationInForce);
         await using var command = Command(connection, null, DocumentQueries.Ready);
         await command.ExecuteScalarAsync(cancellationToken);
     }
 
-    /// <summary>
-    /// Runs <paramref name="statements"/> in order until one returns no row. <c>Wrote</c> is true when every one returned
-    /// a row; <c>First</c> is the first column of the first statement's row.
-    /// </summary>
     private async Task<(bool Wrote, object? First)> WriteAsync(
-        DbConnection connection, DbTransaction? transaction, string operation, IReadOnlyList<string> statements, DocumentParameters parameters, CancellationToken cancellationToken)
+        DbConnection connection, DbTransaction? transaction, string operation, IReadOnlyList<string> statements,
+            DocumentParameters parameters, CancellationToken cancellationToken)
     {
         object? first = null;
         for (var i = 0; i < statements.Count; i++)
         {
-            using var activity = StoreTelemetry.Command(_dialect.ProviderName, i == 0 ? operation : operation + "_key", statements[i], _writeIsolationInForce);
+            using var activity = StoreTelemetry.Command(_dialect.ProviderName, i == 0 ? operation : operation + "_key",
+                statements[i], _writeIsolationInForce);
             await using var command = Command(connection, transaction, statements[i]);
             parameters.AddTo(new ParameterTarget(command));
             var returned = await command.ExecuteScalarAsync(cancellationToken);
@@ -152,17 +150,20 @@ public sealed partial class DocumentOrderStore : IOrderStore
         return (true, first);
     }
 
-    /// <summary>A create that wrote nothing met an earlier write: its key (compare the request hashes), or its id (a retried insert).</summary>
-    private async Task<CreateResult> ReadExistingAsync(DbConnection connection, DbTransaction? transaction, NewOrder order, CancellationToken cancellationToken)
+    private async Task<CreateResult> ReadExistingAsync(DbConnection connection, DbTransaction? transaction,
+        NewOrder order, CancellationToken cancellationToken)
     {
         if (order.IdempotencyKey is null)
         {
-            var document = await SelectDocumentAsync(connection, transaction, order.Order.Id, _writeIsolationInForce, cancellationToken)
-                ?? throw new InvalidOperationException($"Order {order.Order.Id} conflicted on insert but cannot be read.");
+            var document = await SelectDocumentAsync(connection, transaction, order.Order.Id, _writeIsolationInForce,
+                cancellationToken)
+                ?? throw new InvalidOperationException(
+                    $"Order {order.Order.Id} conflicted on insert but cannot be read.");
             return OrderDocument.Existing(order, null, document);
         }
 
-        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.create_existing", _dialect.SelectCreateKey, _writeIsolationInForce);
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.create_existing",
+            _dialect.SelectCreateKey, _writeIsolationInForce);
         await using var select = Command(connection, transaction, _dialect.SelectCreateKey);
         _dialect.AddKeyLookup(select.Parameters, order.IdempotencyKey, order.Order.Id);
         await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken);
@@ -171,18 +172,21 @@ public sealed partial class DocumentOrderStore : IOrderStore
             : throw new Keys.IdempotencyKeyForgottenException(order.IdempotencyKey);
     }
 
-    private async Task<string?> SelectDocumentAsync(DbConnection connection, DbTransaction? transaction, Guid id, string isolation, CancellationToken cancellationToken)
+    private async Task<string?> SelectDocumentAsync(DbConnection connection, DbTransaction? transaction, Guid id,
+        string isolation, CancellationToken cancellationToken)
     {
-        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.get", _dialect.SelectDocument, isolation);
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.get", _dialect.SelectDocument,
+            isolation);
         await using var select = Command(connection, transaction, _dialect.SelectDocument);
         _dialect.AddId(select.Parameters, "id", id);
         return await select.ExecuteScalarAsync(cancellationToken) as string;
     }
 
-    /// <summary>Yields each order as its row arrives: a large batch is never buffered whole.</summary>
-    private async IAsyncEnumerable<Order> StreamAsync(DbCommand command, string operation, [EnumeratorCancellation] CancellationToken cancellationToken)
+    private async IAsyncEnumerable<Order> StreamAsync(DbCommand command, string operation,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        using var activity = StoreTelemetry.Command(_dialect.ProviderName, operation, command.CommandText, _connections.ReadIsolationInForce);
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, operation, command.CommandText,
+            _connections.ReadIsolationInForce);
         await using var reader = await command.ExecuteReaderAsync(CommandBehavior.SequentialAccess, cancellationToken);
         while (await _connections.ReadAsync(command.Connection!, reader, ReadDocument, cancellationToken) is { } order)
         {
@@ -200,7 +204,6 @@ public sealed partial class DocumentOrderStore : IOrderStore
         return command;
     }
 
-    /// <summary>A write's parameters, bound alike to a command of its own or to a group commit's batch command.</summary>
     private sealed class DocumentParameters(Action<DbParameterCollection> bind) : IStatementParameters
     {
         public void AddTo(ParameterTarget target) => bind(target.Parameters);

@@ -3,22 +3,16 @@ using System.Text;
 
 namespace OrderService.Data.Document;
 
-/// <summary>
-/// The document-layout reads whose SQL is the same on PostgreSQL and SQLite; each engine's DocumentDialect
-/// keeps only the statements whose words differ (jsonb vs JSON functions, parameter styles).
-/// </summary>
+/// <summary>The document-layout reads alike on PostgreSQL and SQLite; each DocumentDialect has the rest.</summary>
 public static class DocumentQueries
 {
     public const string SelectState = "SELECT status, version FROM order_documents WHERE id = @id";
 
-    /// <summary>
-    /// A keyset page's lookahead: the positions (created_at, id) of at most @take orders of @customer_id (and
-    /// @status), in listing order, strictly after (@after_at, @after_id). The index
-    /// (customer_id, created_at DESC, id DESC) answers it alone.
-    /// </summary>
-    public static string PagePositions(bool withStatus, bool withAfter) => PagePositionTexts[(withStatus ? 2 : 0) + (withAfter ? 1 : 0)];
+    /// <summary>A keyset page's lookahead.</summary>
+    public static string PagePositions(bool withStatus, bool withAfter) =>
+        PagePositionTexts[(withStatus ? 2 : 0) + (withAfter ? 1 : 0)];
 
-    /// <summary>The documents whose position lies in [(@top_at, @top_id), (@last_at, @last_id)], both inclusive, in listing order, with no row limit.</summary>
+    /// <summary>The documents from (@top_at, @top_id) to (@last_at, @last_id), in listing order, no limit.</summary>
     public static string PageRange(bool withStatus) => withStatus ? PageRangeWithStatus : PageRangeAll;
 
     // Written out rather than as row values: "created_at <= x" is a plain index range on both engines.
@@ -30,7 +24,9 @@ public static class DocumentQueries
         ORDER BY created_at DESC, id DESC
         """;
 
-    private static readonly string PageRangeWithStatus = PageRangeAll.Replace("WHERE customer_id = @customer_id", "WHERE customer_id = @customer_id AND status = @status", StringComparison.Ordinal);
+    private static readonly string PageRangeWithStatus =
+        PageRangeAll.Replace("WHERE customer_id = @customer_id",
+        "WHERE customer_id = @customer_id AND status = @status", StringComparison.Ordinal);
 
     private static readonly string[] PagePositionTexts =
     [
@@ -44,10 +40,7 @@ public static class DocumentQueries
 
     public const string Ready = "SELECT 1";
 
-    /// <summary>
-    /// SELECT … WHERE id IN (p1, …, pn): one parameter per id (the InList batch filter).
-    /// <paramref name="placeholder"/> names parameter i (0-based) in the engine's style: <c>$1</c> or <c>@p0</c>.
-    /// </summary>
+    /// <summary>SELECT … WHERE id IN (p1, …, pn): one parameter per id (the InList batch filter).</summary>
     public static string SelectManyByList(int count, Func<int, string> placeholder)
     {
         var sql = new StringBuilder("SELECT document FROM order_documents WHERE id IN (", 64 + (count * 7));

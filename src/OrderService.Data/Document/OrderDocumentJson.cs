@@ -3,11 +3,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Document;
 
-/// <summary>
-/// The stored document is the API's JSON of <see cref="Order"/>: camelCase, enums as names, nulls left out
-/// (only the event data has any), timestamps as <see cref="Timestamps.Format"/> and money with
-/// two decimals. Source-generated, so no reflection runs on the hot path and trimming keeps it.
-/// </summary>
+/// <summary>The stored document is the API's JSON of <see cref="Order"/>.</summary>
 [JsonSourceGenerationOptions(
     PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase,
     DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,

@@ -5,18 +5,14 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.Keys;
 
-/// <summary>
-/// Forgets the Idempotency-Keys older than Store:IdempotencyKeys:RetentionHours, every CleanupIntervalSeconds, in the
-/// background: requests never wait for it. Each sweep deletes in batches of CleanupBatchSize, each batch a short write
-/// of its own through the store port (and its resilience pipeline), until a batch finds nothing. Replicas may sweep
-/// at the same moment: every store's batch skips or finds gone what another one holds (<see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>).
-/// A sweep the store cannot answer is logged and tried again at the next tick; it never stops the service.
-/// </summary>
-public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<StoreOptions> options, TimeProvider clock, ILogger<IdempotencyKeyCleanup> logger)
+/// <summary>Forgets keys older than the retention in the background; a failed sweep is retried next tick.</summary>
+public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<StoreOptions> options, TimeProvider clock,
+    ILogger<IdempotencyKeyCleanup> logger)
     : BackgroundService
 {
     private static readonly Counter<long> Forgotten = StoreTelemetry.Meter.CreateCounter<long>(
-        "orderservice.idempotency_keys.forgotten", description: "Idempotency-Keys the clean-up deleted (on MongoDB: orders whose expired keys it removed).");
+        "orderservice.idempotency_keys.forgotten",
+            description: "Idempotency-Keys the clean-up deleted (on MongoDB: orders whose expired keys it removed).");
 
     private readonly IdempotencyKeyOptions _keys = options.Value.IdempotencyKeys;
     private readonly string _system = StoreTelemetry.SystemName(options.Value.Provider);
@@ -30,7 +26,7 @@ public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<St
         }
     }
 
-    /// <summary>One sweep now: deletes every key stored more than the retention ago, batch by batch; returns how many rows went.</summary>
+    /// <summary>One sweep now; returns how many rows went.</summary>
     public async Task<long> SweepAsync(CancellationToken cancellationToken)
     {
         var storedBefore = clock.GetUtcNow() - TimeSpan.FromHours(_keys.RetentionHours);
@@ -40,7 +36,8 @@ public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<St
             int batch;
             do
             {
-                batch = await store.ForgetKeysStoredBeforeAsync(storedBefore, _keys.CleanupBatchSize, cancellationToken);
+                batch = await store.ForgetKeysStoredBeforeAsync(storedBefore, _keys.CleanupBatchSize,
+                    cancellationToken);
                 total += batch;
                 Forgotten.Add(batch, new KeyValuePair<string, object?>("db.system", _system));
             }
@@ -68,7 +65,9 @@ public sealed partial class IdempotencyKeyCleanup(IOrderStore store, IOptions<St
         public static partial void Swept(ILogger logger, string system, long count, DateTimeOffset storedBefore);
 
         [LoggerMessage(EventId = 2, EventName = "IdempotencyKeyCleanupFailed", Level = LogLevel.Warning,
-            Message = "The {System} store's Idempotency-Key clean-up stopped after {Count} keys and runs again at the next interval: {Reason}")]
-        public static partial void SweepFailed(ILogger logger, string system, long count, string reason, Exception? exception);
+            Message = "The {System} store's Idempotency-Key clean-up stopped after {Count} keys and runs again at " +
+                "the next interval: {Reason}")]
+        public static partial void SweepFailed(ILogger logger, string system, long count, string reason,
+            Exception? exception);
     }
 }

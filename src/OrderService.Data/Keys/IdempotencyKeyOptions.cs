@@ -3,15 +3,13 @@ using System.ComponentModel.DataAnnotations;
 
 namespace OrderService.Data.Keys;
 
-/// <summary>
-/// <c>Store:IdempotencyKeys</c>: how long an Idempotency-Key is honoured, and how the clean-up that forgets older keys
-/// runs (<see cref="IdempotencyKeyCleanup"/>). A key is honoured for at least <see cref="RetentionHours"/> after the
-/// request that stored it, and forgotten within <see cref="RetentionHours"/> plus <see cref="CleanupIntervalSeconds"/>.
-/// </summary>
-[Description("How long an Idempotency-Key is honoured, and the clean-up that forgets older keys. A key is honoured for at least the retention and forgotten within the retention plus the clean-up interval; a retry after that is a new request.")]
+/// <summary><c>Store:IdempotencyKeys</c>: a key is honoured at least RetentionHours after it was stored.</summary>
+[Description("How long an Idempotency-Key is honoured, and the clean-up that forgets older keys. A key is honoured " +
+    "for at least the retention and forgotten within the retention plus the clean-up interval; a retry after that is " +
+    "a new request.")]
 public sealed class IdempotencyKeyOptions
 {
-    /// <summary>Stripe keeps keys 24 hours: long enough for any client's retries, short enough that the table stays small.</summary>
+    /// <summary>Long enough for any client's retries, short enough that the table stays small.</summary>
     [Description("Hours an Idempotency-Key is honoured after the request that stored it.")]
     [Range(1, 8_760)]
     public int RetentionHours { get; set; } = 24;
@@ -20,8 +18,9 @@ public sealed class IdempotencyKeyOptions
     [Range(1, 86_400)]
     public int CleanupIntervalSeconds { get; set; } = 300;
 
-    /// <summary>Small enough that one batch holds its locks (or the SQLite writer) for a few milliseconds only.</summary>
-    [Description("The most keys one delete of the clean-up removes (on MongoDB: the most orders whose expired keys one update removes); each batch is a transaction of its own.")]
+    /// <summary>Small enough that one batch holds its locks for a few milliseconds only.</summary>
+    [Description("The most keys one delete of the clean-up removes (on MongoDB: the most orders whose expired keys " +
+        "one update removes); each batch is a transaction of its own.")]
     [Range(1, 10_000)]
     public int CleanupBatchSize { get; set; } = 1_000;
 }

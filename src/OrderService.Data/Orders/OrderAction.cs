@@ -1,6 +1,6 @@
 namespace OrderService.Data.Orders;
 
-/// <summary>A step that moves an existing order along its workflow (creation is not an action: it has no prior state).</summary>
+/// <summary>A step that moves an existing order along its workflow.</summary>
 public enum OrderAction
 {
     Pay,

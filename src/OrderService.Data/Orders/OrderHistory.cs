@@ -1,20 +1,9 @@
 namespace OrderService.Data.Orders;
 
-/// <summary>
-/// Earlier states of an order, rebuilt from the order alone. Every step appends one event whose sequence
-/// is the version it produced and whose type names the status it reached, and nothing else about an
-/// order changes after its creation except status, version and updated-at: so the order as step
-/// <c>v</c> left it is the current order cut back to its first <c>v</c> events. An idempotent replay
-/// answers with this, however far the order has moved on since.
-/// </summary>
+/// <summary>Earlier states of an order, rebuilt from the order alone.</summary>
 public static class OrderHistory
 {
-    /// <summary>
-    /// The order as it was right after the step that produced <paramref name="version"/>: version
-    /// <paramref name="version"/>, the events 1..<paramref name="version"/>, the status the last of them
-    /// reached, and updated-at = that event's time. Lines, total, customer and created-at are unchanged.
-    /// </summary>
-    /// <exception cref="ArgumentOutOfRangeException">The order has not reached <paramref name="version"/>, or it is below 1.</exception>
+    /// <summary>The order as it was right after the step that produced <paramref name="version"/>.</summary>
     public static Order AsOf(Order order, int version)
     {
         ArgumentNullException.ThrowIfNull(order);
@@ -25,7 +14,8 @@ public static class OrderHistory
 
         if (version < 1 || version > order.Version)
         {
-            throw new ArgumentOutOfRangeException(nameof(version), version, $"Order {order.Id} is at version {order.Version}; it has no state at version {version}.");
+            throw new ArgumentOutOfRangeException(nameof(version), version,
+                $"Order {order.Id} is at version {order.Version}; it has no state at version {version}.");
         }
 
         var events = new OrderEvent[version];
@@ -39,14 +29,16 @@ public static class OrderHistory
 
         if (Array.IndexOf(events, null) is var gap and >= 0)
         {
-            throw new InvalidOperationException($"Order {order.Id} has no event {gap + 1}: its history cannot be rebuilt.");
+            throw new InvalidOperationException(
+                $"Order {order.Id} has no event {gap + 1}: its history cannot be rebuilt.");
         }
 
         var last = events[^1];
-        return order with { Status = StatusReachedBy(last.Type), Version = version, UpdatedAt = last.At, Events = events };
+        return order with { Status = StatusReachedBy(last.Type), Version = version, UpdatedAt = last.At, Events =
+            events };
     }
 
-    /// <summary>The status an event of <paramref name="eventType"/> left the order in (the type is that status's name).</summary>
+    /// <summary>The status an event of <paramref name="eventType"/> left the order in.</summary>
     public static OrderStatus StatusReachedBy(string eventType) => eventType switch
     {
         Transitions.CreatedEventType => OrderStatus.Created,

@@ -5,11 +5,7 @@ using System.Text.Json.Serialization;
 
 namespace OrderService.Data.Orders;
 
-/// <summary>
-/// Writes every timestamp in <see cref="Timestamps.Format"/>. The default converter would write an offset
-/// (+00:00) and trim trailing zeros; a fixed width keeps the text sortable and identical whichever store
-/// produced it. Shared by the API's contracts and the stored documents, so both print an order alike.
-/// </summary>
+/// <summary>Writes every timestamp in <see cref="Timestamps.Format"/>.</summary>
 public sealed class UtcTimestampJsonConverter : JsonConverter<DateTimeOffset>
 {
     public override DateTimeOffset Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
@@ -18,15 +14,14 @@ public sealed class UtcTimestampJsonConverter : JsonConverter<DateTimeOffset>
     public override void Write(Utf8JsonWriter writer, DateTimeOffset value, JsonSerializerOptions options)
     {
         Span<char> text = stackalloc char[Timestamps.FormatLength];
-        value.UtcDateTime.TryFormat(text, out var written, Timestamps.Format, System.Globalization.CultureInfo.InvariantCulture);
+        value.UtcDateTime.TryFormat(text, out var written, Timestamps.Format,
+            System.Globalization.CultureInfo.InvariantCulture);
         writer.WriteStringValue(text[..written]);
     }
 }
 
-/// <summary>
-/// Writes money with exactly two decimals (21.00), whatever scale the store handed back, so a client sees
-/// the same text from every store. Reading stays strict: a JSON number, nothing else.
-/// </summary>
+/// <summary>Writes money with exactly two decimals, whatever scale the store handed back, so a client sees the same
+/// text from every store.</summary>
 public sealed class MoneyJsonConverter : JsonConverter<decimal>
 {
     private static readonly StandardFormat TwoDecimals = new('F', 2);
@@ -38,9 +33,9 @@ public sealed class MoneyJsonConverter : JsonConverter<decimal>
             throw new JsonException("The JSON value could not be converted to a decimal number.");
         }
 
-        // decimal parsing rounds a non-zero number below its range (1e-400) to 0 without a word: a price the client
-        // did not send. Only a literal whose digits are all zero may read as 0.
-        if (value == 0 && HasNonZeroMantissaDigit(reader.HasValueSequence ? reader.ValueSequence.ToArray() : reader.ValueSpan))
+        // decimal parsing rounds a non-zero number below its range to 0 without a word.
+        if (value == 0 && HasNonZeroMantissaDigit(
+            reader.HasValueSequence ? reader.ValueSequence.ToArray() : reader.ValueSpan))
         {
             throw new JsonException("The JSON number is too small for a decimal amount (it would round to 0).");
         }

@@ -2,10 +2,7 @@ using System.Globalization;
 
 namespace OrderService.Data.Orders;
 
-/// <summary>
-/// Every store keeps timestamps to the microsecond (PostgreSQL's precision), so the service
-/// truncates before it writes: what a client is told is exactly what any store reads back.
-/// </summary>
+/// <summary>Every store keeps timestamps to the microsecond, so the service truncates before it writes.</summary>
 public static class Timestamps
 {
     /// <summary>The one text form of a timestamp: UTC, microseconds, always 27 characters, sortable as text.</summary>
@@ -15,7 +12,8 @@ public static class Timestamps
 
     public static DateTimeOffset Now(TimeProvider clock) => Truncate(clock.GetUtcNow());
 
-    public static string ToText(DateTimeOffset value) => value.UtcDateTime.ToString(Format, CultureInfo.InvariantCulture);
+    public static string ToText(DateTimeOffset value) =>
+        value.UtcDateTime.ToString(Format, CultureInfo.InvariantCulture);
 
     public static DateTimeOffset Truncate(DateTimeOffset value)
     {

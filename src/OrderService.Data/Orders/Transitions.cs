@@ -8,12 +8,7 @@ public enum TransitionVerdict
     StaleVersion,
 }
 
-/// <summary>
-/// The workflow rules, in one place and free of I/O: Created -> Paid -> Shipped -> Completed,
-/// and Cancel from Created or Paid. Stores never decide legality themselves; they put
-/// <see cref="AllowedFrom"/> into the WHERE clause of their conditional write and ask
-/// <see cref="Decide"/> to explain a write that matched nothing.
-/// </summary>
+/// <summary>The workflow rules, in one place and free of I/O.</summary>
 public static class Transitions
 {
     public const string CreatedEventType = "Created";
@@ -48,11 +43,9 @@ public static class Transitions
 
     public static bool IsAllowed(OrderStatus from, OrderAction action) => AllowedFrom(action).Contains(from);
 
-    /// <summary>
-    /// Judges a transition against the current state. A stale If-Match wins over an illegal status,
-    /// because the client's view is out of date either way and must re-read first.
-    /// </summary>
-    public static TransitionVerdict Decide(OrderStatus current, int currentVersion, OrderAction action, int? expectedVersion)
+    /// <summary>Judges a transition against the current state.</summary>
+    public static TransitionVerdict Decide(OrderStatus current, int currentVersion, OrderAction action,
+        int? expectedVersion)
     {
         if (expectedVersion is { } expected && expected != currentVersion)
         {
@@ -62,10 +55,7 @@ public static class Transitions
         return IsAllowed(current, action) ? TransitionVerdict.Allowed : TransitionVerdict.IllegalFromStatus;
     }
 
-    /// <summary>
-    /// The order after an allowed transition, built in memory: used by stores that read first
-    /// (the per-call unit of work) and by tests as the reference of what a store must persist.
-    /// </summary>
+    /// <summary>The order after an allowed transition, built in memory.</summary>
     public static Order Apply(Order order, OrderAction action, DateTimeOffset at, OrderEventData data)
     {
         if (!IsAllowed(order.Status, action))

@@ -4,13 +4,11 @@ using OrderService.Data.Orders;
 namespace OrderService.Data.Payments;
 
 /// <summary>
-/// The payment gateway as the stores see it. A pay the gateway approves up front is written as any other step. A pay it
-/// must decide on is written, held uncommitted while the gateway decides, and committed on approval; a decline rolls the
-/// write back, its Idempotency-Key included (<see cref="TransitionOutcome.Declined"/>, 402).
+/// The payment gateway as the stores see it: a decline rolls the pay back, its Idempotency-Key included.
 /// </summary>
 public interface IPaymentAuthorizer
 {
-    /// <summary>Null when <paramref name="payment"/> is approved without waiting; otherwise the decision to await before the commit.</summary>
+    /// <summary>Null when <paramref name="payment"/> is approved at once; else the decision to await first.</summary>
     PendingAuthorization? Authorize(Guid orderId, OrderEventData payment);
 }
 

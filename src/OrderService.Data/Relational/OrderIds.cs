@@ -4,9 +4,7 @@ namespace OrderService.Data.Relational;
 public static class OrderIds
 {
     /// <summary>
-    /// The distinct ids sorted as their canonical ("D", lowercase) texts sort ordinally, which is how the engines
-    /// order uuid and text ids, so the Json and InList filters stream the same sequence. Compared as RFC 9562
-    /// (big-endian) bytes, which sort exactly like that text: no string per id (ten per batch of ten otherwise).
+    /// The distinct ids in the engines' order (canonical texts, ordinal), so both filters stream alike.
     /// </summary>
     public static Guid[] DistinctInTextOrder(IReadOnlyCollection<Guid> ids)
     {

@@ -6,12 +6,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// The small JSON texts the relational stores exchange with the database: lines and event data as
-/// parameters (one parameter, whatever the line count), and the lines/events arrays aggregated into
-/// each order row. The arrays' readers and the lines' writer are hand-written because they pay against source
-/// generation on every request (tests/Benchmarks/RowJsonBenchmarks.cs); the event data is source-generated.
-/// </summary>
+/// <summary>The small JSON texts the relational stores exchange with the database.</summary>
 public static class OrderJson
 {
     private static readonly JsonWriterOptions WriterOptions = new() { SkipValidation = true };
@@ -19,7 +14,7 @@ public static class OrderJson
     // Records are immutable, so every event without data can share one instance: one per event otherwise.
     private static readonly OrderEventData NoData = new();
 
-    /// <summary><c>[{"line_no":1,"sku":..,"quantity":..,"unit_price":..}, ..]</c>, the shape <see cref="SqlDialect"/> reads with LinesFromJson.</summary>
+    /// <summary>The lines JSON array that <see cref="SqlDialect"/> reads with LinesFromJson.</summary>
     public static string LinesParameter(IReadOnlyList<OrderLine> lines)
     {
         var writer = Scratch.Rent();
@@ -38,11 +33,9 @@ public static class OrderJson
         return Scratch.Text();
     }
 
-    /// <summary>
-    /// An event's data as stored: camelCase, null fields left out. Source-generated: a hand-written writer is no faster
-    /// for so small an object (docs/performance.md, the fast path).
-    /// </summary>
-    public static string EventData(OrderEventData data) => JsonSerializer.Serialize(data, EventDataJsonContext.Default.OrderEventData);
+    /// <summary>An event's data as stored: camelCase, null fields left out.</summary>
+    public static string EventData(OrderEventData data) =>
+        JsonSerializer.Serialize(data, EventDataJsonContext.Default.OrderEventData);
 
     /// <summary>Reads <c>[{"sku","quantity","unitPrice"}, ..]</c>; null reads as no lines.</summary>
     public static IReadOnlyList<OrderLine> ParseLines(string? json)
@@ -68,7 +61,8 @@ public static class OrderJson
             {
                 if (reader.ValueTextEquals("sku"u8)) { reader.Read(); sku = reader.GetString()!; }
                 else if (reader.ValueTextEquals("quantity"u8)) { reader.Read(); quantity = reader.GetInt32(); }
-                else if (reader.ValueTextEquals("unitPrice"u8)) { reader.Read(); unitPrice = Money.TwoDecimals(reader.GetDecimal()); }
+                else if (reader.ValueTextEquals("unitPrice"u8)) { reader.Read(); unitPrice =
+                    Money.TwoDecimals(reader.GetDecimal()); }
                 else { reader.Read(); reader.Skip(); }
             }
 
@@ -103,7 +97,8 @@ public static class OrderJson
             {
                 if (reader.ValueTextEquals("sequence"u8)) { reader.Read(); sequence = reader.GetInt32(); }
                 else if (reader.ValueTextEquals("type"u8)) { reader.Read(); type = EventType(ref reader); }
-                else if (reader.ValueTextEquals("at"u8)) { reader.Read(); at = reader.GetDateTimeOffset().ToUniversalTime(); }
+                else if (reader.ValueTextEquals("at"u8)) { reader.Read(); at = reader.GetDateTimeOffset()
+                    .ToUniversalTime(); }
                 else if (reader.ValueTextEquals("data"u8)) { reader.Read(); data = ReadEventData(ref reader); }
                 else { reader.Read(); reader.Skip(); }
             }
@@ -140,7 +135,8 @@ public static class OrderJson
             else if (reader.ValueTextEquals("carrier"u8)) { reader.Read(); carrier = reader.GetString(); }
             else if (reader.ValueTextEquals("trackingNumber"u8)) { reader.Read(); trackingNumber = reader.GetString(); }
             else if (reader.ValueTextEquals("reason"u8)) { reader.Read(); reason = reader.GetString(); }
-            else if (reader.ValueTextEquals("total"u8)) { reader.Read(); total = reader.TokenType == JsonTokenType.Null ? null : Money.TwoDecimals(reader.GetDecimal()); }
+            else if (reader.ValueTextEquals("total"u8)) { reader.Read(); total =
+                reader.TokenType == JsonTokenType.Null ? null : Money.TwoDecimals(reader.GetDecimal()); }
             else { reader.Read(); reader.Skip(); }
         }
 
@@ -149,7 +145,6 @@ public static class OrderJson
             : new OrderEventData(paymentReference, carrier, trackingNumber, reason, total);
     }
 
-    /// <summary>An event's type is one of the five status names: the literal, not a new string per event.</summary>
     private static string EventType(ref Utf8JsonReader reader) =>
         reader.ValueTextEquals("Created"u8) ? nameof(OrderStatus.Created)
         : reader.ValueTextEquals("Paid"u8) ? nameof(OrderStatus.Paid)
@@ -160,11 +155,6 @@ public static class OrderJson
 
     private delegate T Utf8Parser<T>(ref Utf8JsonReader reader);
 
-    /// <summary>
-    /// Transcodes a row's JSON text into a pooled UTF-8 buffer and parses it there (seed 004): every
-    /// order row carries two such texts, and a fresh byte[] per text per row is garbage on the hot path.
-    /// The parsers copy out what they keep, so the buffer can go back to the pool at once.
-    /// </summary>
     private static T ParsePooled<T>(string json, Utf8Parser<T> parse)
     {
         var rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetMaxByteCount(json.Length));
@@ -179,11 +169,8 @@ public static class OrderJson
         }
     }
 
-    /// <summary>
-    /// The writer and buffer of this thread, reset for one parameter text: a writer, a buffer writer and its
-    /// array per text otherwise (two texts per create, one per transition). The parameter writers never nest.
-    /// </summary>
-    [System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001", Justification = "A writer over an ArrayBufferWriter holds nothing to release; it lives as long as its thread.")]
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001", Justification =
+        "A writer over an ArrayBufferWriter holds nothing to release; it lives as long as its thread.")]
     private sealed class Scratch
     {
         [ThreadStatic]
@@ -221,6 +208,7 @@ public static class OrderJson
 }
 
 /// <summary>An event's data as the relational stores store it: camelCase, null fields left out.</summary>
-[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, DefaultIgnoreCondition =
+    JsonIgnoreCondition.WhenWritingNull)]
 [JsonSerializable(typeof(OrderEventData))]
 internal sealed partial class EventDataJsonContext : JsonSerializerContext;

@@ -3,11 +3,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// Maps one row of <see cref="SqlDialect.SelectOrderById"/>'s shape (id, customer_id, status, total,
-/// version, created_at, updated_at, lines JSON, events JSON) to an <see cref="Order"/>. One row per
-/// order is what lets the list endpoints stream: an order is complete as soon as its row arrives.
-/// </summary>
+/// <summary>Maps one row of <see cref="SqlDialect.SelectOrderById"/>'s shape to an <see cref="Order"/>.</summary>
 public static class OrderRowReader
 {
     public static Order Read(DbDataReader row) => new(

@@ -4,10 +4,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// The customer listing, one keyset page at a time, in two statements: a positions-only lookahead that decides the
-/// Link header before the body, then the range's rows, opened and retried like any other read (docs/architecture.md).
-/// </summary>
+/// <summary>The customer listing, one keyset page at a time, in two statements.</summary>
 public sealed partial class RelationalOrderStore
 {
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
@@ -24,7 +21,8 @@ public sealed partial class RelationalOrderStore
 
         var positions = new List<OrderPosition>(Math.Min(query.Limit + 1, 64));
         await using (var connection = await _connections.OpenReaderAsync(cancellationToken))
-        using (StoreTelemetry.Command(_dialect.ProviderName, "list_by_customer.positions", sql, _connections.ReadIsolationInForce))
+        using (StoreTelemetry.Command(_dialect.ProviderName, "list_by_customer.positions", sql,
+            _connections.ReadIsolationInForce))
         await using (var reader = await ExecuteReaderAsync(connection, null, sql, parameters, cancellationToken))
         {
             while (await _connections.ReadAsync(connection, reader, ReadPosition, cancellationToken) is { } position)
@@ -34,13 +32,15 @@ public sealed partial class RelationalOrderStore
         }
 
         // The rows' stream must not capture this call's token (see the port): it gets its own at enumeration.
-        return OrderPage.FromLookahead(positions, query.Limit, range => StreamPageAsync(query, range, CancellationToken.None));
+        return OrderPage.FromLookahead(positions, query.Limit, range =>
+            StreamPageAsync(query, range, CancellationToken.None));
     }
 
     private static OrderPosition? ReadPosition(DbDataReader row) =>
         new OrderPosition(OrderRowReader.ReadTimestamp(row, 0), row.GetGuid(1));
 
-    private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range, [EnumeratorCancellation] CancellationToken cancellationToken)
+    private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         var sql = _dialect.SelectCustomerPageRange(query.Status is not null);
         var parameters = new StatementArguments()
@@ -52,7 +52,8 @@ public sealed partial class RelationalOrderStore
             .Value("LastId", _dialect.Id(range.Last.Id));
 
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
-        await foreach (var order in QueryOrdersAsync(connection, "list_by_customer", sql, parameters, cancellationToken))
+        await foreach (var order in QueryOrdersAsync(connection, "list_by_customer", sql, parameters,
+            cancellationToken))
         {
             yield return order;
         }

@@ -6,11 +6,7 @@ using OrderService.Data.Payments;
 namespace OrderService.Data.Relational;
 
 /// <summary>
-/// The transition flows. PerRequest: one command writes and reads the order back. PerCall: a read, the pure rules,
-/// then a write guarded by the version read, answered with <see cref="Transitions.Apply"/>. Under RepeatableRead or
-/// Serializable PerRequest takes the PerCall flow too: a read-back in a strict transaction reads the index pages every
-/// concurrent event insert writes, and aborts them. A keyed write that did not apply looks the key up after the write
-/// (docs/architecture.md, how every store keeps the port's promises).
+/// The transition flows: PerRequest writes and reads back in one command; PerCall reads, then writes by version.
 /// </summary>
 public sealed partial class RelationalOrderStore
 {
@@ -22,7 +18,8 @@ public sealed partial class RelationalOrderStore
             : TransitionPerRequestAsync(command, payment, cancellationToken);
     }
 
-    private async Task<TransitionResult> TransitionPerRequestAsync(TransitionCommand command, PendingAuthorization? payment, CancellationToken cancellationToken)
+    private async Task<TransitionResult> TransitionPerRequestAsync(TransitionCommand command,
+        PendingAuthorization? payment, CancellationToken cancellationToken)
     {
         var withKey = command.IdempotencyKey is not null;
         var sql = _dialect.Transition(command.Action, command.ExpectedVersion.HasValue, withKey);
@@ -35,7 +32,8 @@ public sealed partial class RelationalOrderStore
                 GroupedResult<Order> grouped;
                 using (StoreTelemetry.Command(_dialect.ProviderName, "transition", sql, _writeIsolationInForce))
                 {
-                    grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(sql, command.OrderId, parameters), OrderRowReader.Read, cancellationToken);
+                    grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(sql, command.OrderId, parameters),
+                        OrderRowReader.Read, cancellationToken);
                 }
 
                 if (grouped.RanInGroup)
@@ -43,7 +41,8 @@ public sealed partial class RelationalOrderStore
                     return grouped is { HasRow: true, Row: { } written } && HasEveryEvent(written)
                         ? TransitionResult.Applied(written)
                         : await _connections.WriteAsync(null, (connection, transaction) =>
-                            AnswerAfterWriteAsync(connection, transaction, command, null, grouped.HasRow, grouped.Row, cancellationToken).AsTask(), cancellationToken);
+                            AnswerAfterWriteAsync(connection, transaction, command, null, grouped.HasRow, grouped.Row,
+                                cancellationToken).AsTask(), cancellationToken);
                 }
             }
 
@@ -53,19 +52,22 @@ public sealed partial class RelationalOrderStore
                 Order? order = null;
                 using (StoreTelemetry.Command(_dialect.ProviderName, "transition", sql, _writeIsolationInForce))
                 {
-                    await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters, cancellationToken);
+                    await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
+                        cancellationToken);
                     applied = await reader.ReadAsync(cancellationToken);
                     if (_dialect.TransitionReturnsWrittenOrder)
                     {
                         order = applied ? OrderRowReader.Read(reader) : null;
                     }
-                    else if (await reader.NextResultAsync(cancellationToken) && await reader.ReadAsync(cancellationToken))
+                    else if (await reader.NextResultAsync(cancellationToken)
+                        && await reader.ReadAsync(cancellationToken))
                     {
                         order = OrderRowReader.Read(reader);
                     }
                 }
 
-                return await AnswerAfterWriteAsync(connection, transaction, command, payment, applied, order, cancellationToken);
+                return await AnswerAfterWriteAsync(connection, transaction, command, payment, applied, order,
+                    cancellationToken);
             }, cancellationToken);
         }
         catch (DeclinedWrite)
@@ -78,17 +80,14 @@ public sealed partial class RelationalOrderStore
         }
     }
 
-    /// <summary>
-    /// The answer once the transition's write ran (<paramref name="applied"/>: it wrote; <paramref name="order"/>: what its
-    /// command read back, if anything), on the write's connection and transaction. A ValueTask: on SQLite it completes
-    /// synchronously on the writer.
-    /// </summary>
     private async ValueTask<TransitionResult> AnswerAfterWriteAsync(
-        DbConnection connection, DbTransaction? transaction, TransitionCommand command, PendingAuthorization? payment, bool applied, Order? order, CancellationToken cancellationToken)
+        DbConnection connection, DbTransaction? transaction, TransitionCommand command, PendingAuthorization? payment,
+            bool applied, Order? order, CancellationToken cancellationToken)
     {
         if (_dialect.TransitionReturnsWrittenOrder && (order is null || !HasEveryEvent(order)))
         {
-            order = await RereadAfterWriteAsync(connection, transaction, command.OrderId, applied ? order?.Version : null, cancellationToken);
+            order = await RereadAfterWriteAsync(connection, transaction, command.OrderId,
+                applied ? order?.Version : null, cancellationToken);
         }
 
         if (applied && order is not null)
@@ -97,7 +96,8 @@ public sealed partial class RelationalOrderStore
             return TransitionResult.Applied(order);
         }
 
-        if (command.IdempotencyKey is not null && await AnswerFromKeyAsync(connection, transaction, command, order, cancellationToken) is { } keyed)
+        if (command.IdempotencyKey is not null
+            && await AnswerFromKeyAsync(connection, transaction, command, order, cancellationToken) is { } keyed)
         {
             return keyed;
         }
@@ -107,11 +107,13 @@ public sealed partial class RelationalOrderStore
             : TransitionResult.Rejected(order.Status, order.Version, command.Action, command.ExpectedVersion);
     }
 
-    private async Task<TransitionResult> TransitionPerCallAsync(TransitionCommand command, PendingAuthorization? payment, CancellationToken cancellationToken)
+    private async Task<TransitionResult> TransitionPerCallAsync(TransitionCommand command,
+        PendingAuthorization? payment, CancellationToken cancellationToken)
     {
         var withKey = command.IdempotencyKey is not null;
         var current = await GetAsync(command.OrderId, cancellationToken);
-        if (current is null || Transitions.Decide(current.Status, current.Version, command.Action, command.ExpectedVersion) != TransitionVerdict.Allowed)
+        if (current is null || Transitions.Decide(current.Status, current.Version, command.Action,
+            command.ExpectedVersion) != TransitionVerdict.Allowed)
         {
             // The key first: a retry whose first attempt applied finds the order moved on.
             if (withKey && await AnswerFromKeyInOwnUnitAsync(command, cancellationToken) is { } keyed)
@@ -135,17 +137,20 @@ public sealed partial class RelationalOrderStore
                 bool applied;
                 using (StoreTelemetry.Command(_dialect.ProviderName, "transition.write", sql, _writeIsolationInForce))
                 {
-                    await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters, cancellationToken);
+                    await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
+                        cancellationToken);
                     applied = await reader.ReadAsync(cancellationToken);
                 }
 
                 if (applied)
                 {
                     await AuthorizeOrRollBackAsync(payment, cancellationToken);
-                    return TransitionResult.Applied(Transitions.Apply(current, command.Action, command.At, command.Data));
+                    return TransitionResult.Applied(
+                        Transitions.Apply(current, command.Action, command.At, command.Data));
                 }
 
-                return withKey ? await AnswerFromKeyAsync(connection, transaction, command, null, cancellationToken) : null;
+                return withKey ? await AnswerFromKeyAsync(connection, transaction, command, null, cancellationToken)
+                    : null;
             }, cancellationToken);
         }
         catch (DeclinedWrite)
@@ -162,33 +167,28 @@ public sealed partial class RelationalOrderStore
             return answer;
         }
 
-        var (status, version) = await ReadStatusAndVersionAsync(command.OrderId, cancellationToken) ?? (current.Status, current.Version);
+        var (status, version) = await ReadStatusAndVersionAsync(command.OrderId, cancellationToken)
+            ?? (current.Status, current.Version);
         return TransitionResult.Rejected(status, version, command.Action, command.ExpectedVersion ?? current.Version);
     }
 
-    /// <summary>The order's events are 1..version: the one-statement read-back missed no step (see <see cref="SqlDialect.TransitionReturnsWrittenOrder"/>).</summary>
     private static bool HasEveryEvent(Order order) =>
         order.Events.Count == order.Version && (order.Version == 0 || order.Events[^1].Sequence == order.Version);
 
-    /// <summary>
-    /// The order read in a statement of its own after a one-statement transition that wrote nothing (404 or 409 needs a
-    /// fresh snapshot), or whose read-back missed a step committed meanwhile: then it is cut back to <paramref name="writtenVersion"/>.
-    /// </summary>
-    private async Task<Order?> RereadAfterWriteAsync(DbConnection connection, DbTransaction? transaction, Guid id, int? writtenVersion, CancellationToken cancellationToken)
+    private async Task<Order?> RereadAfterWriteAsync(DbConnection connection, DbTransaction? transaction, Guid id,
+        int? writtenVersion, CancellationToken cancellationToken)
     {
-        var order = await ReadOrderAsync(connection, transaction, "transition.reread", id, _writeIsolationInForce, cancellationToken);
+        var order = await ReadOrderAsync(connection, transaction, "transition.reread", id, _writeIsolationInForce,
+            cancellationToken);
         return order is not null && writtenVersion is { } version ? OrderHistory.AsOf(order, version) : order;
     }
 
-    /// <summary>
-    /// What a stored key answers, or null when the key is unknown. Runs after the write, as a command of its
-    /// own on the write's connection and transaction. <paramref name="current"/> is the order as the write's
-    /// command read it back, if it did; it is read again when it predates the key's step.
-    /// </summary>
     private async Task<TransitionResult?> AnswerFromKeyAsync(
-        DbConnection connection, DbTransaction? transaction, TransitionCommand command, Order? current, CancellationToken cancellationToken)
+        DbConnection connection, DbTransaction? transaction, TransitionCommand command, Order? current,
+            CancellationToken cancellationToken)
     {
-        if (await ReadStoredKeyAsync(connection, transaction, command.IdempotencyKey!, command.OrderId, "transition.key", _writeIsolationInForce, cancellationToken)
+        if (await ReadStoredKeyAsync(connection, transaction, command.IdempotencyKey!, command.OrderId,
+            "transition.key", _writeIsolationInForce, cancellationToken)
             is not { } stored)
         {
             return null;
@@ -204,26 +204,30 @@ public sealed partial class RelationalOrderStore
         // The key and its event committed together: an order read after the key holds the step.
         var order = current is not null && current.Version >= storedVersion
             ? current
-            : await ReadOrderAsync(connection, transaction, "transition.replay", command.OrderId, _writeIsolationInForce, cancellationToken)
-                ?? throw new InvalidOperationException($"Idempotency key of order {command.OrderId} is stored, but the order does not exist.");
+            : await ReadOrderAsync(connection, transaction, "transition.replay", command.OrderId,
+                _writeIsolationInForce, cancellationToken)
+                ?? throw new InvalidOperationException(
+                    $"Idempotency key of order {command.OrderId} is stored, but the order does not exist.");
         return TransitionResult.Replayed(order, storedVersion);
     }
 
-    /// <summary>The key lookup as a unit of its own (the one writer on SQLite, a plain connection elsewhere): committed data only.</summary>
-    private Task<TransitionResult?> AnswerFromKeyInOwnUnitAsync(TransitionCommand command, CancellationToken cancellationToken) =>
-        _connections.WriteAsync(null, (connection, transaction) => AnswerFromKeyAsync(connection, transaction, command, null, cancellationToken), cancellationToken);
+    private Task<TransitionResult?> AnswerFromKeyInOwnUnitAsync(TransitionCommand command,
+        CancellationToken cancellationToken) =>
+        _connections.WriteAsync(null, (connection, transaction) =>
+            AnswerFromKeyAsync(connection, transaction, command, null, cancellationToken), cancellationToken);
 
-    /// <summary>The write was aborted because its key is stored (by a winner that committed meanwhile, or by another request).</summary>
-    private async Task<TransitionResult> AnswerFromTakenKeyAsync(TransitionCommand command, CancellationToken cancellationToken) =>
+    private async Task<TransitionResult> AnswerFromTakenKeyAsync(TransitionCommand command,
+        CancellationToken cancellationToken) =>
         await AnswerFromKeyInOwnUnitAsync(command, cancellationToken)
-            ?? throw new InvalidOperationException($"The idempotency key of a transition of order {command.OrderId} was reported as stored but cannot be found.");
+            ?? throw new InvalidOperationException(
+                $"The idempotency key of a transition of order {command.OrderId} was reported as stored but cannot " +
+                $"be found.");
 
-    /// <summary>An explicit transaction when the isolation asks for one, or when a payment must be authorised before the commit.</summary>
     private IsolationLevel? TransactionFor(PendingAuthorization? payment) =>
         payment is null ? _writeTransaction : _writeTransaction ?? IsolationLevel.ReadCommitted;
 
-    /// <summary>A unit that waits for the payment gateway is one the engine must not block a thread on.</summary>
-    private Task<T> WriteUnitAsync<T>(PendingAuthorization? payment, IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
+    private Task<T> WriteUnitAsync<T>(PendingAuthorization? payment, IsolationLevel? isolation, Func<DbConnection,
+        DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
         payment is null || isolation is not { } held
             ? _connections.WriteAsync(isolation, work, cancellationToken)
             : _connections.WriteAwaitingAsync(held, work, cancellationToken);
@@ -238,7 +242,8 @@ public sealed partial class RelationalOrderStore
         RequestHash = command.RequestHash,
     };
 
-    private static async Task AuthorizeOrRollBackAsync(PendingAuthorization? payment, CancellationToken cancellationToken)
+    private static async Task AuthorizeOrRollBackAsync(PendingAuthorization? payment,
+        CancellationToken cancellationToken)
     {
         if (payment is not null && !await payment(cancellationToken))
         {
@@ -247,13 +252,16 @@ public sealed partial class RelationalOrderStore
         }
     }
 
-    private async Task<(OrderStatus Status, int Version)?> ReadStatusAndVersionAsync(Guid id, CancellationToken cancellationToken)
+    private async Task<(OrderStatus Status, int Version)?> ReadStatusAndVersionAsync(Guid id,
+        CancellationToken cancellationToken)
     {
         var sql = _dialect.SelectStatusAndVersion;
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
-        using (StoreTelemetry.Command(_dialect.ProviderName, "transition.reread", sql, _connections.ReadIsolationInForce))
+        using (StoreTelemetry.Command(_dialect.ProviderName, "transition.reread", sql,
+            _connections.ReadIsolationInForce))
         {
-            await using var reader = await ExecuteReaderAsync(connection, null, sql, new StatementArguments().Value("Id", _dialect.Id(id)), cancellationToken);
+            await using var reader = await ExecuteReaderAsync(connection, null, sql, new StatementArguments()
+                .Value("Id", _dialect.Id(id)), cancellationToken);
             return await _connections.ReadAsync(connection, reader, ReadStatusAndVersion, cancellationToken);
         }
     }
@@ -261,7 +269,6 @@ public sealed partial class RelationalOrderStore
     private static (OrderStatus Status, int Version)? ReadStatusAndVersion(DbDataReader row) =>
         (OrderRowReader.ParseStatus(row.GetString(0)), row.GetInt32(1));
 
-    /// <summary>The payment gateway said no: thrown inside the unit so it rolls back, caught as <see cref="TransitionOutcome.Declined"/>.</summary>
     private sealed class DeclinedWrite : Exception
     {
         public DeclinedWrite()

@@ -8,12 +8,7 @@ using OrderService.Data.Payments;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// The one relational engine: every SQL store (SQLite, PostgreSQL, SQL Server) runs these flows with
-/// its own <see cref="SqlDialect"/> (the SQL text) and <see cref="IRelationalConnections"/> (how a unit
-/// commits). The switches are honoured here, once: unit of work, write isolation, batch filter.
-/// Transitions are in RelationalOrderStore.Transitions.cs, the customer listing in RelationalOrderStore.Listing.cs.
-/// </summary>
+/// <summary>The one relational engine.</summary>
 public sealed partial class RelationalOrderStore : IOrderStore
 {
     private readonly SqlDialect _dialect;
@@ -23,22 +18,20 @@ public sealed partial class RelationalOrderStore : IOrderStore
     private readonly bool _jsonBatchFilter;
     private readonly int _commandTimeout;
 
-    // ReadCommitted writes are single atomic commands (no explicit transaction, one round trip);
-    // a stricter level needs an explicit transaction to mean anything.
+    // ReadCommitted writes are single atomic commands; a stricter level needs an explicit transaction to mean anything.
     private readonly IsolationLevel? _writeTransaction;
     private readonly string _writeIsolationInForce;
 
     // Under a strict level, where writes run concurrently, a transition reads before its transaction, which holds only
-    // the version-guarded write: transitions of different orders then do not abort each other.
+    // the version-guarded write, so transitions of different orders do not abort each other.
     private readonly bool _strictTransitionsReadFirst;
     private readonly string _createIsolationInForce;
 
-    // Group commit (IGroupCommit) carries the default flow's one-statement writes: PerRequest at ReadCommitted, on a
-    // dialect whose create and transition are each one statement with one result set. The other switches keep their
-    // own units: what they measure is how a request commits on its own.
+    // Group commit carries the default flow's one-statement writes.
     private readonly IGroupCommit? _groupCommit;
 
-    public RelationalOrderStore(SqlDialect dialect, IRelationalConnections connections, StoreOptions options, IPaymentAuthorizer payments)
+    public RelationalOrderStore(SqlDialect dialect, IRelationalConnections connections, StoreOptions options,
+        IPaymentAuthorizer payments)
     {
         _dialect = dialect;
         _connections = connections;
@@ -51,12 +44,14 @@ public sealed partial class RelationalOrderStore : IOrderStore
             WriteIsolation.ReadCommitted => null,
             WriteIsolation.RepeatableRead => IsolationLevel.RepeatableRead,
             WriteIsolation.Serializable => IsolationLevel.Serializable,
-            _ => throw new ArgumentOutOfRangeException(nameof(options), options.WriteIsolation, "Unknown Store:WriteIsolation."),
+            _ => throw new ArgumentOutOfRangeException(nameof(options), options.WriteIsolation,
+                "Unknown Store:WriteIsolation."),
         };
         _writeIsolationInForce = connections.WriteIsolationInForce(_writeTransaction ?? IsolationLevel.ReadCommitted);
         _strictTransitionsReadFirst = _writeTransaction is not null && !connections.SerializesWrites;
         _createIsolationInForce = connections.WriteIsolationInForce(IsolationLevel.ReadCommitted);
-        _groupCommit = !_perCall && _writeTransaction is null && dialect.CreateLooksUpKeySeparately && dialect.TransitionReturnsWrittenOrder
+        _groupCommit = !_perCall && _writeTransaction is null && dialect.CreateLooksUpKeySeparately
+            && dialect.TransitionReturnsWrittenOrder
             ? connections.GroupCommit
             : null;
     }
@@ -87,13 +82,14 @@ public sealed partial class RelationalOrderStore : IOrderStore
             : CreateInGroupAsync(_groupCommit, order, sql, parameters, cancellationToken);
     }
 
-    /// <summary>The create's statement in a group commit; on its own (<see cref="CreateAloneAsync"/>) when its group was rejected.</summary>
-    private async Task<CreateResult> CreateInGroupAsync(IGroupCommit group, NewOrder order, string sql, CreateParameters parameters, CancellationToken cancellationToken)
+    private async Task<CreateResult> CreateInGroupAsync(IGroupCommit group, NewOrder order, string sql,
+        CreateParameters parameters, CancellationToken cancellationToken)
     {
         GroupedResult<bool> grouped;
         using (StoreTelemetry.Command(_dialect.ProviderName, "create", sql, _createIsolationInForce))
         {
-            grouped = await group.ExecuteAsync(new GroupedStatement(sql, order.Order.Id, parameters), static _ => true, cancellationToken);
+            grouped = await group.ExecuteAsync(new GroupedStatement(sql, order.Order.Id, parameters), static _ => true,
+                cancellationToken);
         }
 
         if (!grouped.RanInGroup)
@@ -104,17 +100,18 @@ public sealed partial class RelationalOrderStore : IOrderStore
         return grouped.HasRow
             ? new CreateResult(CreateOutcome.Created, order.Order)
             : await _connections.WriteAsync(null, (connection, transaction) =>
-                AnswerNotInsertedAsync(connection, transaction, order, knownHash: null, knownOrderId: order.Order.Id, cancellationToken), cancellationToken);
+                AnswerNotInsertedAsync(connection, transaction, order, knownHash: null, knownOrderId: order.Order.Id,
+                    cancellationToken), cancellationToken);
     }
 
-    private Task<CreateResult> CreateAloneAsync(NewOrder order, string sql, CreateParameters parameters, CancellationToken cancellationToken)
+    private Task<CreateResult> CreateAloneAsync(NewOrder order, string sql, CreateParameters parameters,
+        CancellationToken cancellationToken)
     {
         var withKey = order.IdempotencyKey is not null;
         var created = order.Order;
 
-        // Every decision of a create is a unique or foreign key, which holds alike at every isolation level, so it
-        // runs as its own implicit transaction: SERIALIZABLE would only add false conflicts on the index pages that
-        // every concurrent create writes.
+        // Every decision of a create is a unique or foreign key, which holds alike at every isolation level, so it runs
+        // as its own implicit transaction.
         return _connections.WriteAsync(null, async (connection, transaction) =>
         {
             bool inserted;
@@ -122,18 +119,18 @@ public sealed partial class RelationalOrderStore : IOrderStore
             Guid knownOrderId = created.Id;
             using (StoreTelemetry.Command(_dialect.ProviderName, "create", sql, _createIsolationInForce))
             {
-                await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters, cancellationToken);
+                await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
+                    cancellationToken);
                 inserted = await reader.ReadAsync(cancellationToken);
-                if (withKey && await reader.NextResultAsync(cancellationToken) && await reader.ReadAsync(cancellationToken))
+                if (withKey && await reader.NextResultAsync(cancellationToken)
+                    && await reader.ReadAsync(cancellationToken))
                 {
                     knownHash = reader.GetString(0);
                     knownOrderId = reader.GetGuid(1);
                 }
 
-                // Run the create's statements to the end HERE: a statement after the last result read (SQLite's
-                // lines and Created event follow its RETURNING) fails only as the reader moves on, and
-                // Microsoft.Data.Sqlite swallows that failure when a reader is disposed: the create would be
-                // acknowledged and committed without its lines or event.
+                // Run the create's statements to the end here: Microsoft.Data.Sqlite swallows a failure of a
+                // statement after the last result read when the reader is disposed.
                 while (await reader.NextResultAsync(cancellationToken))
                 {
                 }
@@ -141,21 +138,19 @@ public sealed partial class RelationalOrderStore : IOrderStore
 
             return inserted
                 ? new CreateResult(CreateOutcome.Created, created)
-                : await AnswerNotInsertedAsync(connection, transaction, order, knownHash, knownOrderId, cancellationToken);
+                : await AnswerNotInsertedAsync(connection, transaction, order, knownHash, knownOrderId,
+                    cancellationToken);
         }, cancellationToken);
     }
 
-    /// <summary>
-    /// A create that inserted nothing: its key (or, on a retried insert, its id) is known. The answer is the order it made,
-    /// as its creation left it, or a reused key. <paramref name="knownHash"/> is the key's hash where the create's own
-    /// command returned it; otherwise the key is looked up here, in a statement of its own.
-    /// </summary>
     private async Task<CreateResult> AnswerNotInsertedAsync(
-        DbConnection connection, DbTransaction? transaction, NewOrder order, string? knownHash, Guid knownOrderId, CancellationToken cancellationToken)
+        DbConnection connection, DbTransaction? transaction, NewOrder order, string? knownHash, Guid knownOrderId,
+            CancellationToken cancellationToken)
     {
         var withKey = order.IdempotencyKey is not null;
         if (withKey && _dialect.CreateLooksUpKeySeparately
-            && await ReadStoredKeyAsync(connection, transaction, order.IdempotencyKey!, order.Order.Id, "create.key", _createIsolationInForce, cancellationToken) is { } stored)
+            && await ReadStoredKeyAsync(connection, transaction, order.IdempotencyKey!, order.Order.Id, "create.key",
+                _createIsolationInForce, cancellationToken) is { } stored)
         {
             (knownHash, knownOrderId) = (stored.Hash, stored.OrderId);
         }
@@ -170,23 +165,22 @@ public sealed partial class RelationalOrderStore : IOrderStore
             return new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null);
         }
 
-        var first = await ReadOrderAsync(connection, transaction, "create.replay", knownOrderId, _createIsolationInForce, cancellationToken)
-            ?? throw new InvalidOperationException($"Order {knownOrderId} is referenced by an idempotency key but does not exist.");
+        var first = await ReadOrderAsync(connection, transaction, "create.replay", knownOrderId,
+            _createIsolationInForce, cancellationToken)
+            ?? throw new InvalidOperationException(
+                $"Order {knownOrderId} is referenced by an idempotency key but does not exist.");
         return new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(first, 1));
     }
 
-    /// <summary>
-    /// An Idempotency-Key's row (<see cref="SqlDialect.SelectIdempotencyKey"/>): the request hash, the order, and the version
-    /// its step produced (1 for a create's key); null when the key is not stored. <paramref name="orderId"/> is the order
-    /// the request names, which a dialect whose keys are unique per order looks the key up with.
-    /// </summary>
     private async Task<(string Hash, Guid OrderId, int Version)?> ReadStoredKeyAsync(
-        DbConnection connection, DbTransaction? transaction, string key, Guid orderId, string operation, string isolation, CancellationToken cancellationToken)
+        DbConnection connection, DbTransaction? transaction, string key, Guid orderId, string operation,
+            string isolation, CancellationToken cancellationToken)
     {
         var sql = _dialect.SelectIdempotencyKey;
         using (StoreTelemetry.Command(_dialect.ProviderName, operation, sql, isolation))
         {
-            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new StatementArguments().Text("Key", key).Value("Id", _dialect.Id(orderId)), cancellationToken);
+            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new StatementArguments()
+                .Text("Key", key).Value("Id", _dialect.Id(orderId)), cancellationToken);
             return await reader.ReadAsync(cancellationToken)
                 ? (reader.GetString(0), reader.GetGuid(1), reader.GetInt32(2))
                 : null;
@@ -199,10 +193,11 @@ public sealed partial class RelationalOrderStore : IOrderStore
         return await ReadOrderAsync(connection, null, "get", id, _connections.ReadIsolationInForce, cancellationToken);
     }
 
-    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, [EnumeratorCancellation] CancellationToken cancellationToken)
+    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        // A repeated id is returned once; sorting by the canonical text keeps chunks in the order the
-        // engines sort uuid/text ids, so Json and InList stream the same sequence.
+        // A repeated id is returned once; sorting by the canonical text keeps chunks in the order the engines sort
+        // uuid/text ids, so Json and InList stream the same sequence.
         var distinct = OrderIds.DistinctInTextOrder(ids);
         if (distinct.Length == 0)
         {
@@ -213,7 +208,8 @@ public sealed partial class RelationalOrderStore : IOrderStore
         if (_jsonBatchFilter)
         {
             var parameters = _dialect.IdSetParameters(distinct);
-            await foreach (var order in QueryOrdersAsync(connection, "get_many.json", _dialect.SelectOrdersByIdSet, parameters, cancellationToken))
+            await foreach (var order in QueryOrdersAsync(connection, "get_many.json", _dialect.SelectOrdersByIdSet,
+                parameters, cancellationToken))
             {
                 yield return order;
             }
@@ -231,7 +227,8 @@ public sealed partial class RelationalOrderStore : IOrderStore
                 parameters.Value("Id" + i.ToString(CultureInfo.InvariantCulture), _dialect.Id(distinct[start + i]));
             }
 
-            await foreach (var order in QueryOrdersAsync(connection, "get_many.in_list", _dialect.SelectOrdersByIdList(count), parameters, cancellationToken))
+            await foreach (var order in QueryOrdersAsync(connection, "get_many.in_list",
+                _dialect.SelectOrdersByIdList(count), parameters, cancellationToken))
             {
                 yield return order;
             }
@@ -243,8 +240,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
         using (StoreTelemetry.Command(_dialect.ProviderName, "ping", _dialect.Ping, _connections.ReadIsolationInForce))
         {
-            // A plain command: the warm-up sends many of these at start-up, and Dapper's one-time set-up would then
-            // compete with the first requests for the CPU.
+            // A plain command: Dapper's one-time set-up would compete with the first requests for the CPU.
             await using var ping = connection.CreateCommand();
             ping.CommandText = _dialect.Ping;
             ping.CommandTimeout = _commandTimeout;
@@ -252,9 +248,11 @@ public sealed partial class RelationalOrderStore : IOrderStore
         }
     }
 
-    private async IAsyncEnumerable<Order> QueryOrdersAsync(DbConnection connection, string operation, string sql, IStatementParameters parameters, [EnumeratorCancellation] CancellationToken cancellationToken)
+    private async IAsyncEnumerable<Order> QueryOrdersAsync(DbConnection connection, string operation, string sql,
+        IStatementParameters parameters, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        using var activity = StoreTelemetry.Command(_dialect.ProviderName, operation, sql, _connections.ReadIsolationInForce);
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, operation, sql,
+            _connections.ReadIsolationInForce);
         await using var reader = await ExecuteReaderAsync(connection, null, sql, parameters, cancellationToken);
         while (await _connections.ReadAsync(connection, reader, OrderRowReader.Read, cancellationToken) is { } order)
         {
@@ -262,16 +260,21 @@ public sealed partial class RelationalOrderStore : IOrderStore
         }
     }
 
-    private async Task<Order?> ReadOrderAsync(DbConnection connection, DbTransaction? transaction, string operation, Guid id, string isolation, CancellationToken cancellationToken)
+    private async Task<Order?> ReadOrderAsync(DbConnection connection, DbTransaction? transaction, string operation,
+        Guid id, string isolation, CancellationToken cancellationToken)
     {
         var sql = _dialect.SelectOrderById;
         using (StoreTelemetry.Command(_dialect.ProviderName, operation, sql, isolation))
         {
-            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new StatementArguments().Value("Id", _dialect.Id(id)), cancellationToken);
+            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new StatementArguments()
+                .Value("Id", _dialect.Id(id)), cancellationToken);
             return await _connections.ReadAsync(connection, reader, OrderRowReader.Read, cancellationToken);
         }
     }
 
-    private Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, DbTransaction? transaction, string sql, IStatementParameters parameters, CancellationToken cancellationToken) =>
-        _connections.ExecuteReaderAsync(connection, new CommandDefinition(sql, parameters, transaction, _commandTimeout, CommandType.Text, CommandFlags.None, cancellationToken));
+    private Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, DbTransaction? transaction, string sql,
+        IStatementParameters parameters, CancellationToken cancellationToken) =>
+        _connections.ExecuteReaderAsync(connection,
+            new CommandDefinition(sql, parameters, transaction, _commandTimeout, CommandType.Text, CommandFlags.None,
+            cancellationToken));
 }

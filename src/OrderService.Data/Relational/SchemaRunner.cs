@@ -2,28 +2,26 @@ using System.Data.Common;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// The one schema runner of every SQL engine and layout: in one unit that holds the engine's schema lock, it creates the
-/// layout's versions table when missing, applies each embedded script (<see cref="SchemaScripts"/>) whose version is not
-/// recorded there, records it, and commits. Concurrent start-ups queue on the lock and the later ones find every script
-/// recorded; the engines' DDL is transactional, so a failing script leaves nothing behind.
-/// </summary>
+/// <summary>The one schema runner of every SQL engine and layout.</summary>
 public sealed class SchemaRunner(SchemaDialect dialect, SchemaHistory history)
 {
     public SchemaHistory History => history;
 
-    /// <summary>Applies what <paramref name="connection"/>'s database lacks; <see cref="SchemaDialect.OpenAsync"/> opens one.</summary>
+    /// <summary>Applies what <paramref name="connection"/>'s database lacks.</summary>
     public async Task ApplyAsync(DbConnection connection, CancellationToken cancellationToken)
     {
         var transaction = await dialect.BeginAsync(connection, history, cancellationToken);
         try
         {
-            await ExecuteAsync(connection, transaction, "schema.versions", dialect.CreateVersionsTable(history.VersionsTable), null, cancellationToken);
+            await ExecuteAsync(connection, transaction, "schema.versions",
+                dialect.CreateVersionsTable(history.VersionsTable), null, cancellationToken);
             var applied = await AppliedVersionsAsync(connection, transaction, cancellationToken);
             foreach (var script in history.Scripts.Where(script => !applied.Contains(script.Version)))
             {
-                await ExecuteAsync(connection, transaction, $"schema.apply.{script.Name}", script.Sql, null, cancellationToken);
-                await ExecuteAsync(connection, transaction, "schema.record", dialect.RecordVersion(history.VersionsTable), script.Version, cancellationToken);
+                await ExecuteAsync(connection, transaction, $"schema.apply.{script.Name}", script.Sql, null,
+                    cancellationToken);
+                await ExecuteAsync(connection, transaction, "schema.record",
+                    dialect.RecordVersion(history.VersionsTable), script.Version, cancellationToken);
             }
 
             await dialect.AfterScriptsAsync(connection, transaction, history, cancellationToken);
@@ -50,7 +48,8 @@ public sealed class SchemaRunner(SchemaDialect dialect, SchemaHistory history)
         await ApplyAsync(connection, cancellationToken);
     }
 
-    private async Task<HashSet<long>> AppliedVersionsAsync(DbConnection connection, DbTransaction? transaction, CancellationToken cancellationToken)
+    private async Task<HashSet<long>> AppliedVersionsAsync(DbConnection connection, DbTransaction? transaction,
+        CancellationToken cancellationToken)
     {
         await using var command = Command(connection, transaction, dialect.AppliedVersions(history.VersionsTable));
         await using var reader = await command.ExecuteReaderAsync(cancellationToken);
@@ -63,7 +62,8 @@ public sealed class SchemaRunner(SchemaDialect dialect, SchemaHistory history)
         return applied;
     }
 
-    private async Task ExecuteAsync(DbConnection connection, DbTransaction? transaction, string operation, string sql, int? version, CancellationToken cancellationToken)
+    private async Task ExecuteAsync(DbConnection connection, DbTransaction? transaction, string operation, string sql,
+        int? version, CancellationToken cancellationToken)
     {
         using var activity = StoreTelemetry.Command(dialect.ProviderName, operation, sql, dialect.IsolationInForce);
         await using var command = Command(connection, transaction, sql);
@@ -88,10 +88,7 @@ public sealed class SchemaRunner(SchemaDialect dialect, SchemaHistory history)
     }
 }
 
-/// <summary>
-/// One layout's scripts on one engine and the table that records which of them a database has: <c>schema_versions</c>
-/// for the relational layout, <c>document_schema_versions</c> for the document layout (so both can live in one database).
-/// </summary>
+/// <summary>One layout's scripts on one engine and the table that records which of them a database has.</summary>
 public sealed record SchemaHistory(StoreLayout Layout, IReadOnlyList<SchemaScript> Scripts)
 {
     public string VersionsTable => Layout == StoreLayout.Document ? "document_schema_versions" : "schema_versions";

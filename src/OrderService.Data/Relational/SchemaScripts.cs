@@ -6,30 +6,25 @@ namespace OrderService.Data.Relational;
 /// <summary>One versioned schema script: <c>NNNN_name.sql</c>, embedded in its engine's assembly.</summary>
 public sealed record SchemaScript(int Version, string Name, string Sql);
 
-/// <summary>
-/// Finds a layout's versioned scripts among an engine's embedded resources: one folder per layout (<c>Schema</c>,
-/// <c>DocumentSchema</c>), every file named <c>NNNN_what.sql</c>. <see cref="SchemaRunner"/> applies them.
-/// </summary>
+/// <summary>Finds a layout's versioned scripts among an engine's embedded resources.</summary>
 public static class SchemaScripts
 {
     /// <summary>The folder that holds a layout's scripts in every engine's project.</summary>
     public static string Folder(StoreLayout layout) => layout == StoreLayout.Document ? "DocumentSchema" : "Schema";
 
-    /// <summary>The scripts of <paramref name="layout"/> that <paramref name="assembly"/> embeds (<see cref="Folder"/>), ordered by version.</summary>
-    public static IReadOnlyList<SchemaScript> Load(StoreLayout layout, Assembly assembly) => Load(Folder(layout), assembly);
+    /// <summary>The scripts of <paramref name="layout"/> in <paramref name="assembly"/>, by version.</summary>
+    public static IReadOnlyList<SchemaScript> Load(StoreLayout layout, Assembly assembly) =>
+        Load(Folder(layout), assembly);
 
-    /// <summary>
-    /// The scripts under <paramref name="folder"/> (a folder of the engine's project that embeds them, e.g. <c>Schema</c>;
-    /// <paramref name="assembly"/> is that project's), ordered by version. File names start with their version number:
-    /// <c>0001_initial.sql</c>.
-    /// </summary>
+    /// <summary>The scripts under <paramref name="folder"/>, ordered by version.</summary>
     public static IReadOnlyList<SchemaScript> Load(string folder, Assembly assembly)
     {
         var prefix = assembly.GetName().Name + "." + folder.Replace('/', '.').Replace('\\', '.') + ".";
         var scripts = new List<SchemaScript>();
         foreach (var resource in assembly.GetManifestResourceNames())
         {
-            if (!resource.StartsWith(prefix, StringComparison.Ordinal) || !resource.EndsWith(".sql", StringComparison.Ordinal))
+            if (!resource.StartsWith(prefix, StringComparison.Ordinal)
+                || !resource.EndsWith(".sql", StringComparison.Ordinal))
             {
                 continue;
             }
@@ -41,7 +36,8 @@ public static class SchemaScripts
                 throw new InvalidOperationException($"Schema script '{resource}' must start with its version number.");
             }
 
-            scripts.Add(new SchemaScript(int.Parse(name[..digits], CultureInfo.InvariantCulture), name, Read(assembly, resource)));
+            scripts.Add(new SchemaScript(int.Parse(name[..digits], CultureInfo.InvariantCulture), name,
+                Read(assembly, resource)));
         }
 
         var duplicate = scripts.GroupBy(s => s.Version).FirstOrDefault(g => g.Count() > 1);

@@ -1,15 +1,12 @@
 namespace OrderService.Data.Relational;
 
-/// <summary>The clean-up's delete of expired Idempotency-Keys (<see cref="IOrderStore.ForgetKeysStoredBeforeAsync"/>).</summary>
+/// <summary>The clean-up's delete of expired Idempotency-Keys.</summary>
 public abstract partial class SqlDialect
 {
     private string? _deleteExpiredKeys;
 
     /// <summary>
-    /// Deletes at most @Limit idempotency_keys rows whose created_at is before @Before, oldest first, through the index on
-    /// created_at: a short write whatever the table's size. The row count is the answer. A replica's clean-up that meets
-    /// rows another one is deleting waits for that short transaction, then finds them gone (PostgreSQL and SQLite; no
-    /// FOR UPDATE SKIP LOCKED on PostgreSQL: Citus refuses row locks in a query over several shards).
+    /// Deletes at most @Limit keys created before @Before, oldest first, through the created_at index.
     /// </summary>
     public string DeleteExpiredKeys => _deleteExpiredKeys ??= BuildDeleteExpiredKeys();
 

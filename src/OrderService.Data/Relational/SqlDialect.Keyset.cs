@@ -1,49 +1,35 @@
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// The statements of keyset paging (the customer listing) and of the idempotency-key lookup. Listing
-/// order is created_at DESC, then <see cref="KeysetTie"/> DESC; a position is (created_at, id), and a
-/// dialect whose tie-break column is not the id resolves the id with <see cref="KeysetTieOf"/>.
-/// </summary>
+/// <summary>The statements of keyset paging (the customer listing) and of the idempotency-key lookup.</summary>
 public abstract partial class SqlDialect
 {
-    /// <summary>
-    /// The key's row, or no row: columns request_hash, order_id, version. Parameter <c>@Key</c>. A plain
-    /// committed read on every engine (never NOLOCK): it decides what a retried transition answers.
-    /// </summary>
+    /// <summary>The key's row (request_hash, order_id, version) or none; a committed read, never NOLOCK.</summary>
     public string SelectIdempotencyKey => Built.SelectIdempotencyKey;
 
-    /// <summary>
-    /// The positions (columns created_at, id) of at most <c>@Take</c> orders of <c>@CustomerId</c> (and
-    /// <c>@Status</c> when <paramref name="withStatus"/>), in listing order, strictly after the position
-    /// (<c>@AfterAt</c>, <c>@AfterId</c>) when <paramref name="withAfter"/>. The page's lookahead: it reads
-    /// the keyset index alone where the engine can.
-    /// </summary>
-    public string SelectCustomerPagePositions(bool withStatus, bool withAfter) => Built.SelectCustomerPagePositions[PageSlot(withStatus, withAfter)];
+    /// <summary>The positions of at most <c>@Take</c> orders of <c>@CustomerId</c>, in listing order.</summary>
+    public string SelectCustomerPagePositions(bool withStatus, bool withAfter) =>
+        Built.SelectCustomerPagePositions[PageSlot(withStatus, withAfter)];
 
     /// <summary>
-    /// Order rows (see <see cref="BuildOrderProjection"/>) of <c>@CustomerId</c> (and <c>@Status</c> when
-    /// <paramref name="withStatus"/>) whose position lies between (<c>@TopAt</c>, <c>@TopId</c>) and
-    /// (<c>@LastAt</c>, <c>@LastId</c>), both inclusive, in listing order, with no row limit.
+    /// Order rows of <c>@CustomerId</c> from (@TopAt, @TopId) to (@LastAt, @LastId), in listing order.
     /// </summary>
     public string SelectCustomerPageRange(bool withStatus) => Built.SelectCustomerPageRange[withStatus ? 1 : 0];
 
-    /// <summary>
-    /// True when <paramref name="exception"/> is the unique violation of a transition's key insert: the key
-    /// was stored meanwhile (by anyone), the write was rolled back whole, and the key decides the answer.
-    /// </summary>
+    /// <summary>True when <paramref name="exception"/> is the unique violation of a transition's key insert.</summary>
     public abstract bool IsIdempotencyKeyTaken(Exception exception);
 
-    /// <summary>The column that breaks created_at ties in listing order (descending); the id unless the engine cannot sort ids usefully.</summary>
+    /// <summary>The column that breaks created_at ties; the id unless the engine cannot sort ids usefully.</summary>
     protected virtual string KeysetTie(string alias) => $"{alias}.id";
 
-    /// <summary>The value of <see cref="KeysetTie"/> for the order whose id is the parameter <paramref name="idParameter"/>.</summary>
+    /// <summary>The <see cref="KeysetTie"/> of the order whose id is <paramref name="idParameter"/>.</summary>
     protected virtual string KeysetTieOf(string idParameter) => idParameter;
 
-    protected virtual string BuildSelectIdempotencyKey() => "SELECT k.request_hash, k.order_id, k.version FROM idempotency_keys k WHERE k.key = @Key";
+    protected virtual string BuildSelectIdempotencyKey() =>
+        "SELECT k.request_hash, k.order_id, k.version FROM idempotency_keys k WHERE k.key = @Key";
 
     protected virtual string BuildSelectCustomerPagePositions(bool withStatus, bool withAfter) =>
-        $"SELECT {TopRows("@Take")}o.created_at, o.id FROM {ReadFrom("orders", "o")} WHERE o.customer_id = @CustomerId" +
+        $"SELECT {TopRows("@Take")}o.created_at, o.id FROM {ReadFrom("orders", "o")} WHERE o.customer_id = " +
+        $"@CustomerId" +
         (withStatus ? " AND o.status = @Status" : "") +
         (withAfter ? $" AND {OlderThan("@AfterAt", "@AfterId")}" : "") +
         $" ORDER BY {ListingOrder}{LimitRows("@Take")}";
@@ -56,9 +42,7 @@ public abstract partial class SqlDialect
 
     private string ListingOrder => $"o.created_at DESC, {KeysetTie("o")} DESC";
 
-    // Each comparison is written out rather than as a row value, (a, b) < (x, y): the leading
-    // "o.created_at <= x" is a plain range on the index on every engine, and only the ties at x are
-    // filtered by the second column.
+    // Written out rather than as a row value, so the leading comparison is a plain range on the index everywhere.
     private string OlderThan(string at, string id) =>
         $"o.created_at <= {at} AND (o.created_at < {at} OR {KeysetTie("o")} < {KeysetTieOf(id)})";
 

@@ -4,12 +4,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// The SQL text of one relational engine for <see cref="RelationalOrderStore"/>. The base class writes every statement
-/// in the SQL that PostgreSQL and SQLite share; a dialect overrides the words that differ (the protected hooks), and a
-/// whole statement only where its shape must differ. Each public statement states its result sets, which the engine
-/// reads by position; parameters are <c>@Name</c>, bound by Dapper. Statements are built once per immutable instance.
-/// </summary>
+/// <summary>The SQL text of one relational engine for <see cref="RelationalOrderStore"/>.</summary>
 public abstract partial class SqlDialect
 {
     private BuiltStatements? _built;
@@ -25,7 +20,7 @@ public abstract partial class SqlDialect
     /// <summary>The most parameters one command may carry; the InList batch filter chunks below it.</summary>
     public abstract int MaxParametersPerCommand { get; }
 
-    /// <summary>The configured read isolation; SQL Server turns ReadUncommitted into NOLOCK in <see cref="ReadFrom"/>.</summary>
+    /// <summary>The configured read isolation.</summary>
     public ReadIsolation ReadIsolation { get; }
 
     // ---- Values whose storage differs per engine -------------------------------------------------
@@ -39,39 +34,30 @@ public abstract partial class SqlDialect
     /// <summary>The value of <c>@Ids</c> for the Json batch filter: one parameter for all ids.</summary>
     public abstract object IdSet(IReadOnlyList<Guid> ids);
 
-    /// <summary>
-    /// The Dapper parameters of <see cref="SelectOrdersByIdSet"/>: <c>@Ids</c> = <see cref="IdSet"/>. SQL Server
-    /// overrides it to declare @Ids as nvarchar(max) itself (an object-typed value gets no declared size).
-    /// </summary>
-    public virtual IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) => new StatementArguments().Value("Ids", IdSet(ids));
+    /// <summary>The Dapper parameters of <see cref="SelectOrdersByIdSet"/>.</summary>
+    public virtual IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) => new StatementArguments()
+        .Value("Ids", IdSet(ids));
 
     // ---- Words that differ (hooks) ---------------------------------------------------------------
 
-    /// <summary>A table in the FROM of a read, with its alias (SQL Server adds <c>WITH (NOLOCK)</c> under ReadUncommitted).</summary>
+    /// <summary>A table in the FROM of a read, with its alias.</summary>
     protected virtual string ReadFrom(string table, string alias) => $"{table} {alias}";
 
     /// <summary>A JSON text parameter where a JSON column value is expected (PostgreSQL casts to jsonb).</summary>
     protected virtual string JsonValue(string parameter) => parameter;
 
-    /// <summary>
-    /// A scalar subquery giving the order's lines as a JSON array text, ordered by line_no, each
-    /// <c>{"sku":..,"quantity":..,"unitPrice":..}</c>; NULL (or an empty array) when there are none.
-    /// </summary>
+    /// <summary>A scalar subquery: the order's lines as a JSON array text, ordered by line_no.</summary>
     protected abstract string LinesJson(string orderAlias);
 
     /// <summary>
-    /// A scalar subquery giving the order's events as a JSON array text, ordered by sequence, each
-    /// <c>{"sequence":..,"type":..,"at":"ISO-8601","data":{..}}</c> with data embedded as an object.
+    /// A scalar subquery: the order's events as a JSON array text, ordered by sequence, data as objects.
     /// </summary>
     protected abstract string EventsJson(string orderAlias);
 
-    /// <summary>
-    /// A FROM source over the JSON array parameter <paramref name="parameter"/> of
-    /// <c>{"line_no","sku","quantity","unit_price"}</c> objects, yielding those four columns, aliased l.
-    /// </summary>
+    /// <summary>A FROM source, aliased l, over the lines JSON array parameter <paramref name="parameter"/>.</summary>
     protected abstract string LinesFromJson(string parameter);
 
-    /// <summary>The filter "column is one of the ids in the one parameter <paramref name="parameter"/>" (Json batch filter).</summary>
+    /// <summary>The filter "column is one of the ids in the one parameter <paramref name="parameter"/>".</summary>
     protected abstract string IdIsInSet(string column, string parameter);
 
     /// <summary>Words right after SELECT that cap the rows (SQL Server: <c>TOP (@Limit) </c>).</summary>
@@ -81,47 +67,36 @@ public abstract partial class SqlDialect
     protected virtual string LimitRows(string parameter) => $" LIMIT {parameter}";
 
     /// <summary>Turns an INSERT ... SELECT ... WHERE into one that silently skips a duplicate key.</summary>
-    protected virtual string OnDuplicateDoNothing(string conflictColumns) => $" ON CONFLICT ({conflictColumns}) DO NOTHING";
+    protected virtual string OnDuplicateDoNothing(string conflictColumns) =>
+        $" ON CONFLICT ({conflictColumns}) DO NOTHING";
 
     // ---- Statements the engine sends (built once, on first use, from the Build* methods) ----------
 
     /// <summary>One order row (see <see cref="BuildOrderProjection"/>) for <c>@Id</c>, or no row.</summary>
     public string SelectOrderById => Built.SelectOrderById;
 
-    /// <summary>Columns status, version of <c>@Id</c>, or no row: explains a conditional write that matched nothing.</summary>
+    /// <summary>Columns status, version of <c>@Id</c>, or no row.</summary>
     public string SelectStatusAndVersion => Built.SelectStatusAndVersion;
 
-    /// <summary>Order rows whose id is in the one parameter <c>@Ids</c> (<see cref="IdSet"/>), ordered by id.</summary>
+    /// <summary>Order rows whose id is in the one parameter <c>@Ids</c>, ordered by id.</summary>
     public string SelectOrdersByIdSet => Built.SelectOrdersByIdSet;
 
     /// <summary>A trivial round trip for readiness.</summary>
     public string Ping => Built.Ping;
 
-    /// <summary>
-    /// Creates an order atomically and idempotently. Parameters: @Id, @CustomerId, @Total, @At, @Lines
-    /// (JSON, see <see cref="LinesFromJson"/>), @Data (the Created event's JSON); with a key also @Key,
-    /// @RequestHash. Result sets: (1) the column id, one row only when this call inserted the order;
-    /// (2, with a key only, unless <see cref="CreateLooksUpKeySeparately"/>) request_hash, order_id of the key's row. Inserting nothing is not an error:
-    /// a known key (or a known id, on a retried insert) leaves everything as it was.
-    /// </summary>
-    public string CreateOrder(bool withIdempotencyKey) => withIdempotencyKey ? Built.CreateOrderWithKey : Built.CreateOrder;
+    /// <summary>Creates an order atomically; a known key or id inserts nothing, which is not an error.</summary>
+    public string CreateOrder(bool withIdempotencyKey) =>
+        withIdempotencyKey ? Built.CreateOrderWithKey : Built.CreateOrder;
 
-    /// <summary>
-    /// The conditional write of a transition, atomic on its own: moves <c>@Id</c> to <see cref="Transitions.Target"/>
-    /// when its status allows it (and its version is <c>@Expected</c> when <paramref name="checksVersion"/>), bumps the
-    /// version and appends the event whose sequence is the new version. <paramref name="withKey"/>: it stores
-    /// <c>@Key</c> in the same write, and a stored key stops the whole write, by a guard or by a unique violation
-    /// (<see cref="IsIdempotencyKeyTaken"/>). Result set (1): the column version, one row only when the write happened.
-    /// </summary>
-    public string TransitionWrite(OrderAction action, bool checksVersion, bool withKey = false) => Built.TransitionWrites[Slot(action, checksVersion, withKey)];
+    /// <summary>A transition's conditional write, atomic; its version row comes back only when it wrote.</summary>
+    public string TransitionWrite(OrderAction action, bool checksVersion, bool withKey = false) =>
+        Built.TransitionWrites[Slot(action, checksVersion, withKey)];
 
-    /// <summary>
-    /// <see cref="TransitionWrite"/> and the read-back in one command: result sets (1) version as there, (2) the order
-    /// row as in <see cref="SelectOrderById"/>; or, where <see cref="TransitionReturnsWrittenOrder"/>, one result set.
-    /// </summary>
-    public string Transition(OrderAction action, bool checksVersion, bool withKey = false) => Built.Transitions[Slot(action, checksVersion, withKey)];
+    /// <summary><see cref="TransitionWrite"/> and the read-back in one command.</summary>
+    public string Transition(OrderAction action, bool checksVersion, bool withKey = false) =>
+        Built.Transitions[Slot(action, checksVersion, withKey)];
 
-    /// <summary>Order rows whose id is one of <c>@Id0 .. @Id{count-1}</c>, ordered by id (the InList batch filter; not cached: one text per count).</summary>
+    /// <summary>Order rows whose id is one of <c>@Id0 .. @Id{count-1}</c>, ordered by id.</summary>
     public virtual string SelectOrdersByIdList(int count)
     {
         var sql = new StringBuilder(BuildOrderProjection()).Append(" WHERE o.id IN (");
@@ -135,23 +110,22 @@ public abstract partial class SqlDialect
 
     // ---- How the statements are built (override a Build* only where the shape must differ) -------
 
-    /// <summary>
-    /// SELECT list + FROM for orders, one row per order, columns in this order: id, customer_id, status,
-    /// total, version, created_at, updated_at, lines (JSON text), events (JSON text). Alias <c>o</c>.
-    /// </summary>
+    /// <summary>SELECT list + FROM for orders, one row per order, columns in this order.</summary>
     protected virtual string BuildOrderProjection(string top = "") =>
         $"SELECT {top}o.id, o.customer_id, o.status, o.total, o.version, o.created_at, o.updated_at, " +
         $"{LinesJson("o")} AS lines, {EventsJson("o")} AS events FROM {ReadFrom("orders", "o")}";
 
     protected virtual string BuildSelectOrderById() => $"{BuildOrderProjection()} WHERE o.id = @Id";
 
-    protected virtual string BuildSelectStatusAndVersion() => $"SELECT o.status, o.version FROM {ReadFrom("orders", "o")} WHERE o.id = @Id";
+    protected virtual string BuildSelectStatusAndVersion() =>
+        $"SELECT o.status, o.version FROM {ReadFrom("orders", "o")} WHERE o.id = @Id";
 
-    protected virtual string BuildSelectOrdersByIdSet() => $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY o.id";
+    protected virtual string BuildSelectOrdersByIdSet() =>
+        $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY o.id";
 
     protected virtual string BuildPing() => "SELECT 1";
 
-    /// <summary>See <see cref="CreateOrder"/>. The base text is the PostgreSQL/SQLite one (ON CONFLICT, RETURNING).</summary>
+    /// <summary>See <see cref="CreateOrder"/>.</summary>
     protected virtual string BuildCreateOrder(bool withIdempotencyKey)
     {
         var ownsKey = withIdempotencyKey
@@ -159,25 +133,30 @@ public abstract partial class SqlDialect
             : "1 = 1";
         const string orderExists = "EXISTS (SELECT 1 FROM orders x WHERE x.id = @Id)";
 
-        // Every insert skips duplicates instead of failing, so a retried create (same id) or a known key is
-        // harmless; the lines and the event follow the order only when it exists.
+        // Every insert skips duplicates instead of failing, so a retried create or a known key is harmless; the lines
+        // and the event follow the order only when it exists.
         var sql = new StringBuilder()
             .Append("INSERT INTO customers (id, created_at) SELECT @CustomerId, @At WHERE 1 = 1")
             .Append(OnDuplicateDoNothing("id")).AppendLine(";");
         if (withIdempotencyKey)
         {
-            sql.Append("INSERT INTO idempotency_keys (key, request_hash, order_id, created_at) SELECT @Key, @RequestHash, @Id, @At WHERE 1 = 1")
+            sql.Append("INSERT INTO idempotency_keys (key, request_hash, order_id, created_at) SELECT @Key, " +
+                "@RequestHash, @Id, @At WHERE 1 = 1")
                 .Append(OnDuplicateDoNothing("key")).AppendLine(";");
         }
 
         sql.Append("INSERT INTO orders (id, customer_id, status, total, version, created_at, updated_at) ")
-            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, @CustomerId, '{nameof(OrderStatus.Created)}', @Total, 1, @At, @At WHERE {ownsKey}")
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT @Id, @CustomerId, '{nameof(OrderStatus.Created)}', @Total, 1, @At, @At WHERE {ownsKey}")
             .Append(OnDuplicateDoNothing("id")).AppendLine(" RETURNING id;")
             .Append("INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price) ")
-            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")} WHERE {orderExists}")
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")} WHERE " +
+                $"{orderExists}")
             .Append(OnDuplicateDoNothing("order_id, line_no")).AppendLine(";")
             .Append("INSERT INTO order_events (order_id, sequence, type, at, data) ")
-            .Append(CultureInfo.InvariantCulture, $"SELECT @Id, 1, '{Transitions.CreatedEventType}', @At, {JsonValue("@Data")} WHERE {orderExists}")
+            .Append(CultureInfo.InvariantCulture,
+                $"SELECT @Id, 1, '{Transitions.CreatedEventType}', @At, {JsonValue("@Data")} WHERE {orderExists}")
             .Append(OnDuplicateDoNothing("order_id, sequence")).AppendLine(";");
         if (withIdempotencyKey)
         {
@@ -187,29 +166,30 @@ public abstract partial class SqlDialect
         return sql.ToString();
     }
 
-    /// <summary>Builds <see cref="TransitionWrite"/>; the shape differs per engine (CTE, RETURNING, OUTPUT INTO).</summary>
+    /// <summary>Builds <see cref="TransitionWrite"/>; the shape differs per engine.</summary>
     protected abstract string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey);
 
     /// <summary>Builds <see cref="Transition"/>: by default the write, then the read-back, in one command.</summary>
     protected virtual string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
         BuildTransitionWrite(action, checksVersion, withKey) + "\n" + BuildSelectOrderById() + ";";
 
-    /// <summary>The WHERE of a conditional write: id, allowed statuses inlined (they come from the rules, not from input), and the version.</summary>
+    /// <summary>The WHERE of a conditional write: id, allowed statuses inlined, and the version.</summary>
     protected static string ConditionalWriteFilter(OrderAction action, bool checksVersion, string alias = "")
     {
         var prefix = alias.Length == 0 ? "" : alias + ".";
         var allowed = string.Join(", ", Transitions.AllowedFrom(action).Select(s => $"'{s}'"));
-        return $"{prefix}id = @Id AND {prefix}status IN ({allowed})" + (checksVersion ? $" AND {prefix}version = @Expected" : "");
+        return $"{prefix}id = @Id AND {prefix}status IN ({allowed})"
+            + (checksVersion ? $" AND {prefix}version = @Expected" : "");
     }
 
     /// <summary>The SET of a conditional write: the target status inlined, version + 1, updated_at.</summary>
     protected static string ConditionalWriteSet(OrderAction action) =>
         $"status = '{Transitions.Target(action)}', version = version + 1, updated_at = @At";
 
-    private static int Slot(OrderAction action, bool checksVersion, bool withKey) => ((int)action * 4) + (checksVersion ? 2 : 0) + (withKey ? 1 : 0);
+    private static int Slot(OrderAction action, bool checksVersion, bool withKey) => ((int)action * 4)
+        + (checksVersion ? 2 : 0) + (withKey ? 1 : 0);
 
-    // Built lazily because the Build* methods are virtual (not callable from the constructor); a race
-    // builds the same texts twice, which is harmless.
+    // Built lazily because the Build* methods are virtual; a race builds the same texts twice, which is harmless.
     private BuiltStatements Built => _built ??= new BuiltStatements(this);
 
     private sealed class BuiltStatements
@@ -225,11 +205,14 @@ public abstract partial class SqlDialect
             {
                 foreach (var withAfter in (bool[])[false, true])
                 {
-                    SelectCustomerPagePositions[PageSlot(withStatus, withAfter)] = dialect.BuildSelectCustomerPagePositions(withStatus, withAfter);
+                    SelectCustomerPagePositions[PageSlot(withStatus, withAfter)] =
+                        dialect.BuildSelectCustomerPagePositions(withStatus, withAfter);
                 }
             }
 
-            SelectCustomerPageRange = [dialect.BuildSelectCustomerPageRange(withStatus: false), dialect.BuildSelectCustomerPageRange(withStatus: true)];
+            SelectCustomerPageRange =
+                [dialect.BuildSelectCustomerPageRange(withStatus: false),
+                dialect.BuildSelectCustomerPageRange(withStatus: true)];
             Ping = dialect.BuildPing();
             CreateOrder = dialect.BuildCreateOrder(withIdempotencyKey: false);
             CreateOrderWithKey = dialect.BuildCreateOrder(withIdempotencyKey: true);
@@ -242,8 +225,10 @@ public abstract partial class SqlDialect
                 {
                     foreach (var withKey in (bool[])[false, true])
                     {
-                        TransitionWrites[Slot(action, checksVersion, withKey)] = dialect.BuildTransitionWrite(action, checksVersion, withKey);
-                        Transitions[Slot(action, checksVersion, withKey)] = dialect.BuildTransition(action, checksVersion, withKey);
+                        TransitionWrites[Slot(action, checksVersion, withKey)] =
+                            dialect.BuildTransitionWrite(action, checksVersion, withKey);
+                        Transitions[Slot(action, checksVersion, withKey)] =
+                            dialect.BuildTransition(action, checksVersion, withKey);
                     }
                 }
             }

@@ -4,24 +4,16 @@ using Dapper;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// A statement's parameters, bound by code of their own: to a command (through Dapper, which calls
-/// <see cref="SqlMapper.IDynamicParameters.AddParameters"/>, or to a command SQLite's writer keeps prepared) and to a group
-/// commit's batch command alike. Dapper binds an anonymous object with code it emits at run time, which a Native AOT
-/// build cannot run (docs/cold-start.md); these never need it.
-/// </summary>
+/// <summary>A statement's parameters, bound by code of their own.</summary>
 public interface IStatementParameters : SqlMapper.IDynamicParameters
 {
     void AddTo(ParameterTarget target);
 
-    void SqlMapper.IDynamicParameters.AddParameters(IDbCommand command, SqlMapper.Identity identity) => AddTo(new ParameterTarget(command));
+    void SqlMapper.IDynamicParameters.AddParameters(IDbCommand command, SqlMapper.Identity identity) =>
+        AddTo(new ParameterTarget(command));
 }
 
-/// <summary>
-/// Where parameters go: a command, or a group commit's batch command. A command is bound as Dapper binds an anonymous
-/// object: a parameter its text does not name is left out, and a declared string of up to 4000 characters is sized 4000,
-/// so that SQL Server keeps one declaration and one cached plan. A batch command takes every parameter as given.
-/// </summary>
+/// <summary>Where parameters go: a command, or a group commit's batch command.</summary>
 public readonly struct ParameterTarget
 {
     private const int DapperStringSize = 4000;
@@ -36,10 +28,7 @@ public readonly struct ParameterTarget
     /// <summary>The target's own collection, for a binder that makes its provider's parameters itself.</summary>
     public DbParameterCollection Parameters => _batchCommand?.Parameters ?? (DbParameterCollection)_command!.Parameters;
 
-    /// <summary>
-    /// Binds <paramref name="value"/> (null as DBNull). A declared <paramref name="type"/> for strings and numbers; left
-    /// out, the provider maps the value itself, as for ids and timestamps, whose storage differs per engine.
-    /// </summary>
+    /// <summary>Binds <paramref name="value"/> (null as DBNull).</summary>
     public void Add(string name, object? value, DbType? type = null)
     {
         var command = _command;
@@ -56,8 +45,7 @@ public readonly struct ParameterTarget
             parameter.DbType = declared;
             if (command is not null && declared == DbType.String && value is string { Length: <= DapperStringSize })
             {
-                // A longer text is left unsized: SqlClient declares it nvarchar(max), as Dapper's -1 does, and no
-                // driver can take a size as a limit to cut it at.
+                // A longer text is left unsized: no driver can take a size as a limit to cut it at.
                 parameter.Size = DapperStringSize;
             }
         }
@@ -73,7 +61,7 @@ public readonly struct ParameterTarget
     }
 }
 
-/// <summary>Named arguments of one statement, for the reads and deletes that have no parameter class of their own.</summary>
+/// <summary>Named arguments of one statement, for reads and deletes without a parameter class.</summary>
 public sealed class StatementArguments : IStatementParameters
 {
     private readonly List<(string Name, object? Value, DbType? Type)> _arguments = new(4);
@@ -91,7 +79,7 @@ public sealed class StatementArguments : IStatementParameters
         return this;
     }
 
-    /// <summary>A value the provider maps itself: an id, a timestamp or an id set, in the engine's own representation.</summary>
+    /// <summary>A value the provider maps itself.</summary>
     public StatementArguments Value(string name, object? value)
     {
         _arguments.Add((name, value, null));
@@ -109,13 +97,15 @@ public sealed class StatementArguments : IStatementParameters
 
 internal static class SqlText
 {
-    /// <summary>Whether <paramref name="sql"/> names the parameter <c>@name</c> as a whole word, as Dapper's filter reads it.</summary>
+    /// <summary>Whether <paramref name="sql"/> names <c>@name</c> as a whole word, as Dapper reads it.</summary>
     public static bool NamesParameter(string sql, string name)
     {
-        for (var at = sql.IndexOf(name, StringComparison.OrdinalIgnoreCase); at >= 0; at = sql.IndexOf(name, at + 1, StringComparison.OrdinalIgnoreCase))
+        for (var at = sql.IndexOf(name, StringComparison.OrdinalIgnoreCase); at >= 0; at =
+            sql.IndexOf(name, at + 1, StringComparison.OrdinalIgnoreCase))
         {
             var end = at + name.Length;
-            if (at > 0 && sql[at - 1] == '@' && (end == sql.Length || !(char.IsLetterOrDigit(sql[end]) || sql[end] == '_')))
+            if (at > 0 && sql[at - 1] == '@'
+                && (end == sql.Length || !(char.IsLetterOrDigit(sql[end]) || sql[end] == '_')))
             {
                 return true;
             }

@@ -2,11 +2,7 @@ using System.Data;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>
-/// The parameters of <see cref="SqlDialect.CreateOrder"/>, declared as Dapper would declare each property's type,
-/// alike for a command of its own and for a group commit's batch command. Key and RequestHash only with an
-/// Idempotency-Key (the statement names them only then).
-/// </summary>
+/// <summary>The parameters of <see cref="SqlDialect.CreateOrder"/>, typed as Dapper would type them.</summary>
 internal sealed class CreateParameters : IStatementParameters
 {
     public required object Id { get; init; }
@@ -41,10 +37,7 @@ internal sealed class CreateParameters : IStatementParameters
     }
 }
 
-/// <summary>
-/// The parameters of a transition's write (<see cref="SqlDialect.Transition"/>, <see cref="SqlDialect.TransitionWrite"/>).
-/// Expected only when the write checks the version, Key and RequestHash only with an Idempotency-Key.
-/// </summary>
+/// <summary>The parameters of a transition's write.</summary>
 internal sealed class TransitionParameters : IStatementParameters
 {
     public required object Id { get; init; }

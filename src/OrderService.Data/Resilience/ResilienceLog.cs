@@ -2,18 +2,15 @@ using Microsoft.Extensions.Logging;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>
-/// The resilience events an operator must see, logged from the strategies' own callbacks (Polly's telemetry
-/// listener is off on the store pipeline: see <see cref="StorePipeline.Configure"/>). The event ids' names are
-/// the Polly event names they stand for, so a log query written for Polly's events still finds them.
-/// </summary>
+/// <summary>The resilience events an operator must see, logged from the strategies' own callbacks.</summary>
 internal static partial class ResilienceLog
 {
     /// <summary>The category every event here is logged under.</summary>
     public const string Category = "OrderService.Store.Resilience";
 
     [LoggerMessage(EventId = 1, EventName = "OnCircuitOpened", Level = LogLevel.Error,
-        Message = "The circuit to the {System} store opened for {BreakSeconds} s after repeated failures; calls are answered 503 without touching the store. Last fault: {Fault}")]
+        Message = "The circuit to the {System} store opened for {BreakSeconds} s after repeated failures; calls are " +
+            "answered 503 without touching the store. Last fault: {Fault}")]
     public static partial void CircuitOpened(ILogger logger, string system, double breakSeconds, string fault);
 
     [LoggerMessage(EventId = 2, EventName = "OnCircuitHalfOpened", Level = LogLevel.Warning,

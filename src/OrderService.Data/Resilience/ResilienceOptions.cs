@@ -4,51 +4,53 @@ using OrderService.Data.Configuration;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>
-/// The <c>Resilience</c> section: how long a store call may take in total and per attempt, how often a
-/// transient fault is retried, when the circuit to the store opens and for how long, and what Retry-After
-/// a 503 advertises. Validated at start-up; each failure names its key.
-/// </summary>
-[Description("The resilience pipeline around every store call: timeouts, retries, the circuit breaker and the 503's Retry-After.")]
+/// <summary>The <c>Resilience</c> section.</summary>
+[Description("The resilience pipeline around every store call: timeouts, retries, the circuit breaker and the 503's " +
+    "Retry-After.")]
 public sealed class ResilienceOptions
 {
     public const string SectionName = "Resilience";
 
-    [Description("The hard bound of one store call, retries and backoff included: a client never waits longer for a 503.")]
+    [Description("The hard bound of one store call, retries and backoff included: a client never waits longer for a " +
+        "503.")]
     [Range(1, 300)]
     public int TotalTimeoutSeconds { get; set; } = 5;
 
-    [Description("How long one attempt may run before it is abandoned (and retried, if the budget and the call allow).")]
+    [Description("How long one attempt may run before it is abandoned (and retried, if the budget and the call " +
+        "allow).")]
     [Range(1, 300)]
     [AtMostSetting(nameof(TotalTimeoutSeconds))]
     public int AttemptTimeoutSeconds { get; set; } = 2;
 
-    [Description("Retries after the first attempt for transient faults other than conflicts (lost or refused connections, timeouts; a write only when a rerun is safe); 0 disables them.")]
+    [Description("Retries after the first attempt for transient faults other than conflicts (lost or refused " +
+        "connections, timeouts; a write only when a rerun is safe); 0 disables them.")]
     [Range(0, 10)]
     public int MaxRetries { get; set; } = 2;
 
-    /// <summary>
-    /// Nothing committed in such a conflict, so a rerun is always safe and cheap. RepeatableRead and Serializable
-    /// produce them by design under concurrency, so they get a budget of their own, larger than <see cref="MaxRetries"/>.
-    /// </summary>
-    [Description("Retries after the first attempt for a conflict the store rolled back whole (serialization failure, deadlock victim, SQLite BUSY), within the total timeout; 0 disables them.")]
+    /// <summary>Nothing committed in such a conflict, so a rerun is always safe and cheap.</summary>
+    [Description("Retries after the first attempt for a conflict the store rolled back whole (serialization failure, " +
+        "deadlock victim, SQLite BUSY), within the total timeout; 0 disables them.")]
     [Range(0, 20)]
     public int MaxConflictRetries { get; set; } = 6;
 
     /// <summary>Full jitter, so that clients that failed together do not retry together.</summary>
-    [Description("The base of the backoff: retry n waits a random time from 0 to base × 2^n, never past the total timeout.")]
+    [Description("The base of the backoff: retry n waits a random time from 0 to base × 2^n, never past the total " +
+        "timeout.")]
     [Range(1, 10_000)]
     public int RetryDelayMilliseconds { get; set; } = 100;
 
-    [Description("The Retry-After header (seconds) of a 503 that did not come from an open circuit (that one says how much of the break is left).")]
+    [Description("The Retry-After header (seconds) of a 503 that did not come from an open circuit (that one says " +
+        "how much of the break is left).")]
     [Range(1, 3600)]
     public int RetryAfterSeconds { get; set; } = 2;
 
-    [Description("The share of attempts in the sampling window that must fail with an outage fault (unreachable, interrupted, timed out) for the circuit to open; contention never counts.")]
+    [Description("The share of attempts in the sampling window that must fail with an outage fault (unreachable, " +
+        "interrupted, timed out) for the circuit to open; contention never counts.")]
     [Range(0.01, 1.0)]
     public double CircuitFailureRatio { get; set; } = 0.5;
 
-    [Description("The fewest attempts in the window before the ratio is trusted: a handful of failures never opens the circuit.")]
+    [Description("The fewest attempts in the window before the ratio is trusted: a handful of failures never opens " +
+        "the circuit.")]
     [Range(2, 100_000)]
     public int CircuitMinimumThroughput { get; set; } = 10;
 
@@ -56,7 +58,8 @@ public sealed class ResilienceOptions
     [Range(1, 3600)]
     public int CircuitSamplingSeconds { get; set; } = 10;
 
-    [Description("How long an open circuit answers 503 at once without touching the store; then one call goes through half-open: success closes the circuit, failure opens it again.")]
+    [Description("How long an open circuit answers 503 at once without touching the store; then one call goes " +
+        "through half-open: success closes the circuit, failure opens it again.")]
     [Range(1, 3600)]
     public int CircuitBreakSeconds { get; set; } = 5;
 }

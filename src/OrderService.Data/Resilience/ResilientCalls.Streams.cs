@@ -1,14 +1,10 @@
 using System.Runtime.CompilerServices;
 namespace OrderService.Data.Resilience;
 
-/// <summary>
-/// Streamed reads: the call (retries, breaker, span and duration) covers opening the stream, up to the
-/// first row; a fault before any row is retried and answered with a clean 503. Later rows flow outside
-/// the pipeline: a fault mid-stream cannot be retried (rows were sent) and ends the stream.
-/// </summary>
+/// <summary>Streamed reads: a fault before the first row is retried or a 503; one after it ends the stream.</summary>
 public sealed partial class ResilientCalls
 {
-    /// <summary>The rows <paramref name="open"/> streams from <paramref name="target"/>, opened as one call of <paramref name="operation"/>.</summary>
+    /// <summary>The rows <paramref name="open"/> streams, opened as one call of <paramref name="operation"/>.</summary>
     public async IAsyncEnumerable<TRow> StreamAsync<TTarget, TArgument, TRow>(
         string operation,
         Func<TTarget, TArgument, CancellationToken, IAsyncEnumerable<TRow>> open,
@@ -19,7 +15,8 @@ public sealed partial class ResilientCalls
         var rows = await RunAsync(
             operation,
             RerunSafety.Always,
-            static (source, state, token) => state.Self.OpenStreamAsync(state.Open, source, state.Argument, state.Caller, token),
+            static (source, state, token) =>
+                state.Self.OpenStreamAsync(state.Open, source, state.Argument, state.Caller, token),
             target,
             (Self: this, Open: open, Argument: argument, Caller: cancellationToken),
             cancellationToken,
@@ -33,11 +30,6 @@ public sealed partial class ResilientCalls
         }
     }
 
-    /// <summary>
-    /// One attempt at opening a stream: it succeeds once the first row (or the end) has arrived. The
-    /// enumerator gets its own token, linked to the caller's, because the attempt's token belongs to the
-    /// pipeline and dies with the attempt.
-    /// </summary>
     private async Task<OpenedStream<TRow>> OpenStreamAsync<TTarget, TArgument, TRow>(
         Func<TTarget, TArgument, CancellationToken, IAsyncEnumerable<TRow>> open,
         TTarget target,
@@ -68,8 +60,8 @@ public sealed partial class ResilientCalls
         }
     }
 
-    /// <summary>A stream whose first row is already fetched; later faults become <see cref="StoreUnavailableException"/>, never retried.</summary>
-    private sealed class OpenedStream<TRow>(IAsyncEnumerator<TRow> rows, CancellationTokenSource lifetime, bool hasFirst, ITransientFaults faults)
+    private sealed class OpenedStream<TRow>(IAsyncEnumerator<TRow> rows, CancellationTokenSource lifetime,
+        bool hasFirst, ITransientFaults faults)
         : IAsyncDisposable
     {
         private bool _firstPending = hasFirst;
@@ -105,7 +97,8 @@ public sealed partial class ResilientCalls
             }
             catch (Exception fault) when (StoreErrors.Describe(fault, faults) is { } engineError)
             {
-                throw new StoreUnavailableException($"The order store failed mid-stream: {engineError}", fault) { UnclassifiedEngineError = engineError };
+                throw new StoreUnavailableException($"The order store failed mid-stream: {engineError}",
+                    fault) { UnclassifiedEngineError = engineError };
             }
         }
 

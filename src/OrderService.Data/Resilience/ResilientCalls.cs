@@ -4,19 +4,7 @@ using Polly.Timeout;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>
-/// How every call reaches the provider's store: through the store's pipeline (<see cref="StorePipeline"/>: total
-/// timeout, full-jitter retry, circuit breaker, attempt timeout) with the call's own rerun rule (<see cref="RerunSafety"/>),
-/// behind the schema gate, as one span and one duration (<see cref="StoreTelemetry.Call"/>). What still fails surfaces
-/// as <see cref="StoreUnavailableException"/> (503 + Retry-After), never a hang; so does an engine error the store cannot
-/// classify (<see cref="StoreErrors"/>), where only our own bugs stay 500s. The first call that reaches the store
-/// creates its schema, so the service starts while the store is down and recovers by itself when it comes back.
-/// <para>
-/// One instance per store, shared by <see cref="ResilientOrderStore"/> and by any reads a store offers beside the port
-/// (<see cref="IOrderJsonReads"/>), so both count against one circuit and one schema gate. The call's target is
-/// whatever the caller calls: the port's store, or an engine's own reads.
-/// </para>
-/// </summary>
+/// <summary>Every call to the store: bounded, retried, behind the circuit; what still fails is a 503.</summary>
 public sealed partial class ResilientCalls : IDisposable
 {
     private readonly IStoreSchema _schema;
@@ -47,8 +35,9 @@ public sealed partial class ResilientCalls : IDisposable
 
     public void Dispose() => _schemaGate.Dispose();
 
-    /// <summary>One call of <paramref name="operation"/> on <paramref name="target"/>, bounded, retried when <paramref name="rerun"/> allows.</summary>
-    /// <param name="abandonable">False for a call that must not be left running when its attempt times out (a stream's opening).</param>
+    /// <summary>
+    /// One call of <paramref name="operation"/>, bounded, retried when <paramref name="rerun"/> allows.
+    /// </summary>
     public async Task<TResult> RunAsync<TTarget, TArgument, TResult>(
         string operation,
         RerunSafety rerun,
@@ -63,11 +52,10 @@ public sealed partial class ResilientCalls : IDisposable
         context.Properties.Set(StorePipeline.Facts, new StoreCallFacts(operation, rerun, _clock.GetTimestamp()));
         try
         {
-            // Run as object: the retry and the breaker are strategies of object (one pipeline serves every
-            // result type), and Polly bridges any other result type through two more async state machines
-            // per strategy on every call that completes asynchronously (every write on SQLite's group commit).
-            // The results are classes (a bool only for the probes), so nothing is boxed on the request path.
-            return (TResult)(await _pipeline.ExecuteAsync<object?, (ResilientCalls Self, Func<TTarget, TArgument, CancellationToken, Task<TResult>> Call, TTarget Target, TArgument Argument, bool Abandonable)>(
+            // Run as object: one pipeline serves every result type, with no per-type bridge in Polly.
+            return (TResult)(await _pipeline.ExecuteAsync<object?,
+                (ResilientCalls Self, Func<TTarget, TArgument, CancellationToken, Task<TResult>> Call, TTarget Target,
+                TArgument Argument, bool Abandonable)>(
                 static async (context, state) =>
                 {
                     var self = state.Self;
@@ -79,10 +67,10 @@ public sealed partial class ResilientCalls : IDisposable
                         var pending = state.Call(state.Target, state.Argument, attemptToken);
 
                         // WaitAsync abandons an attempt that ignores cancellation, so the bound holds even then.
-                        // A stream cannot be abandoned (its reader would leak): it relies on the linked token.
                         return await (state.Abandonable ? pending.WaitAsync(attemptToken) : pending);
                     }
-                    catch (Exception fault) when (Classify(self._faults, fault) is var kind && kind != StoreFault.Permanent)
+                    catch (Exception fault) when (Classify(self._faults, fault) is var kind
+                        && kind != StoreFault.Permanent)
                     {
                         var partial = self._faults.IsPartialOutage(fault);
                         if (kind is StoreFault.Unreachable or StoreFault.Interrupted && !partial)
@@ -96,12 +84,14 @@ public sealed partial class ResilientCalls : IDisposable
                 context,
                 (this, call, target, argument, abandonable)))!;
         }
-        catch (Exception fault) when (fault is TimeoutRejectedException or TransientStoreFault or BrokenCircuitException)
+        catch (Exception fault) when (
+            fault is TimeoutRejectedException or TransientStoreFault or BrokenCircuitException)
         {
             // The caller gave up meanwhile: that is a cancellation, not an outage.
             cancellationToken.ThrowIfCancellationRequested();
             var unavailable = Unavailable(fault);
-            telemetry?.Fail(fault is BrokenCircuitException ? "circuit_open" : StorePipeline.ErrorType(fault), unavailable.Message);
+            telemetry?.Fail(fault is BrokenCircuitException ? "circuit_open" : StorePipeline.ErrorType(fault),
+                unavailable.Message);
             throw unavailable;
         }
         catch (Exception fault) when (!cancellationToken.IsCancellationRequested && _faults.IsRefusal(fault))
@@ -111,13 +101,13 @@ public sealed partial class ResilientCalls : IDisposable
             telemetry?.Fail(fault.GetType().FullName!, refused.EngineError);
             throw refused;
         }
-        catch (Exception fault) when (!cancellationToken.IsCancellationRequested && StoreErrors.Describe(fault, _faults) is { } engineError)
+        catch (Exception fault) when (!cancellationToken.IsCancellationRequested
+            && StoreErrors.Describe(fault, _faults) is { } engineError)
         {
-            // An engine error the store does not classify (not transient, not an outcome the store answers itself):
-            // still the store's fault, never the caller's and never a bug of the HTTP code, so a 503, not a 500.
-            // Not retried and not counted by the breaker: nothing says a rerun would fare better.
+            // An engine error the store does not classify: still the store's fault, so a 503 and never retried.
             telemetry?.Fail(fault.GetType().FullName!, fault.Message);
-            throw new StoreUnavailableException($"The order store failed: {engineError}", fault) { UnclassifiedEngineError = engineError };
+            throw new StoreUnavailableException($"The order store failed: {engineError}",
+                fault) { UnclassifiedEngineError = engineError };
         }
         catch (Exception fault)
         {
@@ -159,11 +149,15 @@ public sealed partial class ResilientCalls : IDisposable
     private static StoreUnavailableException Unavailable(Exception fault) => fault switch
     {
         TimeoutRejectedException timeout =>
-            new StoreUnavailableException($"The order store did not answer in time ({timeout.Timeout.TotalSeconds:0.#} s).", timeout),
+            new StoreUnavailableException(
+                $"The order store did not answer in time ({timeout.Timeout.TotalSeconds:0.#} s).", timeout),
 
         // RetryAfter is what is left of the break; null for a call turned away while the half-open probe runs.
         BrokenCircuitException broken =>
-            new StoreUnavailableException("The circuit to the order store is open after repeated failures; the store is not being called.", broken, broken.RetryAfter),
-        _ => new StoreUnavailableException($"The order store is unavailable: {fault.InnerException!.Message}", fault.InnerException),
+            new StoreUnavailableException(
+                "The circuit to the order store is open after repeated failures; the store is not being called.",
+                broken, broken.RetryAfter),
+        _ => new StoreUnavailableException($"The order store is unavailable: {fault.InnerException!.Message}",
+            fault.InnerException),
     };
 }

@@ -2,26 +2,23 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>
-/// Wraps the provider's store so that every call is bounded in time, survives brief faults and stops
-/// hammering a store that is down: each port member is one call through the store's <see cref="ResilientCalls"/>
-/// (pipeline, schema gate, span and duration, 503 rules) with the member's operation name and rerun rule
-/// (<see cref="RerunSafety"/>); transitions are also counted by outcome.
-/// A new port member is one line here: its operation name, its rerun safety, the call.
-/// </summary>
+/// <summary>Wraps the provider's store: every call bounded, brief faults retried, a down store not hammered.</summary>
 public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls) : IOrderStore
 {
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken) =>
-        calls.RunAsync("create", RerunSafety.Always, static (store, order, token) => store.CreateAsync(order, token), inner, order, cancellationToken);
+        calls.RunAsync("create", RerunSafety.Always, static (store, order, token) => store.CreateAsync(order, token),
+            inner, order, cancellationToken);
 
     public Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken) =>
-        calls.RunAsync("get", RerunSafety.Always, static (store, id, token) => store.GetAsync(id, token), inner, id, cancellationToken);
+        calls.RunAsync("get", RerunSafety.Always, static (store, id, token) => store.GetAsync(id, token), inner, id,
+            cancellationToken);
 
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
         try
         {
-            var result = await calls.RunAsync("transition", RerunRule.Of(command), static (store, command, token) => store.TransitionAsync(command, token), inner, command, cancellationToken)
+            var result = await calls.RunAsync("transition", RerunRule.Of(command), static (store, command, token) =>
+                store.TransitionAsync(command, token), inner, command, cancellationToken)
                 ;
             StoreTelemetry.Transition(calls.System, command.Action, OutcomeName(result.Outcome));
             return result;
@@ -33,32 +30,29 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         }
     }
 
-    /// <summary>A delete of keys older than a cutoff: rerunning it deletes what is left, so it is always safe.</summary>
-    public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit, CancellationToken cancellationToken) =>
-        calls.RunAsync("forget_keys", RerunSafety.Always, static (store, batch, token) => store.ForgetKeysStoredBeforeAsync(batch.StoredBefore, batch.Limit, token), inner,
+    /// <summary>A delete of keys older than a cutoff: a rerun deletes what is left, so always safe.</summary>
+    public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit,
+        CancellationToken cancellationToken) =>
+        calls.RunAsync("forget_keys", RerunSafety.Always, static (store, batch, token) =>
+            store.ForgetKeysStoredBeforeAsync(batch.StoredBefore, batch.Limit, token), inner,
             (StoredBefore: storedBefore, Limit: limit), cancellationToken);
 
     public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
-        calls.StreamAsync("get_many", static (store, ids, token) => store.GetManyAsync(ids, token), inner, ids, cancellationToken);
+        calls.StreamAsync("get_many", static (store, ids, token) => store.GetManyAsync(ids, token), inner, ids,
+            cancellationToken);
 
-    /// <summary>
-    /// The page's lookahead is an ordinary call (bounded, retried); its rows are a stream like the others,
-    /// re-opened from the start when its first row fails. The inner page's rows are cold (see the port), so
-    /// re-enumerating them re-runs the range query with the same bounds: the Link already decided stays true.
-    /// </summary>
+    /// <summary>The lookahead is one call; the rows are a stream, re-opened if its first row fails.</summary>
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
-        var page = await calls.RunAsync("list_by_customer", RerunSafety.Always, static (store, query, token) => store.ListByCustomerAsync(query, token), inner, query, cancellationToken)
+        var page = await calls.RunAsync("list_by_customer", RerunSafety.Always, static (store, query, token) =>
+            store.ListByCustomerAsync(query, token), inner, query, cancellationToken)
             ;
-        return page with { Orders = calls.StreamAsync("list_by_customer_rows", static (_, rows, _) => rows, inner, page.Orders, CancellationToken.None) };
+        return page with { Orders =
+            calls.StreamAsync("list_by_customer_rows", static (_, rows, _) => rows, inner, page.Orders,
+            CancellationToken.None) };
     }
 
-    /// <summary>
-    /// Readiness goes through the circuit: while it is open the probe answers at once, red, without touching
-    /// the store (the instance would answer every request 503, so it is not ready); once the break is over the
-    /// probe may be the half-open call that closes it, so an instance taken out of rotation recovers without
-    /// waiting for a user request to risk it. One attempt, no retry: the answer is about the store now.
-    /// </summary>
+    /// <summary>Readiness goes through the circuit: red at once while it is open; one attempt, no retry.</summary>
     public Task CheckReadyAsync(CancellationToken cancellationToken) =>
         calls.RunAsync("ready", RerunSafety.Never, static async (store, _, token) =>
         {
@@ -67,10 +61,8 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         }, inner, 0, cancellationToken);
 
     /// <summary>
-    /// Opens <paramref name="count"/> pooled connections at once, straight on the store, and says how many could not
-    /// be opened within <paramref name="bound"/>. Outside the retry and the circuit on purpose: a warm-up that asks a
-    /// slow engine for more sessions than it opens in time (Babelfish compiles each new session's statements) is not
-    /// a sign the store is down, and counted by the breaker its time-outs opened the circuit on the requests behind it.
+    /// Opens <paramref name="count"/> pooled connections outside the circuit, as a slow warm-up is no outage; returns
+    /// the failures.
     /// </summary>
     public async Task<int> OpenPooledConnectionsAsync(int count, TimeSpan bound, CancellationToken cancellationToken)
     {
@@ -92,9 +84,10 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         return opened.Count(success => !success);
     }
 
-    /// <summary>Creates the schema now if the store is reachable (a start-up warm-up); safe to call any time.</summary>
+    /// <summary>Creates the schema now if the store is reachable; safe to call any time.</summary>
     public Task PrepareAsync(CancellationToken cancellationToken) =>
-        calls.RunAsync("prepare", RerunSafety.Always, static (_, _, _) => Task.FromResult(true), inner, 0, cancellationToken);
+        calls.RunAsync("prepare", RerunSafety.Always, static (_, _, _) => Task.FromResult(true), inner, 0,
+            cancellationToken);
 
     // Enum.ToString allocates; these are the metric's attribute values.
     private static string OutcomeName(TransitionOutcome outcome) => outcome switch

@@ -1,11 +1,6 @@
 namespace OrderService.Data.Resilience;
 
-/// <summary>
-/// Slow preparatory work (CREATE DATABASE, the schema scripts) run once, on its own time-out, whoever asks first. A
-/// caller's token only ends its own wait: the resilience pipeline abandons an attempt after a couple of seconds, and
-/// work cancelled that early would be rolled back and started over at every request, never finishing. A run that
-/// failed (server down) is started afresh by the next caller.
-/// </summary>
+/// <summary>Slow preparatory work run once, whoever asks first; a caller's token ends only its own wait.</summary>
 public sealed class SharedRun(Func<CancellationToken, Task> work, TimeSpan timeout)
 {
     private readonly Lock _gate = new();
@@ -21,7 +16,8 @@ public sealed class SharedRun(Func<CancellationToken, Task> work, TimeSpan timeo
                 _run = RunAsync();
 
                 // Every waiter may have given up before it fails: observe the fault so it is not "unobserved".
-                _run.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+                _run.ContinueWith(static t => _ = t.Exception, CancellationToken.None,
+                    TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
             }
 
             run = _run;

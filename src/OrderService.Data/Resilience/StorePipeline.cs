@@ -12,12 +12,7 @@ using Polly.Timeout;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>
-/// One resilience pipeline per store (order-store-&lt;db.system&gt; in Polly's registry): retry → circuit breaker →
-/// attempt timeout → the store. The breaker sees every attempt and is never retried; a hanging store counts as failing.
-/// The total bound needs no strategy: attempt timeouts and backoffs are capped by what is left of it. What a call may
-/// rerun travels in its context (<see cref="RerunSafety"/>), so one pipeline serves reads, writes and readiness.
-/// </summary>
+/// <summary>One resilience pipeline per store: retry → circuit breaker → attempt timeout → the store.</summary>
 public static class StorePipeline
 {
     /// <summary>The call's facts, read by the strategies.</summary>
@@ -25,18 +20,19 @@ public static class StorePipeline
 
     public static string KeyFor(StoreProvider provider) => "order-store-" + StoreTelemetry.SystemName(provider);
 
-    /// <summary>The Resilience section, validated at start-up, and each store's pipeline (only the configured store's is ever built).</summary>
+    /// <summary>The Resilience section, validated at start-up, and each store's pipeline.</summary>
     public static IServiceCollection AddStoreResilience(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddSettings<ResilienceOptions>(configuration, ResilienceOptions.SectionName);
 
         // Polly's telemetry as AddResiliencePipeline sets it up, but a retry and the failed attempt before it are
-        // routine under contention (the meters count them), so they log at Debug instead of as warnings.
-        // A result is logged by its type only: its text would put the order's customer, lines and events in the log.
+        // routine under contention, so they log at Debug instead of as warnings.
         services.Configure<TelemetryOptions>(static telemetry =>
         {
             telemetry.SeverityProvider = static args =>
-                args.Event.EventName is "OnRetry" or "ExecutionAttempt" ? ResilienceEventSeverity.Debug : args.Event.Severity;
+                args.Event.EventName is "OnRetry" or "ExecutionAttempt" ? ResilienceEventSeverity.Debug
+                    : args.Event.Severity;
+            // By type only: a result's text would put the order's customer and lines in the log.
             telemetry.ResultFormatter = static (_, result) => result?.GetType().Name;
         });
 
@@ -46,10 +42,13 @@ public static class StorePipeline
             services.AddResiliencePipeline(KeyFor(provider), (pipeline, context) =>
             {
                 var options = context.ServiceProvider.GetRequiredService<IOptions<ResilienceOptions>>().Value;
-                var logger = context.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(ResilienceLog.Category);
+                var logger = context.ServiceProvider.GetRequiredService<ILoggerFactory>()
+                    .CreateLogger(ResilienceLog.Category);
                 var circuit = new CircuitBreakerStateProvider();
-                context.OnPipelineDisposed(StoreTelemetry.ObserveCircuit(system, () => (int)circuit.CircuitState).Dispose);
-                Configure(pipeline, options, system, circuit, logger, context.ServiceProvider.GetService<ITransientFaults>);
+                context.OnPipelineDisposed(StoreTelemetry.ObserveCircuit(system, () => (int)circuit.CircuitState)
+                    .Dispose);
+                Configure(pipeline, options, system, circuit, logger,
+                    context.ServiceProvider.GetService<ITransientFaults>);
             });
         }
 
@@ -60,8 +59,10 @@ public static class StorePipeline
     public static ResiliencePipeline For(IServiceProvider services, StoreProvider provider) =>
         services.GetRequiredService<ResiliencePipelineProvider<string>>().GetPipeline(KeyFor(provider));
 
-    /// <param name="engine">The store's fault rules, asked when the circuit opens (the store is built by then) to name the engine's error.</param>
-    internal static void Configure(ResiliencePipelineBuilder pipeline, ResilienceOptions options, string system, CircuitBreakerStateProvider circuit, ILogger logger,
+    /// <param name="engine">The store's fault rules, asked when the circuit opens (the store is built by then) to name
+    /// the engine's error.</param>
+    internal static void Configure(ResiliencePipelineBuilder pipeline, ResilienceOptions options, string system,
+        CircuitBreakerStateProvider circuit, ILogger logger,
         Func<ITransientFaults?> engine)
     {
         var total = TimeSpan.FromSeconds(options.TotalTimeoutSeconds);
@@ -75,12 +76,15 @@ public static class StorePipeline
             {
                 MaxRetryAttempts = mostRetries,
                 ShouldHandle = args => ValueTask.FromResult(
-                    ShouldRerun(args.Outcome.Exception, args.Context, args.AttemptNumber, options) && Remaining(args.Context, total, timeProvider) > TimeSpan.Zero),
-                DelayGenerator = args => ValueTask.FromResult<TimeSpan?>(FullJitter(args.AttemptNumber, baseDelay, Remaining(args.Context, total, timeProvider))),
+                    ShouldRerun(args.Outcome.Exception, args.Context, args.AttemptNumber, options)
+                        && Remaining(args.Context, total, timeProvider) > TimeSpan.Zero),
+                DelayGenerator = args => ValueTask.FromResult<TimeSpan?>(
+                    FullJitter(args.AttemptNumber, baseDelay, Remaining(args.Context, total, timeProvider))),
                 OnRetry = args =>
                 {
                     var facts = args.Context.Properties.GetValue(Facts, default);
-                    StoreTelemetry.Retried(system, facts.Operation ?? "unknown", FaultName(args.Outcome.Exception), ErrorType(args.Outcome.Exception));
+                    StoreTelemetry.Retried(system, facts.Operation ?? "unknown", FaultName(args.Outcome.Exception),
+                        ErrorType(args.Outcome.Exception));
                     return ValueTask.CompletedTask;
                 },
             });
@@ -96,7 +100,8 @@ public static class StorePipeline
             StateProvider = circuit,
             OnOpened = args =>
             {
-                ResilienceLog.CircuitOpened(logger, system, args.BreakDuration.TotalSeconds, FaultDescription(args.Outcome.Exception, engine()));
+                ResilienceLog.CircuitOpened(logger, system, args.BreakDuration.TotalSeconds,
+                    FaultDescription(args.Outcome.Exception, engine()));
                 return ValueTask.CompletedTask;
             },
             OnHalfOpened = _ =>
@@ -112,26 +117,25 @@ public static class StorePipeline
         });
         pipeline.AddTimeout(new TimeoutStrategyOptions
         {
-            TimeoutGenerator = args => ValueTask.FromResult(AttemptBound(attempt, Remaining(args.Context, total, timeProvider))),
+            TimeoutGenerator = args =>
+                ValueTask.FromResult(AttemptBound(attempt, Remaining(args.Context, total, timeProvider))),
             OnTimeout = args =>
             {
-                ResilienceLog.TimedOut(logger, system, args.Context.Properties.GetValue(Facts, default).Operation ?? "unknown", args.Timeout.TotalSeconds);
+                ResilienceLog.TimedOut(logger, system, args.Context.Properties.GetValue(Facts, default).Operation
+                    ?? "unknown", args.Timeout.TotalSeconds);
                 return ValueTask.CompletedTask;
             },
         });
     }
 
-    /// <summary>An attempt's timeout: the attempt bound, or what is left of the total when that is shorter (never zero: Polly reads zero as "no timeout").</summary>
+    /// <summary>The attempt bound or what is left of the total, never zero (Polly's "no timeout").</summary>
     public static TimeSpan AttemptBound(TimeSpan attempt, TimeSpan remaining) =>
-        remaining >= attempt ? attempt : remaining > TimeSpan.FromMilliseconds(1) ? remaining : TimeSpan.FromMilliseconds(1);
+        remaining >= attempt ? attempt : remaining > TimeSpan.FromMilliseconds(1) ? remaining
+            : TimeSpan.FromMilliseconds(1);
 
-    /// <summary>
-    /// The retry rule: the fault says what the attempt left behind, the call says what a rerun may do, and
-    /// the fault's budget says how often: a conflict the store rolled back has <see cref="ResilienceOptions.MaxConflictRetries"/>,
-    /// every other transient fault <see cref="ResilienceOptions.MaxRetries"/>. <paramref name="attempt"/> is the
-    /// zero-based number of the attempt that just failed, so attempt n may be followed by a rerun while n &lt; budget.
-    /// </summary>
-    internal static bool ShouldRerun(Exception? exception, ResilienceContext context, int attempt, ResilienceOptions options)
+    /// <summary>The retry rule: MaxConflictRetries for rolled-back conflicts, else MaxRetries.</summary>
+    internal static bool ShouldRerun(Exception? exception, ResilienceContext context, int attempt,
+        ResilienceOptions options)
     {
         var fault = exception switch
         {
@@ -145,29 +149,26 @@ public static class StorePipeline
         return attempt < budget && RerunRule.Allows(context.Properties.GetValue(Facts, default).Rerun, fault);
     }
 
-    /// <summary>
-    /// What opens the circuit: the store out of reach or not answering. Contention, a saturated pool, one node of a
-    /// distributed store down (the others still serve) and bugs never do.
-    /// </summary>
+    /// <summary>What opens the circuit: the store out of reach or silent; not contention, pool or one node.</summary>
     internal static bool IsOutage(Exception? exception) => exception switch
     {
-        TransientStoreFault transient => transient.Fault is StoreFault.Unreachable or StoreFault.Interrupted && !transient.PartialOutage,
+        TransientStoreFault transient => transient.Fault is StoreFault.Unreachable or StoreFault.Interrupted
+            && !transient.PartialOutage,
         TimeoutRejectedException => true,
         _ => false,
     };
 
-    /// <summary>
-    /// Full jitter: a uniform delay from 0 to base × 2^attempt, capped by what is left of the total timeout,
-    /// so that clients that failed together spread out, and a retry always starts before the budget ends.
-    /// </summary>
+    /// <summary>Full jitter: uniform from 0 to base × 2^attempt, capped by what is left of the total.</summary>
     public static TimeSpan FullJitter(int attempt, TimeSpan baseDelay, TimeSpan remaining)
     {
-        var ceiling = Math.Min(baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30)), Math.Max(0, remaining.TotalMilliseconds));
+        var ceiling = Math.Min(baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30)),
+            Math.Max(0, remaining.TotalMilliseconds));
         return TimeSpan.FromMilliseconds(Random.Shared.NextDouble() * ceiling);
     }
 
     private static TimeSpan Remaining(ResilienceContext context, TimeSpan total, TimeProvider clock) =>
-        context.Properties.GetValue(Facts, default) is { Started: > 0 } facts ? total - clock.GetElapsedTime(facts.Started) : total;
+        context.Properties.GetValue(Facts, default) is { Started: > 0 } facts ? total
+            - clock.GetElapsedTime(facts.Started) : total;
 
     private static string FaultName(Exception? exception) => exception switch
     {
@@ -179,11 +180,12 @@ public static class StorePipeline
         _ => "other",
     };
 
-    /// <summary>For the log: the engine's code and message where an engine raised the fault, else the exception's type and message.</summary>
+    /// <summary>For the log: the engine's code and message where an engine raised it, else the exception's.</summary>
     internal static string FaultDescription(Exception? exception, ITransientFaults? engine)
     {
         var fault = exception is TransientStoreFault transient ? transient.InnerException! : exception;
-        return fault is null ? "unknown" : StoreErrors.Describe(fault, engine) ?? $"{fault.GetType().FullName}: {fault.Message}";
+        return fault is null ? "unknown" : StoreErrors.Describe(fault, engine)
+            ?? $"{fault.GetType().FullName}: {fault.Message}";
     }
 
     internal static string ErrorType(Exception? exception) => exception switch
@@ -194,14 +196,14 @@ public static class StorePipeline
     };
 }
 
-/// <summary>What the pipeline needs to know about one store call: its name, what a rerun may do, when it started.</summary>
+/// <summary>What the pipeline needs to know about one store call.</summary>
 internal readonly record struct StoreCallFacts(string? Operation, RerunSafety Rerun, long Started);
 
-/// <summary>A fault the store called transient, with what it left behind, so the strategies need not ask again.</summary>
+/// <summary>A fault the store called transient, with what it left behind, so strategies need not ask again.</summary>
 internal sealed class TransientStoreFault(Exception inner, StoreFault fault) : Exception(inner.Message, inner)
 {
     public StoreFault Fault { get; } = fault;
 
-    /// <summary>One node of the store failed, the store answers (<see cref="ITransientFaults.IsPartialOutage"/>): not an outage for the circuit.</summary>
+    /// <summary>One node of the store failed, the store answers: not an outage for the circuit.</summary>
     public bool PartialOutage { get; init; }
 }

@@ -3,13 +3,16 @@ using OrderService.Problems;
 
 namespace OrderService.Apis;
 
-/// <summary>What the endpoints rely on: the JSON contract (warmed up in the background), the body limit, the problems and the handlers' services.</summary>
+/// <summary>What the endpoints rely on: the JSON contract (warmed up in the background), the body limit, the problems
+/// and the handlers' services.</summary>
 public static class ApiSetup
 {
     public static WebApplicationBuilder AddOrdersApi(this WebApplicationBuilder builder)
     {
-        builder.WebHost.ConfigureKestrel(static kestrel => kestrel.Limits.MaxRequestBodySize = RequestLimits.MaxBodyBytes);
-        builder.Services.ConfigureHttpJsonOptions(static json => OrderServiceJsonContext.Configure(json.SerializerOptions));
+        builder.WebHost.ConfigureKestrel(static kestrel => kestrel.Limits.MaxRequestBodySize =
+            RequestLimits.MaxBodyBytes);
+        builder.Services.ConfigureHttpJsonOptions(static json =>
+            OrderServiceJsonContext.Configure(json.SerializerOptions));
         builder.Services.AddApiProblems();
         builder.Services.AddSingleton<OrderServices>();
         builder.Services.AddHostedService<ContractWarmUp>();

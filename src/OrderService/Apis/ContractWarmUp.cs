@@ -10,16 +10,13 @@ using JsonOptions = Microsoft.AspNetCore.Http.Json.JsonOptions;
 
 namespace OrderService.Apis;
 
-/// <summary>
-/// Runs the request contract once in the background while the host starts: reads a sample order request with the
-/// API's own serializer options, checks it by the order rules, and writes the order and a validation problem. The
-/// first request then finds the contract's JSON metadata built and its code compiled. That work is mostly generic
-/// System.Text.Json code over our value types, which ReadyToRun cannot precompile, and it used to cost the first
-/// request about 20 ms of a cold start (docs/cold-start.md). It writes nothing anywhere.
-/// </summary>
-internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger<ContractWarmUp> logger) : BackgroundService
+/// <summary>Runs the request contract once while the host starts, so the first request finds its JSON code
+/// built.</summary>
+internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger<ContractWarmUp> logger)
+    : BackgroundService
 {
-    private static ReadOnlySpan<byte> SampleRequest => """{"customerId":"warm-up","lines":[{"sku":"SKU-1","quantity":1,"unitPrice":9.99}]}"""u8;
+    private static ReadOnlySpan<byte> SampleRequest =>
+        """{"customerId":"warm-up","lines":[{"sku":"SKU-1","quantity":1,"unitPrice":9.99}]}"""u8;
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -34,11 +31,13 @@ internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger
         }
     }
 
-    /// <summary>The contract's round, with <paramref name="options"/>: those of the API, so that their metadata is the one built.</summary>
+    /// <summary>The contract's round, with <paramref name="options"/>: those of the API, so that their metadata is the
+    /// one built.</summary>
     internal static async Task RunAsync(JsonSerializerOptions options, CancellationToken cancellationToken)
     {
         var request = await JsonSerializer.DeserializeAsync(
-            PipeReader.Create(new ReadOnlySequence<byte>(SampleRequest.ToArray())), TypeInfo<CreateOrderRequest>(options), cancellationToken);
+            PipeReader.Create(new ReadOnlySequence<byte>(SampleRequest.ToArray())),
+                TypeInfo<CreateOrderRequest>(options), cancellationToken);
         var errors = default(ValidationErrors);
         OrderRequestRules.CustomerId(request?.CustomerId, "customerId", ref errors);
         var lines = OrderRequestRules.Lines(request?.Lines, ref errors);
@@ -53,16 +52,16 @@ internal sealed partial class ContractWarmUp(IOptions<JsonOptions> json, ILogger
         var sink = PipeWriter.Create(Stream.Null);
         await JsonSerializer.SerializeAsync(sink, order, TypeInfo<Order>(options), cancellationToken);
         var problem = new HttpValidationProblemDetails { Errors = { ["customerId"] = ["warm-up"] } };
-        await JsonSerializer.SerializeAsync(sink, problem, TypeInfo<HttpValidationProblemDetails>(options), cancellationToken);
+        await JsonSerializer.SerializeAsync(sink, problem, TypeInfo<HttpValidationProblemDetails>(options),
+            cancellationToken);
         await sink.CompleteAsync();
     }
 
-    /// <summary>
-    /// The metadata the options resolve for <typeparamref name="T"/> (in the service, the contract's generated code). The
-    /// overloads that take the options alone are the ones a Native AOT build warns about.
-    /// </summary>
-    private static JsonTypeInfo<T> TypeInfo<T>(JsonSerializerOptions options) => (JsonTypeInfo<T>)options.GetTypeInfo(typeof(T));
+    // The overloads that take the options alone are the ones a Native AOT build warns about.
+    private static JsonTypeInfo<T> TypeInfo<T>(JsonSerializerOptions options) =>
+        (JsonTypeInfo<T>)options.GetTypeInfo(typeof(T));
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Warming the request contract up failed; the first request does it instead.")]
+    [LoggerMessage(Level = LogLevel.Warning, Message =
+        "Warming the request contract up failed; the first request does it instead.")]
     private static partial void LogFailed(ILogger logger, Exception exception);
 }

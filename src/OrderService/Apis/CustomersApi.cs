@@ -7,7 +7,8 @@ using OrderService.Validation;
 
 namespace OrderService.Apis;
 
-/// <summary>/customers/{customerId}/orders: a customer's orders, newest first, one keyset page at a time, streamed.</summary>
+/// <summary>/customers/{customerId}/orders: a customer's orders, newest first, one keyset page at a time,
+/// streamed.</summary>
 public static class CustomersApi
 {
     public static RouteGroupBuilder MapCustomersApi(this IEndpointRouteBuilder app)
@@ -20,13 +21,13 @@ public static class CustomersApi
 
         customers.MapGet("/{customerId}/orders", ListOrdersAsync)
             .WithName("ListCustomerOrders")
-            .WithSummary("A customer's orders, newest first: status filters, limit is 1–1,000 (default 100); Link rel=\"next\" leads to the next page.");
+            .WithSummary("A customer's orders, newest first: status filters, limit is 1–1,000 (default 100); Link " +
+                "rel=\"next\" leads to the next page.");
         return customers;
     }
 
     // limit is bound as text and parsed by our rules, so a bad value is named with the other bad fields while the
-    // endpoint keeps its generated binding. The Link header is set after the first row has arrived (a fault before it
-    // is still a clean 503) and before the body starts. Not an XML comment: that would become the operation's summary.
+    // endpoint keeps its generated binding.
     internal static async Task<Results<OrderStream, ValidationProblem>> ListOrdersAsync(
         string customerId,
         string? status,
@@ -72,11 +73,10 @@ public static class CustomersApi
         return stream;
     }
 
-    /// <summary>
-    /// <c>&lt;/customers/c-1/orders?limit=100&amp;status=Paid&amp;cursor=…&gt;; rel="next"</c>: this request's path with the
-    /// same filter and limit. The customer id is [A-Za-z0-9_-] and the cursor base64url, so nothing needs escaping.
-    /// </summary>
-    private static string NextLink(HttpRequest request, int limit, Data.Orders.OrderStatus? status, OrderPosition next) =>
+    // The customer id is [A-Za-z0-9_-] and the cursor base64url, so nothing needs escaping.
+    private static string NextLink(HttpRequest request, int limit, Data.Orders.OrderStatus? status,
+        OrderPosition next) =>
         string.Create(CultureInfo.InvariantCulture,
-            $"<{request.PathBase}{request.Path}?limit={limit}{(status is { } s ? "&status=" + s : "")}&cursor={PageCursor.Encode(next)}>; rel=\"next\"");
+            $"<{request.PathBase}{request.Path}?limit={limit}{(status is { } s ? "&status=" + s : "")}&cursor={
+                PageCursor.Encode(next)}>; rel=\"next\"");
 }

@@ -19,14 +19,18 @@ public static class HealthApi
     public static RouteGroupBuilder MapHealthApi(this IEndpointRouteBuilder app)
     {
         var health = app.MapGroup("/health").WithTags("Health");
-        health.MapGet("/live", static () => TypedResults.Ok(Healthy)).WithName("Live").WithSummary("Liveness: the process answers.");
+        health.MapGet("/live", static () => TypedResults.Ok(Healthy)).WithName("Live")
+            .WithSummary("Liveness: the process answers.");
         health.MapGet("/ready", ReadyAsync).WithName("Ready").WithSummary("Readiness: the store answers.");
         return health;
     }
 
-    internal static async Task<Results<Ok<HealthResponse>, ServiceUnavailableProblem>> ReadyAsync([FromServices] HealthCheckService health, CancellationToken cancellationToken)
+    internal static async Task<Results<Ok<HealthResponse>,
+        ServiceUnavailableProblem>> ReadyAsync([FromServices] HealthCheckService health,
+        CancellationToken cancellationToken)
     {
-        var report = await health.CheckHealthAsync(static registration => registration.Tags.Contains(ReadyTag), cancellationToken);
+        var report = await health.CheckHealthAsync(static registration => registration.Tags.Contains(ReadyTag),
+            cancellationToken);
         if (report.Status != HealthStatus.Unhealthy)
         {
             return TypedResults.Ok(Healthy);
@@ -37,7 +41,8 @@ public static class HealthApi
             Type = ApiProblems.StoreUnavailableType,
             Title = "Not ready",
             Status = StatusCodes.Status503ServiceUnavailable,
-            Detail = string.Join("; ", report.Entries.Where(static e => e.Value.Status == HealthStatus.Unhealthy).Select(static e => $"{e.Key}: {e.Value.Description}")),
+            Detail = string.Join("; ", report.Entries.Where(static e => e.Value.Status == HealthStatus.Unhealthy)
+                .Select(static e => $"{e.Key}: {e.Value.Description}")),
         };
         return new ServiceUnavailableProblem(problem);
     }

@@ -5,20 +5,13 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Apis;
 
-/// <summary>
-/// The rows an <see cref="OrderStream"/> writes, whichever way the store hands them over: what the stream needs of a
-/// row is to know whether a customer-scoped caller may see it (its customer) and to write it. Nothing else of an
-/// Order is read on a list route (no ETag, count or status per row; the Link header is decided before the rows).
-/// </summary>
+/// <summary>The rows an <see cref="OrderStream"/> writes, whichever way the store hands them over.</summary>
 internal abstract class OrderRows : IAsyncDisposable
 {
     private string? _customerId;
     private bool _nobody;
 
-    /// <summary>
-    /// These rows, of which only <paramref name="customerId"/>'s are written (scoped twice to two customers: none). The
-    /// stream has one reader, so the filter is set on the rows themselves.
-    /// </summary>
+    /// <summary>These rows, of which only <paramref name="customerId"/>'s are written.</summary>
     public OrderRows OnlyOf(string customerId)
     {
         _nobody |= _customerId is not null && !string.Equals(_customerId, customerId, StringComparison.Ordinal);
@@ -42,14 +35,17 @@ internal abstract class OrderRows : IAsyncDisposable
     {
         public override ValueTask<bool> MoveNextAsync() => rows.MoveNextAsync();
 
-        public override void Write(Utf8JsonWriter writer, JsonTypeInfo<Order> order) => JsonSerializer.Serialize(writer, rows.Current, order);
+        public override void Write(Utf8JsonWriter writer, JsonTypeInfo<Order> order) =>
+            JsonSerializer.Serialize(writer, rows.Current, order);
 
         public override ValueTask DisposeAsync() => rows.DisposeAsync();
 
-        protected override bool BelongsTo(string customerId) => string.Equals(rows.Current.CustomerId, customerId, StringComparison.Ordinal);
+        protected override bool BelongsTo(string customerId) =>
+            string.Equals(rows.Current.CustomerId, customerId, StringComparison.Ordinal);
     }
 
-    /// <summary>Orders the store already holds as API JSON: each writes its own bytes, the same the context would write.</summary>
+    /// <summary>Orders the store already holds as API JSON: each writes its own bytes, the same the context would
+    /// write.</summary>
     internal sealed class OfJson(IAsyncEnumerator<OrderJsonRow> rows) : OrderRows
     {
         public override ValueTask<bool> MoveNextAsync() => rows.MoveNextAsync();

@@ -11,9 +11,8 @@ using OrderService.Data.Orders;
 namespace OrderService.Apis;
 
 /// <summary>
-/// 200 with a JSON array of orders written as rows arrive, flushed every <see cref="FlushEvery"/> orders, so memory
-/// stays flat. Created only after the first row (or the end) has arrived, so a store fault before it is still a clean
-/// 503. Rows are Orders or, from a store that offers <see cref="IOrderJsonReads"/>, API JSON: the same bytes (<see cref="OrderRows"/>).
+/// 200 with a JSON array of orders written as rows arrive; created only after the first row (or the end), so a
+/// store fault before it is still a clean 503.
 /// </summary>
 public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCodeHttpResult
 {
@@ -36,14 +35,17 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
         OpenAsync(new OrderRows.OfOrders(orders.GetAsyncEnumerator(cancellationToken)));
 
     /// <summary>Starts the query of rows already as API JSON and waits for its first row.</summary>
-    public static Task<OrderStream> OpenAsync(IAsyncEnumerable<OrderJsonRow> orders, CancellationToken cancellationToken) =>
+    public static Task<OrderStream> OpenAsync(IAsyncEnumerable<OrderJsonRow> orders,
+        CancellationToken cancellationToken) =>
         OpenAsync(new OrderRows.OfJson(orders.GetAsyncEnumerator(cancellationToken)));
 
-    /// <summary>The same stream, writing only <paramref name="customerId"/>'s orders (a customer-scoped token's view).</summary>
+    /// <summary>The same stream, writing only <paramref name="customerId"/>'s orders (a customer-scoped token's
+    /// view).</summary>
     public OrderStream OnlyOf(string customerId) => new(_rows.OnlyOf(customerId), _hasFirst);
 
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
-        builder.Metadata.Add(new ProducesResponseTypeMetadata(StatusCodes.Status200OK, typeof(Order[]), ["application/json"]));
+        builder.Metadata.Add(new ProducesResponseTypeMetadata(StatusCodes.Status200OK, typeof(Order[]),
+            ["application/json"]));
 
     public async Task ExecuteAsync(HttpContext httpContext)
     {
@@ -51,7 +53,8 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
         {
             var response = httpContext.Response;
             var cancellationToken = httpContext.RequestAborted;
-            var options = httpContext.RequestServices.GetRequiredService<IOptions<JsonOptions>>().Value.SerializerOptions;
+            var options = httpContext.RequestServices.GetRequiredService<IOptions<JsonOptions>>()
+                .Value.SerializerOptions;
             var order = (JsonTypeInfo<Order>)options.GetTypeInfo(typeof(Order));
 
             response.StatusCode = StatusCodes.Status200OK;
@@ -60,7 +63,8 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
 
             // Rows reach the response only at a flush, so that a fault before the first one still gets a clean 503.
             var buffer = new ArrayBufferWriter<byte>(BufferSize);
-            using var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = options.Encoder, SkipValidation = true });
+            using var writer = new Utf8JsonWriter(buffer,
+                new JsonWriterOptions { Encoder = options.Encoder, SkipValidation = true });
             writer.WriteStartArray();
             if (_hasFirst)
             {

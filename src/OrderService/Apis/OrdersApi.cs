@@ -9,7 +9,8 @@ using OrderService.Validation;
 
 namespace OrderService.Apis;
 
-/// <summary>/orders: create, read, the four workflow steps, and the batch read. Handlers are static and return typed results, so OpenAPI lists every outcome.</summary>
+/// <summary>/orders: create, read, the four workflow steps, and the batch read. Handlers are static and return typed
+/// results, so OpenAPI lists every outcome.</summary>
 public static class OrdersApi
 {
     private const string IdempotencyKeyHeader = "Idempotency-Key";
@@ -27,16 +28,23 @@ public static class OrdersApi
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
 
-        orders.MapPost("", CreateOrderAsync).WithName("CreateOrder").WithSummary("Create an order (201). Idempotency-Key makes a retry return the first order.").AcceptsJsonOnly();
+        orders.MapPost("", CreateOrderAsync).WithName("CreateOrder")
+            .WithSummary("Create an order (201). Idempotency-Key makes a retry return the first order.")
+            .AcceptsJsonOnly();
         orders.MapGet("/{id}", GetOrderAsync).WithName("GetOrder").WithSummary("Read an order with its events.");
-        orders.MapPost("/{id}/pay", PayOrderAsync).WithName("PayOrder").WithSummary("Created -> Paid. 402 only when the declined-payment probe is on.").AcceptsJsonOnly();
-        orders.MapPost("/{id}/ship", ShipOrderAsync).WithName("ShipOrder").WithSummary("Paid -> Shipped.").AcceptsJsonOnly();
-        orders.MapPost("/{id}/complete", CompleteOrderAsync).WithName("CompleteOrder").WithSummary("Shipped -> Completed.");
-        orders.MapPost("/{id}/cancel", CancelOrderAsync).WithName("CancelOrder").WithSummary("Created or Paid -> Cancelled.").AcceptsJsonOnly();
+        orders.MapPost("/{id}/pay", PayOrderAsync).WithName("PayOrder")
+            .WithSummary("Created -> Paid. 402 only when the declined-payment probe is on.").AcceptsJsonOnly();
+        orders.MapPost("/{id}/ship", ShipOrderAsync).WithName("ShipOrder").WithSummary("Paid -> Shipped.")
+            .AcceptsJsonOnly();
+        orders.MapPost("/{id}/complete", CompleteOrderAsync).WithName("CompleteOrder")
+            .WithSummary("Shipped -> Completed.");
+        orders.MapPost("/{id}/cancel", CancelOrderAsync).WithName("CancelOrder")
+            .WithSummary("Created or Paid -> Cancelled.").AcceptsJsonOnly();
 
-        // Pay, ship, complete and cancel take an optional Idempotency-Key: a retry with the same key and body
-        // answers 200 with the order as that step left it (Idempotent-Replayed: true), another request 422.
-        orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch").WithSummary("The orders among 1–10,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly().ReadsOnly();
+        // Pay, ship, complete and cancel take an optional Idempotency-Key.
+        orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch")
+            .WithSummary("The orders among 1–10,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly()
+            .ReadsOnly();
         return orders;
     }
 
@@ -93,7 +101,8 @@ public static class OrdersApi
         return order is null ? ApiProblems.OrderNotFound(id) : ETags.Ok(order, response);
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, PaymentDeclinedProblem, UnprocessableProblem>> PayOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem,
+        PaymentDeclinedProblem, UnprocessableProblem>> PayOrderAsync(
         Guid id,
         PayOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
@@ -124,7 +133,8 @@ public static class OrdersApi
         };
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, UnprocessableProblem>> ShipOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem,
+        UnprocessableProblem>> ShipOrderAsync(
         Guid id,
         ShipOrderRequest request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
@@ -147,7 +157,8 @@ public static class OrdersApi
         return Answer(result, id, OrderAction.Ship, expected, response);
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, UnprocessableProblem>> CompleteOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem,
+        UnprocessableProblem>> CompleteOrderAsync(
         Guid id,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
@@ -167,7 +178,8 @@ public static class OrdersApi
         return Answer(result, id, OrderAction.Complete, expected, response);
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, UnprocessableProblem>> CancelOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem,
+        UnprocessableProblem>> CancelOrderAsync(
         Guid id,
         CancelOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
@@ -203,7 +215,7 @@ public static class OrdersApi
             return errors.ToProblem();
         }
 
-        // A store that holds orders as it can write them (MongoDB's BSON) hands them over as API JSON: the same bytes, no Order per row.
+        // A store that holds orders as it can write them hands them over as API JSON: the same bytes, no Order per row.
         return jsonReads is not null
             ? await OrderStream.OpenAsync(jsonReads.GetManyJsonAsync(ids!, cancellationToken), cancellationToken)
             : await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken);
@@ -218,12 +230,14 @@ public static class OrdersApi
 
     private const string OrdersPath = "/orders/";
 
-    /// <summary>A header sent with an empty value binds as null, yet it is a malformed value, not an absent one.</summary>
+    /// <summary>A header sent with an empty value binds as null, yet it is a malformed value, not an absent
+    /// one.</summary>
     private static string? Present(string? bound, HttpResponse response, string header) =>
         bound ?? (response.HttpContext.Request.Headers.ContainsKey(header) ? string.Empty : null);
 
     private static Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, UnprocessableProblem> Answer(
-        TransitionResult result, Guid id, OrderAction action, int? expectedVersion, HttpResponse response) => result.Outcome switch
+        TransitionResult result, Guid id, OrderAction action, int? expectedVersion, HttpResponse response) =>
+            result.Outcome switch
         {
             TransitionOutcome.Applied or TransitionOutcome.Replayed => Succeeded(result, response),
             TransitionOutcome.NotFound => ApiProblems.OrderNotFound(id),
@@ -231,7 +245,8 @@ public static class OrdersApi
             _ => ApiProblems.Conflict(result, action, expectedVersion),
         };
 
-    /// <summary>200 with the order; a replay answers exactly like the first call (the order as that step left it, its ETag), marked so a client can tell.</summary>
+    /// <summary>200 with the order; a replay answers exactly like the first call (the order as that step left it, its
+    /// ETag), marked so a client can tell.</summary>
     private static Ok<Order> Succeeded(TransitionResult result, HttpResponse response)
     {
         if (result.Outcome == TransitionOutcome.Replayed)

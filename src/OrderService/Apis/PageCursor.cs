@@ -5,10 +5,8 @@ using OrderService.Data;
 namespace OrderService.Apis;
 
 /// <summary>
-/// The listing's opaque cursor: the position a page ends at (its last order's created-at and id), as
-/// base64url (no padding) of 25 bytes: a format version (1), the created-at as UTC ticks (big-endian
-/// int64, whole microseconds) and the id in RFC 9562 byte order. Opaque to clients: the version byte
-/// lets the format change without breaking a cursor a client still holds for a moment.
+/// The listing's opaque cursor: base64url of a format version, the last order's created-at (UTC ticks,
+/// big-endian) and its id in RFC 9562 byte order.
 /// </summary>
 public static class PageCursor
 {
@@ -27,12 +25,14 @@ public static class PageCursor
         return Base64Url.EncodeToString(bytes);
     }
 
-    /// <summary>The position a cursor names, or false when it is not one this service wrote (wrong length, alphabet, version or value).</summary>
+    /// <summary>The position a cursor names, or false when it is not one this service wrote (wrong length, alphabet,
+    /// version or value).</summary>
     public static bool TryDecode(string text, out OrderPosition position)
     {
         position = default;
         Span<byte> bytes = stackalloc byte[ByteLength];
-        if (text.Length != Length || !Base64Url.TryDecodeFromChars(text, bytes, out var written) || written != ByteLength || bytes[0] != Version)
+        if (text.Length != Length || !Base64Url.TryDecodeFromChars(text, bytes, out var written)
+            || written != ByteLength || bytes[0] != Version)
         {
             return false;
         }

@@ -17,7 +17,8 @@ public static class AuthorizationProblems
         Type = UnauthorizedType,
         Title = "Unauthorized",
         Status = StatusCodes.Status401Unauthorized,
-        Detail = $"This call needs a valid bearer token{(scope is null ? "" : $" with scope {scope}")} (Authorization: Bearer <token>); when one was sent, WWW-Authenticate says why it was refused.",
+        Detail = $"This call needs a valid bearer token{(scope is null ? "" : $" with scope {scope}")} " +
+            $"(Authorization: Bearer <token>); when one was sent, WWW-Authenticate says why it was refused.",
     };
 
     public static ProblemDetails MissingScope(string scope) => new()
@@ -48,13 +49,11 @@ public static class AuthorizationProblems
 /// <summary>403 from the customer rules (OpenAPI learns of 403 from the route group, not from this type).</summary>
 public sealed class ForbiddenProblem(ProblemDetails problem) : ProblemResult(problem);
 
-/// <summary>
-/// Challenges and forbids as the default handler does (so JwtBearer still writes WWW-Authenticate), then
-/// writes the problem body, which the status-code pages cannot word because they do not know the scope.
-/// </summary>
+/// <summary>Challenges and forbids as the default handler does, then writes a problem naming the scope.</summary>
 internal sealed class ProblemAuthorizationResultHandler : IAuthorizationMiddlewareResultHandler
 {
-    public async Task HandleAsync(RequestDelegate next, HttpContext context, AuthorizationPolicy policy, PolicyAuthorizationResult authorizeResult)
+    public async Task HandleAsync(RequestDelegate next, HttpContext context, AuthorizationPolicy policy,
+        PolicyAuthorizationResult authorizeResult)
     {
         if (authorizeResult.Succeeded)
         {

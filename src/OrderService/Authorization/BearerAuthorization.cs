@@ -8,11 +8,7 @@ namespace OrderService.Authorization;
 /// <summary>Whether <c>Authentication:Schemes:Bearer</c> is configured; read once at start-up.</summary>
 public sealed record BearerAuthorizationSwitch(bool IsOn);
 
-/// <summary>
-/// Optional JWT bearer authorization, configured the ASP.NET Core way: <c>Authentication:Schemes:Bearer</c>
-/// (ValidIssuer, ValidAudiences, SigningKeys, as <c>dotnet user-jwts</c> writes them) turns it on. Off, nothing
-/// is registered and no middleware runs.
-/// </summary>
+/// <summary>Optional JWT bearer authorization, configured the ASP.NET Core way.</summary>
 public static class BearerAuthorization
 {
     public static WebApplicationBuilder AddOrderAuthorization(this WebApplicationBuilder builder)
@@ -33,10 +29,13 @@ public static class BearerAuthorization
         // The scheme reads its own section (Authentication:Schemes:Bearer); nothing is set in code.
         services.AddAuthentication(JwtBearerDefaults.AuthenticationScheme).AddJwtBearer();
         services.AddAuthorizationBuilder()
-            .AddPolicy(OrderScopes.Read, static policy => policy.RequireAuthenticatedUser().AddRequirements(new ScopeRequirement(OrderScopes.Read)))
-            .AddPolicy(OrderScopes.Write, static policy => policy.RequireAuthenticatedUser().AddRequirements(new ScopeRequirement(OrderScopes.Write)));
+            .AddPolicy(OrderScopes.Read, static policy => policy.RequireAuthenticatedUser()
+                .AddRequirements(new ScopeRequirement(OrderScopes.Read)))
+            .AddPolicy(OrderScopes.Write, static policy => policy.RequireAuthenticatedUser()
+                .AddRequirements(new ScopeRequirement(OrderScopes.Write)));
         services.AddSingleton<IAuthorizationMiddlewareResultHandler, ProblemAuthorizationResultHandler>();
-        services.Configure<OpenApiOptions>(BearerOpenApi.DocumentName, static options => BearerOpenApi.Describe(options));
+        services.Configure<OpenApiOptions>(BearerOpenApi.DocumentName, static options =>
+            BearerOpenApi.Describe(options));
         return builder;
     }
 

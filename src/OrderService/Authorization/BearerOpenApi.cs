@@ -4,11 +4,7 @@ using Microsoft.OpenApi;
 
 namespace OrderService.Authorization;
 
-/// <summary>
-/// With authorization on, the OpenAPI document declares the bearer scheme and, per operation, the scope it
-/// needs (Swagger UI then shows Authorize). Endpoints without a policy (health) say so with an empty
-/// requirement list. With authorization off none of this is registered and the document has no security.
-/// </summary>
+/// <summary>With authorization on, OpenAPI declares the bearer scheme and each operation's scope.</summary>
 internal static class BearerOpenApi
 {
     public const string DocumentName = "v1";
@@ -25,26 +21,32 @@ internal static class BearerOpenApi
                 Type = SecuritySchemeType.Http,
                 Scheme = "bearer",
                 BearerFormat = "JWT",
-                Description = $"A JWT with scope {OrderScopes.Read} to read and {OrderScopes.Write} to change (the `scope` claim: a space-delimited string or an array). " +
+                Description = $"A JWT with scope {OrderScopes.Read} to read and {OrderScopes.Write} to change (the " +
+                    $"`scope` claim: a space-delimited string or an array). " +
                     $"With a `{OrderScopes.CustomerClaim}` claim it reaches only that customer's orders.",
             };
             return Task.CompletedTask;
         });
         options.AddOperationTransformer(static (operation, context, _) =>
         {
-            var scope = context.Description.ActionDescriptor.EndpointMetadata.OfType<IAuthorizeData>().LastOrDefault()?.Policy;
+            var scope = context.Description.ActionDescriptor.EndpointMetadata.OfType<IAuthorizeData>()
+                .LastOrDefault()?.Policy;
             if (scope is null)
             {
                 operation.Security = [];
                 return Task.CompletedTask;
             }
 
-            // The list stays empty: OpenAPI 3.1 would let an http scheme name roles there, but 3.0 and the linters
-            // (Spectral's oas3-operation-security-defined) read it as OAuth2 scopes, so the scope goes in the text.
-            operation.Security = [new OpenApiSecurityRequirement { [new OpenApiSecuritySchemeReference(SchemeName, context.Document)] = [] }];
-            operation.Description = $"{operation.Description} Needs scope `{scope}`; a token with a `{OrderScopes.CustomerClaim}` claim reaches only that customer's orders.".TrimStart();
-            Describe(operation, "401", "No valid bearer token (missing, expired, wrong issuer, audience or signature); WWW-Authenticate says which.");
-            Describe(operation, "403", $"The token lacks scope {scope}, or it names another customer in `{OrderScopes.CustomerClaim}`.");
+            // The list stays empty: linters read an http scheme's list as OAuth2 scopes, so the scope goes in the text.
+            operation.Security = [new OpenApiSecurityRequirement { [new OpenApiSecuritySchemeReference(SchemeName,
+                context.Document)] = [] }];
+            operation.Description = ($"{operation.Description} Needs scope `{scope}`; a token with a " +
+                $"`{OrderScopes.CustomerClaim}` claim reaches only that customer's orders.").TrimStart();
+            Describe(operation, "401",
+                "No valid bearer token (missing, expired, wrong issuer, audience or signature); WWW-Authenticate " +
+                "says which.");
+            Describe(operation, "403",
+                $"The token lacks scope {scope}, or it names another customer in `{OrderScopes.CustomerClaim}`.");
             return Task.CompletedTask;
         });
     }

@@ -4,13 +4,10 @@ using OrderService.Data.Configuration;
 
 namespace OrderService.Authorization;
 
-/// <summary>
-/// The <c>Authentication:Schemes:Bearer</c> section, the one <c>dotnet user-jwts</c> writes. ASP.NET Core's
-/// JwtBearer reads it itself; this class exists only to check it at start-up, because the framework
-/// accepts a section that lets every token through (no audience: any audience passes) or none (no key for the
-/// issuer), and a key that is not base64 would throw on the first request instead of at start-up.
-/// </summary>
-[Description("JWT bearer authorization, the section dotnet user-jwts writes and ASP.NET Core's JwtBearer reads. Absent: authorization is off. Its other keys (MapInboundClaims, RequireHttpsMetadata, ...) work as in any ASP.NET Core service.")]
+/// <summary><c>Authentication:Schemes:Bearer</c>, checked at start-up: JwtBearer itself lets a bad one in.</summary>
+[Description("JWT bearer authorization, the section dotnet user-jwts writes and ASP.NET Core's JwtBearer reads. " +
+    "Absent: authorization is off. Its other keys (MapInboundClaims, RequireHttpsMetadata, ...) work as in any " +
+    "ASP.NET Core service.")]
 public sealed class BearerTokenOptions
 {
     public const string SectionName = "Authentication:Schemes:Bearer";
@@ -34,15 +31,17 @@ public sealed class BearerTokenOptions
     [Description("An OpenID Connect issuer whose published keys sign the tokens, instead of SigningKeys.")]
     public string? Authority { get; set; }
 
-    [Description("Symmetric keys as dotnet user-jwts stores them; JwtBearer uses the one whose Issuer is a valid issuer.")]
+    [Description("Symmetric keys as dotnet user-jwts stores them; JwtBearer uses the one whose Issuer is a valid " +
+        "issuer.")]
     [SettingRule("one key per issuer, and one whose Issuer is the ValidIssuer, unless Authority is set")]
     public List<SigningKey> SigningKeys { get; set; } = [];
 
     private const string IssuerRule = "required (ValidIssuer or ValidIssuers) unless Authority is set";
 
-    private const string AudienceRule = "at least one audience (ValidAudience or ValidAudiences): without one, a token for any audience would pass";
+    private const string AudienceRule =
+        "at least one audience (ValidAudience or ValidAudiences): without one, a token for any audience would pass";
 
-    /// <summary>A symmetric key as <c>dotnet user-jwts</c> stores it: JwtBearer uses the one whose Issuer matches a valid issuer.</summary>
+    /// <summary>A symmetric key as <c>dotnet user-jwts</c> stores it.</summary>
     [Description("One symmetric signing key.")]
     public sealed class SigningKey
     {
@@ -59,7 +58,9 @@ public sealed class BearerTokenOptions
 }
 
 /// <summary>Each failure names its key and says what would be accepted.</summary>
-[Description("JWT bearer authorization, the section dotnet user-jwts writes and ASP.NET Core's JwtBearer reads. Absent: authorization is off. Its other keys (MapInboundClaims, RequireHttpsMetadata, ...) work as in any ASP.NET Core service.")]
+[Description("JWT bearer authorization, the section dotnet user-jwts writes and ASP.NET Core's JwtBearer reads. " +
+    "Absent: authorization is off. Its other keys (MapInboundClaims, RequireHttpsMetadata, ...) work as in any " +
+    "ASP.NET Core service.")]
 public sealed class BearerTokenOptionsValidator : IValidateOptions<BearerTokenOptions>
 {
     /// <summary>HS256 needs a key of at least 256 bits; a shorter one makes every token fail (IDX10720).</summary>
@@ -69,37 +70,46 @@ public sealed class BearerTokenOptionsValidator : IValidateOptions<BearerTokenOp
     {
         const string Section = BearerTokenOptions.SectionName;
         var failures = new List<string>();
-        var issuers = options.ValidIssuers.Append(options.ValidIssuer).Where(static i => !string.IsNullOrWhiteSpace(i)).ToList();
+        var issuers = options.ValidIssuers.Append(options.ValidIssuer).Where(static i => !string.IsNullOrWhiteSpace(i))
+            .ToList();
         var hasAuthority = !string.IsNullOrWhiteSpace(options.Authority);
 
         if (issuers.Count == 0 && !hasAuthority)
         {
-            failures.Add($"{Section}:ValidIssuer is required when authorization is on (the issuer every token must name), or set {Section}:Authority.");
+            failures.Add($"{Section}:ValidIssuer is required when authorization is on (the issuer every token must " +
+                $"name), or set {Section}:Authority.");
         }
 
-        if (string.IsNullOrWhiteSpace(options.ValidAudience) && !options.ValidAudiences.Any(static a => !string.IsNullOrWhiteSpace(a)))
+        if (string.IsNullOrWhiteSpace(options.ValidAudience)
+            && !options.ValidAudiences.Any(static a => !string.IsNullOrWhiteSpace(a)))
         {
-            failures.Add($"{Section}:ValidAudiences needs at least one audience when authorization is on; without one, a token for any audience would pass.");
+            failures.Add($"{Section}:ValidAudiences needs at least one audience when authorization is on; without " +
+                $"one, a token for any audience would pass.");
         }
 
         for (var i = 0; i < options.SigningKeys.Count; i++)
         {
             if (!IsKey(options.SigningKeys[i].Value))
             {
-                failures.Add($"{Section}:SigningKeys:{i}:Value must be {SettingRuleAttribute.Of<BearerTokenOptions.SigningKey>(nameof(BearerTokenOptions.SigningKey.Value))}; `dotnet user-jwts key` shows one.");
+                failures.Add($"{Section}:SigningKeys:{i}:Value must be " +
+                    $"{SettingRuleAttribute.Of<BearerTokenOptions.SigningKey>(
+                        nameof(BearerTokenOptions.SigningKey.Value))}; `dotnet user-jwts key` shows one.");
             }
         }
 
         // JwtBearer looks a valid issuer's key up with SingleOrDefault: a second key for it fails every request (500).
-        foreach (var shared in options.SigningKeys.Where(static k => k.Issuer is not null).GroupBy(static k => k.Issuer).Where(static g => g.Count() > 1))
+        foreach (var shared in options.SigningKeys.Where(static k => k.Issuer is not null).GroupBy(static k => k.Issuer)
+            .Where(static g => g.Count() > 1))
         {
-            failures.Add($"{Section}:SigningKeys has {shared.Count()} keys for issuer '{shared.Key}'; JwtBearer accepts one key per issuer.");
+            failures.Add($"{Section}:SigningKeys has {shared.Count()} keys for issuer '{shared.Key}'; JwtBearer " +
+                $"accepts one key per issuer.");
         }
 
         // JwtBearer only uses a key whose Issuer is a valid issuer: any other key is silently ignored.
         if (!hasAuthority && !options.SigningKeys.Any(key => key.Issuer is not null && issuers.Contains(key.Issuer)))
         {
-            failures.Add($"{Section}:SigningKeys needs a key whose Issuer is the ValidIssuer ('{string.Join("', '", issuers)}'), or set {Section}:Authority.");
+            failures.Add($"{Section}:SigningKeys needs a key whose Issuer is the ValidIssuer " +
+                $"('{string.Join("', '", issuers)}'), or set {Section}:Authority.");
         }
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);

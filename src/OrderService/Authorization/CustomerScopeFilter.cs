@@ -6,18 +6,7 @@ using OrderService.Problems;
 
 namespace OrderService.Authorization;
 
-/// <summary>
-/// A token with a customer_id claim reaches only that customer's orders (docs/api.md); a token without one reaches
-/// every customer's. The rules sit around the handlers, which stay unaware of them:
-/// <list type="bullet">
-/// <item>another customer's listing, or a create for another customer: 403 before the handler runs;</item>
-/// <item>a write to another customer's order: 404 (as for a missing order, so existence does not leak), decided by a
-/// read BEFORE the write. Reading first and writing next is race-free because an order's customer is set at
-/// creation and never changes: whatever happens between the two calls, the owner read is still the owner;</item>
-/// <item>a read of another customer's order: 404, decided on the handler's answer (no second read);</item>
-/// <item>a streamed list (batch) keeps only the customer's orders.</item>
-/// </list>
-/// </summary>
+/// <summary>A customer_id claim reaches only that customer's orders; another's order is a 404, so none leaks.</summary>
 internal sealed class CustomerScopeFilter : IEndpointFilter
 {
     public async ValueTask<object?> InvokeAsync(EndpointFilterInvocationContext context, EndpointFilterDelegate next)
@@ -49,7 +38,8 @@ internal sealed class CustomerScopeFilter : IEndpointFilter
     {
         var http = context.HttpContext;
         var route = http.Request.RouteValues;
-        if (route.TryGetValue("customerId", out var listed) && !string.Equals(listed as string, customer, StringComparison.Ordinal))
+        if (route.TryGetValue("customerId", out var listed)
+            && !string.Equals(listed as string, customer, StringComparison.Ordinal))
         {
             return AuthorizationProblems.OtherCustomer();
         }
@@ -57,14 +47,16 @@ internal sealed class CustomerScopeFilter : IEndpointFilter
         foreach (var argument in context.Arguments)
         {
             // A create names its customer in the body; a missing or malformed one is left to validation (400).
-            if (argument is CreateOrderRequest { CustomerId: { Length: > 0 } named } && !string.Equals(named, customer, StringComparison.Ordinal))
+            if (argument is CreateOrderRequest { CustomerId: { Length: > 0 } named }
+                && !string.Equals(named, customer, StringComparison.Ordinal))
             {
                 return AuthorizationProblems.OtherCustomer();
             }
         }
 
         // The binder has already turned {id} into a Guid or answered 400, so a parse failure cannot happen here.
-        if (!HttpMethods.IsGet(http.Request.Method) && route.TryGetValue("id", out var raw) && Guid.TryParse(raw as string, out var id))
+        if (!HttpMethods.IsGet(http.Request.Method) && route.TryGetValue("id", out var raw)
+            && Guid.TryParse(raw as string, out var id))
         {
             var store = http.RequestServices.GetRequiredService<IOrderStore>();
             var order = await store.GetAsync(id, http.RequestAborted);
@@ -82,7 +74,8 @@ internal sealed class CustomerScopeFilter : IEndpointFilter
         var answer = result is INestedHttpResult nested ? nested.Result : result;
         switch (answer)
         {
-            case IValueHttpResult<Order> { Value: { } order } when !string.Equals(order.CustomerId, customer, StringComparison.Ordinal):
+            case IValueHttpResult<Order> { Value: { } order } when !string.Equals(order.CustomerId, customer,
+                StringComparison.Ordinal):
                 response.Headers.ETag = default;
                 return ApiProblems.OrderNotFound(order.Id);
             case OrderStream stream:

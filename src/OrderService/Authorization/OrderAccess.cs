@@ -2,17 +2,10 @@ using Microsoft.AspNetCore.Authorization;
 
 namespace OrderService.Authorization;
 
-/// <summary>
-/// The authorization rules, set once on a route group (the handlers stay as they are). When authorization is
-/// off these add nothing at all: no metadata, no filter, so the request path is the same as without them.
-/// </summary>
+/// <summary>The authorization rules, set once on a route group (the handlers stay as they are).</summary>
 public static class OrderAccess
 {
-    /// <summary>
-    /// Every endpoint of the group needs a bearer token: GET and the endpoints marked <see cref="ReadsOnly{TBuilder}"/>
-    /// need orders:read, the others orders:write (a new endpoint is a write until it says otherwise). A token with a
-    /// customer_id claim reaches only that customer's orders (<see cref="CustomerScopeFilter"/>).
-    /// </summary>
+    /// <summary>Every endpoint needs a bearer token: orders:read for reads, orders:write for the rest.</summary>
     public static RouteGroupBuilder RequireOrderAccess(this RouteGroupBuilder group)
     {
         var routes = (IEndpointRouteBuilder)group;
@@ -27,14 +20,15 @@ public static class OrderAccess
         // Finally: it runs after each endpoint's own conventions, so it sees ReadsOnly.
         ((IEndpointConventionBuilder)group).Finally(static endpoint =>
         {
-            var isGet = endpoint.Metadata.OfType<HttpMethodMetadata>().Any(static m => m.HttpMethods.All(HttpMethods.IsGet));
+            var isGet = endpoint.Metadata.OfType<HttpMethodMetadata>()
+                .Any(static m => m.HttpMethods.All(HttpMethods.IsGet));
             var readsOnly = isGet || endpoint.Metadata.Contains(ReadsOnlyMarker.Instance);
             endpoint.Metadata.Add(new AuthorizeAttribute(readsOnly ? OrderScopes.Read : OrderScopes.Write));
         });
         return group;
     }
 
-    /// <summary>This endpoint changes nothing although its method is not GET (a batch read sends its ids in a body).</summary>
+    /// <summary>This endpoint changes nothing although its method is not GET.</summary>
     public static TBuilder ReadsOnly<TBuilder>(this TBuilder builder)
         where TBuilder : IEndpointConventionBuilder => builder.WithMetadata(ReadsOnlyMarker.Instance);
 

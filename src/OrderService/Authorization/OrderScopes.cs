@@ -12,14 +12,11 @@ public static class OrderScopes
     /// <summary>A token with this claim reaches only that customer's orders; without it, every customer's.</summary>
     public const string CustomerClaim = "customer_id";
 
-    // "scope" as RFC 8693 names it (dotnet user-jwts writes it too); the long name is what it becomes if an
-    // operator sets MapInboundClaims=true; "scp" is how Microsoft Entra ID names the same thing.
-    private static readonly string[] ScopeClaimTypes = ["scope", "scp", "http://schemas.microsoft.com/identity/claims/scope"];
+    // "scope" as RFC 8693 names it; the long name is what it becomes if an operator sets MapInboundClaims=true.
+    private static readonly string[] ScopeClaimTypes =
+        ["scope", "scp", "http://schemas.microsoft.com/identity/claims/scope"];
 
-    /// <summary>
-    /// Whether <paramref name="user"/> holds <paramref name="scope"/>. The claim may be one space-delimited
-    /// string ("orders:read orders:write") or a JSON array, which the token handler turns into one claim per item.
-    /// </summary>
+    /// <summary>Whether <paramref name="user"/> holds <paramref name="scope"/>, in one claim or one per item.</summary>
     public static bool Has(ClaimsPrincipal user, string scope)
     {
         foreach (var claim in user.Claims)
@@ -43,7 +40,7 @@ public static class OrderScopes
     }
 }
 
-/// <summary>Requires one scope. It is its own handler, so the policy needs no extra registration.</summary>
+/// <summary>Requires one scope.</summary>
 public sealed class ScopeRequirement(string scope) : AuthorizationHandler<ScopeRequirement>, IAuthorizationRequirement
 {
     public string Scope { get; } = scope;

@@ -44,9 +44,7 @@ public sealed partial class OrderServiceJsonContext : JsonSerializerContext
         options.PropertyNamingPolicy = JsonNamingPolicy.CamelCase;
         options.NumberHandling = JsonNumberHandling.Strict;
 
-        // A key given twice ({"customerId":"a","customerId":"b"}, also differing only in case) is a 400:
-        // the default keeps the last value silently, so a body could mean one thing to a proxy or a log
-        // and another to us (found by the model-based malformed-body tests).
+        // A key given twice is a 400: the default would keep the last value silently.
         options.AllowDuplicateProperties = false;
         options.DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull;
         options.Converters.Add(new UtcTimestampJsonConverter());

@@ -3,18 +3,14 @@ using System.ComponentModel.DataAnnotations;
 
 namespace OrderService.Payments;
 
-/// <summary>
-/// The <c>Payments</c> section: a declined-payment probe for the shoot-out's dirty-read measurement.
-/// Off by default. When on, a pay whose paymentReference starts with <see cref="DeclineReferencePrefix"/>
-/// writes, waits <see cref="AuthorizationDelayMilliseconds"/> inside the transaction, then rolls back
-/// (402): concurrent readers that saw "Paid" meanwhile read something that never committed.
-/// </summary>
+/// <summary>The <c>Payments</c> section.</summary>
 [Description("A declined-payment probe for the shoot-out's dirty-read measurement; off by default.")]
 public sealed class PaymentOptions
 {
     public const string SectionName = "Payments";
 
-    [Description("A prefix of paymentReference that the simulated gateway declines after the write and before the commit (402, rolled back): the shoot-out's dirty-read probe. Unset or empty: off.")]
+    [Description("A prefix of paymentReference that the simulated gateway declines after the write and before the " +
+        "commit (402, rolled back): the shoot-out's dirty-read probe. Unset or empty: off.")]
     [MaxLength(128)]
     public string? DeclineReferencePrefix { get; set; }
 

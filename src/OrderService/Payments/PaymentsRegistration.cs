@@ -5,7 +5,7 @@ namespace OrderService.Payments;
 
 public static class PaymentsRegistration
 {
-    /// <summary>The payment gateway the stores ask before a pay commits (Payments:*): the simulated one, which declines nothing by default.</summary>
+    /// <summary>The payment gateway the stores ask before a pay commits.</summary>
     public static WebApplicationBuilder AddPayments(this WebApplicationBuilder builder)
     {
         builder.Services.AddSettings<PaymentOptions>(builder.Configuration, PaymentOptions.SectionName);

@@ -5,9 +5,7 @@ using OrderService.Data.Payments;
 namespace OrderService.Payments;
 
 /// <summary>
-/// A stand-in gateway (Payments:*): it approves every payment up front, except one whose reference starts with
-/// <see cref="PaymentOptions.DeclineReferencePrefix"/>, which it holds for <see cref="PaymentOptions.AuthorizationDelayMilliseconds"/>
-/// and then declines: a write that readers may see but that never commits.
+/// A stand-in gateway: approves every pay, but holds then declines one whose reference has the decline prefix.
 /// </summary>
 public sealed class SimulatedPaymentGateway : IPaymentAuthorizer
 {
@@ -26,7 +24,8 @@ public sealed class SimulatedPaymentGateway : IPaymentAuthorizer
     }
 
     public PendingAuthorization? Authorize(Guid orderId, OrderEventData payment) =>
-        _declinePrefix is not null && payment.PaymentReference is { } reference && reference.StartsWith(_declinePrefix, StringComparison.Ordinal)
+        _declinePrefix is not null && payment.PaymentReference is { } reference
+            && reference.StartsWith(_declinePrefix, StringComparison.Ordinal)
             ? _decline
             : null;
 

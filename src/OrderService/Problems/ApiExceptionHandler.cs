@@ -6,35 +6,36 @@ using Polly.CircuitBreaker;
 
 namespace OrderService.Problems;
 
-/// <summary>
-/// The one place where exceptions become answers: a store fault is a 503 with Retry-After (also an engine error the
-/// store cannot classify: the resilient store wraps whatever an engine raises), bad input is a 4xx problem, and only
-/// a real bug of our own code is a 500. Expected outcomes (404, 409, 422) never get here:
-/// handlers return them as typed results.
-/// </summary>
-public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resilience, ILogger<ApiExceptionHandler> logger) : IExceptionHandler
+/// <summary>Exceptions become answers here: a store fault is a 503, bad input a 4xx, only our bug a 500.</summary>
+public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resilience,
+    ILogger<ApiExceptionHandler> logger) : IExceptionHandler
 {
-    public async ValueTask<bool> TryHandleAsync(HttpContext httpContext, Exception exception, CancellationToken cancellationToken)
+    public async ValueTask<bool> TryHandleAsync(HttpContext httpContext, Exception exception,
+        CancellationToken cancellationToken)
     {
         switch (exception)
         {
             case StoreUnavailableException unavailable:
                 if (unavailable.UnclassifiedEngineError is { } engineError)
                 {
-                    LogUnclassifiedStoreError(logger, unavailable.InnerException, engineError, httpContext.Request.Method, httpContext.Request.Path.Value);
+                    LogUnclassifiedStoreError(logger, unavailable.InnerException, engineError,
+                        httpContext.Request.Method, httpContext.Request.Path.Value);
                 }
                 else
                 {
                     LogStoreUnavailable(logger, unavailable.Message);
                 }
 
-                // An open circuit knows when it will let a call through again; any other outage uses the configured hint.
+                // An open circuit knows when it will let a call through again; any other outage uses the configured
+                // hint.
                 var retryAfter = unavailable.RetryAfter is { } left
                     ? Math.Max(1, (int)Math.Ceiling(left.TotalSeconds))
                     : resilience.Value.RetryAfterSeconds;
-                httpContext.Response.Headers.RetryAfter = retryAfter.ToString(System.Globalization.CultureInfo.InvariantCulture);
+                httpContext.Response.Headers.RetryAfter =
+                    retryAfter.ToString(System.Globalization.CultureInfo.InvariantCulture);
                 await ProblemSetup.WriteAsync(httpContext, ApiProblems.StoreUnavailable(
-                        retryAfter, circuitOpen: unavailable.InnerException is BrokenCircuitException, operatorReason: unavailable.NeedsOperator ? unavailable.Message : null))
+                        retryAfter, circuitOpen: unavailable.InnerException is BrokenCircuitException,
+                            operatorReason: unavailable.NeedsOperator ? unavailable.Message : null))
                     ;
                 return true;
 
@@ -63,8 +64,10 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
     private static partial void LogStoreUnavailable(ILogger logger, string reason);
 
     // Error: the store failed in a way it does not know (so it may not clear by itself); the engine's code says what.
-    [LoggerMessage(Level = LogLevel.Error, Message = "Answered 503 for a store error the store does not classify on {Method} {Path}: {EngineError}")]
-    private static partial void LogUnclassifiedStoreError(ILogger logger, Exception? exception, string engineError, string method, string? path);
+    [LoggerMessage(Level = LogLevel.Error, Message =
+        "Answered 503 for a store error the store does not classify on {Method} {Path}: {EngineError}")]
+    private static partial void LogUnclassifiedStoreError(ILogger logger, Exception? exception, string engineError,
+        string method, string? path);
 
     [LoggerMessage(Level = LogLevel.Error, Message = "Unhandled exception on {Method} {Path}")]
     private static partial void LogUnexpected(ILogger logger, Exception exception, string method, string? path);

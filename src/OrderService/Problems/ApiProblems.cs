@@ -4,10 +4,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Problems;
 
-/// <summary>
-/// The domain's problems, one factory each. The <c>type</c> URIs let a client tell, say, a stale
-/// version from an illegal transition without parsing text; both are 409.
-/// </summary>
+/// <summary>The domain's problems, one factory each.</summary>
 public static class ApiProblems
 {
     public const string OrderNotFoundType = "urn:orderservice:problem:order-not-found";
@@ -25,7 +22,7 @@ public static class ApiProblems
         Detail = $"There is no order {id}.",
     });
 
-    /// <summary>A conditional write that matched nothing: the status forbids the action, or If-Match is stale.</summary>
+    /// <summary>A conditional write that matched nothing: the status forbids it, or If-Match is stale.</summary>
     public static ConflictProblem Conflict(TransitionResult result, OrderAction action, int? expectedVersion)
     {
         var stale = result.Outcome == TransitionOutcome.StaleVersion;
@@ -35,7 +32,8 @@ public static class ApiProblems
             Title = stale ? "Stale version" : "Illegal transition",
             Status = StatusCodes.Status409Conflict,
             Detail = stale
-                ? $"If-Match expected version {expectedVersion}, but the order is at version {result.CurrentVersion}. Read it again and retry."
+                ? $"If-Match expected version {expectedVersion}, but the order is at version " +
+                    $"{result.CurrentVersion}. Read it again and retry."
                 : $"{action} is not allowed from status {result.CurrentStatus}.",
         };
         if (result.CurrentStatus is { } status)
@@ -56,7 +54,8 @@ public static class ApiProblems
         Type = IdempotencyKeyReusedType,
         Title = "Idempotency-Key reused",
         Status = StatusCodes.Status422UnprocessableEntity,
-        Detail = "This Idempotency-Key was used before for a different request (another body, step or order). A key names one request: use a new key for a new one.",
+        Detail = "This Idempotency-Key was used before for a different request (another body, step or order). A key " +
+            "names one request: use a new key for a new one.",
     });
 
     public static PaymentDeclinedProblem PaymentDeclined(Guid id) => new(new ProblemDetails
@@ -67,15 +66,19 @@ public static class ApiProblems
         Detail = $"The payment for order {id} was declined; the order is unchanged.",
     });
 
-    /// <param name="circuitOpen">The store failed repeatedly and is not being called until the break ends (the circuit breaker).</param>
-    /// <param name="operatorReason">What an operator must fix (a database that does not exist), when that is the cause.</param>
-    public static ProblemDetails StoreUnavailable(int retryAfterSeconds, bool circuitOpen = false, string? operatorReason = null) => new()
+    /// <param name="circuitOpen">The store failed repeatedly and is not being called until the break ends (the circuit
+    /// breaker).</param>
+    /// <param name="operatorReason">What an operator must fix (a database that does not exist), when that is the
+    /// cause.</param>
+    public static ProblemDetails StoreUnavailable(int retryAfterSeconds, bool circuitOpen = false,
+        string? operatorReason = null) => new()
     {
         Type = StoreUnavailableType,
         Title = "Store unavailable",
         Status = StatusCodes.Status503ServiceUnavailable,
         Detail = operatorReason is not null ? $"{operatorReason} Retry after {retryAfterSeconds} s."
-            : circuitOpen ? $"The order store failed repeatedly; calls to it are paused (circuit open). Retry after {retryAfterSeconds} s."
+            : circuitOpen ? $"The order store failed repeatedly; calls to it are paused (circuit open). Retry after " +
+                $"{retryAfterSeconds} s."
             : $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s.",
     };
 

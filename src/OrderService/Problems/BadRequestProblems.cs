@@ -4,11 +4,7 @@ using Microsoft.AspNetCore.Mvc;
 
 namespace OrderService.Problems;
 
-/// <summary>
-/// Turns what ASP.NET Core rejects before a handler runs (malformed JSON, a wrong field type, an
-/// unparsable route or query value, a wrong content type, an oversized body) into a problem that says
-/// which field was wrong, keyed like our own validation errors (<c>lines[2].quantity</c>).
-/// </summary>
+/// <summary>Turns what ASP.NET Core rejects before a handler runs into a problem naming the wrong field.</summary>
 public static partial class BadRequestProblems
 {
     public static ProblemDetails From(BadHttpRequestException exception) => exception.StatusCode switch
@@ -38,7 +34,8 @@ public static partial class BadRequestProblems
         if (exception.InnerException is JsonException json)
         {
             var wrongType = json.Message.Contains("could not be converted", StringComparison.Ordinal);
-            return Invalid(FieldOf(json.Path), wrongType ? "The value has the wrong JSON type or is out of range." : "The JSON is malformed here.");
+            return Invalid(FieldOf(json.Path),
+                wrongType ? "The value has the wrong JSON type or is out of range." : "The JSON is malformed here.");
         }
 
         var binding = FailedBinding().Match(exception.Message);
@@ -50,24 +47,26 @@ public static partial class BadRequestProblems
         // "Required parameter ... was not provided from body" and its implicit-body twin: no usable body at all.
         return exception.Message.Contains("body", StringComparison.OrdinalIgnoreCase)
             ? Invalid("body", "A JSON request body is required.")
-            : new ProblemDetails { Status = StatusCodes.Status400BadRequest, Title = "The request is invalid.", Detail = exception.Message };
+            : new ProblemDetails { Status = StatusCodes.Status400BadRequest, Title = "The request is invalid.", Detail =
+                exception.Message };
     }
 
-    /// <summary>What a value that does not parse gets, from the binder or from our own rules (the listing's limit).</summary>
+    /// <summary>What a value that does not parse gets, from the binder or from our own rules.</summary>
     public static string NotAValidValue(string value) => $"'{value}' is not a valid value.";
 
-    private static HttpValidationProblemDetails Invalid(string field, string message) => new(new Dictionary<string, string[]> { [field] = [message] })
+    private static HttpValidationProblemDetails Invalid(string field, string message) =>
+        new(new Dictionary<string, string[]> { [field] = [message] })
     {
         Status = StatusCodes.Status400BadRequest,
         Title = "The request is invalid.",
     };
 
-    /// <summary>"$.lines[2].quantity" -> "lines[2].quantity"; the document itself is "body".</summary>
     private static string FieldOf(string? path) =>
-        string.IsNullOrEmpty(path) || path == "$" ? "body" : path.StartsWith("$.", StringComparison.Ordinal) ? path[2..] : path.TrimStart('$');
+        string.IsNullOrEmpty(path)
+            || path == "$" ? "body" : path.StartsWith("$.", StringComparison.Ordinal) ? path[2..] : path.TrimStart('$');
 
-    // The message RequestDelegateFactory throws (RouteHandlerOptions.ThrowOnBadRequest) for an unparsable
-    // route, query or header value: Failed to bind parameter "Guid id" from "abc".
-    [GeneratedRegex("^Failed to bind parameter \"(?:[^\"]* )?(?<name>[^\" ]+)\" from \"(?<value>.*)\"\\.$", RegexOptions.Singleline)]
+    // The message RequestDelegateFactory throws for an unparsable route, query or header value.
+    [GeneratedRegex("^Failed to bind parameter \"(?:[^\"]* )?(?<name>[^\" ]+)\" from \"(?<value>.*)\"\\.$",
+        RegexOptions.Singleline)]
     private static partial Regex FailedBinding();
 }

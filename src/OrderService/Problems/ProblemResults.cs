@@ -4,11 +4,9 @@ using Microsoft.AspNetCore.Mvc;
 
 namespace OrderService.Problems;
 
-/// <summary>
-/// A ProblemDetails answer whose status is fixed by its type. The built-in NotFound&lt;ProblemDetails&gt;
-/// and friends write application/json; these write application/problem+json and tell OpenAPI so.
-/// </summary>
-public abstract class ProblemResult(ProblemDetails problem) : IResult, IStatusCodeHttpResult, IValueHttpResult, IValueHttpResult<ProblemDetails>
+/// <summary>A ProblemDetails answer whose status is fixed by its type.</summary>
+public abstract class ProblemResult(ProblemDetails problem) : IResult, IStatusCodeHttpResult, IValueHttpResult,
+    IValueHttpResult<ProblemDetails>
 {
     public ProblemDetails Value { get; } = problem;
 
@@ -19,35 +17,42 @@ public abstract class ProblemResult(ProblemDetails problem) : IResult, IStatusCo
     public Task ExecuteAsync(HttpContext httpContext) => ProblemSetup.WriteAsync(httpContext, Value);
 
     protected static void Describe(EndpointBuilder builder, int statusCode) =>
-        builder.Metadata.Add(new ProducesResponseTypeMetadata(statusCode, typeof(ProblemDetails), [ProblemSetup.ContentType]));
+        builder.Metadata.Add(new ProducesResponseTypeMetadata(statusCode, typeof(ProblemDetails),
+            [ProblemSetup.ContentType]));
 }
 
 /// <summary>404: no order (or customer) with that id.</summary>
 public sealed class NotFoundProblem(ProblemDetails problem) : ProblemResult(problem), IEndpointMetadataProvider
 {
-    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => Describe(builder, StatusCodes.Status404NotFound);
+    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
+        Describe(builder, StatusCodes.Status404NotFound);
 }
 
 /// <summary>409: the transition is illegal from the current status, or If-Match named a stale version.</summary>
 public sealed class ConflictProblem(ProblemDetails problem) : ProblemResult(problem), IEndpointMetadataProvider
 {
-    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => Describe(builder, StatusCodes.Status409Conflict);
+    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
+        Describe(builder, StatusCodes.Status409Conflict);
 }
 
 /// <summary>422: an Idempotency-Key reused for a different request (another body, step or order).</summary>
 public sealed class UnprocessableProblem(ProblemDetails problem) : ProblemResult(problem), IEndpointMetadataProvider
 {
-    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => Describe(builder, StatusCodes.Status422UnprocessableEntity);
+    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
+        Describe(builder, StatusCodes.Status422UnprocessableEntity);
 }
 
-/// <summary>402: the payment was declined and the write rolled back (an extension of the contract, off by default).</summary>
+/// <summary>402: the payment was declined and the write rolled back.</summary>
 public sealed class PaymentDeclinedProblem(ProblemDetails problem) : ProblemResult(problem), IEndpointMetadataProvider
 {
-    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => Describe(builder, StatusCodes.Status402PaymentRequired);
+    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
+        Describe(builder, StatusCodes.Status402PaymentRequired);
 }
 
 /// <summary>503: the store cannot be reached (readiness).</summary>
-public sealed class ServiceUnavailableProblem(ProblemDetails problem) : ProblemResult(problem), IEndpointMetadataProvider
+public sealed class ServiceUnavailableProblem(ProblemDetails problem) : ProblemResult(problem),
+    IEndpointMetadataProvider
 {
-    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => Describe(builder, StatusCodes.Status503ServiceUnavailable);
+    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
+        Describe(builder, StatusCodes.Status503ServiceUnavailable);
 }

@@ -2,22 +2,18 @@ using Microsoft.AspNetCore.Mvc;
 
 namespace OrderService.Problems;
 
-/// <summary>
-/// Every failure is an application/problem+json answer written by ASP.NET Core's IProblemDetailsService: exceptions
-/// (<see cref="ApiExceptionHandler"/>), bare status codes (UseStatusCodePages: a 404 for an unknown path, 405, 415,
-/// 413), oversized bodies and the handlers' typed problems. The framework's problems are kept as docs/api.md states
-/// them by configuring it: a title for any status, and a problem whatever the Accept header says.
-/// </summary>
+/// <summary>Every failure is an application/problem+json answer written by IProblemDetailsService.</summary>
 public static class ProblemSetup
 {
     public const string ContentType = "application/problem+json";
 
     public static IServiceCollection AddApiProblems(this IServiceCollection services)
     {
-        // Binding failures (a non-UUID id, malformed JSON, a wrong field type) throw, so the exception
-        // handler can answer them as problems that name the field, instead of an empty 400.
+        // Binding failures throw, so the exception handler can answer them as problems that name the field, instead of
+        // an empty 400.
         services.Configure<RouteHandlerOptions>(routes => routes.ThrowOnBadRequest = true);
-        services.AddProblemDetails(problems => problems.CustomizeProblemDetails = static context => context.ProblemDetails.Title ??= ReasonPhrase(context.ProblemDetails.Status));
+        services.AddProblemDetails(problems => problems.CustomizeProblemDetails = static context =>
+            context.ProblemDetails.Title ??= ReasonPhrase(context.ProblemDetails.Status));
 
         // Registered after the framework's writer, so it is asked only when that one declines (an Accept without JSON).
         services.AddSingleton<IProblemDetailsWriter, AnyAcceptProblemWriter>();
@@ -28,7 +24,8 @@ public static class ProblemSetup
     public static WebApplication UseApiProblems(this WebApplication app)
     {
         app.UseExceptionHandler();
-        app.UseStatusCodePages(static context => WriteAsync(context.HttpContext, ForStatus(context.HttpContext.Response.StatusCode)));
+        app.UseStatusCodePages(static context =>
+            WriteAsync(context.HttpContext, ForStatus(context.HttpContext.Response.StatusCode)));
         app.UseRequestBodyLimit();
         return app;
     }
@@ -41,7 +38,6 @@ public static class ProblemSetup
             .WriteAsync(new ProblemDetailsContext { HttpContext = httpContext, ProblemDetails = problem }).AsTask();
     }
 
-    /// <summary>A bare status: 413 and 415 say what the limit is; the others are the status and its reason phrase.</summary>
     private static ProblemDetails ForStatus(int status) => status switch
     {
         StatusCodes.Status415UnsupportedMediaType => BadRequestProblems.UnsupportedMediaType(),
@@ -49,14 +45,10 @@ public static class ProblemSetup
         _ => new ProblemDetails { Status = status },
     };
 
-    /// <summary>The title of a status the framework's defaults do not name, as the status line words it.</summary>
     private static string ReasonPhrase(int? status) =>
-        Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase(status ?? 0) is { Length: > 0 } phrase ? phrase : "Error";
+        Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase(status ?? 0) is { Length: > 0 } phrase ? phrase
+            : "Error";
 
-    /// <summary>
-    /// The framework's writer declines a request whose Accept header names no JSON type, which would leave the
-    /// answer without a body; this one lets the framework's writer answer it anyway.
-    /// </summary>
     private sealed class AnyAcceptProblemWriter(IServiceProvider services) : IProblemDetailsWriter
     {
         private IProblemDetailsWriter? _framework;
@@ -64,6 +56,7 @@ public static class ProblemSetup
         public bool CanWrite(ProblemDetailsContext context) => true;
 
         public ValueTask WriteAsync(ProblemDetailsContext context) =>
-            (_framework ??= services.GetServices<IProblemDetailsWriter>().First(writer => writer is not AnyAcceptProblemWriter)).WriteAsync(context);
+            (_framework ??= services.GetServices<IProblemDetailsWriter>()
+                .First(writer => writer is not AnyAcceptProblemWriter)).WriteAsync(context);
     }
 }

@@ -1,14 +1,11 @@
 using Microsoft.AspNetCore.Http.Features;
 namespace OrderService.Problems;
 
-/// <summary>
-/// The 1 MiB body cap, answered as a 413 problem. A declared Content-Length over the cap is refused before
-/// any byte is read. Kestrel enforces chunked bodies itself (MaxRequestBodySize); a host without that
-/// feature (the in-memory TestServer) gets a counting stream instead, so the rule holds everywhere.
-/// </summary>
+/// <summary>The body cap as a 413 problem; a host without Kestrel's limit gets a counting stream.</summary>
 public static class RequestBodyLimit
 {
-    public static IApplicationBuilder UseRequestBodyLimit(this IApplicationBuilder app) => app.Use(static (context, next) =>
+    public static IApplicationBuilder UseRequestBodyLimit(this IApplicationBuilder app) =>
+        app.Use(static (context, next) =>
     {
         var request = context.Request;
         if (request.ContentLength > RequestLimits.MaxBodyBytes)
@@ -24,7 +21,6 @@ public static class RequestBodyLimit
         return next(context);
     });
 
-    /// <summary>Counts what the handler reads and fails the read that crosses the cap.</summary>
     private sealed class CappedStream(Stream inner, HttpContext context) : Stream
     {
         private long _read;
@@ -45,10 +41,12 @@ public static class RequestBodyLimit
 
         public override int Read(byte[] buffer, int offset, int count) => Count(inner.Read(buffer, offset, count));
 
-        public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
+        public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken =
+            default) =>
             Count(await inner.ReadAsync(buffer, cancellationToken));
 
-        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+        public override Task<int> ReadAsync(byte[] buffer, int offset, int count,
+            CancellationToken cancellationToken) =>
             ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
 
         public override void Flush()
@@ -66,8 +64,7 @@ public static class RequestBodyLimit
             _read += read;
             if (_read > RequestLimits.MaxBodyBytes)
             {
-                // Set the status too: whoever catches the exception (the JSON binder treats IOExceptions as a
-                // dropped client), the status-code page still answers 413.
+                // Set the status too: whoever catches the exception, the status-code page still answers 413.
                 context.Response.StatusCode = StatusCodes.Status413PayloadTooLarge;
                 throw new BadHttpRequestException("Request body too large.", StatusCodes.Status413PayloadTooLarge);
             }

@@ -1,10 +1,7 @@
 namespace OrderService.ServiceDefaults;
 
 /// <summary>
-/// --check-config: build the host as start-up does, run the same start-up check of every options class, say
-/// "configuration valid" or print one line per bad setting, and exit without opening the store or listening. A
-/// deployment (or the doc tests, which run every documented service command this way) learns whether its settings
-/// would start the service, with nothing to reach.
+/// --check-config: runs the start-up check of every options class and exits, without opening the store.
 /// </summary>
 public static class ConfigurationCheck
 {
@@ -14,9 +11,7 @@ public static class ConfigurationCheck
 
     public static bool IsAsked(string[] args) => args.Contains(Flag, StringComparer.Ordinal);
 
-    /// <summary>
-    /// The arguments without the switch: the command-line configuration provider would otherwise read the next
-    /// argument as its value, and swallow a --Section:Key that follows it.
-    /// </summary>
-    public static string[] WithoutFlag(string[] args) => [.. args.Where(a => !string.Equals(a, Flag, StringComparison.Ordinal))];
+    /// <summary>The arguments without the switch, which would swallow a following --Section:Key as its value.</summary>
+    public static string[] WithoutFlag(string[] args) =>
+        [.. args.Where(a => !string.Equals(a, Flag, StringComparison.Ordinal))];
 }

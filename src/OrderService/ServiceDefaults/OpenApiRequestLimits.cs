@@ -5,21 +5,10 @@ using OrderService.Contracts;
 
 namespace OrderService.ServiceDefaults;
 
-/// <summary>
-/// The field limits of docs/api.md as JSON Schema keywords, built from <see cref="RequestLimits"/>, the constants the
-/// validators use, so the document and the 400s cannot drift apart. The request records keep every member
-/// nullable (a missing field must reach validation to be named); here the required ones lose their null.
-/// Not expressed as keywords, and said in the descriptions instead:
-/// <list type="bullet">
-/// <item>"at most 2 decimals" (multipleOf 0.01 is rejected by validators that test it in binary floating point, e.g. 19.99);</item>
-/// <item>"printable" (no pattern matches .NET's whitespace and control-character sets exactly);</item>
-/// <item>lengths count UTF-16 units here and code points in JSON Schema: they agree except for characters outside
-/// the BMP, where the schema is looser than the server, never stricter.</item>
-/// </list>
-/// </summary>
+/// <summary>The limits as JSON Schema keywords, from <see cref="RequestLimits"/>, so the 400s cannot drift.</summary>
 internal static class OpenApiRequestLimits
 {
-    /// <summary>The character set of OrderRequestRules.CustomerId; a test checks that both accept the same strings.</summary>
+    /// <summary>OrderRequestRules.CustomerId's character set; a test checks both accept the same strings.</summary>
     public static readonly string CustomerIdPattern = $"^[A-Za-z0-9_-]{{1,{RequestLimits.MaxCustomerIdLength}}}$";
 
     /// <summary>Printable ASCII (space to tilde), as OrderRequestRules.IdempotencyKey checks it.</summary>
@@ -38,25 +27,26 @@ internal static class OpenApiRequestLimits
             new("quantity", Required: true, static s => Range(s, RequestLimits.MinQuantity, RequestLimits.MaxQuantity)),
             new("unitPrice", Required: true, static s => Range(s, 0m, RequestLimits.MaxUnitPrice)),
         ],
-        [typeof(PayOrderRequest)] = [new("paymentReference", Required: false, static s => Length(s, null, RequestLimits.MaxPaymentReferenceLength))],
+        [typeof(PayOrderRequest)] =
+            [new("paymentReference", Required: false, static s =>
+            Length(s, null, RequestLimits.MaxPaymentReferenceLength))],
         [typeof(ShipOrderRequest)] =
         [
             new("carrier", Required: true, static s => Length(s, 1, RequestLimits.MaxCarrierLength)),
             new("trackingNumber", Required: true, static s => Length(s, 1, RequestLimits.MaxTrackingNumberLength)),
         ],
-        [typeof(CancelOrderRequest)] = [new("reason", Required: false, static s => Length(s, null, RequestLimits.MaxCancelReasonLength))],
+        [typeof(CancelOrderRequest)] =
+            [new("reason", Required: false, static s => Length(s, null, RequestLimits.MaxCancelReasonLength))],
         [typeof(OrderBatchRequest)] = [new("ids", Required: true, static s => Items(s, 1, RequestLimits.MaxBatchIds))],
     };
 
-    /// <summary>
-    /// Applies the limits to a request body: the object's schema gets its required list, and each property's
-    /// schema (a call of its own, which may come after the object's) its keywords and, when required, loses null.
-    /// </summary>
+    /// <summary>Applies the limits to a request body.</summary>
     public static void DescribeBody(OpenApiSchema schema, OpenApiSchemaTransformerContext context)
     {
         if (context.JsonPropertyInfo is { DeclaringType: { } owner } property)
         {
-            if (Bodies.TryGetValue(owner, out var declared) && Array.Find(declared, f => f.Name == property.Name) is { } field)
+            if (Bodies.TryGetValue(owner, out var declared)
+                && Array.Find(declared, f => f.Name == property.Name) is { } field)
             {
                 if (field.Required)
                 {
@@ -80,7 +70,9 @@ internal static class OpenApiRequestLimits
         {
             if (!properties.ContainsKey(field.Name))
             {
-                throw new InvalidOperationException($"The OpenAPI schema of {type.Name} has no property '{field.Name}': update {nameof(OpenApiRequestLimits)}.");
+                throw new InvalidOperationException(
+                    $"The OpenAPI schema of {type.Name} has no property '{field.Name}': update " +
+                    $"{nameof(OpenApiRequestLimits)}.");
             }
 
             if (field.Required)
@@ -111,12 +103,16 @@ internal static class OpenApiRequestLimits
                     CustomerId(schema);
                     break;
                 case (ParameterLocation.Header, "Idempotency-Key"):
-                    described.Description ??= "1–128 printable ASCII characters. A retry with the same key and body gets the first answer again; the same key with another body is 422.";
+                    described.Description ??=
+                        "1–128 printable ASCII characters. A retry with the same key and body gets the first answer " +
+                        "again; the same key with another body is 422.";
                     schema.Pattern = IdempotencyKeyPattern;
                     Length(schema, 1, RequestLimits.MaxIdempotencyKeyLength);
                     break;
                 case (ParameterLocation.Header, "If-Match"):
-                    described.Description ??= "The ETag of the order as last read, such as \"3\" (its version), or *: a stale version is 409.";
+                    described.Description ??=
+                        "The ETag of the order as last read, such as \"3\" (its version), or *: a stale version is " +
+                        "409.";
                     break;
             }
         }

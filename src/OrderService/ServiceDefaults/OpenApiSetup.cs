@@ -6,29 +6,31 @@ using OrderService.Data.Orders;
 
 namespace OrderService.ServiceDefaults;
 
-/// <summary>
-/// The OpenAPI document at /openapi/v1.json. The typed results declare every status; these transformers
-/// add what the code cannot express: our converters' wire formats, the query rules we parse ourselves,
-/// and the Retry-After that comes with every 503.
-/// </summary>
+/// <summary>The OpenAPI document at /openapi/v1.json.</summary>
 public static class OpenApiSetup
 {
     private const string Description =
-        "Orders move Created -> Paid -> Shipped -> Completed (cancel from Created or Paid); every step appends an event and bumps `version`. " +
-        "Every error is an RFC 7807 problem (application/problem+json); validation problems carry an `errors` map keyed by field path (lines[2].quantity). " +
+        "Orders move Created -> Paid -> Shipped -> Completed (cancel from Created or Paid); every step appends an " +
+        "event and bumps `version`. " +
+        "Every error is an RFC 7807 problem (application/problem+json); validation problems carry an `errors` map " +
+        "keyed by field path (lines[2].quantity). " +
         "Any call that reaches the store may answer 503 with Retry-After. " +
-        "402 on pay extends the contract: it happens only when the declined-payment probe (Payments:DeclineReferencePrefix) is on.";
+        "402 on pay extends the contract: it happens only when the declined-payment probe " +
+        "(Payments:DeclineReferencePrefix) is on.";
 
     private static readonly Dictionary<string, string> ProblemMeanings = new()
     {
         ["400"] = "Invalid input: `errors` maps each field path (lines[2].quantity, If-Match, id) to what is wrong.",
-        ["402"] = "Payment declined; the order is unchanged. Only with the declined-payment probe on (Payments:DeclineReferencePrefix).",
+        ["402"] = "Payment declined; the order is unchanged. Only with the declined-payment probe on " +
+            "(Payments:DeclineReferencePrefix).",
         ["404"] = "No order with this id.",
-        ["409"] = "The step is illegal from the current status (type ...:illegal-transition) or If-Match is stale (...:stale-version). `currentStatus` and `currentVersion` tell what the order is now.",
+        ["409"] = "The step is illegal from the current status (type ...:illegal-transition) or If-Match is stale " +
+            "(...:stale-version). `currentStatus` and `currentVersion` tell what the order is now.",
         ["413"] = "The body is over 1 MiB.",
         ["415"] = "The body is not application/json.",
         ["422"] = "The Idempotency-Key was used before for a different request (another body, step or order).",
-        ["503"] = "The store is unreachable, timed out after bounded retries, or its circuit is open (the store is not called until the break ends).",
+        ["503"] = "The store is unreachable, timed out after bounded retries, or its circuit is open (the store is " +
+            "not called until the break ends).",
     };
 
     public static IServiceCollection AddOrderServiceOpenApi(this IServiceCollection services) =>
@@ -52,7 +54,8 @@ public static class OpenApiSetup
                 DescribeQuery(operation);
                 OpenApiRequestLimits.DescribeParameters(operation);
                 DescribeProblems(operation);
-                if (operation.OperationId is { } name && EndpointDescriptions.Operations.TryGetValue(name, out var description))
+                if (operation.OperationId is { } name
+                    && EndpointDescriptions.Operations.TryGetValue(name, out var description))
                 {
                     operation.Description ??= description;
                 }
@@ -61,10 +64,6 @@ public static class OpenApiSetup
             });
         });
 
-    /// <summary>
-    /// The server URL comes from the request and ends in '/', which joined to a path gives "//orders";
-    /// each tag gets its description.
-    /// </summary>
     private static void DescribeServersAndTags(OpenApiDocument document)
     {
         foreach (var server in document.Servers ?? [])
@@ -84,7 +83,6 @@ public static class OpenApiSetup
         }
     }
 
-    /// <summary>Custom converters hide the type from the schema generator; say what they write.</summary>
     private static void DescribeWireFormat(OpenApiSchema schema, OpenApiSchemaTransformerContext context)
     {
         var declared = context.JsonTypeInfo.Type;
@@ -108,14 +106,15 @@ public static class OpenApiSetup
         }
     }
 
-    /// <summary>status, limit and cursor are parsed by our rules (case-insensitive names; 1–1,000; our cursor format), not by the binder.</summary>
     private static void DescribeQuery(OpenApiOperation operation)
     {
         foreach (var parameter in operation.Parameters ?? [])
         {
             if (parameter is OpenApiParameter { In: ParameterLocation.Header, Name: "Idempotency-Key" } key)
             {
-                key.Description = "1–128 printable ASCII characters. A retry with the same key and body returns the first answer (Idempotent-Replayed: true) and changes nothing; another request under the key is 422. A key names one request of one order.";
+                key.Description = "1–128 printable ASCII characters. A retry with the same key and body returns the " +
+                    "first answer (Idempotent-Replayed: true) and changes nothing; another request under the key is " +
+                    "422. A key names one request of one order.";
             }
 
             if (parameter is not OpenApiParameter { In: ParameterLocation.Query } query)
@@ -134,7 +133,8 @@ public static class OpenApiSetup
             }
             else if (query.Name == "cursor")
             {
-                query.Description = "Where the page starts: the cursor from the previous page's Link header (rel=\"next\"), unchanged. Absent: the newest orders.";
+                query.Description = "Where the page starts: the cursor from the previous page's Link header " +
+                    "(rel=\"next\"), unchanged. Absent: the newest orders.";
                 query.Schema = new OpenApiSchema { Type = JsonSchemaType.String, MaxLength = Apis.PageCursor.Length };
             }
             else if (query.Name == "limit")
@@ -152,7 +152,6 @@ public static class OpenApiSetup
         }
     }
 
-    /// <summary>What each problem status means here, and the Retry-After of a 503 (readiness excepted: it is a probe).</summary>
     private static void DescribeProblems(OpenApiOperation operation)
     {
         foreach (var (status, answer) in operation.Responses ?? [])
@@ -163,22 +162,26 @@ public static class OpenApiSetup
             }
         }
 
-        if (operation.OperationId == "ListCustomerOrders" && operation.Responses?.TryGetValue("200", out var page) == true && page is OpenApiResponse listed)
+        if (operation.OperationId == "ListCustomerOrders"
+            && operation.Responses?.TryGetValue("200", out var page) == true && page is OpenApiResponse listed)
         {
             listed.Headers ??= new Dictionary<string, IOpenApiHeader>();
             listed.Headers["Link"] = new OpenApiHeader
             {
-                Description = "<…?limit=&status=&cursor=…>; rel=\"next\" when more orders follow this page; absent on the last page.",
+                Description = "<…?limit=&status=&cursor=…>; rel=\"next\" when more orders follow this page; absent " +
+                    "on the last page.",
                 Schema = new OpenApiSchema { Type = JsonSchemaType.String },
             };
         }
 
-        if (operation.OperationId != "Ready" && operation.Responses?.TryGetValue("503", out var unavailable) == true && unavailable is OpenApiResponse response)
+        if (operation.OperationId != "Ready" && operation.Responses?.TryGetValue("503", out var unavailable) == true
+            && unavailable is OpenApiResponse response)
         {
             response.Headers ??= new Dictionary<string, IOpenApiHeader>();
             response.Headers["Retry-After"] = new OpenApiHeader
             {
-                Description = "Seconds to wait before retrying: what is left of an open circuit's break, else Resilience:RetryAfterSeconds.",
+                Description = "Seconds to wait before retrying: what is left of an open circuit's break, else " +
+                    "Resilience:RetryAfterSeconds.",
                 Schema = new OpenApiSchema { Type = JsonSchemaType.Integer },
             };
         }

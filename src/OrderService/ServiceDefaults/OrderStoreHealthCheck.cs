@@ -3,14 +3,11 @@ using OrderService.Data;
 
 namespace OrderService.ServiceDefaults;
 
-/// <summary>
-/// Readiness: the store answers a round trip, within the attempt timeout, with no retry.
-/// It goes through the store's circuit breaker (see ResilientOrderStore.CheckReadyAsync for why): while the
-/// circuit is open it is red at once, without touching the store.
-/// </summary>
+/// <summary>Readiness: the store answers a round trip, within the attempt timeout, with no retry.</summary>
 public sealed class OrderStoreHealthCheck(IOrderStore store) : IHealthCheck
 {
-    public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
+    public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context,
+        CancellationToken cancellationToken = default)
     {
         try
         {

@@ -9,11 +9,7 @@ using OrderService.Data;
 
 namespace OrderService.ServiceDefaults;
 
-/// <summary>
-/// OpenTelemetry: what the service emits is described once (<see cref="Describe"/>), and only when something exports
-/// (OTEL_EXPORTER_OTLP_ENDPOINT is set). Without it nothing listens and nothing of OpenTelemetry is loaded, which keeps
-/// it off the start-up path. A test describes the same way and adds its own in-memory exporter.
-/// </summary>
+/// <summary>OpenTelemetry: what the service emits is described once, and only when something exports.</summary>
 public static class Telemetry
 {
     public const string EndpointKey = "OTEL_EXPORTER_OTLP_ENDPOINT";
@@ -30,13 +26,12 @@ public static class Telemetry
         return builder;
     }
 
-    /// <summary>Apart, and not inlined: a ReadyToRun method resolves the types it names before it first runs.</summary>
+    // Not inlined: a ReadyToRun method resolves the types it names before it first runs.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void ExportOverOtlp(IServiceCollection services, string serviceName) =>
 
-        // UseOtlpExporter reads OTEL_EXPORTER_OTLP_ENDPOINT, _PROTOCOL and _HEADERS from configuration (so the
-        // keys also work from appsettings or the command line) and exports every signal. Log records carry
-        // the trace and span id of the request that wrote them.
+        // UseOtlpExporter reads OTEL_EXPORTER_OTLP_ENDPOINT, _PROTOCOL and _HEADERS from configuration and exports
+        // every signal.
         Describe(services, serviceName)
             .AddOpenTelemetry()
             .WithTracing()
@@ -44,15 +39,15 @@ public static class Telemetry
             .WithLogging()
             .UseOtlpExporter();
 
-    /// <summary>
-    /// What every signal holds, as configuration only: none of these registrations creates a provider, so none
-    /// of them listens until an exporter adds one (AddOpenTelemetry().WithTracing() and so on).
-    /// </summary>
+    /// <summary>What every signal holds, as configuration only.</summary>
     public static IServiceCollection Describe(IServiceCollection services, string serviceName = DefaultServiceName)
     {
-        services.ConfigureOpenTelemetryTracerProvider(tracing => DescribeTraces(tracing.ConfigureResource(resource => resource.AddService(serviceName))));
-        services.ConfigureOpenTelemetryMeterProvider(metrics => DescribeMetrics(metrics.ConfigureResource(resource => resource.AddService(serviceName))));
-        services.ConfigureOpenTelemetryLoggerProvider(logs => logs.ConfigureResource(resource => resource.AddService(serviceName)));
+        services.ConfigureOpenTelemetryTracerProvider(tracing =>
+            DescribeTraces(tracing.ConfigureResource(resource => resource.AddService(serviceName))));
+        services.ConfigureOpenTelemetryMeterProvider(metrics =>
+            DescribeMetrics(metrics.ConfigureResource(resource => resource.AddService(serviceName))));
+        services.ConfigureOpenTelemetryLoggerProvider(logs =>
+            logs.ConfigureResource(resource => resource.AddService(serviceName)));
         return services;
     }
 
@@ -60,7 +55,8 @@ public static class Telemetry
         .AddAspNetCoreInstrumentation(static aspNetCore =>
 
             // Probes every few seconds would drown the traces that matter.
-            aspNetCore.Filter = static context => !context.Request.Path.StartsWithSegments("/health", StringComparison.OrdinalIgnoreCase))
+            aspNetCore.Filter = static context =>
+                !context.Request.Path.StartsWithSegments("/health", StringComparison.OrdinalIgnoreCase))
         .AddHttpClientInstrumentation()
         .AddSqlClientInstrumentation()
         .AddNpgsql()
@@ -74,6 +70,5 @@ public static class Telemetry
         .AddNpgsqlInstrumentation()
         .AddMeter(StoreTelemetry.Name, PollyMeter);
 
-    /// <summary>The meter Polly's telemetry writes to: the store pipeline's executions, attempts and resilience events.</summary>
     private const string PollyMeter = "Polly";
 }

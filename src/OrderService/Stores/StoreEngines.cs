@@ -7,10 +7,7 @@ using OrderService.Data.Sqlite;
 
 namespace OrderService.Stores;
 
-/// <summary>
-/// The store engines this build ships, each from its own project; Store:Provider picks one at start-up (StoreRegistration).
-/// A Native AOT build ships SQLite and PostgreSQL only (OrderService.csproj says why).
-/// </summary>
+/// <summary>The store engines this build ships, each from its own project.</summary>
 internal static class StoreEngines
 {
     public static IHostApplicationBuilder AddStoreEngines(this IHostApplicationBuilder builder)

@@ -5,10 +5,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Validation;
 
-/// <summary>
-/// The field rules of docs/api.md, written as plain loops: they run on every request, so they allocate
-/// only when they find an error. Each check records its error under the field's camelCase path.
-/// </summary>
+/// <summary>The field rules of docs/api.md, written as plain loops.</summary>
 public static class OrderRequestRules
 {
     private static readonly SearchValues<char> CustomerIdCharacters =
@@ -18,7 +15,8 @@ public static class OrderRequestRules
 
     public static void CustomerId(string? value, string field, ref ValidationErrors errors)
     {
-        if (string.IsNullOrEmpty(value) || value.Length > RequestLimits.MaxCustomerIdLength || value.AsSpan().ContainsAnyExcept(CustomerIdCharacters))
+        if (string.IsNullOrEmpty(value) || value.Length > RequestLimits.MaxCustomerIdLength || value.AsSpan()
+            .ContainsAnyExcept(CustomerIdCharacters))
         {
             errors.Add(field, Messages.CustomerId);
         }
@@ -56,7 +54,8 @@ public static class OrderRequestRules
                 allValid = false;
             }
 
-            if (line.UnitPrice is not { } price || price < 0 || price > RequestLimits.MaxUnitPrice || decimal.Round(price, RequestLimits.MaxUnitPriceDecimals) != price)
+            if (line.UnitPrice is not { } price || price < 0 || price > RequestLimits.MaxUnitPrice
+                || decimal.Round(price, RequestLimits.MaxUnitPriceDecimals) != price)
             {
                 errors.Add($"lines[{i}].unitPrice", Messages.UnitPrice);
                 allValid = false;
@@ -79,7 +78,8 @@ public static class OrderRequestRules
             return null;
         }
 
-        if (header.Length is 0 or > RequestLimits.MaxIdempotencyKeyLength || header.AsSpan().ContainsAnyExceptInRange(' ', '~'))
+        if (header.Length is 0 or > RequestLimits.MaxIdempotencyKeyLength || header.AsSpan()
+            .ContainsAnyExceptInRange(' ', '~'))
         {
             errors.Add("Idempotency-Key", Messages.IdempotencyKey);
             return null;
@@ -88,7 +88,9 @@ public static class OrderRequestRules
         return header;
     }
 
-    /// <summary>If-Match: absent or * means any version; otherwise exactly one strong ETag, "&lt;version&gt;".</summary>
+    /// <summary>
+    /// If-Match: absent or * means any version; otherwise exactly one strong ETag, "&lt;version&gt;".
+    /// </summary>
     public static int? IfMatch(string? header, ref ValidationErrors errors)
     {
         if (header is null || header == "*")
@@ -98,7 +100,8 @@ public static class OrderRequestRules
 
         var tag = header.AsSpan().Trim();
         if (tag.Length >= 3 && tag[0] == '"' && tag[^1] == '"'
-            && int.TryParse(tag[1..^1], NumberStyles.None, CultureInfo.InvariantCulture, out var version) && version >= 1)
+            && int.TryParse(tag[1..^1], NumberStyles.None, CultureInfo.InvariantCulture, out var version)
+                && version >= 1)
         {
             return version;
         }
@@ -175,7 +178,7 @@ public static class OrderRequestRules
         return null;
     }
 
-    /// <summary>The listing's limit: absent or empty is the default; otherwise an integer as the binder reads one (invariant culture).</summary>
+    /// <summary>The listing's limit.</summary>
     public static int Limit(string? value, ref ValidationErrors errors)
     {
         if (string.IsNullOrEmpty(value))
@@ -197,7 +200,7 @@ public static class OrderRequestRules
         return limit;
     }
 
-    /// <summary>The listing's cursor: absent (or empty, like status) is the first page; present, exactly what a Link header of the listing carried.</summary>
+    /// <summary>The listing's cursor.</summary>
     public static OrderService.Data.OrderPosition? Cursor(string? value, ref ValidationErrors errors)
     {
         if (string.IsNullOrEmpty(value))
@@ -214,22 +217,27 @@ public static class OrderRequestRules
         return null;
     }
 
-    /// <summary>What each rule answers, worded from <see cref="RequestLimits"/> so that a limit is stated once.</summary>
     private static class Messages
     {
-        public static readonly string CustomerId = Text($"Must be 1–{RequestLimits.MaxCustomerIdLength} characters of [A-Za-z0-9_-].");
+        public static readonly string CustomerId =
+            Text($"Must be 1–{RequestLimits.MaxCustomerIdLength} characters of [A-Za-z0-9_-].");
         public static readonly string Lines = Text($"Must hold 1–{RequestLimits.MaxLines:N0} lines.");
         public static readonly string Sku = Printable(RequestLimits.MaxSkuLength);
-        public static readonly string Quantity = Text($"Must be an integer from {RequestLimits.MinQuantity:N0} to {RequestLimits.MaxQuantity:N0}.");
-        public static readonly string UnitPrice = Text($"Must be from 0 to {RequestLimits.MaxUnitPrice:N0} with at most {RequestLimits.MaxUnitPriceDecimals} decimals.");
-        public static readonly string IdempotencyKey = Text($"Must be 1–{RequestLimits.MaxIdempotencyKeyLength} printable ASCII characters.");
+        public static readonly string Quantity =
+            Text($"Must be an integer from {RequestLimits.MinQuantity:N0} to {RequestLimits.MaxQuantity:N0}.");
+        public static readonly string UnitPrice =
+            Text($"Must be from 0 to {RequestLimits.MaxUnitPrice:N0} with at most {
+                RequestLimits.MaxUnitPriceDecimals} decimals.");
+        public static readonly string IdempotencyKey =
+            Text($"Must be 1–{RequestLimits.MaxIdempotencyKeyLength} printable ASCII characters.");
         public static readonly string PaymentReference = AtMost(RequestLimits.MaxPaymentReferenceLength);
         public static readonly string Carrier = Printable(RequestLimits.MaxCarrierLength);
         public static readonly string TrackingNumber = Printable(RequestLimits.MaxTrackingNumberLength);
         public static readonly string Reason = AtMost(RequestLimits.MaxCancelReasonLength);
         public static readonly string BatchIds = Text($"Must hold 1–{RequestLimits.MaxBatchIds:N0} order ids.");
         public static readonly string Status = $"Must be one of {string.Join(", ", StatusNames)}.";
-        public static readonly string Limit = Text($"Must be from {RequestLimits.MinListLimit:N0} to {RequestLimits.MaxListLimit:N0}.");
+        public static readonly string Limit =
+            Text($"Must be from {RequestLimits.MinListLimit:N0} to {RequestLimits.MaxListLimit:N0}.");
 
         private static string Printable(int maxLength) => Text($"Must be 1–{maxLength} printable characters.");
 
@@ -238,7 +246,6 @@ public static class OrderRequestRules
         private static string Text(FormattableString message) => message.ToString(CultureInfo.InvariantCulture);
     }
 
-    /// <summary>1..max characters, not blank, with no control characters (C0, DEL, C1).</summary>
     private static bool IsPrintable(string? value, int maxLength) =>
         !string.IsNullOrWhiteSpace(value)
         && value.Length <= maxLength

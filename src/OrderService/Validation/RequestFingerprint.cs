@@ -6,9 +6,7 @@ using OrderService.Data.Orders;
 namespace OrderService.Validation;
 
 /// <summary>
-/// The Idempotency-Key request hash: SHA-256 (hex) of a canonical JSON form of the validated request,
-/// so that formatting, property order, case of property names and "10.5" versus "10.50" do not make
-/// a true retry look like a different request.
+/// The Idempotency-Key request hash, over a canonical form, so formatting never makes a retry look new.
 /// </summary>
 public static class RequestFingerprint
 {
@@ -38,12 +36,7 @@ public static class RequestFingerprint
         return Convert.ToHexStringLower(SHA256.HashData(buffer.WrittenSpan));
     }
 
-    /// <summary>
-    /// A transition's hash: the order id and the action (both in the URL, so a key reused on another order
-    /// or step is told apart) and the event data the step writes. If-Match is not in it: it is a
-    /// precondition on the state before the step, not part of the step, and a replay does not re-check it.
-    /// The "step" member keeps this form apart from a create's, so the two never collide (one key namespace).
-    /// </summary>
+    /// <summary>A transition's hash: order id, action, event data; not If-Match, which a replay skips.</summary>
     public static string OfTransition(Guid orderId, OrderAction action, OrderEventData data)
     {
         var buffer = new ArrayBufferWriter<byte>(256);

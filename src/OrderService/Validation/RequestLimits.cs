@@ -1,6 +1,6 @@
 namespace OrderService;
 
-/// <summary>Every limit of docs/api.md in one place; validation, Kestrel and the problems read them from here.</summary>
+/// <summary>Every limit of docs/api.md in one place: validation, Kestrel and the problems read them here.</summary>
 public static class RequestLimits
 {
     public const int MaxBodyBytes = 1024 * 1024;

@@ -2,10 +2,7 @@ using Microsoft.AspNetCore.Http.HttpResults;
 
 namespace OrderService.Validation;
 
-/// <summary>
-/// Collects field errors, keyed by camelCase path (<c>lines[2].quantity</c>). A valid request, the
-/// common case, allocates nothing: a struct passed by ref, whose map is created with the first error.
-/// </summary>
+/// <summary>Collects field errors, keyed by camelCase path (<c>lines[2].quantity</c>).</summary>
 public struct ValidationErrors
 {
     private Dictionary<string, string[]>? _errors;
@@ -18,5 +15,6 @@ public struct ValidationErrors
         _errors[field] = _errors.TryGetValue(field, out var existing) ? [.. existing, message] : [message];
     }
 
-    public readonly ValidationProblem ToProblem() => TypedResults.ValidationProblem(_errors ?? [], title: "The request is invalid.");
+    public readonly ValidationProblem ToProblem() =>
+        TypedResults.ValidationProblem(_errors ?? [], title: "The request is invalid.");
 }

@@ -136,7 +136,7 @@ public sealed class EngineDependencyTests
         violations.ShouldBeEmpty();
     }
 
-    private static string RepositoryRoot { get; } = typeof(EngineDependencyTests).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+    internal static string RepositoryRoot { get; } = typeof(EngineDependencyTests).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
         .Single(a => a.Key == "RepositoryRoot").Value!;
 
     private static IEnumerable<string> References(string project, string item) =>
