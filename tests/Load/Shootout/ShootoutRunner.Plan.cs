@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace OrderService.Load.Shootout;
 
 /// <summary>How many rows a store will add (the live view's estimate of the time left), and what the console says about a row's conditions.</summary>
@@ -32,5 +34,46 @@ public sealed partial class ShootoutRunner
         {
             Console.WriteLine($"   warning: {label}: the machine was busy with other work around this run (before: {conditions.Before}; after: {conditions.After}); compare it with care.");
         }
+    }
+
+    private IEnumerable<(string Dll, string? Commit)> BuildsInOrder(string serviceDll, string? baselineDll)
+    {
+        (string, string?) twin = (serviceDll, null);
+        if (baselineDll is null)
+        {
+            return [twin];
+        }
+
+        (string, string?) baseline = (baselineDll, options.BaselineCommit);
+        return options.BaselineFirst ? [baseline, twin] : [twin, baseline];
+    }
+
+    private Dictionary<string, string> ServiceEnvironment(StoreTarget target, Variant variant, string connectionString, bool underTest)
+    {
+        // The engine's own timeouts first (Babelfish, FerretDB: EngineProbe), so that a variant's setting wins over them.
+        var environment = target.EngineSettings.ToDictionary(p => p.Key.Replace(":", "__", StringComparison.Ordinal), p => p.Value);
+        foreach (var (key, value) in variant.EnvironmentVariables(connectionString))
+        {
+            environment[key] = value;
+        }
+
+        if (underTest)
+        {
+            foreach (var (key, value) in options.ServiceEnvironment)
+            {
+                environment[key] = value;
+            }
+        }
+
+        environment["ASPNETCORE_ENVIRONMENT"] = "Production";
+        environment["Logging__LogLevel__Default"] = "Warning";
+        environment["Logging__LogLevel__Microsoft.AspNetCore"] = "Warning";
+        environment["Payments__DeclineReferencePrefix"] = "DECLINE-";
+        if (options.AbortRate > 0)
+        {
+            environment["Payments__AuthorizationDelayMilliseconds"] = options.AuthorizationDelayMilliseconds.ToString(CultureInfo.InvariantCulture);
+        }
+
+        return environment;
     }
 }

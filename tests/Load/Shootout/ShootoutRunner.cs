@@ -258,47 +258,6 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
     }
 
     /// <summary>The service builds to run for each variant, in order: the working tree's, and the baseline's before or after it.</summary>
-    private IEnumerable<(string Dll, string? Commit)> BuildsInOrder(string serviceDll, string? baselineDll)
-    {
-        (string, string?) twin = (serviceDll, null);
-        if (baselineDll is null)
-        {
-            return [twin];
-        }
-
-        (string, string?) baseline = (baselineDll, options.BaselineCommit);
-        return options.BaselineFirst ? [baseline, twin] : [twin, baseline];
-    }
-
-    private Dictionary<string, string> ServiceEnvironment(StoreTarget target, Variant variant, string connectionString, bool underTest)
-    {
-        // The engine's own timeouts first (Babelfish, FerretDB: EngineProbe), so that a variant's setting wins over them.
-        var environment = target.EngineSettings.ToDictionary(p => p.Key.Replace(":", "__", StringComparison.Ordinal), p => p.Value);
-        foreach (var (key, value) in variant.EnvironmentVariables(connectionString))
-        {
-            environment[key] = value;
-        }
-
-        if (underTest)
-        {
-            foreach (var (key, value) in options.ServiceEnvironment)
-            {
-                environment[key] = value;
-            }
-        }
-
-        environment["ASPNETCORE_ENVIRONMENT"] = "Production";
-        environment["Logging__LogLevel__Default"] = "Warning";
-        environment["Logging__LogLevel__Microsoft.AspNetCore"] = "Warning";
-        environment["Payments__DeclineReferencePrefix"] = "DECLINE-";
-        if (options.AbortRate > 0)
-        {
-            environment["Payments__AuthorizationDelayMilliseconds"] = options.AuthorizationDelayMilliseconds.ToString(CultureInfo.InvariantCulture);
-        }
-
-        return environment;
-    }
-
     private static string FirstLine(string text) => text.Split('\n', 2)[0].Trim();
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
