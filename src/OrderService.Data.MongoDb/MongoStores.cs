@@ -23,10 +23,8 @@ public static class MongoStores
         if (logger.IsEnabled(LogLevel.Information))
         {
             logger.LogInformation("MongoDB store (one document per order: Store:Layout is not used): {Settings}; " +
-                "unit of work {UnitOfWork}{Sessions}; batch filter {BatchFilter}; batches and listings {Lists}.",
-                settings.Describe(), options.UnitOfWork, Sessions(options, settings), options.BatchFilter,
-                options.MongoDb.RawBsonToJson ? "written as JSON straight from the BSON"
-                    : "read into Orders (Store:MongoDb:RawBsonToJson=false)");
+                "unit of work {UnitOfWork}{Sessions}; batch filter {BatchFilter}.",
+                settings.Describe(), options.UnitOfWork, Sessions(options, settings), options.BatchFilter);
         }
 
         foreach (var warning in NoOpSwitches(options).Concat(StaleReads(settings)))
@@ -42,8 +40,7 @@ public static class MongoStores
             primary is null ? store : new StandbyReadsOrderStore(primary, store),
             new MongoSchema(store.Orders),
             MongoTransientFaults.Instance,
-            new ClientRelease(client),
-            JsonReads: options.MongoDb.RawBsonToJson ? calls => new MongoOrderJsonReads(calls, store, primary) : null);
+            new ClientRelease(client));
     }
 
     private static MongoOrderStore? PrimaryForFallback(MongoClient client, MongoSettings settings, StoreOptions options,

@@ -5,7 +5,7 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>The driver's class maps of the order records, in the stored layout of <see cref="OrderBson"/>.</summary>
+/// <summary>The one BSON mapping of the order records: every read and write of an order goes through it.</summary>
 public static class OrderClassMaps
 {
     private static readonly IBsonSerializer<decimal> Money = new TwoDecimalsSerializer();
@@ -57,7 +57,6 @@ public static class OrderClassMaps
             map.MapMember(o => o.Events).SetElementName(OrderBson.Events);
             map.MapCreator(o => new Order(o.Id, o.CustomerId, o.Status, o.Lines, o.Total, o.Version, o.CreatedAt,
                 o.UpdatedAt, o.Events));
-            map.SetIgnoreExtraElements(true); // the Idempotency-Keys
         });
         OrderMap = BsonClassMap.LookupClassMap(typeof(Order));
         Order = BsonSerializer.LookupSerializer<Order>();
@@ -80,6 +79,7 @@ public static class OrderClassMaps
     private static void Register<T>(Action<BsonClassMap<T>> mapping)
     {
         var map = new BsonClassMap<T>(mapping);
+        map.SetIgnoreExtraElements(true); // the Idempotency-Keys, and fields a later version may add
         // A map of these records registered elsewhere in the process would write another layout: refuse to start.
         if (!BsonClassMap.TryRegisterClassMap(map) && BsonClassMap.LookupClassMap(typeof(T)) != map)
         {

@@ -13,16 +13,9 @@ public static partial class OrderDefinitions
 
     private static readonly FilterDefinitionBuilder<BsonDocument> Filter = Builders<BsonDocument>.Filter;
 
-    /// <summary>Reads leave the keys out and read the rest with <see cref="OrderBsonSerializer"/>.</summary>
+    /// <summary>Reads leave the keys out and read the rest with the order's class map.</summary>
     public static readonly ProjectionDefinition<BsonDocument, Order> WithoutKeys =
-        new ReadAs<Order>(new BsonDocument(OrderKeys.Field, 0), OrderBsonSerializer.Instance);
-
-    /// <summary>
-    /// The same projection as raw bytes, one <see cref="RawBsonDocument"/> per order, for the JSON reads.
-    /// </summary>
-    public static readonly ProjectionDefinition<BsonDocument, RawBsonDocument> RawWithoutKeys =
-        new ReadAs<RawBsonDocument>(new BsonDocument(OrderKeys.Field, 0),
-            MongoDB.Bson.Serialization.Serializers.RawBsonDocumentSerializer.Instance);
+        new ReadAs<Order>(new BsonDocument(OrderKeys.Field, 0), OrderClassMaps.Order);
 
     /// <summary>The whole stored document with its entry for <paramref name="key"/>.</summary>
     public static ProjectionDefinition<BsonDocument, KeyedOrder> WithKey(string? key) =>

@@ -43,5 +43,5 @@ public sealed class OrderInsertSerializer : SerializerBase<OrderInsert>
     }
 
     public override OrderInsert Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
-        throw new NotSupportedException("An insert is only written; reads use OrderBson.Read.");
+        throw new NotSupportedException("An insert is only written; reads use the order's class map.");
 }

@@ -25,44 +25,18 @@ public static class OrderKeys
         { At, OrderBson.ToMicroseconds(at) },
     };
 
-    /// <summary>
-    /// The entry of <paramref name="wanted"/> in the <see cref="Field"/> array at the reader, if any.
-    /// </summary>
-    public static StoredKey? Find(IBsonReader reader, string wanted)
+    /// <summary>The entry of <paramref name="wanted"/> in a stored order's <see cref="Field"/> array, if any.</summary>
+    public static StoredKey? Find(BsonDocument order, string wanted)
     {
-        StoredKey? found = null;
-        reader.ReadStartArray();
-        while (reader.ReadBsonType() != BsonType.EndOfDocument)
+        ArgumentNullException.ThrowIfNull(order);
+        if (!order.TryGetValue(Field, out var keys))
         {
-            var entry = ReadEntry(reader);
-            if (string.Equals(entry.Key, wanted, StringComparison.Ordinal))
-            {
-                found = entry;
-            }
+            return null;
         }
 
-        reader.ReadEndArray();
-        return found;
-    }
-
-    private static StoredKey ReadEntry(IBsonReader reader)
-    {
-        string key = "", requestHash = "";
-        var version = 0;
-        reader.ReadStartDocument();
-        while (reader.ReadBsonType() != BsonType.EndOfDocument)
-        {
-            switch (reader.ReadName())
-            {
-                case "key": key = reader.ReadString(); break;
-                case "requestHash": requestHash = reader.ReadString(); break;
-                case "version": version = reader.ReadInt32(); break;
-                default: reader.SkipValue(); break;
-            }
-        }
-
-        reader.ReadEndDocument();
-        return new StoredKey(key, requestHash, version);
+        var entry = keys.AsBsonArray.Select(entry => entry.AsBsonDocument)
+            .LastOrDefault(entry => string.Equals(entry["key"].AsString, wanted, StringComparison.Ordinal));
+        return entry is null ? null : new StoredKey(wanted, entry["requestHash"].AsString, entry["version"].AsInt32);
     }
 }
 
@@ -72,26 +46,19 @@ public readonly record struct StoredKey(string Key, string RequestHash, int Vers
 /// <summary>A stored order with its entry for the key it was found by.</summary>
 public sealed record KeyedOrder(Order Order, StoredKey? Key);
 
-/// <summary>Reads <see cref="Order"/> with <see cref="OrderBson"/>; writes use <see cref="OrderClassMaps"/>.</summary>
-public sealed class OrderBsonSerializer : SerializerBase<Order>
-{
-    public static readonly OrderBsonSerializer Instance = new();
-
-    public override Order Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
-        OrderBson.Read(context.Reader, null, out _);
-
-    public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, Order value) =>
-        OrderClassMaps.Order.Serialize(context, value);
-}
-
 /// <summary>Reads an order together with its entry for <paramref name="key"/>.</summary>
 public sealed class KeyedOrderBsonSerializer(string? key) : SerializerBase<KeyedOrder>
 {
     /// <summary>The key whose entry is read.</summary>
     public string? Key { get; } = key;
 
-    public override KeyedOrder Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args) =>
-        new(OrderBson.Read(context.Reader, Key, out var stored), stored);
+    public override KeyedOrder Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args)
+    {
+        var document = BsonDocumentSerializer.Instance.Deserialize(context);
+        using var reader = new BsonDocumentReader(document);
+        var order = OrderClassMaps.Order.Deserialize(BsonDeserializationContext.CreateRoot(reader));
+        return new KeyedOrder(order, Key is null ? null : OrderKeys.Find(document, Key));
+    }
 
     public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, KeyedOrder value) =>
         throw new NotSupportedException("A keyed order is only read; inserts write an OrderInsert.");

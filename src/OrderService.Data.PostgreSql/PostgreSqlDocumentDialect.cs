@@ -138,7 +138,7 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         parameters.Add(new NpgsqlParameter<string>("at", NpgsqlDbType.Text) { TypedValue =
             Timestamps.ToText(command.At) });
         parameters.Add(new NpgsqlParameter<string>("data", NpgsqlDbType.Jsonb) { TypedValue =
-            OrderDocument.EventDataJson(command.Data) });
+            Relational.OrderJson.EventData(command.Data) });
         parameters.Add(new NpgsqlParameter<string[]>("allowed",
             NpgsqlDbType.Array | NpgsqlDbType.Varchar) { TypedValue = allowed });
         parameters.Add(new NpgsqlParameter("expected", NpgsqlDbType.Integer) { Value =

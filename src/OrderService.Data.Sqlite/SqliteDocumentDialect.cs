@@ -99,7 +99,7 @@ public sealed class SqliteDocumentDialect : DocumentDialect
         AddText(parameters, "status", Transitions.Target(command.Action).ToString());
         AddText(parameters, "type", Transitions.EventType(command.Action));
         AddTimestamp(parameters, "at", command.At);
-        AddText(parameters, "data", OrderDocument.EventDataJson(command.Data));
+        AddText(parameters, "data", Relational.OrderJson.EventData(command.Data));
         parameters.Add(new SqliteParameter("@expected",
             command.ExpectedVersion is { } expected ? expected : DBNull.Value));
         if (command.IdempotencyKey is { } key)

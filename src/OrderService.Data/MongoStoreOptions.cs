@@ -59,12 +59,6 @@ public sealed class MongoStoreOptions
     [Description("Which members the reads may go to (a secondary may lag; a GET or batch id it lacks is re-read on " +
         "the primary). Unset: the connection string's readPreference, else the primary.")]
     public MongoReadPreference? ReadPreference { get; set; }
-
-    /// <summary>A switch, so the Order path can come back without a release should a document need it.</summary>
-    [Description("Batches and customer listings are written as the API's JSON straight from the stored BSON, without " +
-        "building an Order per row (the same bytes, less time and memory). false: read each row into an Order and " +
-        "serialize it, as every other store does.")]
-    public bool RawBsonToJson { get; set; } = true;
 }
 
 /// <summary>The read concern levels a plain read may use.</summary>

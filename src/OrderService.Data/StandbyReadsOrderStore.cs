@@ -38,31 +38,17 @@ public sealed class StandbyReadsOrderStore(
         return order ?? await primary.GetAsync(id, cancellationToken);
     }
 
-    public IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids, CancellationToken cancellationToken) =>
-        StandbyThenPrimary(ids, standby.GetManyAsync, primary.GetManyAsync, static order => order.Id, cancellationToken,
-            LacksSchema);
-
-    /// <summary>
-    /// The batch rule, for rows of any shape: the standby's rows, then the missing ids from the primary.
-    /// </summary>
-    public static async IAsyncEnumerable<TRow> StandbyThenPrimary<TRow>(
-        IReadOnlyCollection<Guid> ids,
-        Func<IReadOnlyCollection<Guid>, CancellationToken, IAsyncEnumerable<TRow>> fromStandby,
-        Func<IReadOnlyCollection<Guid>, CancellationToken, IAsyncEnumerable<TRow>> fromPrimary,
-        Func<TRow, Guid> idOf,
-        [EnumeratorCancellation] CancellationToken cancellationToken,
-        Func<Exception, bool>? standbyLacksSchema = null)
+    /// <summary>The standby's rows, then the missing ids from the primary.</summary>
+    public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(ids);
-        ArgumentNullException.ThrowIfNull(fromStandby);
-        ArgumentNullException.ThrowIfNull(fromPrimary);
-        ArgumentNullException.ThrowIfNull(idOf);
         var found = new HashSet<Guid>();
-        await using (var rows = fromStandby(ids, cancellationToken).GetAsyncEnumerator(cancellationToken))
+        await using (var rows = standby.GetManyAsync(ids, cancellationToken).GetAsyncEnumerator(cancellationToken))
         {
-            while (await NextOrLacksSchemaAsync(rows, standbyLacksSchema))
+            while (await NextOrLacksSchemaAsync(rows))
             {
-                found.Add(idOf(rows.Current));
+                found.Add(rows.Current.Id);
                 yield return rows.Current;
             }
         }
@@ -73,7 +59,7 @@ public sealed class StandbyReadsOrderStore(
             yield break;
         }
 
-        await foreach (var row in fromPrimary(missing, cancellationToken))
+        await foreach (var row in primary.GetManyAsync(missing, cancellationToken))
         {
             yield return row;
         }
@@ -113,14 +99,13 @@ public sealed class StandbyReadsOrderStore(
         return true;
     }
 
-    private static async ValueTask<bool> NextOrLacksSchemaAsync<TRow>(IAsyncEnumerator<TRow> rows, Func<Exception,
-        bool>? standbyLacksSchema)
+    private async ValueTask<bool> NextOrLacksSchemaAsync(IAsyncEnumerator<Order> rows)
     {
         try
         {
             return await rows.MoveNextAsync();
         }
-        catch (Exception fault) when (standbyLacksSchema?.Invoke(fault) == true)
+        catch (Exception fault) when (LacksSchema(fault))
         {
             return false;
         }

@@ -37,9 +37,6 @@ public static class StoreRegistration
             sp.GetRequiredService<ResilientCalls>()));
         services.AddSingleton<IOrderStore>(sp => sp.GetRequiredService<ResilientOrderStore>());
 
-        // Null when the store offers no JSON reads: the API then asks the port for Orders.
-        services.AddSingleton<IOrderJsonReads>(sp => sp.GetRequiredService<StoreBundle>()
-            .JsonReads?.Invoke(sp.GetRequiredService<ResilientCalls>())!);
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Schema);
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().TransientFaults);
         services.AddSingleton<Keys.IdempotencyKeyCleanup>();
@@ -90,8 +87,7 @@ public sealed record StoreBundle(
     IStoreSchema Schema,
     ITransientFaults TransientFaults,
     IAsyncDisposable? Resources = null,
-    IConnectionPool? Pool = null,
-    Func<ResilientCalls, IOrderJsonReads>? JsonReads = null)
+    IConnectionPool? Pool = null)
     : IAsyncDisposable
 {
     public ValueTask DisposeAsync() => Resources?.DisposeAsync() ?? ValueTask.CompletedTask;

@@ -2,7 +2,6 @@ using System.Buffers;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using BenchmarkDotNet.Attributes;
-using OrderService.Contracts;
 using OrderService.Data.Orders;
 
 namespace OrderService.Benchmarks;
@@ -39,14 +38,14 @@ public class OrderSerializationBenchmarks : IDisposable
     public string ReflectionToString() => JsonSerializer.Serialize(_order, _reflection);
 
     [Benchmark]
-    public string SourceGeneratedToString() => JsonSerializer.Serialize(_order, OrderServiceJsonContext.Default.Order);
+    public string SourceGeneratedToString() => JsonSerializer.Serialize(_order, OrderJsonContext.Default.Order);
 
     [Benchmark]
     public int SourceGeneratedToPooledUtf8()
     {
         _pooled.ResetWrittenCount();
         _writer.Reset(_pooled);
-        JsonSerializer.Serialize(_writer, _order, OrderServiceJsonContext.Default.Order);
+        JsonSerializer.Serialize(_writer, _order, OrderJsonContext.Default.Order);
         _writer.Flush();
         return _pooled.WrittenCount;
     }

@@ -1,7 +1,6 @@
 using System.Text.Json;
 using BenchmarkDotNet.Attributes;
 using Microsoft.IO;
-using OrderService.Contracts;
 using OrderService.Data.Orders;
 
 namespace OrderService.Benchmarks;
@@ -27,7 +26,7 @@ public class StreamedListBenchmarks
     public int ListThenOneString()
     {
         var list = new List<Order>(Rows());
-        var json = JsonSerializer.Serialize(list.ToArray(), OrderServiceJsonContext.Default.OrderArray);
+        var json = JsonSerializer.Serialize(list.ToArray(), OrderJsonContext.Default.OrderArray);
         Stream.Null.Write(System.Text.Encoding.UTF8.GetBytes(json));
         return json.Length;
     }
@@ -41,7 +40,7 @@ public class StreamedListBenchmarks
         var written = 0;
         foreach (var order in Rows())
         {
-            JsonSerializer.Serialize(writer, order, OrderServiceJsonContext.Default.Order);
+            JsonSerializer.Serialize(writer, order, OrderJsonContext.Default.Order);
             if (++written % 32 == 0)
             {
                 writer.Flush();

@@ -6,7 +6,7 @@ namespace OrderService.Data.Document;
 /// <summary>The document layout's mapping, shared by every engine that stores it.</summary>
 public static class OrderDocument
 {
-    private static readonly OrderDocumentJsonContext Json = OrderDocumentJsonContext.Default;
+    private static readonly OrderJsonContext Json = OrderJsonContext.Default;
 
     /// <summary>The order as a read of its document returns it, so a 201 body equals every later GET.</summary>
     public static Order Normalize(Order order)
@@ -39,9 +39,6 @@ public static class OrderDocument
     public static Order FromJson(string document) =>
         JsonSerializer.Deserialize(document, Json.Order)
         ?? throw new InvalidDataException("A stored order document was JSON null.");
-
-    /// <summary>The event payload as the update statement embeds it: camelCase, nulls left out.</summary>
-    public static string EventDataJson(OrderEventData data) => JsonSerializer.Serialize(data, Json.OrderEventData);
 
     /// <summary>Ids as one JSON array parameter (SQLite json_each), in canonical lowercase form.</summary>
     public static string IdsJson(IEnumerable<Guid> ids) => JsonSerializer.Serialize(ids.ToArray(), Json.GuidArray);

@@ -34,7 +34,6 @@ public static class CustomersApi
         string? limit,
         string? cursor,
         [FromServices] IOrderStore store,
-        [FromServices] IOrderJsonReads? jsonReads,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
@@ -49,23 +48,9 @@ public static class CustomersApi
         }
 
         var query = new CustomerOrdersQuery(customerId, statusFilter, take, after);
-        OrderStream stream;
-        OrderPosition? pageNext;
-        if (jsonReads is not null)
-        {
-            // The rows as API JSON (MongoDB): the same bytes as the Orders would give, and the same Next.
-            var page = await jsonReads.ListByCustomerJsonAsync(query, cancellationToken);
-            stream = await OrderStream.OpenAsync(page.Orders, cancellationToken);
-            pageNext = page.Next;
-        }
-        else
-        {
-            var page = await store.ListByCustomerAsync(query, cancellationToken);
-            stream = await OrderStream.OpenAsync(page.Orders, cancellationToken);
-            pageNext = page.Next;
-        }
-
-        if (pageNext is { } next)
+        var page = await store.ListByCustomerAsync(query, cancellationToken);
+        var stream = await OrderStream.OpenAsync(page.Orders, cancellationToken);
+        if (page.Next is { } next)
         {
             response.Headers.Link = NextLink(response.HttpContext.Request, take, statusFilter, next);
         }

@@ -5,7 +5,6 @@ using System.Text.Json.Serialization.Metadata;
 using Microsoft.AspNetCore.Http.Json;
 using Microsoft.AspNetCore.Http.Metadata;
 using Microsoft.Extensions.Options;
-using OrderService.Data;
 using OrderService.Data.Orders;
 
 namespace OrderService.Apis;
@@ -19,29 +18,41 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
     private const int FlushEvery = 32;
     private const int BufferSize = 16 * 1024;
 
-    private readonly OrderRows _rows;
+    private readonly IAsyncEnumerator<Order> _rows;
     private readonly bool _hasFirst;
+    private readonly string? _customerId;
+    private readonly bool _nobody;
 
-    private OrderStream(OrderRows rows, bool hasFirst)
+    private OrderStream(IAsyncEnumerator<Order> rows, bool hasFirst, string? customerId = null, bool nobody = false)
     {
         _rows = rows;
         _hasFirst = hasFirst;
+        _customerId = customerId;
+        _nobody = nobody;
     }
 
     public int? StatusCode => StatusCodes.Status200OK;
 
     /// <summary>Starts the query and waits for its first row.</summary>
-    public static Task<OrderStream> OpenAsync(IAsyncEnumerable<Order> orders, CancellationToken cancellationToken) =>
-        OpenAsync(new OrderRows.OfOrders(orders.GetAsyncEnumerator(cancellationToken)));
-
-    /// <summary>Starts the query of rows already as API JSON and waits for its first row.</summary>
-    public static Task<OrderStream> OpenAsync(IAsyncEnumerable<OrderJsonRow> orders,
-        CancellationToken cancellationToken) =>
-        OpenAsync(new OrderRows.OfJson(orders.GetAsyncEnumerator(cancellationToken)));
+    public static async Task<OrderStream> OpenAsync(IAsyncEnumerable<Order> orders,
+        CancellationToken cancellationToken)
+    {
+        var rows = orders.GetAsyncEnumerator(cancellationToken);
+        try
+        {
+            return new OrderStream(rows, await rows.MoveNextAsync());
+        }
+        catch
+        {
+            await rows.DisposeAsync();
+            throw;
+        }
+    }
 
     /// <summary>The same stream, writing only <paramref name="customerId"/>'s orders (a customer-scoped token's
     /// view).</summary>
-    public OrderStream OnlyOf(string customerId) => new(_rows.OnlyOf(customerId), _hasFirst);
+    public OrderStream OnlyOf(string customerId) => new(_rows, _hasFirst, customerId,
+        _nobody || (_customerId is not null && !string.Equals(_customerId, customerId, StringComparison.Ordinal)));
 
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
         builder.Metadata.Add(new ProducesResponseTypeMetadata(StatusCodes.Status200OK, typeof(Order[]),
@@ -71,12 +82,12 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
                 var written = 0;
                 do
                 {
-                    if (!_rows.Kept())
+                    if (!Kept(_rows.Current))
                     {
                         continue;
                     }
 
-                    _rows.Write(writer, order);
+                    JsonSerializer.Serialize(writer, _rows.Current, order);
                     if (++written % FlushEvery == 0)
                     {
                         await FlushAsync();
@@ -97,16 +108,6 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
         }
     }
 
-    private static async Task<OrderStream> OpenAsync(OrderRows rows)
-    {
-        try
-        {
-            return new OrderStream(rows, await rows.MoveNextAsync());
-        }
-        catch
-        {
-            await rows.DisposeAsync();
-            throw;
-        }
-    }
+    private bool Kept(Order order) =>
+        !_nobody && (_customerId is null || string.Equals(order.CustomerId, _customerId, StringComparison.Ordinal));
 }

@@ -205,7 +205,6 @@ public static class OrdersApi
     internal static async Task<Results<OrderStream, ValidationProblem>> GetOrdersBatchAsync(
         OrderBatchRequest request,
         [FromServices] IOrderStore store,
-        [FromServices] IOrderJsonReads? jsonReads,
         CancellationToken cancellationToken)
     {
         var errors = default(ValidationErrors);
@@ -215,10 +214,7 @@ public static class OrdersApi
             return errors.ToProblem();
         }
 
-        // A store that holds orders as it can write them hands them over as API JSON: the same bytes, no Order per row.
-        return jsonReads is not null
-            ? await OrderStream.OpenAsync(jsonReads.GetManyJsonAsync(ids!, cancellationToken), cancellationToken)
-            : await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken);
+        return await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken);
     }
 
     /// <summary>/orders/{id}, formatted in place: one string (the id's text and the concatenation otherwise).</summary>

@@ -6,19 +6,10 @@ using OrderService.Data.Orders;
 namespace OrderService.Contracts;
 
 /// <summary>
-/// The one System.Text.Json source-generation context: every request, response and problem the API
-/// reads or writes, so nothing falls back to reflection on the hot path. The domain records are the
-/// response contract (the Order resource in docs/api.md is exactly <see cref="Order"/>), so no mapping copy is made.
+/// The host's own bodies: requests, health and problems. Orders are written by the core's
+/// <see cref="OrderJsonContext"/> (the Order resource in docs/api.md is exactly <see cref="Order"/>).
 /// </summary>
-[JsonSourceGenerationOptions(
-    JsonSerializerDefaults.Web,
-    UseStringEnumConverter = true,
-    NumberHandling = JsonNumberHandling.Strict,
-    AllowDuplicateProperties = false,
-    DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
-    Converters = [typeof(UtcTimestampJsonConverter), typeof(MoneyJsonConverter)])]
-[JsonSerializable(typeof(Order))]
-[JsonSerializable(typeof(Order[]))]
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
 [JsonSerializable(typeof(CreateOrderRequest))]
 [JsonSerializable(typeof(PayOrderRequest))]
 [JsonSerializable(typeof(ShipOrderRequest))]
@@ -34,13 +25,14 @@ namespace OrderService.Contracts;
 public sealed partial class OrderServiceJsonContext : JsonSerializerContext
 {
     /// <summary>
-    /// Makes ASP.NET Core's serializer options (request binding, typed results, OpenAPI) match this
-    /// context: the generated metadata first, strict numbers ("3" is not a quantity), nulls omitted.
-    /// Converters from the attribute above apply only to the context's own options, so they are added here too.
+    /// Makes ASP.NET Core's serializer options (request binding, typed results, OpenAPI) match
+    /// <see cref="OrderJsonContext"/>: the generated metadata first, strict numbers ("3" is not a quantity), nulls
+    /// omitted. A context's generation options apply only to its own Default, so they are set here again.
     /// </summary>
     public static void Configure(JsonSerializerOptions options)
     {
-        options.TypeInfoResolverChain.Insert(0, Default);
+        options.TypeInfoResolverChain.Insert(0, OrderJsonContext.Default);
+        options.TypeInfoResolverChain.Insert(1, Default);
         options.PropertyNamingPolicy = JsonNamingPolicy.CamelCase;
         options.NumberHandling = JsonNumberHandling.Strict;
 

@@ -2,7 +2,9 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using System.Text.Json;
+using System.Text.Json.Serialization.Metadata;
 using OrderService.Apis;
+using OrderService.Data.Orders;
 using OrderService.Contracts;
 using Shouldly;
 using Xunit;
@@ -23,8 +25,11 @@ public sealed class StartUpTests(ApiHost host) : IClassFixture<ApiHost>
 
         // The published service runs without reflection-based JSON (JsonSerializerIsReflectionEnabledByDefault); this
         // test process has it, and would serialize a type missing from the contract by reflection. So the round runs on
-        // the API's options with the contract as their only resolver, as in the service.
-        var options = new JsonSerializerOptions(api) { TypeInfoResolver = OrderServiceJsonContext.Default };
+        // the API's options with the two contexts as their only resolvers, as in the service.
+        var options = new JsonSerializerOptions(api)
+        {
+            TypeInfoResolver = JsonTypeInfoResolver.Combine(OrderJsonContext.Default, OrderServiceJsonContext.Default),
+        };
 
         // Throws if the sample request stops passing the order rules, or if a type it writes is missing from the contract.
         await ContractWarmUp.RunAsync(options, Ct);

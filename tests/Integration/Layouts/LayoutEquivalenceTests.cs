@@ -1,5 +1,4 @@
 using System.Text.Json;
-using OrderService.Contracts;
 using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Servers;
@@ -106,12 +105,12 @@ public sealed class LayoutEquivalenceTests(DocumentDatabases databases)
             steps.Add(("cancel", Api((await store.TransitionAsync(Command(Cancelled.Order.Id, OrderAction.Cancel, step: 4), Token)).Order!)));
             steps.Add(("get", Api((await store.GetAsync(id, Token))!)));
             var batch = await store.GetManyAsync([Cancelled.Order.Id, id], Token).OrderBy(o => o.Id).ToArrayAsync(Token);
-            steps.Add(("get many", JsonSerializer.Serialize(batch, OrderServiceJsonContext.Default.OrderArray)));
+            steps.Add(("get many", JsonSerializer.Serialize(batch, OrderJsonContext.Default.OrderArray)));
             var listing = await store.ListByCustomerAsync("c-same", null, 10, Token).ToArrayAsync(Token);
-            steps.Add(("list", JsonSerializer.Serialize(listing, OrderServiceJsonContext.Default.OrderArray)));
+            steps.Add(("list", JsonSerializer.Serialize(listing, OrderJsonContext.Default.OrderArray)));
             return steps;
         }
 
-        private static string Api(Order order) => JsonSerializer.Serialize(order, OrderServiceJsonContext.Default.Order);
+        private static string Api(Order order) => JsonSerializer.Serialize(order, OrderJsonContext.Default.Order);
     }
 }

@@ -44,9 +44,6 @@ public sealed class MongoScratchStore : IAsyncDisposable
     /// <summary>The same store behind the resilience pipeline, as the service uses it (bounded retries of transient faults, then 503).</summary>
     public IOrderStore Resilient => new ResilientOrderStore(_bundle.Store, Calls);
 
-    /// <summary>The store's list reads as API JSON on the same pipeline, as the service uses them; null when the store offers none.</summary>
-    public IOrderJsonReads? ResilientJson => _bundle.JsonReads?.Invoke(Calls);
-
     private ResilientCalls Calls => _calls ??= new ResilientCalls(
         _bundle, StorePipeline.For(_services, StoreProvider.MongoDb), StoreTelemetry.SystemName(StoreProvider.MongoDb), TimeProvider.System);
 

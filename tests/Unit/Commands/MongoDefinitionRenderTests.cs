@@ -50,10 +50,10 @@ public sealed class MongoDefinitionRenderTests
         Rendered.Json(OrderDefinitions.NewestFirst).ShouldBe("""{ "createdAt" : -1, "_id" : -1 }""");
 
     [Fact]
-    public void Reads_project_the_keys_away_and_read_with_the_order_serializer()
+    public void Reads_project_the_keys_away_and_read_with_the_order_class_map()
     {
         Rendered.Json(OrderDefinitions.WithoutKeys).ShouldBe("""{ "keys" : 0 }""");
-        OrderDefinitions.WithoutKeys.Render(Rendered.Args).ProjectionSerializer.ShouldBeOfType<OrderBsonSerializer>();
+        OrderDefinitions.WithoutKeys.Render(Rendered.Args).ProjectionSerializer.ShouldBeSameAs(OrderClassMaps.Order);
     }
 
     [Fact]

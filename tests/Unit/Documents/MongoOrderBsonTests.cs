@@ -137,7 +137,7 @@ public sealed class MongoOrderBsonTests
     private static Order Read(byte[] bytes)
     {
         using var reader = new BsonBinaryReader(new MemoryStream(bytes));
-        return OrderBsonSerializer.Instance.Deserialize(BsonDeserializationContext.CreateRoot(reader));
+        return OrderClassMaps.Order.Deserialize(BsonDeserializationContext.CreateRoot(reader));
     }
 
     private static Order PaidOrder()
