@@ -4,6 +4,7 @@ using System.Globalization;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
 using OrderService.Authorization;
+using OrderService.Contracts;
 using OrderService.Data;
 using OrderService.Validation;
 
@@ -31,8 +32,7 @@ public static class CustomersApi
     // limit is bound as text and parsed by our rules, so a bad value is named with the other bad fields while the
     // endpoint keeps its generated binding.
     internal static async Task<Results<OrderStream, ValidationProblem>> ListOrdersAsync(
-        [Description("1–64 characters of [A-Za-z0-9_-]."), Length(1, 64),
-            RegularExpression(RequestLimits.CustomerIdPattern)] string customerId,
+        [Description("1–64 characters of [A-Za-z0-9_-]."), Length(1, 64), CustomerId] string customerId,
         string? status,
         string? limit,
         string? cursor,

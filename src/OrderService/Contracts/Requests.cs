@@ -9,7 +9,7 @@ namespace OrderService.Contracts;
 /// <param name="CustomerId">1–64 characters of [A-Za-z0-9_-].</param>
 /// <param name="Lines">1–100 lines.</param>
 public sealed record CreateOrderRequest(
-    [property: Required, Length(1, 64), RegularExpression(RequestLimits.CustomerIdPattern)] string? CustomerId,
+    [property: Required, Length(1, 64), CustomerId] string? CustomerId,
     [property: Required, Length(1, 100)] IReadOnlyList<CreateOrderLine?>? Lines);
 
 /// <summary>One line of a new order.</summary>
@@ -17,7 +17,7 @@ public sealed record CreateOrderRequest(
 /// <param name="Quantity">An integer from 1 to 1,000.</param>
 /// <param name="UnitPrice">From 0 to 1,000,000, with at most 2 decimals.</param>
 public sealed record CreateOrderLine(
-    [property: Required, Length(1, 64), RegularExpression(RequestLimits.PrintablePattern)] string? Sku,
+    [property: Required, Length(1, 64), Printable] string? Sku,
     [property: Required, Range(1, 1_000)] int? Quantity,
     [property: Required, Range(0d, 1_000_000d), WholeCents] decimal? UnitPrice);
 
@@ -29,8 +29,8 @@ public sealed record PayOrderRequest([property: MaxLength(128)] string? PaymentR
 /// <param name="Carrier">1–64 printable characters.</param>
 /// <param name="TrackingNumber">1–64 printable characters.</param>
 public sealed record ShipOrderRequest(
-    [property: Required, Length(1, 64), RegularExpression(RequestLimits.PrintablePattern)] string? Carrier,
-    [property: Required, Length(1, 64), RegularExpression(RequestLimits.PrintablePattern)] string? TrackingNumber);
+    [property: Required, Length(1, 64), Printable] string? Carrier,
+    [property: Required, Length(1, 64), Printable] string? TrackingNumber);
 
 /// <summary>POST /orders/{id}/cancel (the body is optional).</summary>
 /// <param name="Reason">Up to 500 characters.</param>
@@ -42,6 +42,18 @@ public sealed record OrderBatchRequest([property: Required, Length(1, 10_000)] I
 
 /// <summary>The body of /health/live and /health/ready when the service is healthy.</summary>
 public sealed record HealthResponse(string Status);
+
+/// <summary>A customer id's characters; with [Length(1, 64)] it is docs/api.md's rule.</summary>
+public sealed class CustomerIdAttribute() : RegularExpressionAttribute(RequestLimits.CustomerIdPattern)
+{
+    public override string FormatErrorMessage(string name) => "Must be 1–64 characters of [A-Za-z0-9_-].";
+}
+
+/// <summary>No control characters; with [Required] not blank either.</summary>
+public sealed class PrintableAttribute() : RegularExpressionAttribute(RequestLimits.PrintablePattern)
+{
+    public override string FormatErrorMessage(string name) => "Must be printable characters.";
+}
 
 /// <summary>Money: at most two decimals.</summary>
 [AttributeUsage(AttributeTargets.Property | AttributeTargets.Parameter)]
