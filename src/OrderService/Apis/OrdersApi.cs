@@ -211,10 +211,11 @@ public static class OrdersApi
         CancellationToken cancellationToken)
     {
         var ids = OrderRequestRules.DistinctIds(request.Ids!);
+
         // A store that holds orders as it can write them hands them over as API JSON: the same bytes, no Order per row.
         return jsonReads is not null
-            ? await OrderStream.OpenAsync(jsonReads.GetManyJsonAsync(ids, cancellationToken), cancellationToken)
-            : await OrderStream.OpenAsync(store.GetManyAsync(ids, cancellationToken), cancellationToken);
+            ? await OrderStream.OpenAsync(jsonReads.GetManyJsonAsync(ids!, cancellationToken), cancellationToken)
+            : await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken);
     }
 
     /// <summary>/orders/{id}, formatted in place: one string (the id's text and the concatenation otherwise).</summary>
