@@ -3,8 +3,8 @@ using OrderService.Problems;
 
 namespace OrderService.Apis;
 
-/// <summary>What the endpoints rely on: the JSON contract (warmed up in the background), the body limit, the problems
-/// and the handlers' services.</summary>
+/// <summary>What the endpoints rely on: the JSON contract (warmed up in the background), the body limit, the problems,
+/// validation and the handlers' services.</summary>
 public static class ApiSetup
 {
     public static WebApplicationBuilder AddOrdersApi(this WebApplicationBuilder builder)
@@ -14,6 +14,7 @@ public static class ApiSetup
         builder.Services.ConfigureHttpJsonOptions(static json =>
             OrderServiceJsonContext.Configure(json.SerializerOptions));
         builder.Services.AddApiProblems();
+        builder.Services.AddValidation();
         builder.Services.AddSingleton<OrderServices>();
         builder.Services.AddHostedService<ContractWarmUp>();
         return builder;

@@ -1,7 +1,10 @@
+using System.ComponentModel;
+using System.ComponentModel.DataAnnotations;
 using System.Globalization;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
 using OrderService.Authorization;
+using OrderService.Contracts;
 using OrderService.Data;
 using OrderService.Validation;
 
@@ -29,7 +32,7 @@ public static class CustomersApi
     // limit is bound as text and parsed by our rules, so a bad value is named with the other bad fields while the
     // endpoint keeps its generated binding.
     internal static async Task<Results<OrderStream, ValidationProblem>> ListOrdersAsync(
-        string customerId,
+        [Description("1–64 characters of [A-Za-z0-9_-]."), Length(1, 64), CustomerId] string customerId,
         string? status,
         string? limit,
         string? cursor,
@@ -38,10 +41,9 @@ public static class CustomersApi
         CancellationToken cancellationToken)
     {
         var errors = default(ValidationErrors);
-        OrderRequestRules.CustomerId(customerId, "customerId", ref errors);
         var statusFilter = OrderRequestRules.StatusFilter(status, ref errors);
         var take = OrderRequestRules.Limit(limit, ref errors);
-        var after = OrderRequestRules.Cursor(cursor, ref errors);
+        var after = Cursor(cursor, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -56,6 +58,22 @@ public static class CustomersApi
         }
 
         return stream;
+    }
+
+    private static OrderPosition? Cursor(string? value, ref ValidationErrors errors)
+    {
+        if (string.IsNullOrEmpty(value))
+        {
+            return null;
+        }
+
+        if (PageCursor.TryDecode(value, out var position))
+        {
+            return position;
+        }
+
+        errors.Add("cursor", "Must be a cursor from the Link header (rel=\"next\") of this listing, unchanged.");
+        return null;
     }
 
     // The customer id is [A-Za-z0-9_-] and the cursor base64url, so nothing needs escaping.

@@ -21,12 +21,13 @@ public static class HealthApi
         var health = app.MapGroup("/health").WithTags("Health");
         health.MapGet("/live", static () => TypedResults.Ok(Healthy)).WithName("Live")
             .WithSummary("Liveness: the process answers.");
-        health.MapGet("/ready", ReadyAsync).WithName("Ready").WithSummary("Readiness: the store answers.");
+        health.MapGet("/ready", ReadyAsync).WithName("Ready").WithSummary("Readiness: the store answers.")
+            .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
         return health;
     }
 
-    internal static async Task<Results<Ok<HealthResponse>,
-        ServiceUnavailableProblem>> ReadyAsync([FromServices] HealthCheckService health,
+    internal static async Task<Results<Ok<HealthResponse>, ProblemHttpResult>> ReadyAsync(
+        [FromServices] HealthCheckService health,
         CancellationToken cancellationToken)
     {
         var report = await health.CheckHealthAsync(static registration => registration.Tags.Contains(ReadyTag),
@@ -44,6 +45,6 @@ public static class HealthApi
             Detail = string.Join("; ", report.Entries.Where(static e => e.Value.Status == HealthStatus.Unhealthy)
                 .Select(static e => $"{e.Key}: {e.Value.Description}")),
         };
-        return new ServiceUnavailableProblem(problem);
+        return TypedResults.Problem(problem);
     }
 }

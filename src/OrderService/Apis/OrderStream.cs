@@ -5,6 +5,7 @@ using System.Text.Json.Serialization.Metadata;
 using Microsoft.AspNetCore.Http.Json;
 using Microsoft.AspNetCore.Http.Metadata;
 using Microsoft.Extensions.Options;
+using OrderService.Authorization;
 using OrderService.Data.Orders;
 
 namespace OrderService.Apis;
@@ -13,7 +14,7 @@ namespace OrderService.Apis;
 /// 200 with a JSON array of orders written as rows arrive; created only after the first row (or the end), so a
 /// store fault before it is still a clean 503.
 /// </summary>
-public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCodeHttpResult
+public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCodeHttpResult, ICustomerScopedResult
 {
     private const int FlushEvery = 32;
     private const int BufferSize = 16 * 1024;
@@ -51,7 +52,7 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
 
     /// <summary>The same stream, writing only <paramref name="customerId"/>'s orders (a customer-scoped token's
     /// view).</summary>
-    public OrderStream OnlyOf(string customerId) => new(_rows, _hasFirst, customerId,
+    public IResult OnlyOf(string customerId) => new OrderStream(_rows, _hasFirst, customerId,
         _nobody || (_customerId is not null && !string.Equals(_customerId, customerId, StringComparison.Ordinal)));
 
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>

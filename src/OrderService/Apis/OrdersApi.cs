@@ -6,6 +6,7 @@ using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Problems;
 using OrderService.Validation;
+using static Microsoft.AspNetCore.Http.StatusCodes;
 
 namespace OrderService.Apis;
 
@@ -26,20 +27,22 @@ public static class OrdersApi
             .RequireOrderAccess()
             .WithTags("Orders")
             .ProducesValidationProblem()
-            .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
+            .ProducesProblem(Status503ServiceUnavailable);
 
         orders.MapPost("", CreateOrderAsync).WithName("CreateOrder")
             .WithSummary("Create an order (201). Idempotency-Key makes a retry return the first order.")
-            .AcceptsJsonOnly();
-        orders.MapGet("/{id}", GetOrderAsync).WithName("GetOrder").WithSummary("Read an order with its events.");
+            .AcceptsJsonOnly().ProducesProblem(Status422UnprocessableEntity);
+        orders.MapGet("/{id}", GetOrderAsync).WithName("GetOrder").WithSummary("Read an order with its events.")
+            .ProducesProblem(Status404NotFound);
         orders.MapPost("/{id}/pay", PayOrderAsync).WithName("PayOrder")
-            .WithSummary("Created -> Paid. 402 only when the declined-payment probe is on.").AcceptsJsonOnly();
+            .WithSummary("Created -> Paid. 402 only when the declined-payment probe is on.").AcceptsJsonOnly()
+            .Transition().ProducesProblem(Status402PaymentRequired);
         orders.MapPost("/{id}/ship", ShipOrderAsync).WithName("ShipOrder").WithSummary("Paid -> Shipped.")
-            .AcceptsJsonOnly();
+            .AcceptsJsonOnly().Transition();
         orders.MapPost("/{id}/complete", CompleteOrderAsync).WithName("CompleteOrder")
-            .WithSummary("Shipped -> Completed.");
+            .WithSummary("Shipped -> Completed.").Transition();
         orders.MapPost("/{id}/cancel", CancelOrderAsync).WithName("CancelOrder")
-            .WithSummary("Created or Paid -> Cancelled.").AcceptsJsonOnly();
+            .WithSummary("Created or Paid -> Cancelled.").AcceptsJsonOnly().Transition();
 
         // Pay, ship, complete and cancel take an optional Idempotency-Key.
         orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch")
@@ -50,10 +53,17 @@ public static class OrdersApi
 
     /// <summary>A body is JSON or nothing: the other media types are 415, and a body over 1 MiB is 413.</summary>
     private static RouteHandlerBuilder AcceptsJsonOnly(this RouteHandlerBuilder endpoint) => endpoint
-        .ProducesProblem(StatusCodes.Status413PayloadTooLarge)
-        .ProducesProblem(StatusCodes.Status415UnsupportedMediaType);
+        .ProducesProblem(Status413PayloadTooLarge)
+        .ProducesProblem(Status415UnsupportedMediaType);
 
-    internal static async Task<Results<Created<Order>, ValidationProblem, UnprocessableProblem>> CreateOrderAsync(
+    /// <summary>A step: no such order (404), a status that forbids it or a stale If-Match (409), a reused key
+    /// (422).</summary>
+    private static RouteHandlerBuilder Transition(this RouteHandlerBuilder endpoint) => endpoint
+        .ProducesProblem(Status404NotFound)
+        .ProducesProblem(Status409Conflict)
+        .ProducesProblem(Status422UnprocessableEntity);
+
+    internal static async Task<Results<Created<Order>, ValidationProblem, ProblemHttpResult>> CreateOrderAsync(
         CreateOrderRequest request,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
         [FromServices] OrderServices services,
@@ -61,8 +71,7 @@ public static class OrdersApi
         CancellationToken cancellationToken)
     {
         var errors = default(ValidationErrors);
-        OrderRequestRules.CustomerId(request.CustomerId, "customerId", ref errors);
-        var lines = OrderRequestRules.Lines(request.Lines, ref errors);
+        var lines = OrderRequestRules.Lines(request.Lines!, ref errors);
         var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
         if (errors.Any)
         {
@@ -91,7 +100,7 @@ public static class OrdersApi
         return TypedResults.Created(Location(stored.Id), stored);
     }
 
-    internal static async Task<Results<Ok<Order>, NotFoundProblem>> GetOrderAsync(
+    internal static async Task<Results<Ok<Order>, ProblemHttpResult>> GetOrderAsync(
         Guid id,
         [FromServices] OrderServices services,
         HttpResponse response,
@@ -101,8 +110,7 @@ public static class OrdersApi
         return order is null ? ApiProblems.OrderNotFound(id) : ETags.Ok(order, response);
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem,
-        PaymentDeclinedProblem, UnprocessableProblem>> PayOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> PayOrderAsync(
         Guid id,
         PayOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
@@ -114,7 +122,6 @@ public static class OrdersApi
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
         var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
-        OrderRequestRules.Pay(request, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -133,8 +140,7 @@ public static class OrdersApi
         };
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem,
-        UnprocessableProblem>> ShipOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> ShipOrderAsync(
         Guid id,
         ShipOrderRequest request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
@@ -146,7 +152,6 @@ public static class OrdersApi
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
         var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
-        OrderRequestRules.Ship(request, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -157,8 +162,7 @@ public static class OrdersApi
         return Answer(result, id, OrderAction.Ship, expected, response);
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem,
-        UnprocessableProblem>> CompleteOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> CompleteOrderAsync(
         Guid id,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
@@ -178,8 +182,7 @@ public static class OrdersApi
         return Answer(result, id, OrderAction.Complete, expected, response);
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem,
-        UnprocessableProblem>> CancelOrderAsync(
+    internal static async Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> CancelOrderAsync(
         Guid id,
         CancelOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
@@ -191,7 +194,6 @@ public static class OrdersApi
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
         var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
-        OrderRequestRules.Cancel(request, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -202,17 +204,12 @@ public static class OrdersApi
         return Answer(result, id, OrderAction.Cancel, expected, response);
     }
 
-    internal static async Task<Results<OrderStream, ValidationProblem>> GetOrdersBatchAsync(
+    internal static async Task<OrderStream> GetOrdersBatchAsync(
         OrderBatchRequest request,
         [FromServices] IOrderStore store,
         CancellationToken cancellationToken)
     {
-        var errors = default(ValidationErrors);
-        var ids = OrderRequestRules.BatchIds(request, ref errors);
-        if (errors.Any)
-        {
-            return errors.ToProblem();
-        }
+        var ids = OrderRequestRules.DistinctIds(request.Ids!);
 
         return await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken);
     }
@@ -231,7 +228,7 @@ public static class OrdersApi
     private static string? Present(string? bound, HttpResponse response, string header) =>
         bound ?? (response.HttpContext.Request.Headers.ContainsKey(header) ? string.Empty : null);
 
-    private static Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem, UnprocessableProblem> Answer(
+    private static Results<Ok<Order>, ValidationProblem, ProblemHttpResult> Answer(
         TransitionResult result, Guid id, OrderAction action, int? expectedVersion, HttpResponse response) =>
             result.Outcome switch
         {

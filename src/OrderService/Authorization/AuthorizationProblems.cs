@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Authorization.Policy;
+using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
 using OrderService.Problems;
 
@@ -29,7 +30,7 @@ public static class AuthorizationProblems
         Detail = $"The token does not grant scope {scope}.",
     };
 
-    public static ForbiddenProblem OtherCustomer() => new(new ProblemDetails
+    public static ProblemHttpResult OtherCustomer() => TypedResults.Problem(new ProblemDetails
     {
         Type = ForbiddenType,
         Title = "Forbidden",
@@ -37,7 +38,7 @@ public static class AuthorizationProblems
         Detail = $"The token's {OrderScopes.CustomerClaim} claim allows only that customer's orders.",
     });
 
-    public static ForbiddenProblem AmbiguousCustomer() => new(new ProblemDetails
+    public static ProblemHttpResult AmbiguousCustomer() => TypedResults.Problem(new ProblemDetails
     {
         Type = ForbiddenType,
         Title = "Forbidden",
@@ -45,9 +46,6 @@ public static class AuthorizationProblems
         Detail = $"The token carries more than one {OrderScopes.CustomerClaim} claim; it must name one customer.",
     });
 }
-
-/// <summary>403 from the customer rules (OpenAPI learns of 403 from the route group, not from this type).</summary>
-public sealed class ForbiddenProblem(ProblemDetails problem) : ProblemResult(problem);
 
 /// <summary>Challenges and forbids as the default handler does, then writes a problem naming the scope.</summary>
 internal sealed class ProblemAuthorizationResultHandler : IAuthorizationMiddlewareResultHandler

@@ -1,10 +1,15 @@
-using OrderService.Apis;
 using OrderService.Contracts;
 using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Problems;
 
 namespace OrderService.Authorization;
+
+/// <summary>A result that can narrow itself to one customer's orders (a streamed list).</summary>
+public interface ICustomerScopedResult
+{
+    IResult OnlyOf(string customerId);
+}
 
 /// <summary>A customer_id claim reaches only that customer's orders; another's order is a 404, so none leaks.</summary>
 internal sealed class CustomerScopeFilter : IEndpointFilter
@@ -78,8 +83,8 @@ internal sealed class CustomerScopeFilter : IEndpointFilter
                 StringComparison.Ordinal):
                 response.Headers.ETag = default;
                 return ApiProblems.OrderNotFound(order.Id);
-            case OrderStream stream:
-                return stream.OnlyOf(customer);
+            case ICustomerScopedResult scoped:
+                return scoped.OnlyOf(customer);
             default:
                 return result;
         }

@@ -1,3 +1,4 @@
+using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
 using OrderService.Data;
 using OrderService.Data.Orders;
@@ -14,7 +15,7 @@ public static class ApiProblems
     public const string PaymentDeclinedType = "urn:orderservice:problem:payment-declined";
     public const string StoreUnavailableType = "urn:orderservice:problem:store-unavailable";
 
-    public static NotFoundProblem OrderNotFound(Guid id) => new(new ProblemDetails
+    public static ProblemHttpResult OrderNotFound(Guid id) => TypedResults.Problem(new ProblemDetails
     {
         Type = OrderNotFoundType,
         Title = "Order not found",
@@ -23,7 +24,7 @@ public static class ApiProblems
     });
 
     /// <summary>A conditional write that matched nothing: the status forbids it, or If-Match is stale.</summary>
-    public static ConflictProblem Conflict(TransitionResult result, OrderAction action, int? expectedVersion)
+    public static ProblemHttpResult Conflict(TransitionResult result, OrderAction action, int? expectedVersion)
     {
         var stale = result.Outcome == TransitionOutcome.StaleVersion;
         var problem = new ProblemDetails
@@ -46,10 +47,10 @@ public static class ApiProblems
             problem.Extensions["currentVersion"] = version;
         }
 
-        return new ConflictProblem(problem);
+        return TypedResults.Problem(problem);
     }
 
-    public static UnprocessableProblem IdempotencyKeyReused() => new(new ProblemDetails
+    public static ProblemHttpResult IdempotencyKeyReused() => TypedResults.Problem(new ProblemDetails
     {
         Type = IdempotencyKeyReusedType,
         Title = "Idempotency-Key reused",
@@ -58,7 +59,7 @@ public static class ApiProblems
             "names one request: use a new key for a new one.",
     });
 
-    public static PaymentDeclinedProblem PaymentDeclined(Guid id) => new(new ProblemDetails
+    public static ProblemHttpResult PaymentDeclined(Guid id) => TypedResults.Problem(new ProblemDetails
     {
         Type = PaymentDeclinedType,
         Title = "Payment declined",

@@ -58,7 +58,6 @@ public static partial class BadRequestProblems
         new(new Dictionary<string, string[]> { [field] = [message] })
     {
         Status = StatusCodes.Status400BadRequest,
-        Title = "The request is invalid.",
     };
 
     private static string FieldOf(string? path) =>

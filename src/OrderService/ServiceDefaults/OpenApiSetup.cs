@@ -1,3 +1,4 @@
+using System.ComponentModel.DataAnnotations;
 using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.OpenApi;
@@ -46,13 +47,11 @@ public static class OpenApiSetup
             options.AddSchemaTransformer(static (schema, context, _) =>
             {
                 DescribeWireFormat(schema, context);
-                OpenApiRequestLimits.DescribeBody(schema, context);
                 return Task.CompletedTask;
             });
             options.AddOperationTransformer(static (operation, _, _) =>
             {
                 DescribeQuery(operation);
-                OpenApiRequestLimits.DescribeParameters(operation);
                 DescribeProblems(operation);
                 if (operation.OperationId is { } name
                     && EndpointDescriptions.Operations.TryGetValue(name, out var description))
@@ -104,6 +103,12 @@ public static class OpenApiSetup
             // The converter writes the name; without a type, generators read the enum as `any`.
             schema.Type = JsonSchemaType.String | nullable;
         }
+
+        // [Required] refuses null, but the schema keeps the member's nullable type.
+        if (context.JsonPropertyInfo?.AttributeProvider?.IsDefined(typeof(RequiredAttribute), inherit: true) == true)
+        {
+            schema.Type &= ~JsonSchemaType.Null;
+        }
     }
 
     private static void DescribeQuery(OpenApiOperation operation)
@@ -115,6 +120,17 @@ public static class OpenApiSetup
                 key.Description = "1–128 printable ASCII characters. A retry with the same key and body returns the " +
                     "first answer (Idempotent-Replayed: true) and changes nothing; another request under the key is " +
                     "422. A key names one request of one order.";
+                key.Schema = new OpenApiSchema
+                {
+                    Type = JsonSchemaType.String, MinLength = 1, MaxLength = 128,
+                    Pattern = RequestLimits.IdempotencyKeyPattern,
+                };
+            }
+
+            if (parameter is OpenApiParameter { In: ParameterLocation.Header, Name: "If-Match" } ifMatch)
+            {
+                ifMatch.Description = "The ETag of the order as last read, such as \"3\" (its version), or *: a " +
+                    "stale version is 409.";
             }
 
             if (parameter is not OpenApiParameter { In: ParameterLocation.Query } query)

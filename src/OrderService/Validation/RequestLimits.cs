@@ -1,22 +1,15 @@
 namespace OrderService;
 
-/// <summary>Every limit of docs/api.md in one place: validation, Kestrel and the problems read them here.</summary>
+/// <summary>The limits that code reads; the body fields' limits are attributes on Contracts/Requests.cs.</summary>
 public static class RequestLimits
 {
     public const int MaxBodyBytes = 1024 * 1024;
-    public const int MaxCustomerIdLength = 64;
-    public const int MaxSkuLength = 64;
-    public const int MinQuantity = 1;
-    public const int MaxQuantity = 1_000;
-    public const decimal MaxUnitPrice = 1_000_000m;
-    public const int MaxUnitPriceDecimals = 2;
-    public const int MaxLines = 100;
-    public const int MaxPaymentReferenceLength = 128;
-    public const int MaxCarrierLength = 64;
-    public const int MaxTrackingNumberLength = 64;
-    public const int MaxCancelReasonLength = 500;
-    public const int MaxIdempotencyKeyLength = 128;
-    public const int MaxBatchIds = 10_000;
+    public const string CustomerIdPattern = "^[A-Za-z0-9_-]{1,64}$";
+
+    /// <summary>No control characters (C0, DEL, C1); [Required] already refuses empty and blank strings.</summary>
+    public const string PrintablePattern = @"^[^\x00-\x1F\x7F-\x9F]*$";
+
+    public const string IdempotencyKeyPattern = "^[ -~]{1,128}$";
     public const int MinListLimit = 1;
     public const int MaxListLimit = 1_000;
     public const int DefaultListLimit = 100;

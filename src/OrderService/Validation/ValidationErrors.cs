@@ -16,5 +16,5 @@ public struct ValidationErrors
     }
 
     public readonly ValidationProblem ToProblem() =>
-        TypedResults.ValidationProblem(_errors ?? [], title: "The request is invalid.");
+        TypedResults.ValidationProblem(_errors ?? []);
 }

@@ -11,8 +11,8 @@ namespace OrderService.Deployment.Tests.Docs;
 /// </summary>
 public sealed partial class ArchitectureNamesTests
 {
-    // A framework part the page names because the service does NOT use it (the deviations table says why), and an HTTP header.
-    private static readonly string[] NamedAsNotUsed = ["AddValidation", "Accept"];
+    // An HTTP header the page names.
+    private static readonly string[] NamedAsNotUsed = ["Accept"];
 
     [Fact]
     public void Every_name_the_architecture_page_cites_is_in_the_code()
