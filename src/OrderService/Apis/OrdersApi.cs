@@ -33,7 +33,7 @@ public static class OrdersApi
             .AcceptsJsonOnly();
         orders.MapGet("/{id}", GetOrderAsync).WithName("GetOrder").WithSummary("Read an order with its events.");
         orders.MapPost("/{id}/pay", PayOrderAsync).WithName("PayOrder")
-            .WithSummary("Created -> Paid. 402 only when the declined-payment probe is on.").AcceptsJsonOnly();
+            .WithSummary("Created -> Paid.").AcceptsJsonOnly();
         orders.MapPost("/{id}/ship", ShipOrderAsync).WithName("ShipOrder").WithSummary("Paid -> Shipped.")
             .AcceptsJsonOnly();
         orders.MapPost("/{id}/complete", CompleteOrderAsync).WithName("CompleteOrder")
@@ -102,7 +102,7 @@ public static class OrdersApi
     }
 
     internal static async Task<Results<Ok<Order>, ValidationProblem, NotFoundProblem, ConflictProblem,
-        PaymentDeclinedProblem, UnprocessableProblem>> PayOrderAsync(
+        UnprocessableProblem>> PayOrderAsync(
         Guid id,
         PayOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
@@ -127,7 +127,6 @@ public static class OrdersApi
         {
             TransitionOutcome.Applied or TransitionOutcome.Replayed => Succeeded(result, response),
             TransitionOutcome.NotFound => ApiProblems.OrderNotFound(id),
-            TransitionOutcome.Declined => ApiProblems.PaymentDeclined(id),
             TransitionOutcome.KeyReusedWithDifferentRequest => ApiProblems.IdempotencyKeyReused(),
             _ => ApiProblems.Conflict(result, OrderAction.Pay, expected),
         };

@@ -42,13 +42,6 @@ public sealed class UnprocessableProblem(ProblemDetails problem) : ProblemResult
         Describe(builder, StatusCodes.Status422UnprocessableEntity);
 }
 
-/// <summary>402: the payment was declined and the write rolled back.</summary>
-public sealed class PaymentDeclinedProblem(ProblemDetails problem) : ProblemResult(problem), IEndpointMetadataProvider
-{
-    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
-        Describe(builder, StatusCodes.Status402PaymentRequired);
-}
-
 /// <summary>503: the store cannot be reached (readiness).</summary>
 public sealed class ServiceUnavailableProblem(ProblemDetails problem) : ProblemResult(problem),
     IEndpointMetadataProvider
