@@ -67,7 +67,8 @@ public sealed class SqlServerEngineBehaviourTests : IClassFixture<SqlServerRelat
 
         // SQL Server (without READ_COMMITTED_SNAPSHOT, its default): the reader waits for the writer's lock.
         // Babelfish: the reader reads the last committed row at once.
-        var during = await ReadDuringAnUncommittedPaymentAsync(factory, readIsNotBlocked: _engine == SqlServerEngine.Babelfish);
+        var during = await ReadDuringAnUncommittedPaymentAsync(factory,
+            readIsNotBlocked: _engine == SqlServerEngine.Babelfish);
 
         during.Status.ShouldBe(OrderStatus.Created);
     }
@@ -219,18 +220,20 @@ public sealed class SqlServerEngineBehaviourTests : IClassFixture<SqlServerRelat
     }
 
     /// <summary>
-    /// Holds a pay's write to a new order uncommitted on a connection of the test's own (as the shoot-out's dirty-read
-    /// probe does) and reads the order through the port meanwhile; then rolls back. <paramref name="readIsNotBlocked"/>:
-    /// the read must finish while the write is held; otherwise it must still be waiting after a while, and finish
-    /// after the rollback.
+    /// Holds a pay's write to a new order uncommitted on a connection of the test's own (as the shoot-out's
+    /// dirty-read probe does) and reads the order through the port meanwhile; then rolls back.
+    /// <paramref name="readIsNotBlocked"/>: the read must finish while the write is held; otherwise it must still be
+    /// waiting after a while, and finish after the rollback.
     /// </summary>
-    private static async Task<Order> ReadDuringAnUncommittedPaymentAsync(Conformance.Infrastructure.OrderServiceFactory factory, bool readIsNotBlocked)
+    private static async Task<Order> ReadDuringAnUncommittedPaymentAsync(
+        Conformance.Infrastructure.OrderServiceFactory factory, bool readIsNotBlocked)
     {
         var port = Port(factory);
-        var order = Transitions.Create(Guid.CreateVersion7(), Conformance.Infrastructure.Ids.NewCustomer(), [new OrderLine("SKU-1", 1, 1m)], Timestamps.Now(TimeProvider.System));
+        var order = Transitions.Create(Guid.CreateVersion7(), Conformance.Infrastructure.Ids.NewCustomer(),
+            [new OrderLine("SKU-1", 1, 1m)], Timestamps.Now(TimeProvider.System));
         (await port.CreateAsync(new NewOrder(order, null, "h"), Ct)).Outcome.ShouldBe(CreateOutcome.Created);
-        var connectionString = factory.Services.GetRequiredService<IConfiguration>().GetConnectionString(StoreRegistration.ConnectionStringName);
-        await using var writer = new SqlConnection(connectionString);
+        await using var writer = new SqlConnection(factory.Services.GetRequiredService<IConfiguration>()
+            .GetConnectionString(StoreRegistration.ConnectionStringName));
         await writer.OpenAsync(Ct);
         Task<Order?>? read = null;
 

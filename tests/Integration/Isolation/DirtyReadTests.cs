@@ -24,14 +24,18 @@ public sealed class DirtyReadTests(RelationalStores stores)
     [StoreData(Engine.Sqlite, ReadIsolation.ReadCommitted, OrderStatus.Created)]
     [StoreData(Engine.PostgreSql, ReadIsolation.ReadUncommitted, OrderStatus.Created)]
     [StoreData(Engine.PostgreSql, ReadIsolation.ReadCommitted, OrderStatus.Created)]
-    public async Task A_read_during_an_uncommitted_payment_sees(Engine engine, ReadIsolation isolation, OrderStatus seen)
+    public async Task A_read_during_an_uncommitted_payment_sees(Engine engine, ReadIsolation isolation,
+        OrderStatus seen)
     {
         await using var store = await stores.OpenAsync(engine, o => o.ReadIsolation = isolation);
         var order = await store.CreateOrderAsync();
-        await using var writer = engine == Engine.Sqlite ? await OpenSharedCacheAsync(store.ConnectionString) : await store.OpenDirectAsync();
+        await using var writer = engine == Engine.Sqlite
+            ? await OpenSharedCacheAsync(store.ConnectionString)
+            : await store.OpenDirectAsync();
         Order? during = null;
 
-        var held = await HeldPay.HoldAsync(writer, store.Id(order.Id), async () => during = await store.Store.GetAsync(order.Id, Ct), Ct);
+        var held = await HeldPay.HoldAsync(writer, store.Id(order.Id),
+            async () => during = await store.Store.GetAsync(order.Id, Ct), Ct);
 
         held.ShouldBeTrue();
         during!.Status.ShouldBe(seen);
@@ -43,7 +47,8 @@ public sealed class DirtyReadTests(RelationalStores stores)
 
     private static async Task<SqliteConnection> OpenSharedCacheAsync(string connectionString)
     {
-        var connection = new SqliteConnection(new SqliteConnectionStringBuilder(connectionString) { Cache = SqliteCacheMode.Shared }.ConnectionString);
+        var shared = new SqliteConnectionStringBuilder(connectionString) { Cache = SqliteCacheMode.Shared };
+        var connection = new SqliteConnection(shared.ConnectionString);
         await connection.OpenAsync(Ct);
         return connection;
     }

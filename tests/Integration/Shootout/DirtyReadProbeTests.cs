@@ -47,20 +47,14 @@ public sealed class DirtyReadProbeTests
                 row.OkWorkflows.ShouldBe(options.Workflows, $"{row.Key}: errors {string.Join(", ", row.Errors)}");
                 var audit = row.Audit.ShouldNotBeNull(row.Key);
                 audit.WritesHeld.ShouldBe(options.Workflows / 2, $"{row.Key}: every second order's pay is held first");
-                audit.ProbeReads.ShouldBeGreaterThan(0, $"{row.Key}: readers read the orders while their writes were held");
+                audit.ProbeReads.ShouldBeGreaterThan(0, $"{row.Key}: readers read orders while their writes were held");
                 audit.DirtyReads.ShouldBe(0, $"{row.Key}: PostgreSQL shows no uncommitted row");
                 audit.IsClean.ShouldBeTrue($"{row.Key}: {string.Join("; ", audit.Samples)}");
             }
         }
         finally
         {
-            try
-            {
-                Directory.Delete(output, recursive: true);
-            }
-            catch (IOException)
-            {
-            }
+            ShootoutSmokeTests.TryDelete(output);
         }
     }
 }

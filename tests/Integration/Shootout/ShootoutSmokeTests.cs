@@ -57,7 +57,8 @@ public sealed class ShootoutSmokeTests
                 row.Audit.WrongSequences.ShouldBe(0, row.Key);
                 row.Audit.Duplicates.ShouldBe(0, $"{row.Key}: {string.Join("; ", row.Audit.Samples)}");
                 var holds = row.Store == "postgres" && row.Layout == "Relational" && !row.Crash;
-                (row.Audit.WritesHeld > 0).ShouldBe(holds, $"{row.Key}: the harness holds writes only in a database it created, relational layout");
+                (row.Audit.WritesHeld > 0).ShouldBe(holds,
+                    $"{row.Key}: the harness holds writes only in a database it created, relational layout");
                 row.Audit.DirtyReads.ShouldBe(0, $"{row.Key} reads committed data only");
                 row.Steps.Select(s => s.Step).ShouldContain("complete");
                 row.Conditions.ShouldNotBeNull(row.Key);
@@ -238,7 +239,7 @@ public sealed class ShootoutSmokeTests
         return File.Exists(dll) && File.Exists(Path.Combine(AppContext.BaseDirectory, "OrderService.runtimeconfig.json")) ? dll : null;
     }
 
-    private static void TryDelete(string directory)
+    internal static void TryDelete(string directory)
     {
         try
         {

@@ -10,7 +10,7 @@ namespace OrderService.Load.Shootout;
 
 /// <summary>How the HTTP workflow behaves: the dirty-read probe's rate, connection and hold, and how long a step
 /// keeps retrying an unreachable or unavailable service (zero except in crash runs, so that errors show).</summary>
-/// <param name="HeldWrites">A new connection to the row's database, or null where the probe cannot hold a write.</param>
+/// <param name="HeldWrites">A new connection to the row's database; null where the probe cannot hold a write.</param>
 public sealed record WorkflowSettings(double AbortRate, TimeSpan RetryFor, Func<DbConnection>? HeldWrites = null,
     TimeSpan HoldFor = default)
 {

@@ -161,7 +161,8 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
                 var apis = service.Apis;
                 warmup = await WarmUpAsync("warm-up", Path.Combine(nbomber, "http-warmup"), size => new HttpWorkflow(apis, new RunLedger($"{tag}w", size), new WorkflowSettings(0, TimeSpan.Zero)).Workflow(options.Concurrency, cancellationToken), cancellationToken).ConfigureAwait(false);
                 var http = new HttpWorkflow(apis, ledger, new WorkflowSettings(options.AbortRate,
-                    crash ? TimeSpan.FromSeconds(90) : TimeSpan.Zero, crash ? null : HeldWrites(target, variant, connectionString),
+                    crash ? TimeSpan.FromSeconds(90) : TimeSpan.Zero,
+                    crash ? null : HeldWrites(target, variant, connectionString),
                     TimeSpan.FromMilliseconds(options.HeldWriteMilliseconds)));
                 var workflow = http.Workflow(options.Concurrency, cancellationToken);
                 List<ScenarioProps> companions = options.AbortRate > 0 ? [http.Readers(workflow, options.ReaderCopies)] : [];
