@@ -99,7 +99,7 @@ public sealed class ShootoutSmokeTests
                 report.Rows.Where(r => r.Store == "postgres" && !r.Crash).ShouldAllBe(r => r.DatabaseCpuMsPerWorkflow > 0);
 
                 // --pg-statements: the default row's statements per workflow are one create and three transitions (pay,
-                // ship, complete; a declined pay adds its own), every one counted by the cluster the harness started.
+                // ship, complete), every one counted by the cluster the harness started.
                 var statements = report.Rows.Single(r => r.Key == "postgres/relational/v1-shared-uow").DatabaseStatements.ShouldNotBeNull();
                 statements.Single(s => s.Statement.StartsWith("WITH c AS (INSERT INTO customers", StringComparison.Ordinal)).CallsPerWorkflow.ShouldBe(1, 0.01);
                 statements.Where(s => s.Statement.StartsWith("WITH u AS (UPDATE orders", StringComparison.Ordinal)).Sum(s => s.CallsPerWorkflow).ShouldBeInRange(3, 3.2);
