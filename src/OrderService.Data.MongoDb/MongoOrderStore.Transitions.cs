@@ -1,7 +1,6 @@
 using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data.Orders;
-using OrderService.Data.Payments;
 
 namespace OrderService.Data.MongoDb;
 
@@ -10,11 +9,6 @@ public sealed partial class MongoOrderStore
 {
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
-        if (_payments.PendingFor(command) is { } payment)
-        {
-            return await TransitionAwaitingPaymentAsync(command, payment, cancellationToken);
-        }
-
         using var session = await StartSessionAsync(cancellationToken);
         return await ApplyAsync(session, command, cancellationToken);
     }

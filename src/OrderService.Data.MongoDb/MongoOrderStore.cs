@@ -11,15 +11,11 @@ public sealed partial class MongoOrderStore : IOrderStore
 {
     private const int InListChunkSize = 1_000;
 
-    private static readonly ClientSessionOptions CausalSession = new() { CausalConsistency = true };
-
     private readonly IMongoClient _client;
-    private readonly Payments.IPaymentAuthorizer _payments;
     private readonly IMongoDatabase _database;
     private readonly IMongoCollection<BsonDocument> _orders;
     private readonly IMongoCollection<OrderInsert> _inserts;
     private readonly IMongoCollection<BsonDocument> _explaining;
-    private readonly TransactionOptions _transaction;
     private readonly ClientSessionOptions _requestSession;
     private readonly StoreOptions _options;
     private readonly OneKeyAtATime _keyTurns = new();
@@ -28,11 +24,9 @@ public sealed partial class MongoOrderStore : IOrderStore
     /// Read the primary whatever the read preference: the store a secondary's miss falls back to
     /// (<see cref="MongoStores"/> pairs the two in a <see cref="StandbyReadsOrderStore"/>).
     /// </param>
-    public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options,
-        Payments.IPaymentAuthorizer payments, bool primaryReads = false)
+    public MongoOrderStore(IMongoClient client, MongoSettings settings, StoreOptions options, bool primaryReads = false)
     {
         _client = client;
-        _payments = payments;
         _options = options;
         _database = client.GetDatabase(settings.DatabaseName);
         var orders = settings.Orders;
@@ -47,9 +41,6 @@ public sealed partial class MongoOrderStore : IOrderStore
         _explaining = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Explaining);
 
         _requestSession = new ClientSessionOptions { CausalConsistency = settings.CausalSessions };
-
-        // The probe's transaction reads the primary's newest state and commits with the configured write concern.
-        _transaction = new TransactionOptions(ReadConcern.Local, ReadPreference.Primary, settings.Orders.WriteConcern);
     }
 
     /// <summary>The collection the schema gate creates indexes on.</summary>

@@ -3,7 +3,6 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using MongoDB.Driver;
-using OrderService.Data.Payments;
 using OrderService.Data.Resilience;
 
 namespace OrderService.Data.MongoDb;
@@ -33,9 +32,8 @@ public static class MongoStores
         }
 
         var client = new MongoClient(settings.Client);
-        var payments = context.Payments();
-        var store = new MongoOrderStore(client, settings, options, payments);
-        var primary = PrimaryForFallback(client, settings, options, payments);
+        var store = new MongoOrderStore(client, settings, options);
+        var primary = PrimaryForFallback(client, settings, options);
         return new StoreBundle(
             primary is null ? store : new StandbyReadsOrderStore(primary, store),
             new MongoSchema(store.Orders),
@@ -43,11 +41,11 @@ public static class MongoStores
             new ClientRelease(client));
     }
 
-    private static MongoOrderStore? PrimaryForFallback(MongoClient client, MongoSettings settings, StoreOptions options,
-        IPaymentAuthorizer payments) =>
+    private static MongoOrderStore? PrimaryForFallback(MongoClient client, MongoSettings settings,
+        StoreOptions options) =>
         settings.Orders.ReadPreference.ReadPreferenceMode == ReadPreferenceMode.Primary
             ? null
-            : new MongoOrderStore(client, settings, options, payments, primaryReads: true);
+            : new MongoOrderStore(client, settings, options, primaryReads: true);
 
     private static string Sessions(StoreOptions options, MongoSettings settings) =>
         options.UnitOfWork != UnitOfWork.PerRequest
@@ -63,8 +61,7 @@ public static class MongoStores
         if (options.WriteIsolation != WriteIsolation.ReadCommitted)
         {
             yield return $"Store:WriteIsolation={options.WriteIsolation} changes nothing on MongoDB: a transition is " +
-                $"one single-document write, atomic on its own, " +
-                "and the declined-payment probe's transaction always runs at MongoDB's snapshot isolation.";
+                "one single-document write, atomic on its own.";
         }
 
         if (options.ReadIsolation == ReadIsolation.ReadUncommitted)

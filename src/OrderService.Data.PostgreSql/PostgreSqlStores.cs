@@ -3,7 +3,6 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Npgsql;
 using OrderService.Data.Document;
-using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
@@ -23,17 +22,16 @@ public static class PostgreSqlStores
                 "PostgreSQL never reads uncommitted rows.");
         }
 
-        var payments = context.Payments();
         var database = Database(context, logger);
         var primary = options.Layout == StoreLayout.Document
-            ? new StoreBundle(DocumentStore(database, options, payments),
+            ? new StoreBundle(DocumentStore(database, options),
                 new PostgresSchema(database, StoreLayout.Document), new PostgresTransientFaults(), database, database)
-            : new StoreBundle(Relational(database, options, payments),
+            : new StoreBundle(Relational(database, options),
                 new PostgresSchema(database, StoreLayout.Relational), new PostgresTransientFaults(), database,
                 database);
         return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
             ? primary
-            : WithStandbyReads(primary, database, context, payments, logger);
+            : WithStandbyReads(primary, database, context, logger);
     }
 
     /// <summary>The primary's pool, from the container.</summary>
@@ -42,16 +40,15 @@ public static class PostgreSqlStores
             context.ConnectionString, context.Options, logger);
 
     private static StoreBundle WithStandbyReads(
-        StoreBundle primary, PostgresDatabase primaryDatabase, StoreContext context, IPaymentAuthorizer payments,
-            ILogger logger)
+        StoreBundle primary, PostgresDatabase primaryDatabase, StoreContext context, ILogger logger)
     {
         var options = context.Options;
         var standby = new PostgresDatabase(
             context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.StandbyDataSource),
             options.PostgreSql.ReadConnectionString!, options, logger, readsOnly: true);
         IOrderStore standbyStore = options.Layout == StoreLayout.Document
-            ? DocumentStore(standby, options, payments)
-            : Relational(standby, options, payments);
+            ? DocumentStore(standby, options)
+            : Relational(standby, options);
         logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer " +
             "listing read from the standby; writes stay on the primary.");
         var pools = new PrimaryAndStandbyPools(primaryDatabase, standby);
@@ -60,15 +57,12 @@ public static class PostgreSqlStores
             Resources = pools, Pool = pools };
     }
 
-    private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options,
-        IPaymentAuthorizer payments) =>
+    private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options) =>
         new(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution),
-            new PostgresConnections(database), options, payments);
+            new PostgresConnections(database), options);
 
-    private static DocumentOrderStore DocumentStore(PostgresDatabase database, StoreOptions options,
-        IPaymentAuthorizer payments) =>
-        new(new PostgreSqlDocumentDialect(options.PostgreSql.Distribution), new PostgresConnections(database), options,
-            payments);
+    private static DocumentOrderStore DocumentStore(PostgresDatabase database, StoreOptions options) =>
+        new(new PostgreSqlDocumentDialect(options.PostgreSql.Distribution), new PostgresConnections(database), options);
 
     private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable,
         IConnectionPool

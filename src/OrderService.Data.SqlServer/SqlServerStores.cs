@@ -2,7 +2,6 @@ using Microsoft.Data.SqlClient;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
-using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
@@ -14,7 +13,7 @@ public static class SqlServerStores
     {
         var options = context.Options;
         var connectionString = NormalizeConnectionString(context.ConnectionString, options);
-        var store = Relational(connectionString, options, context.Payments());
+        var store = Relational(connectionString, options);
         var schema = new SqlServerSchema(connectionString);
         if (string.IsNullOrWhiteSpace(options.SqlServer.ReadConnectionString))
         {
@@ -28,16 +27,14 @@ public static class SqlServerStores
             .CreateLogger(typeof(SqlServerStores)).LogInformation(
             "Store:SqlServer:ReadConnectionString is set: GET by id, the batch and the customer listing read from " +
             "the secondary; writes stay on the primary.");
-        var reads = new StandbyReadsOrderStore(store, Relational(readConnectionString, options, context.Payments()));
+        var reads = new StandbyReadsOrderStore(store, Relational(readConnectionString, options));
         return new StoreBundle(reads, schema, SqlServerTransientFaults.Instance,
             new PoolRelease(connectionString, readConnectionString));
     }
 
-    private static RelationalOrderStore Relational(string connectionString, StoreOptions options,
-        IPaymentAuthorizer payments) =>
+    private static RelationalOrderStore Relational(string connectionString, StoreOptions options) =>
         new(new SqlServerDialect(options.ReadIsolation),
-            new SqlServerConnections(() => new SqlConnection(connectionString), options.ReadIsolation), options,
-            payments);
+            new SqlServerConnections(() => new SqlConnection(connectionString), options.ReadIsolation), options);
 
     /// <summary>The operator's connection string with our defaults where it says nothing.</summary>
     public static string NormalizeConnectionString(string connectionString, StoreOptions options)

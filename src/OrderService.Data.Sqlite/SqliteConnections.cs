@@ -24,7 +24,6 @@ public sealed class SqliteConnections(SqliteDatabase database) : IRelationalConn
 
     /// <remarks>
     /// The work runs synchronously on the writer: Microsoft.Data.Sqlite completes its async methods synchronously.
-    /// A unit that awaits anything else goes through <see cref="WriteAwaitingAsync{T}"/>.
     /// </remarks>
     public Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
         CancellationToken cancellationToken) =>
@@ -38,10 +37,6 @@ public sealed class SqliteConnections(SqliteDatabase database) : IRelationalConn
 
             return work(connection, null).GetAwaiter().GetResult();
         }, cancellationToken);
-
-    public Task<T> WriteAwaitingAsync<T>(IsolationLevel isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
-        CancellationToken cancellationToken) =>
-        database.WriteAwaitingAsync(connection => work(connection, null), cancellationToken);
 
     public Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, CommandDefinition command) =>
         connection is SqliteConnection sqlite && _writerStatements.TryGetValue(sqlite, out var statements)

@@ -120,47 +120,6 @@ public sealed class SqliteDatabase : IAsyncDisposable
         return Task.FromResult(result);
     }
 
-    /// <summary><see cref="WriteAsync{T}"/> for a write that awaits something else before it commits.</summary>
-    public async Task<T> WriteAwaitingAsync<T>(Func<SqliteConnection, Task<T>> work,
-        CancellationToken cancellationToken)
-    {
-        if (_groupWriter is null)
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            await using var connection = Open("write");
-            return await InTransactionAsync(connection, work);
-        }
-
-        var loan = await _groupWriter.BorrowAsync(cancellationToken);
-        try
-        {
-            return await InTransactionAsync(loan.Connection, work);
-        }
-        finally
-        {
-            loan.Return(leftTransactionOpen: raw.sqlite3_get_autocommit(loan.Connection.Handle) == 0);
-        }
-    }
-
-    private static async Task<T> InTransactionAsync<T>(SqliteConnection connection, Func<SqliteConnection,
-        Task<T>> work)
-    {
-        ExecuteRaw(connection, "BEGIN IMMEDIATE;");
-        T result;
-        try
-        {
-            result = await work(connection);
-            ExecuteRaw(connection, "COMMIT;");
-        }
-        catch
-        {
-            TryRollback(connection);
-            throw;
-        }
-
-        return result;
-    }
-
     private static void ExecuteRaw(SqliteConnection connection, string sql)
     {
         using var command = connection.CreateCommand();

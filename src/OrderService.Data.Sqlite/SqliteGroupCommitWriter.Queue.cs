@@ -17,61 +17,6 @@ internal sealed partial class SqliteGroupCommitWriter
         public abstract void Fail(Exception exception);
     }
 
-    /// <summary>A borrower of the writer's connection, queued like a write.</summary>
-    internal sealed class Loan(SqliteGroupCommitWriter writer, CancellationToken cancellationToken) : PendingWrite
-    {
-        private readonly TaskCompletionSource<Loan> _granted = new(TaskCreationOptions.RunContinuationsAsynchronously);
-
-        public Task<Loan> Granted => _granted.Task;
-
-        public SqliteConnection Connection { get; private set; } = null!;
-
-        /// <summary>Whether the borrower gave the connection back inside a transaction.</summary>
-        public bool LeftTransactionOpen { get; private set; }
-
-        public PendingWrite Returned { get; } = new ReturnedLoan();
-
-        public override bool IsCancelled => QueuedWrites.Abandoned(_granted, cancellationToken);
-
-        public void Grant(SqliteConnection connection)
-        {
-            Connection = connection;
-            _granted.TrySetResult(this);
-        }
-
-        public void Return(bool leftTransactionOpen)
-        {
-            LeftTransactionOpen = leftTransactionOpen;
-            writer._queue.Writer.TryWrite(Returned);
-        }
-
-        public override void Run(SqliteConnection connection) =>
-            throw new InvalidOperationException("A loan is lent, not run in a group.");
-
-        public override void Complete()
-        {
-        }
-
-        public override void Fail(Exception exception) => _granted.TrySetException(exception);
-    }
-
-    private sealed class ReturnedLoan : PendingWrite
-    {
-        public override bool IsCancelled => false;
-
-        public override void Run(SqliteConnection connection)
-        {
-        }
-
-        public override void Complete()
-        {
-        }
-
-        public override void Fail(Exception exception)
-        {
-        }
-    }
-
     private sealed class PendingWrite<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken)
         : PendingWrite
     {

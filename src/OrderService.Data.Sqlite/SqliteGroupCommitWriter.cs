@@ -12,7 +12,6 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
     private readonly Func<SqliteConnection> _openConnection;
     private readonly int _maxBatch;
     private readonly Thread _thread;
-    private readonly Queue<PendingWrite> _deferred = new();
     private SqliteConnection? _connection;
     private ControlStatements? _control;
 
@@ -32,16 +31,6 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
         return pending.Task;
     }
 
-    /// <summary>
-    /// The writer's connection, outside any transaction, the caller's until <see cref="Loan.Return"/>.
-    /// </summary>
-    public Task<Loan> BorrowAsync(CancellationToken cancellationToken)
-    {
-        var loan = new Loan(this, cancellationToken);
-        ObjectDisposedException.ThrowIf(!_queue.Writer.TryWrite(loan), this);
-        return loan.Granted;
-    }
-
     public ValueTask DisposeAsync()
     {
         _queue.Writer.TryComplete();
@@ -54,70 +43,20 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
     private void Run()
     {
         var batch = new List<PendingWrite>(_maxBatch);
-        while (_deferred.Count > 0 || WaitForWork())
+        while (WaitForWork())
         {
             batch.Clear();
-            Loan? loan = null;
-            while (batch.Count < _maxBatch && TryTake(out var next))
+            while (batch.Count < _maxBatch && _queue.Reader.TryRead(out var next))
             {
-                if (next.IsCancelled)
+                if (!next.IsCancelled)
                 {
-                    continue;
+                    batch.Add(next);
                 }
-
-                if (next is Loan borrower)
-                {
-                    loan = borrower;
-                    break;
-                }
-
-                batch.Add(next);
             }
 
             if (batch.Count > 0)
             {
                 CommitGroup(batch);
-            }
-
-            if (loan is not null)
-            {
-                Lend(loan);
-            }
-        }
-    }
-
-    private bool TryTake(out PendingWrite next) => _deferred.TryDequeue(out next!) || _queue.Reader.TryRead(out next!);
-
-    private void Lend(Loan loan)
-    {
-        try
-        {
-            var connection = _connection ??= _openConnection();
-            _control ??= new ControlStatements(connection);
-            loan.Grant(connection);
-        }
-        catch (Exception ex)
-        {
-            TryRollbackAndDrop();
-            loan.Fail(ex);
-            return;
-        }
-
-        while (WaitForWork())
-        {
-            while (_queue.Reader.TryRead(out var next))
-            {
-                if (ReferenceEquals(next, loan.Returned))
-                {
-                    if (loan.LeftTransactionOpen)
-                    {
-                        TryRollbackAndDrop();
-                    }
-
-                    return;
-                }
-
-                _deferred.Enqueue(next);
             }
         }
     }

@@ -2,7 +2,6 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using OrderService.Data.Document;
-using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
@@ -17,7 +16,7 @@ public static class SqliteStores
         {
             var documents = new SqliteDatabase(context.ConnectionString, options);
             var documentStore = new DocumentOrderStore(new SqliteDocumentDialect(), new SqliteConnections(documents),
-                options, context.Payments());
+                options);
             return new StoreBundle(documentStore, new SqliteSchema(documents, StoreLayout.Document),
                 new SqliteTransientFaults(), documents);
         }
@@ -34,7 +33,7 @@ public static class SqliteStores
 
         var database = new SqliteDatabase(context.ConnectionString, options);
         var store = new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database),
-            options, context.Payments());
+            options);
         return new StoreBundle(store, new SqliteSchema(database, StoreLayout.Relational), new SqliteTransientFaults(),
             database);
     }

@@ -82,9 +82,6 @@ public enum TransitionOutcome
     IllegalFromStatus,
     StaleVersion,
 
-    /// <summary>The payment gateway declined and the write was rolled back.</summary>
-    Declined,
-
     /// <summary>
     /// The key was stored by this same request: nothing was written, the order is as that step left it.
     /// </summary>
@@ -102,7 +99,6 @@ public sealed record TransitionResult(
     int? CurrentVersion = null)
 {
     public static readonly TransitionResult NotFound = new(TransitionOutcome.NotFound);
-    public static readonly TransitionResult Declined = new(TransitionOutcome.Declined);
     public static readonly TransitionResult KeyReused = new(TransitionOutcome.KeyReusedWithDifferentRequest);
 
     public static TransitionResult Applied(Order order) =>

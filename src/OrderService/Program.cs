@@ -2,7 +2,6 @@ using OrderService.Apis;
 using OrderService.Data;
 using OrderService.Data.Configuration;
 using OrderService.Authorization;
-using OrderService.Payments;
 using OrderService.Problems;
 using OrderService.ServiceDefaults;
 using OrderService.Stores;
@@ -13,7 +12,6 @@ builder.AddOrdersApi();
 builder.AddServiceDefaults();
 builder.AddOrderStore();
 builder.AddStoreEngines();
-builder.AddPayments();
 builder.AddOrderAuthorization();
 
 var app = builder.Build();

@@ -21,7 +21,12 @@ var concurrency = new Option<int>("--concurrency", "-c") { Description = "Concur
 var warmup = new Option<int>("--warmup") { Description = "The warm-up's cap in workflows before each measured run: it stops earlier at steady state (two consecutive windows within 5% wf/s); 0: none.", DefaultValueFactory = _ => 2000 };
 var warmupFixed = new Option<bool>("--warmup-fixed") { Description = "Warm up with exactly --warmup workflows instead of stopping at steady state." };
 var replicas = new Option<string>("--replicas") { Description = "Service processes on one database, e.g. 2, or 1,2 for a row per count; each workflow's parts are spread over them.", DefaultValueFactory = _ => "1" };
-var abortRate = new Option<double>("--abort-rate") { Description = "Fraction of pays the service declines (402, rolled back) while readers probe for dirty reads.", DefaultValueFactory = _ => 0 };
+var abortRate = new Option<double>("--abort-rate")
+{
+    Description = "Fraction of orders whose pay the harness first holds uncommitted, then rolls back, while readers "
+        + "probe for dirty reads.",
+    DefaultValueFactory = _ => 0,
+};
 var crash = new Option<bool>("--crash") { Description = "Add crash runs: kill -9 the database (PostgreSQL) or the service (SQLite) mid-run, restart, audit." };
 var crashVariants = new Option<string>("--crash-variants") { Description = "Variants that get a crash run.", DefaultValueFactory = _ => string.Join(',', ShootoutOptions.DefaultCrashVariants) };
 var failover = new Option<string>("--failover") { Description = "PostgreSQL failover rows: sync, async or sync,async. Each starts a pg_auto_failover formation (monitor, primary, secondary) of its own, runs relational/v1-shared-uow on the multi-host connection string, kills -9 the primary a third of the way in, lets the monitor promote the secondary, and audits the new primary. Needs pg_autoctl (scripts/test.sh installs it as root).", DefaultValueFactory = _ => "" };

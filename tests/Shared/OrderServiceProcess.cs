@@ -15,7 +15,7 @@ public sealed class OrderServiceProcess : IAsyncDisposable
 {
     /// <summary>The prefixes of the environment variables the service reads settings from.</summary>
     public static readonly IReadOnlyList<string> SettingPrefixes =
-        ["Store__", "ConnectionStrings__", "Resilience__", "Payments__", "Authentication__", "ASPNETCORE_", "DOTNET_ENVIRONMENT", "OTEL_"];
+        ["Store__", "ConnectionStrings__", "Resilience__", "Authentication__", "ASPNETCORE_", "DOTNET_ENVIRONMENT", "OTEL_"];
 
     private readonly Process _process;
 

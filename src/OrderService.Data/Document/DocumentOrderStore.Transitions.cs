@@ -1,7 +1,6 @@
 using System.Data;
 using System.Data.Common;
 using OrderService.Data.Orders;
-using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.Document;
@@ -16,12 +15,6 @@ public sealed partial class DocumentOrderStore
         var parameters = new DocumentParameters(collection => _dialect.AddTransition(collection, command));
         try
         {
-            if (_payments.PendingFor(command) is { } payment)
-            {
-                return await TransitionAwaitingPaymentAsync(command, statements, parameters, payment,
-                    cancellationToken);
-            }
-
             if (_groupCommit is not null && statements.Count == 1)
             {
                 GroupedResult<string> grouped;
@@ -60,32 +53,6 @@ public sealed partial class DocumentOrderStore
                     $"cannot be found."),
                 cancellationToken);
         }
-    }
-
-    private async Task<TransitionResult> TransitionAwaitingPaymentAsync(
-        TransitionCommand command, IReadOnlyList<string> statements, DocumentParameters parameters,
-            PendingAuthorization payment, CancellationToken cancellationToken)
-    {
-        string? document;
-        try
-        {
-            document = await _connections.WriteAwaitingAsync(_heldPaymentIsolation, async (connection, transaction) =>
-            {
-                var (wrote, written) = await WriteAsync(connection, transaction, "document.transition", statements,
-                    parameters, cancellationToken);
-                return !wrote ? null
-                    : await payment(cancellationToken) ? (string?)written
-                    : throw new TransitionDeclinedException();
-            }, cancellationToken);
-        }
-        catch (TransitionDeclinedException)
-        {
-            return TransitionResult.Declined;
-        }
-
-        return document is not null
-            ? TransitionResult.Applied(OrderDocument.FromJson(document))
-            : await ExplainNoMatchAsync(command, cancellationToken);
     }
 
     private Task<TransitionResult> ExplainNoMatchAsync(TransitionCommand command,
@@ -133,6 +100,4 @@ public sealed partial class DocumentOrderStore
         return OrderDocument.KnownKey(command, reader.GetString(0), _dialect.ReadId(reader, 1), reader.GetInt32(2),
             reader.IsDBNull(3) ? null : reader.GetString(3));
     }
-
-    private sealed class TransitionDeclinedException() : Exception("The transition was declined before commit.");
 }

@@ -2,7 +2,6 @@ using System.Data;
 using System.Data.Common;
 using System.Runtime.CompilerServices;
 using OrderService.Data.Orders;
-using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.Document;
@@ -12,9 +11,7 @@ public sealed partial class DocumentOrderStore : IOrderStore
 {
     private readonly DocumentDialect _dialect;
     private readonly IRelationalConnections _connections;
-    private readonly IPaymentAuthorizer _payments;
     private readonly bool _jsonBatchFilter;
-    private readonly IsolationLevel _heldPaymentIsolation;
 
     // A unit of single statements needs no explicit transaction: its isolation is the engine's default write level.
     private readonly string _writeIsolationInForce;
@@ -22,19 +19,11 @@ public sealed partial class DocumentOrderStore : IOrderStore
     // Group commit carries the one-statement writes under the same settings as on the relational layout.
     private readonly IGroupCommit? _groupCommit;
 
-    public DocumentOrderStore(DocumentDialect dialect, IRelationalConnections connections, StoreOptions options,
-        IPaymentAuthorizer payments)
+    public DocumentOrderStore(DocumentDialect dialect, IRelationalConnections connections, StoreOptions options)
     {
         _dialect = dialect;
         _connections = connections;
-        _payments = payments;
         _jsonBatchFilter = options.BatchFilter == BatchFilter.Json;
-        _heldPaymentIsolation = options.WriteIsolation switch
-        {
-            WriteIsolation.Serializable => IsolationLevel.Serializable,
-            WriteIsolation.RepeatableRead => IsolationLevel.RepeatableRead,
-            _ => IsolationLevel.ReadCommitted,
-        };
         _writeIsolationInForce = connections.WriteIsolationInForce(IsolationLevel.ReadCommitted);
         _groupCommit = options is { UnitOfWork: UnitOfWork.PerRequest, WriteIsolation: WriteIsolation.ReadCommitted }
             ? connections.GroupCommit : null;

@@ -28,11 +28,6 @@ public interface IRelationalConnections
     Task<T> WriteAsync<T>(IsolationLevel? isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
         CancellationToken cancellationToken);
 
-    /// <summary><see cref="WriteAsync{T}"/> for a unit that awaits something else before it commits.</summary>
-    Task<T> WriteAwaitingAsync<T>(IsolationLevel isolation, Func<DbConnection, DbTransaction?, Task<T>> work,
-        CancellationToken cancellationToken) =>
-        WriteAsync(isolation, work, cancellationToken);
-
     /// <summary>
     /// Keeps <paramref name="connection"/> out of the pool when <paramref name="fault"/> may leave it mid-reply.
     /// </summary>

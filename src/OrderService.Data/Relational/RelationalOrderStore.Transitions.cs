@@ -1,7 +1,5 @@
-using System.Data;
 using System.Data.Common;
 using OrderService.Data.Orders;
-using OrderService.Data.Payments;
 
 namespace OrderService.Data.Relational;
 
@@ -10,24 +8,20 @@ namespace OrderService.Data.Relational;
 /// </summary>
 public sealed partial class RelationalOrderStore
 {
-    public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
-    {
-        var payment = _payments.PendingFor(command);
-        return _perCall || _strictTransitionsReadFirst
-            ? TransitionPerCallAsync(command, payment, cancellationToken)
-            : TransitionPerRequestAsync(command, payment, cancellationToken);
-    }
+    public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken) =>
+        _perCall || _strictTransitionsReadFirst
+            ? TransitionPerCallAsync(command, cancellationToken)
+            : TransitionPerRequestAsync(command, cancellationToken);
 
     private async Task<TransitionResult> TransitionPerRequestAsync(TransitionCommand command,
-        PendingAuthorization? payment, CancellationToken cancellationToken)
+        CancellationToken cancellationToken)
     {
         var withKey = command.IdempotencyKey is not null;
         var sql = _dialect.Transition(command.Action, command.ExpectedVersion.HasValue, withKey);
         var parameters = TransitionParameters(command, command.ExpectedVersion);
-        var isolation = TransactionFor(payment);
         try
         {
-            if (_groupCommit is not null && isolation is null)
+            if (_groupCommit is not null)
             {
                 GroupedResult<Order> grouped;
                 using (StoreTelemetry.Command(_dialect.ProviderName, "transition", sql, _writeIsolationInForce))
@@ -41,12 +35,12 @@ public sealed partial class RelationalOrderStore
                     return grouped is { HasRow: true, Row: { } written } && HasEveryEvent(written)
                         ? TransitionResult.Applied(written)
                         : await _connections.WriteAsync(null, (connection, transaction) =>
-                            AnswerAfterWriteAsync(connection, transaction, command, null, grouped.HasRow, grouped.Row,
+                            AnswerAfterWriteAsync(connection, transaction, command, grouped.HasRow, grouped.Row,
                                 cancellationToken).AsTask(), cancellationToken);
                 }
             }
 
-            return await WriteUnitAsync(payment, isolation, async (connection, transaction) =>
+            return await _connections.WriteAsync(_writeTransaction, async (connection, transaction) =>
             {
                 bool applied;
                 Order? order = null;
@@ -66,13 +60,8 @@ public sealed partial class RelationalOrderStore
                     }
                 }
 
-                return await AnswerAfterWriteAsync(connection, transaction, command, payment, applied, order,
-                    cancellationToken);
+                return await AnswerAfterWriteAsync(connection, transaction, command, applied, order, cancellationToken);
             }, cancellationToken);
-        }
-        catch (DeclinedWrite)
-        {
-            return TransitionResult.Declined;
         }
         catch (Exception taken) when (withKey && _dialect.IsIdempotencyKeyTaken(taken))
         {
@@ -81,8 +70,8 @@ public sealed partial class RelationalOrderStore
     }
 
     private async ValueTask<TransitionResult> AnswerAfterWriteAsync(
-        DbConnection connection, DbTransaction? transaction, TransitionCommand command, PendingAuthorization? payment,
-            bool applied, Order? order, CancellationToken cancellationToken)
+        DbConnection connection, DbTransaction? transaction, TransitionCommand command, bool applied, Order? order,
+            CancellationToken cancellationToken)
     {
         if (_dialect.TransitionReturnsWrittenOrder && (order is null || !HasEveryEvent(order)))
         {
@@ -92,7 +81,6 @@ public sealed partial class RelationalOrderStore
 
         if (applied && order is not null)
         {
-            await AuthorizeOrRollBackAsync(payment, cancellationToken);
             return TransitionResult.Applied(order);
         }
 
@@ -108,7 +96,7 @@ public sealed partial class RelationalOrderStore
     }
 
     private async Task<TransitionResult> TransitionPerCallAsync(TransitionCommand command,
-        PendingAuthorization? payment, CancellationToken cancellationToken)
+        CancellationToken cancellationToken)
     {
         var withKey = command.IdempotencyKey is not null;
         var current = await GetAsync(command.OrderId, cancellationToken);
@@ -132,7 +120,7 @@ public sealed partial class RelationalOrderStore
         TransitionResult? answer;
         try
         {
-            answer = await WriteUnitAsync(payment, TransactionFor(payment), async (connection, transaction) =>
+            answer = await _connections.WriteAsync(_writeTransaction, async (connection, transaction) =>
             {
                 bool applied;
                 using (StoreTelemetry.Command(_dialect.ProviderName, "transition.write", sql, _writeIsolationInForce))
@@ -144,7 +132,6 @@ public sealed partial class RelationalOrderStore
 
                 if (applied)
                 {
-                    await AuthorizeOrRollBackAsync(payment, cancellationToken);
                     return TransitionResult.Applied(
                         Transitions.Apply(current, command.Action, command.At, command.Data));
                 }
@@ -152,10 +139,6 @@ public sealed partial class RelationalOrderStore
                 return withKey ? await AnswerFromKeyAsync(connection, transaction, command, null, cancellationToken)
                     : null;
             }, cancellationToken);
-        }
-        catch (DeclinedWrite)
-        {
-            return TransitionResult.Declined;
         }
         catch (Exception taken) when (withKey && _dialect.IsIdempotencyKeyTaken(taken))
         {
@@ -223,15 +206,6 @@ public sealed partial class RelationalOrderStore
                 $"The idempotency key of a transition of order {command.OrderId} was reported as stored but cannot " +
                 $"be found.");
 
-    private IsolationLevel? TransactionFor(PendingAuthorization? payment) =>
-        payment is null ? _writeTransaction : _writeTransaction ?? IsolationLevel.ReadCommitted;
-
-    private Task<T> WriteUnitAsync<T>(PendingAuthorization? payment, IsolationLevel? isolation, Func<DbConnection,
-        DbTransaction?, Task<T>> work, CancellationToken cancellationToken) =>
-        payment is null || isolation is not { } held
-            ? _connections.WriteAsync(isolation, work, cancellationToken)
-            : _connections.WriteAwaitingAsync(held, work, cancellationToken);
-
     private TransitionParameters TransitionParameters(TransitionCommand command, int? expected) => new()
     {
         Id = _dialect.Id(command.OrderId),
@@ -241,16 +215,6 @@ public sealed partial class RelationalOrderStore
         Key = command.IdempotencyKey,
         RequestHash = command.RequestHash,
     };
-
-    private static async Task AuthorizeOrRollBackAsync(PendingAuthorization? payment,
-        CancellationToken cancellationToken)
-    {
-        if (payment is not null && !await payment(cancellationToken))
-        {
-            // Thrown inside the unit of work so that the provider rolls the write back.
-            throw new DeclinedWrite();
-        }
-    }
 
     private async Task<(OrderStatus Status, int Version)?> ReadStatusAndVersionAsync(Guid id,
         CancellationToken cancellationToken)
@@ -268,12 +232,4 @@ public sealed partial class RelationalOrderStore
 
     private static (OrderStatus Status, int Version)? ReadStatusAndVersion(DbDataReader row) =>
         (OrderRowReader.ParseStatus(row.GetString(0)), row.GetInt32(1));
-
-    private sealed class DeclinedWrite : Exception
-    {
-        public DeclinedWrite()
-            : base("The transition was declined before commit.")
-        {
-        }
-    }
 }

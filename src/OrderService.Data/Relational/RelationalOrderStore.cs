@@ -4,7 +4,6 @@ using System.Globalization;
 using System.Runtime.CompilerServices;
 using Dapper;
 using OrderService.Data.Orders;
-using OrderService.Data.Payments;
 
 namespace OrderService.Data.Relational;
 
@@ -13,7 +12,6 @@ public sealed partial class RelationalOrderStore : IOrderStore
 {
     private readonly SqlDialect _dialect;
     private readonly IRelationalConnections _connections;
-    private readonly IPaymentAuthorizer _payments;
     private readonly bool _perCall;
     private readonly bool _jsonBatchFilter;
     private readonly int _commandTimeout;
@@ -30,12 +28,10 @@ public sealed partial class RelationalOrderStore : IOrderStore
     // Group commit carries the default flow's one-statement writes.
     private readonly IGroupCommit? _groupCommit;
 
-    public RelationalOrderStore(SqlDialect dialect, IRelationalConnections connections, StoreOptions options,
-        IPaymentAuthorizer payments)
+    public RelationalOrderStore(SqlDialect dialect, IRelationalConnections connections, StoreOptions options)
     {
         _dialect = dialect;
         _connections = connections;
-        _payments = payments;
         _perCall = options.UnitOfWork == UnitOfWork.PerCall;
         _jsonBatchFilter = options.BatchFilter == BatchFilter.Json;
         _commandTimeout = options.CommandTimeoutSeconds;

@@ -96,7 +96,6 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         TransitionOutcome.NotFound => "not_found",
         TransitionOutcome.IllegalFromStatus => "illegal_from_status",
         TransitionOutcome.StaleVersion => "stale_version",
-        TransitionOutcome.Declined => "declined",
         _ => outcome.ToString().ToLowerInvariant(),
     };
 }

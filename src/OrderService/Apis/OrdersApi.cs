@@ -35,8 +35,7 @@ public static class OrdersApi
         orders.MapGet("/{id}", GetOrderAsync).WithName("GetOrder").WithSummary("Read an order with its events.")
             .ProducesProblem(Status404NotFound);
         orders.MapPost("/{id}/pay", PayOrderAsync).WithName("PayOrder")
-            .WithSummary("Created -> Paid. 402 only when the declined-payment probe is on.").AcceptsJsonOnly()
-            .Transition().ProducesProblem(Status402PaymentRequired);
+            .WithSummary("Created -> Paid.").AcceptsJsonOnly().Transition();
         orders.MapPost("/{id}/ship", ShipOrderAsync).WithName("ShipOrder").WithSummary("Paid -> Shipped.")
             .AcceptsJsonOnly().Transition();
         orders.MapPost("/{id}/complete", CompleteOrderAsync).WithName("CompleteOrder")
@@ -134,7 +133,6 @@ public static class OrdersApi
         {
             TransitionOutcome.Applied or TransitionOutcome.Replayed => Succeeded(result, response),
             TransitionOutcome.NotFound => ApiProblems.OrderNotFound(id),
-            TransitionOutcome.Declined => ApiProblems.PaymentDeclined(id),
             TransitionOutcome.KeyReusedWithDifferentRequest => ApiProblems.IdempotencyKeyReused(),
             _ => ApiProblems.Conflict(result, OrderAction.Pay, expected),
         };

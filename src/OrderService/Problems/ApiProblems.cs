@@ -12,7 +12,6 @@ public static class ApiProblems
     public const string IllegalTransitionType = "urn:orderservice:problem:illegal-transition";
     public const string StaleVersionType = "urn:orderservice:problem:stale-version";
     public const string IdempotencyKeyReusedType = "urn:orderservice:problem:idempotency-key-reused";
-    public const string PaymentDeclinedType = "urn:orderservice:problem:payment-declined";
     public const string StoreUnavailableType = "urn:orderservice:problem:store-unavailable";
 
     public static ProblemHttpResult OrderNotFound(Guid id) => TypedResults.Problem(new ProblemDetails
@@ -57,14 +56,6 @@ public static class ApiProblems
         Status = StatusCodes.Status422UnprocessableEntity,
         Detail = "This Idempotency-Key was used before for a different request (another body, step or order). A key " +
             "names one request: use a new key for a new one.",
-    });
-
-    public static ProblemHttpResult PaymentDeclined(Guid id) => TypedResults.Problem(new ProblemDetails
-    {
-        Type = PaymentDeclinedType,
-        Title = "Payment declined",
-        Status = StatusCodes.Status402PaymentRequired,
-        Detail = $"The payment for order {id} was declined; the order is unchanged.",
     });
 
     /// <param name="circuitOpen">The store failed repeatedly and is not being called until the break ends (the circuit

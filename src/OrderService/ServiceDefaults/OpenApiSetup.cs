@@ -15,15 +15,11 @@ public static class OpenApiSetup
         "event and bumps `version`. " +
         "Every error is an RFC 7807 problem (application/problem+json); validation problems carry an `errors` map " +
         "keyed by field path (lines[2].quantity). " +
-        "Any call that reaches the store may answer 503 with Retry-After. " +
-        "402 on pay extends the contract: it happens only when the declined-payment probe " +
-        "(Payments:DeclineReferencePrefix) is on.";
+        "Any call that reaches the store may answer 503 with Retry-After.";
 
     private static readonly Dictionary<string, string> ProblemMeanings = new()
     {
         ["400"] = "Invalid input: `errors` maps each field path (lines[2].quantity, If-Match, id) to what is wrong.",
-        ["402"] = "Payment declined; the order is unchanged. Only with the declined-payment probe on " +
-            "(Payments:DeclineReferencePrefix).",
         ["404"] = "No order with this id.",
         ["409"] = "The step is illegal from the current status (type ...:illegal-transition) or If-Match is stale " +
             "(...:stale-version). `currentStatus` and `currentVersion` tell what the order is now.",

@@ -77,6 +77,6 @@ public sealed partial class ApiContractTests
 
     private static string[] Cells(string row) => [.. row.Trim().Trim('|').Split('|').Select(c => c.Trim())];
 
-    [GeneratedRegex(@"`(?<key>(?:Store|Resilience|Authentication|Payments|ConnectionStrings)(?::[A-Za-z*]+)*)`")]
+    [GeneratedRegex(@"`(?<key>(?:Store|Resilience|Authentication|ConnectionStrings)(?::[A-Za-z*]+)*)`")]
     private static partial Regex ConfigurationKey();
 }

@@ -166,35 +166,4 @@ public sealed class MongoDocumentTests
 
         (await store.RawDocumentAsync(order.Id))["version"].AsInt32.ShouldBe(2);
     }
-
-    [Theory]
-    [InlineData(MongoReadConcern.Local)]
-    [InlineData(MongoReadConcern.Available)]
-    public async Task A_transition_held_open_by_the_payment_probe_is_invisible_to_readers(MongoReadConcern readConcern)
-    {
-        await MongoEngine.RequireTransactionsAsync(); // without them nothing is held open (MongoEngineBehaviourTests says what happens instead)
-        await using var store = await MongoScratchStore.OpenAsync(o => { o.ReadIsolation = ReadIsolation.ReadUncommitted; o.MongoDb.ReadConcern = readConcern; });
-        var order = await store.CreateOrderAsync();
-        var holding = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var release = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-
-        var pay = store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), async _ =>
-        {
-            holding.SetResult();
-            return await release.Task;
-        }, Ct);
-        // Bounded: a write that fails before it asks (or never asks) ends the wait with its own error.
-        await Task.WhenAny(holding.Task, pay).WaitAsync(TimeSpan.FromSeconds(30), Ct);
-        if (pay.IsCompleted)
-        {
-            holding.Task.IsCompleted.ShouldBeTrue($"the probe was never asked: {(await pay).Outcome}");
-        }
-
-        var seen = await store.Store.GetAsync(order.Id, Ct).WaitAsync(TimeSpan.FromSeconds(30), Ct);
-        release.SetResult(false);
-
-        seen!.Status.ShouldBe(OrderStatus.Created, "MongoDB never shows another session's uncommitted transaction");
-        (await pay.WaitAsync(TimeSpan.FromSeconds(30), Ct)).Outcome.ShouldBe(TransitionOutcome.Declined);
-        (await store.Store.GetAsync(order.Id, Ct))!.Version.ShouldBe(1);
-    }
 }

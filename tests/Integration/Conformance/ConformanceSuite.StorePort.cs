@@ -1,7 +1,6 @@
 using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
-using OrderService.Integration.Tests.StorePort;
 using Shouldly;
 using Xunit;
 
@@ -106,23 +105,6 @@ public abstract partial class ConformanceSuite<TStore>
         stale.Outcome.ShouldBe(TransitionOutcome.StaleVersion);
         stale.CurrentVersion.ShouldBe(1);
 
-        (await Port.GetAsync(order.Id, Ct)).ShouldBeSameOrderAs(order);
-    }
-
-    [Fact]
-    public async Task Port_rolls_back_a_payment_the_gateway_declines()
-    {
-        var order = NewOrder();
-        await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
-        var confirmed = false;
-
-        var result = await Port.TransitionAsync(
-            new TransitionCommand(order.Id, OrderAction.Pay, null, order.CreatedAt.AddSeconds(1), new(PaymentReference: "declined")),
-            _ => { confirmed = true; return ValueTask.FromResult(false); },
-            Ct);
-
-        confirmed.ShouldBeTrue("the store must ask the gateway before it commits");
-        result.Outcome.ShouldBe(TransitionOutcome.Declined);
         (await Port.GetAsync(order.Id, Ct)).ShouldBeSameOrderAs(order);
     }
 
@@ -240,7 +222,7 @@ public abstract partial class ConformanceSuite<TStore>
     }
 
     [Fact]
-    public async Task Port_stores_no_key_for_a_declined_or_rejected_transition()
+    public async Task Port_stores_no_key_for_a_rejected_transition()
     {
         var order = NewOrder();
         await Port.CreateAsync(new NewOrder(order, null, Hash("a")), Ct);
@@ -251,11 +233,10 @@ public abstract partial class ConformanceSuite<TStore>
             RequestHash = Hash("pay P"),
         };
 
-        (await Port.TransitionAsync(pay, _ => ValueTask.FromResult(false), Ct)).Outcome.ShouldBe(TransitionOutcome.Declined);
         (await Port.TransitionAsync(pay with { ExpectedVersion = 9 }, Ct)).Outcome.ShouldBe(TransitionOutcome.StaleVersion);
         (await Port.TransitionAsync(pay with { OrderId = Guid.CreateVersion7() }, Ct)).Outcome.ShouldBe(TransitionOutcome.NotFound);
 
-        // Neither the declined nor the rejected attempts took the key: the retry is judged afresh, and applies.
+        // The rejected attempts took no key: the retry is judged afresh, and applies.
         var retried = await Port.TransitionAsync(pay, Ct);
         retried.Outcome.ShouldBe(TransitionOutcome.Applied);
         retried.Order.ShouldBeSameOrderAs(Transitions.Apply(order, OrderAction.Pay, at, pay.Data));

@@ -69,36 +69,6 @@ public sealed class MongoEngineBehaviourTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task The_payment_probe_holds_its_write_in_a_transaction_on_MongoDB_and_asks_before_writing_on_FerretDB()
-    {
-        await using var store = await MongoScratchStore.OpenAsync();
-        var order = await store.CreateOrderAsync();
-        await store.Store.GetAsync(order.Id, Ct); // a first call, so the store has asked the server about transactions
-        var asked = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
-        using var recorder = new StoreTelemetryRecorder();
-
-        var declined = await store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), async _ =>
-        {
-            // What another reader sees while the gateway decides: never the pending payment.
-            asked.SetResult((await store.RawDocumentAsync(order.Id))["version"].AsInt32);
-            return false;
-        }, Ct).WaitAsync(TimeSpan.FromSeconds(30), Ct);
-
-        declined.Outcome.ShouldBe(TransitionOutcome.Declined);
-        (await asked.Task.WaitAsync(TimeSpan.FromSeconds(5), Ct)).ShouldBe(1);
-        var sent = recorder.Commands.Select(c => c.Operation).Where(o => o is "find" or "findAndModify" or "abortTransaction" or "commitTransaction").ToList();
-        TestContext.Current.SendDiagnosticMessage($"{_engine}: {string.Join(", ", sent)}");
-        Either(
-            mongoDb: () => sent.ShouldBe(["findAndModify", "abortTransaction"]), // written, held, rolled back
-            ferretDb: () => sent.ShouldBe(["find"]));                          // read whether it applies, asked, nothing written
-        (await store.RawDocumentAsync(order.Id))["version"].AsInt32.ShouldBe(1);
-
-        // A "yes" applies the step on both.
-        (await store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), _ => ValueTask.FromResult(true), Ct)).Outcome.ShouldBe(TransitionOutcome.Applied);
-        (await store.RawDocumentAsync(order.Id))["version"].AsInt32.ShouldBe(2);
-    }
-
-    [Fact]
     public async Task Transactions_run_on_MongoDB_and_FerretDB_has_no_commitTransaction()
     {
         using var client = MongoTestServer.Client();

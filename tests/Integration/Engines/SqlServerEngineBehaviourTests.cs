@@ -1,11 +1,11 @@
 using Dapper;
 using Microsoft.Data.SqlClient;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Data.SqlServer;
 using OrderService.Integration.Tests.Conformance.Stores;
-using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
@@ -52,9 +52,8 @@ public sealed class SqlServerEngineBehaviourTests : IClassFixture<SqlServerRelat
     public async Task A_NOLOCK_read_during_an_uncommitted_payment_sees_it_on_SQL_Server_and_never_on_Babelfish()
     {
         await using var factory = await _store.CreateFactoryAsync("nolock", [new("Store:ReadIsolation", nameof(ReadIsolation.ReadUncommitted))]);
-        var port = Port(factory);
 
-        var during = await ReadDuringAnUncommittedPaymentAsync(port, readIsNotBlocked: true);
+        var during = await ReadDuringAnUncommittedPaymentAsync(factory, readIsNotBlocked: true);
 
         during.Status.ShouldBe(_engine == SqlServerEngine.SqlServer
             ? OrderStatus.Paid      // SQL Server: NOLOCK reads the writer's uncommitted row (a dirty read)
@@ -65,11 +64,11 @@ public sealed class SqlServerEngineBehaviourTests : IClassFixture<SqlServerRelat
     public async Task A_READ_COMMITTED_read_waits_for_the_writer_on_SQL_Server_and_reads_the_last_commit_at_once_on_Babelfish()
     {
         await using var factory = await _store.CreateFactoryAsync("readcommitted", []);
-        var port = Port(factory);
 
         // SQL Server (without READ_COMMITTED_SNAPSHOT, its default): the reader waits for the writer's lock.
         // Babelfish: the reader reads the last committed row at once.
-        var during = await ReadDuringAnUncommittedPaymentAsync(port, readIsNotBlocked: _engine == SqlServerEngine.Babelfish);
+        var during = await ReadDuringAnUncommittedPaymentAsync(factory,
+            readIsNotBlocked: _engine == SqlServerEngine.Babelfish);
 
         during.Status.ShouldBe(OrderStatus.Created);
     }
@@ -221,37 +220,37 @@ public sealed class SqlServerEngineBehaviourTests : IClassFixture<SqlServerRelat
     }
 
     /// <summary>
-    /// Pays an order in a transaction held open by its confirmation, reads the order through the port while
-    /// it is open, then declines (rolls back). <paramref name="readIsNotBlocked"/>: the read must finish while
-    /// the write is still open; otherwise it must still be waiting after a while, and finish after the rollback.
+    /// Holds a pay's write to a new order uncommitted on a connection of the test's own (as the shoot-out's
+    /// dirty-read probe does) and reads the order through the port meanwhile; then rolls back.
+    /// <paramref name="readIsNotBlocked"/>: the read must finish while the write is held; otherwise it must still be
+    /// waiting after a while, and finish after the rollback.
     /// </summary>
-    private static async Task<Order> ReadDuringAnUncommittedPaymentAsync(IOrderStore port, bool readIsNotBlocked)
+    private static async Task<Order> ReadDuringAnUncommittedPaymentAsync(
+        Conformance.Infrastructure.OrderServiceFactory factory, bool readIsNotBlocked)
     {
-        var order = Transitions.Create(Guid.CreateVersion7(), Conformance.Infrastructure.Ids.NewCustomer(), [new OrderLine("SKU-1", 1, 1m)], Timestamps.Now(TimeProvider.System));
+        var port = Port(factory);
+        var order = Transitions.Create(Guid.CreateVersion7(), Conformance.Infrastructure.Ids.NewCustomer(),
+            [new OrderLine("SKU-1", 1, 1m)], Timestamps.Now(TimeProvider.System));
         (await port.CreateAsync(new NewOrder(order, null, "h"), Ct)).Outcome.ShouldBe(CreateOutcome.Created);
-        var written = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var decision = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var pay = Task.Run(() => port.TransitionAsync(new TransitionCommand(order.Id, OrderAction.Pay, null, Timestamps.Now(TimeProvider.System), new(PaymentReference: "p")), async _ =>
-        {
-            written.SetResult();
-            return await decision.Task;
-        }, Ct), Ct);
-        await written.Task.WaitAsync(TimeSpan.FromSeconds(30), Ct);
+        await using var writer = new SqlConnection(factory.Services.GetRequiredService<IConfiguration>()
+            .GetConnectionString(StoreRegistration.ConnectionStringName));
+        await writer.OpenAsync(Ct);
+        Task<Order?>? read = null;
 
-        var read = Task.Run(() => port.GetAsync(order.Id, Ct), Ct);
-        if (readIsNotBlocked)
+        (await HeldPay.HoldAsync(writer, order.Id, async () =>
         {
-            await read.WaitAsync(TimeSpan.FromSeconds(30), Ct);
-        }
-        else
-        {
-            await Task.Delay(TimeSpan.FromMilliseconds(700), Ct);
-            read.IsCompleted.ShouldBeFalse("the reader must wait for the writer's lock");
-        }
-
-        decision.SetResult(false);
-        (await pay).Outcome.ShouldBe(TransitionOutcome.Declined);
-        return (await read).ShouldNotBeNull();
+            read = Task.Run(() => port.GetAsync(order.Id, Ct), Ct);
+            if (readIsNotBlocked)
+            {
+                await read.WaitAsync(TimeSpan.FromSeconds(30), Ct);
+            }
+            else
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(700), Ct);
+                read.IsCompleted.ShouldBeFalse("the reader must wait for the writer's lock");
+            }
+        }, Ct)).ShouldBeTrue();
+        return (await read!).ShouldNotBeNull();
     }
 
     private static IOrderStore Port(Conformance.Infrastructure.OrderServiceFactory factory)

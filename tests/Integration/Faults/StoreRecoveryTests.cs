@@ -54,7 +54,6 @@ public sealed class StoreRecoveryTests(ApiHost host) : IClassFixture<ApiHost>
     [InlineData("Resilience:CircuitMinimumThroughput", "1")]
     [InlineData("Resilience:CircuitSamplingSeconds", "0")]
     [InlineData("Resilience:CircuitBreakSeconds", "0")]
-    [InlineData("Payments:AuthorizationDelayMilliseconds", "-5")]
     [InlineData("Store:SqlServer:ReadConnectionString", "Server=127.0.0.1;Database=orders")] // set while the store is SQLite
     [InlineData("Store:PostgreSql:ReadConnectionString", "Host=127.0.0.1;Database=orders")]
     public async Task A_bad_setting_stops_start_up_naming_its_key(string key, string value)

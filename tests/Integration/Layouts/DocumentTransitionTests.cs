@@ -133,47 +133,6 @@ public sealed class DocumentTransitionTests(DocumentDatabases databases)
         (await store.Store.GetAsync(order.Id, Token))!.Events.Count.ShouldBe(1);
     }
 
-    [Theory]
-    [StoreData(Engine.Sqlite, false)]
-    [StoreData(Engine.Sqlite, true)]
-    [StoreData(Engine.PostgreSql, false)]
-    public async Task A_declined_confirmation_rolls_the_write_back_and_an_accepted_one_commits_it(Engine engine, bool groupCommit)
-    {
-        await using var store = await databases.OpenAsync(engine, o => o.Sqlite.GroupCommit = groupCommit);
-        var order = (await store.Store.CreateAsync(NewOrder(), Token)).Order!;
-
-        var declined = await store.Store.TransitionAsync(Command(order.Id, OrderAction.Pay), _ => ValueTask.FromResult(false), Token);
-        (await store.Store.GetAsync(order.Id, Token))!.Version.ShouldBe(1);
-        var accepted = await store.Store.TransitionAsync(Command(order.Id, OrderAction.Pay), _ => ValueTask.FromResult(true), Token);
-
-        declined.ShouldBe(TransitionResult.Declined);
-        accepted.Outcome.ShouldBe(TransitionOutcome.Applied);
-        var stored = (await store.Store.GetAsync(order.Id, Token))!;
-        stored.Status.ShouldBe(OrderStatus.Paid);
-        stored.Events.Select(e => e.Sequence).ShouldBe([1, 2]);
-    }
-
-    [Theory]
-    [StoreData(Engine.Sqlite, ReadIsolation.ReadUncommitted, OrderStatus.Paid)]
-    [StoreData(Engine.Sqlite, ReadIsolation.ReadCommitted, OrderStatus.Created)]
-    [StoreData(Engine.PostgreSql, ReadIsolation.ReadUncommitted, OrderStatus.Created)]
-    public async Task A_reader_sees_a_pending_declined_write_only_where_dirty_reads_exist(Engine engine, ReadIsolation isolation, OrderStatus seen)
-    {
-        await using var store = await databases.OpenAsync(engine, o => o.ReadIsolation = isolation);
-        var order = (await store.Store.CreateAsync(NewOrder(), Token)).Order!;
-        OrderStatus? seenWhilePending = null;
-
-        var result = await store.Store.TransitionAsync(Command(order.Id, OrderAction.Pay), async token =>
-        {
-            seenWhilePending = (await store.Store.GetAsync(order.Id, token))!.Status;
-            return false;
-        }, Token);
-
-        result.ShouldBe(TransitionResult.Declined);
-        seenWhilePending.ShouldBe(seen);
-        (await store.Store.GetAsync(order.Id, Token))!.Status.ShouldBe(OrderStatus.Created);
-    }
-
     /// <summary>Runs <paramref name="call"/> and returns the SQL of every store command it sent, and Npgsql's count.</summary>
     private static async Task<(T Result, List<string> Commands, int WireCommands)> CountCommandsAsync<T>(Func<Task<T>> call)
     {

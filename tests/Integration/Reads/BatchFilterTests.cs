@@ -158,7 +158,7 @@ public sealed class SqlServerBatchFilterTests(SqlServerRelationalStore server) :
             BatchFilter = filter,
             CommandTimeoutSeconds = 60,
         };
-        var bundle = SqlServerStores.Create(StoreContexts.For(options, database, new HeldPayments()));
+        var bundle = SqlServerStores.Create(StoreContexts.For(options, database));
         await bundle.Schema.EnsureCreatedAsync(Ct);
         return bundle;
     }

@@ -7,15 +7,13 @@ namespace OrderService.Integration.Tests.Settings;
 /// <summary>
 /// A bad setting, through the real process: exit code 1 and exactly one line on stderr that names the key,
 /// the value given and what is allowed; nothing on stdout, no stack trace. Covers enum and number values the
-/// binder cannot convert, data-annotation ranges and lengths (top level and nested sections), cross-field
+/// binder cannot convert, data-annotation ranges (top level and nested sections), cross-field
 /// rules and connection strings (a MongoDB URI too), for every options class (Store, Store:Sqlite, Store:PostgreSql,
-/// Resilience, Payments).
+/// Resilience).
 /// </summary>
 public sealed class BadSettingTests
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
-
-    private static readonly string LongPrefix = new('P', 129);
 
     /// <summary>
     /// Each case by a name that says what is wrong; the arguments stay out of the test's display name, which
@@ -37,8 +35,6 @@ public sealed class BadSettingTests
         ["key retention below its range"] = (["--Store:IdempotencyKeys:RetentionHours=0"], ["Store:IdempotencyKeys:RetentionHours", "\"0\"", "1 to 8760"]),
         ["resilience, negative count"] = (["--Resilience:MaxRetries=-1"], ["Resilience:MaxRetries", "\"-1\"", "0 to 10"]),
         ["resilience, attempt longer than total"] = (["--Resilience:AttemptTimeoutSeconds=10"], ["Resilience:AttemptTimeoutSeconds", "\"10\"", "1 to 5", "Resilience:TotalTimeoutSeconds"]),
-        ["payments, negative delay"] = (["--Payments:AuthorizationDelayMilliseconds=-5"], ["Payments:AuthorizationDelayMilliseconds", "\"-5\"", "0 to 60000"]),
-        ["payments, text too long"] = ([$"--Payments:DeclineReferencePrefix={LongPrefix}"], ["Payments:DeclineReferencePrefix", LongPrefix, "at most 128 characters"]),
         ["server store without a connection string"] = (["--Store:Provider=PostgreSql"], ["ConnectionStrings:Orders", "Missing", "PostgreSql connection string"]),
         ["misspelt keyword in a connection string of an engine in its own project"] = (["--Store:Provider=SqlServer", "--ConnectionStrings:Orders=Servr=db"], ["ConnectionStrings:Orders", "a SqlServer connection string"]),
         ["misspelt keyword in a connection string setting checked by its engine's driver"] = (["--Store:Provider=SqlServer", "--ConnectionStrings:Orders=Server=db", "--Store:SqlServer:ReadConnectionString=Servr=db"], ["Store:SqlServer:ReadConnectionString", "a SQL Server connection string"]),
@@ -106,7 +102,7 @@ public sealed class BadSettingTests
         // The control: the same process with valid settings (one per options class) listens and logs.
         var run = await OrderServiceProcess.RunAsync(
             ["--Store:Provider=Sqlite", "--Store:Sqlite:GroupCommit=false", "--Store:PostgreSql:SynchronousCommit=off", "--Resilience:MaxRetries=3",
-             "--Payments:AuthorizationDelayMilliseconds=10", "--urls", "http://127.0.0.1:0"],
+             "--urls", "http://127.0.0.1:0"],
             stopWhenOutput: line => line.Contains("Now listening on", StringComparison.Ordinal),
             cancellationToken: Ct);
 

@@ -4,7 +4,6 @@ using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
-using OrderService.Data.Payments;
 using OrderService.Data.Resilience;
 using OrderService.Integration.Tests.Servers;
 using Shouldly;
@@ -63,7 +62,7 @@ public sealed class MongoScratchStore : IAsyncDisposable
         // pipeline built from them as the service builds it.
         var engine = await MongoEngine.DetectAsync();
         var resilience = new ConfigurationBuilder().AddInMemoryCollection(engine.Kind == MongoEngineKind.FerretDb ? MongoEngine.FerretDbSettings : []).Build();
-        var services = new ServiceCollection().AddLogging().AddStoreResilience(resilience).AddSingleton<IPaymentAuthorizer>(new HeldPayments()).BuildServiceProvider();
+        var services = new ServiceCollection().AddLogging().AddStoreResilience(resilience).BuildServiceProvider();
         var bundle = MongoStores.Create(new StoreContext(options, connectionString, services));
         if (createSchema)
         {

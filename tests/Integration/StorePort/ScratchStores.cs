@@ -48,7 +48,7 @@ public abstract class ScratchStores(PostgresServer postgres, StoreLayout default
         };
         configure?.Invoke(options);
         connectionString ??= await NewDatabaseAsync(engine);
-        var context = StoreContexts.For(options, connectionString, new HeldPayments());
+        var context = StoreContexts.For(options, connectionString);
         var bundle = engine == Engine.Sqlite ? SqliteStores.Create(context) : PostgreSqlStores.Create(context);
         await bundle.Schema.EnsureCreatedAsync(TestContext.Current.CancellationToken);
         return new OpenStore(engine, bundle, connectionString);

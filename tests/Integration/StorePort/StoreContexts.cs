@@ -1,6 +1,5 @@
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
-using OrderService.Data.Payments;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
 
@@ -12,14 +11,9 @@ namespace OrderService.Integration.Tests.StorePort;
 /// </summary>
 internal static class StoreContexts
 {
-    public static StoreContext For(StoreOptions options, string connectionString, IPaymentAuthorizer? payments = null)
+    public static StoreContext For(StoreOptions options, string connectionString)
     {
         var services = new ServiceCollection().AddLogging().AddSqliteOrderStore().AddPostgreSqlOrderStore();
-        if (payments is not null)
-        {
-            services.AddSingleton(payments);
-        }
-
         return services.AddSingleton(container => new StoreContext(options, connectionString, container))
             .BuildServiceProvider().GetRequiredService<StoreContext>();
     }

@@ -87,29 +87,24 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     {
         await using var store = await stores.OpenAsync(Engine.PostgreSql, o => o.WriteIsolation = isolation);
         var order = await store.CreateOrderAsync();
-        var holding = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var release = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var first = store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), async _ =>
-        {
-            holding.SetResult();
-            return await release.Task;
-        }, Ct);
-        await holding.Task.WaitAsync(TimeSpan.FromSeconds(10), Ct);
+        await using var first = await store.OpenDirectAsync();
+        Task<TransitionResult>? pay = null;
 
-        // Starts its snapshot while the first pay is uncommitted, then blocks on the row lock.
-        var pay = store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), Ct);
-        await Task.Delay(300, Ct);
-        release.SetResult(true);
-        (await first).Outcome.ShouldBe(TransitionOutcome.Applied);
+        // The store's pay starts its snapshot while the first pay is uncommitted, then blocks on the row lock.
+        (await HeldPay.HoldAsync(first, order.Id, async () =>
+        {
+            pay = store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay), Ct);
+            await Task.Delay(300, Ct);
+        }, Ct, commit: true)).ShouldBeTrue();
 
         if (serializationFailure)
         {
-            var failure = await Should.ThrowAsync<PostgresException>(() => pay);
+            var failure = await Should.ThrowAsync<PostgresException>(() => pay!);
             failure.SqlState.ShouldBe(PostgresErrorCodes.SerializationFailure);
         }
         else
         {
-            (await pay).Outcome.ShouldBe(TransitionOutcome.IllegalFromStatus);
+            (await pay!).Outcome.ShouldBe(TransitionOutcome.IllegalFromStatus);
         }
     }
 

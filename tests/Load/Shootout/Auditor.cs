@@ -10,7 +10,7 @@ public sealed record AuditResult(
     long WrongSequences,
     long Duplicates,
     long DirtyReads,
-    long DeclinesProbed,
+    long WritesHeld,
     long ProbeReads,
     long StoredUnacknowledged,
     IReadOnlyList<string> Samples)
@@ -96,7 +96,7 @@ public static class Auditor
         var storedUnacknowledged = stored.Keys.Count(id => !ledger.CreatesAcknowledged.ContainsKey(id));
         return new AuditResult(
             ledger.WorkflowsAcknowledged.Count, lost, wrongSequences, extraOrders + repeatedEvents + repeatedOrders,
-            ledger.DirtyReads, ledger.DeclinesProbed, ledger.ProbeReads, storedUnacknowledged, samples);
+            ledger.DirtyReads, ledger.WritesHeld, ledger.ProbeReads, storedUnacknowledged, samples);
     }
 
     private static bool IsCompletedWithFullTrail(Order order) =>

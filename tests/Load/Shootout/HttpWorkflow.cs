@@ -1,23 +1,28 @@
+using System.Data.Common;
 using System.Net.Sockets;
 using System.Threading.Channels;
 using NBomber.Contracts;
 using NBomber.CSharp;
 using OrderService.Load.Scenarios;
+using OrderService.Testing;
 
 namespace OrderService.Load.Shootout;
 
-/// <summary>How the HTTP workflow behaves: the abort rate of the dirty-read probe, and how long a step
+/// <summary>How the HTTP workflow behaves: the dirty-read probe's rate, connection and hold, and how long a step
 /// keeps retrying an unreachable or unavailable service (zero except in crash runs, so that errors show).</summary>
-public sealed record WorkflowSettings(double AbortRate, TimeSpan RetryFor)
+/// <param name="HeldWrites">A new connection to the row's database; null where the probe cannot hold a write.</param>
+public sealed record WorkflowSettings(double AbortRate, TimeSpan RetryFor, Func<DbConnection>? HeldWrites = null,
+    TimeSpan HoldFor = default)
 {
-    /// <summary>Spreads declines evenly: ticket × a prime walks every residue mod 1,000.</summary>
-    public bool ShouldDecline(long ticket) => AbortRate > 0 && (ticket * 7919 % 1000) < AbortRate * 1000;
+    /// <summary>Spreads held writes evenly: ticket × a prime walks every residue mod 1,000.</summary>
+    public bool ShouldHold(long ticket) =>
+        AbortRate > 0 && HeldWrites is not null && (ticket * 7919 % 1000) < AbortRate * 1000;
 }
 
 /// <summary>
 /// The seed's workflow over HTTP: create -> pay -> ship -> complete, each part after create with
-/// If-Match from the previous reply. With an abort rate, some orders first get a payment the service
-/// declines (402, rolled back) while readers look at them: the dirty-read probe.
+/// If-Match from the previous reply. With an abort rate, the harness holds a pay's write to some orders uncommitted
+/// on its own connection, then rolls it back, while readers GET them: the dirty-read probe.
 /// With several service replicas, part i of workflow w goes to replica (w + i) mod N, so every workflow crosses
 /// processes: its Idempotency-Key, If-Match and event sequence must hold when each part lands somewhere else.
 /// </summary>
@@ -31,7 +36,7 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
     private const int ShipPart = 2;
     private const int CompletePart = 3;
 
-    private readonly Channel<DeclineProbe> _probes = Channel.CreateUnbounded<DeclineProbe>();
+    private readonly Channel<HeldWriteProbe> _probes = Channel.CreateUnbounded<HeldWriteProbe>();
     private Task _workflowsDone = Task.CompletedTask;
     private CancellationToken _cancellation;
 
@@ -82,12 +87,12 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
         var id = created.OrderId;
         var version = created.Version;
         ledger.CreatesAcknowledged[id] = 0;
-        if (settings.ShouldDecline(ticket))
+        if (settings.ShouldHold(ticket))
         {
-            var declined = await DeclineAsync(context, id, version, ticket);
-            if (declined.IsError)
+            var held = await HoldAsync(context, id);
+            if (held.IsError)
             {
-                return declined;
+                return held;
             }
         }
 
@@ -114,26 +119,22 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
         return Steps.Ok();
     }
 
-    private async Task<Response<object>> DeclineAsync(IScenarioContext context, Guid id, int version, long ticket)
+    private async Task<Response<object>> HoldAsync(IScenarioContext context, Guid id)
     {
-        var probe = new DeclineProbe(id);
-        ledger.DeclineProbed();
+        var probe = new HeldWriteProbe(id);
+        ledger.WriteHeld();
         _probes.Writer.TryWrite(probe);
-        var declined = await Steps.RunAsync("pay-declined", context, async () =>
+        var held = await Steps.RunAsync("pay-held", context, async () =>
         {
-            // A decline never commits, so retrying one after a crash is safe.
-            var (reply, _) = await SendAsync(() => Api(ticket, PayPart).PayAsync(id, version, $"DECLINE-{ticket}", _cancellation), _cancellation);
-            return reply.StatusCode == 402
-                ? Steps.Ok(402, reply.SizeBytes)
-                : Steps.Fail(reply.StatusCode, reply.Problem, reply.SizeBytes);
+            await using var connection = settings.HeldWrites!();
+            await connection.OpenAsync(_cancellation);
+            return await HeldPay.HoldAsync(connection, id, () => Task.Delay(settings.HoldFor, _cancellation),
+                _cancellation)
+                ? Steps.Ok()
+                : Steps.Fail(0, $"order {id} was not Created when its pay was to be held");
         }, _cancellation);
         await probe.SettleAsync();
-        if (!declined.IsError)
-        {
-            ledger.Declined[id] = 0;
-        }
-
-        return declined;
+        return held;
     }
 
     /// <summary>

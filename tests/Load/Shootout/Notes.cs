@@ -19,9 +19,14 @@ public static class Notes
             yield return "MongoDB's journal commit interval (variant 5: 2 ms) maps to PostgreSQL's commit_delay (2000 µs) + commit_siblings (5): PostgreSQL waits only when at least 5 other transactions are open, and only before flushing; MongoDB's interval is a timer for every journaled write. MongoDB j:false maps to synchronous_commit=off: a crash can lose the last moments of commits; nothing is corrupted.";
         }
 
-        if (rows.Any(r => r.Store == "sqlite" && r.Variant == "v3-nolock"))
+        if (options.AbortRate > 0 && rows.Any(r => r.Audit is { WritesHeld: 0 }))
         {
-            yield return "On SQLite, v3-nolock reads with read_uncommitted on a shared cache: it really can read uncommitted writes, so with --abort-rate > 0 its dirty-read count measures the risk NOLOCK carries on SQL Server.";
+            yield return "Dirty reads: the harness holds a pay's write to the order's row uncommitted on its own "
+                + "connection, then rolls it back, only in a database it created for the row, on the relational "
+                + "layout: the PostgreSQL rows. Elsewhere they are not measured: SQLite's shared cache shows "
+                + "uncommitted writes only inside the service's process, which holds none; the SQL Server rows run in "
+                + "the given database, which the harness did not create; MongoDB and the document layout have no "
+                + "such row.";
         }
 
         if (rows.Any(r => r.Crash))
@@ -76,7 +81,7 @@ public static class Notes
         }
         if (options.AbortRate <= 0)
         {
-            yield return "The dirty-read probe was off (--abort-rate 0): dirty reads show as –.";
+            yield return "The dirty-read probe was off (--abort-rate 0): dirty reads are not measured.";
         }
 
         var shortRuns = rows.Count(r => r.Conditions is { IsShort: true });

@@ -233,7 +233,9 @@ public static class ReportWriter
         row.Errors.Count == 0 ? "0" : string.Join(", ", row.Errors.OrderByDescending(e => e.Value).Select(e => $"{e.Key}×{e.Value}"));
 
     internal static string DirtyReads(VariantResult row) =>
-        row.Audit is not { DeclinesProbed: > 0 } audit ? "–" : Invariant($"{audit.DirtyReads} of {audit.ProbeReads} reads");
+        row.Audit is not { WritesHeld: > 0 } audit
+            ? "not measured"
+            : Invariant($"{audit.DirtyReads} of {audit.ProbeReads} reads");
 
     private static string Yes(bool durable) => durable ? "yes" : "traded";
 

@@ -17,7 +17,7 @@ public sealed class RunLedger(string runTag, long workflows)
     public const int OrdersPerCustomer = 10;
 
     private long _createsAttempted;
-    private long _declinesProbed;
+    private long _writesHeld;
     private long _probeReads;
     private long _dirtyReads;
 
@@ -29,12 +29,9 @@ public sealed class RunLedger(string runTag, long workflows)
 
     public ConcurrentDictionary<Guid, byte> WorkflowsAcknowledged { get; } = new();
 
-    /// <summary>Orders whose pay was declined on purpose; after the retry they must still end Completed with 4 events.</summary>
-    public ConcurrentDictionary<Guid, byte> Declined { get; } = new();
-
     public long CreatesAttempted => Interlocked.Read(ref _createsAttempted);
 
-    public long DeclinesProbed => Interlocked.Read(ref _declinesProbed);
+    public long WritesHeld => Interlocked.Read(ref _writesHeld);
 
     public long ProbeReads => Interlocked.Read(ref _probeReads);
 
@@ -50,7 +47,7 @@ public sealed class RunLedger(string runTag, long workflows)
 
     public void CreateAttempted() => Interlocked.Increment(ref _createsAttempted);
 
-    public void DeclineProbed() => Interlocked.Increment(ref _declinesProbed);
+    public void WriteHeld() => Interlocked.Increment(ref _writesHeld);
 
     public void ProbeRead(bool sawUncommittedPaid)
     {
@@ -63,11 +60,11 @@ public sealed class RunLedger(string runTag, long workflows)
 }
 
 /// <summary>
-/// One declined payment in flight. Readers may read the order only while the decline is unsettled;
-/// the workflow settles it after the 402 and waits for reads in flight to return before it pays for
-/// real, so a 'Paid' a reader saw can only have been the declined, rolled-back write: a dirty read.
+/// One held write in flight. Readers may read the order only while it is unsettled; the workflow settles it after
+/// the rollback and waits for reads in flight to return before it pays for real, so a 'Paid' a reader saw can only
+/// have been the rolled-back write: a dirty read.
 /// </summary>
-public sealed class DeclineProbe(Guid orderId)
+public sealed class HeldWriteProbe(Guid orderId)
 {
     private readonly Lock _gate = new();
     private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -102,7 +99,7 @@ public sealed class DeclineProbe(Guid orderId)
         }
     }
 
-    /// <summary>Marks the decline answered and returns when no read that began before it is still in flight.</summary>
+    /// <summary>Marks the write rolled back and returns when no read that began before it is still in flight.</summary>
     public Task SettleAsync()
     {
         lock (_gate)

@@ -136,8 +136,8 @@ public sealed record ShootoutOptions
     /// <summary>--artifacts-path for the service's dotnet publish (build isolation when several builds share a tree).</summary>
     public string? ServiceArtifactsPath { get; init; }
 
-    /// <summary>How long the service takes on a declined payment, so readers can catch the uncommitted write.</summary>
-    public int AuthorizationDelayMilliseconds { get; init; } = 40;
+    /// <summary>How long the dirty-read probe holds a pay's write uncommitted, so readers can catch it.</summary>
+    public int HeldWriteMilliseconds { get; init; } = 40;
 
     public string RepositoryRoot { get; init; } = FindRepositoryRoot();
 

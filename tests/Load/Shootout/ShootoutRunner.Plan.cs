@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace OrderService.Load.Shootout;
 
 /// <summary>How many rows a store will add (the live view's estimate of the time left), and what the console says about a row's conditions.</summary>
@@ -68,12 +66,6 @@ public sealed partial class ShootoutRunner
         environment["ASPNETCORE_ENVIRONMENT"] = "Production";
         environment["Logging__LogLevel__Default"] = "Warning";
         environment["Logging__LogLevel__Microsoft.AspNetCore"] = "Warning";
-        environment["Payments__DeclineReferencePrefix"] = "DECLINE-";
-        if (options.AbortRate > 0)
-        {
-            environment["Payments__AuthorizationDelayMilliseconds"] = options.AuthorizationDelayMilliseconds.ToString(CultureInfo.InvariantCulture);
-        }
-
         return environment;
     }
 }

@@ -1,5 +1,8 @@
+using System.Data.Common;
 using System.Globalization;
 using NBomber.Contracts;
+using Npgsql;
+using OrderService.Data;
 using OrderService.Load.Scenarios;
 
 namespace OrderService.Load.Shootout;
@@ -157,7 +160,10 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             {
                 var apis = service.Apis;
                 warmup = await WarmUpAsync("warm-up", Path.Combine(nbomber, "http-warmup"), size => new HttpWorkflow(apis, new RunLedger($"{tag}w", size), new WorkflowSettings(0, TimeSpan.Zero)).Workflow(options.Concurrency, cancellationToken), cancellationToken).ConfigureAwait(false);
-                var http = new HttpWorkflow(apis, ledger, new WorkflowSettings(options.AbortRate, crash ? TimeSpan.FromSeconds(90) : TimeSpan.Zero));
+                var http = new HttpWorkflow(apis, ledger, new WorkflowSettings(options.AbortRate,
+                    crash ? TimeSpan.FromSeconds(90) : TimeSpan.Zero,
+                    crash ? null : HeldWrites(target, variant, connectionString),
+                    TimeSpan.FromMilliseconds(options.HeldWriteMilliseconds)));
                 var workflow = http.Workflow(options.Concurrency, cancellationToken);
                 List<ScenarioProps> companions = options.AbortRate > 0 ? [http.Readers(workflow, options.ReaderCopies)] : [];
                 await target.SettleAsync(connectionString, cancellationToken).ConfigureAwait(false);
@@ -257,7 +263,15 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
             crashNote, failure, null);
     }
 
-    /// <summary>The service builds to run for each variant, in order: the working tree's, and the baseline's before or after it.</summary>
+    /// <summary>
+    /// Connections for the dirty-read probe's held writes: only to a database the harness created for the row
+    /// (PostgreSQL's), relational layout, whose row is what a pay writes.
+    /// </summary>
+    private static Func<DbConnection>? HeldWrites(StoreTarget target, Variant variant, string connectionString) =>
+        target is PostgresTarget && variant.Layout == nameof(StoreLayout.Relational)
+            ? () => new NpgsqlConnection(connectionString)
+            : null;
+
     private static string FirstLine(string text) => text.Split('\n', 2)[0].Trim();
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);

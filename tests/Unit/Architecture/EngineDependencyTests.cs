@@ -30,7 +30,7 @@ public sealed class EngineDependencyTests
     };
 
     private static readonly string[] Shared =
-        [$"{Root}.Orders", $"{Root}.Payments", $"{Root}.Relational", $"{Root}.Document", $"{Root}.Resilience", $"{Root}.Keys", $"{Root}.Configuration"];
+        [$"{Root}.Orders", $"{Root}.Relational", $"{Root}.Document", $"{Root}.Resilience", $"{Root}.Keys", $"{Root}.Configuration"];
 
     [Fact]
     public void An_engine_uses_neither_another_engine_nor_its_driver()

@@ -98,13 +98,13 @@ public sealed partial class CommandParameterTests
         var sent = await SentStatements.RecordAsync(SentStatements.Options(unitOfWork, write, read, batch));
         var levels = sent.Where(c => c.Isolation is not null).Select(c => c.Isolation!.Value).Distinct().ToList();
 
-        var expected = write switch
+        IsolationLevel[] expected = write switch
         {
-            WriteIsolation.RepeatableRead => IsolationLevel.RepeatableRead,
-            WriteIsolation.Serializable => IsolationLevel.Serializable,
-            _ => IsolationLevel.ReadCommitted, // only the confirmation flow needs an explicit transaction then
+            WriteIsolation.RepeatableRead => [IsolationLevel.RepeatableRead],
+            WriteIsolation.Serializable => [IsolationLevel.Serializable],
+            _ => [], // each write is one atomic command: no explicit transaction
         };
-        levels.ShouldBe([expected]);
+        levels.ShouldBe(expected);
 
         // Reads never run inside a write transaction, except the read-backs that belong to a write.
         var reads = sent.Where(c => c.Parameters.Any(p => p.ParameterName is "Ids" or "Take" or "TopAt")).ToList();

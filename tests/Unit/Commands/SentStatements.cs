@@ -2,7 +2,6 @@ using System.Collections.Concurrent;
 using System.Data;
 using OrderService.Data;
 using OrderService.Data.Orders;
-using OrderService.Data.Payments;
 using OrderService.Data.Relational;
 using OrderService.Data.SqlServer;
 using Xunit;
@@ -58,8 +57,7 @@ internal static class SentStatements
         var log = new List<RecordedCommand>();
         var answers = new Answers(dialect);
         var connections = new SqlServerConnections(() => new RecordingConnection(answers.For, log), options.ReadIsolation);
-        var payments = new HoldWhenAsked();
-        var store = new RelationalOrderStore(dialect, connections, options, payments);
+        var store = new RelationalOrderStore(dialect, connections, options);
         var token = CancellationToken.None;
         var order = Transitions.Create(Guid.CreateVersion7(), "customer-1", [new OrderLine("SKU-1", 2, 9.99m), new OrderLine("SKU-2", 1, 0.5m)], DateTimeOffset.UtcNow);
 
@@ -88,10 +86,6 @@ internal static class SentStatements
             }
         }
 
-        answers.Status = OrderStatus.Created;
-        payments.Holding = true;
-        await store.TransitionAsync(new TransitionCommand(order.Id, OrderAction.Pay, null, DateTimeOffset.UtcNow, new OrderEventData()), token);
-        payments.Holding = false;
         foreach (var size in BatchSizes)
         {
             await foreach (var _ in store.GetManyAsync(Enumerable.Range(0, size).Select(_ => Guid.CreateVersion7()).ToArray(), token))
@@ -214,13 +208,5 @@ internal static class SentStatements
 
             return table;
         }
-    }
-
-    /// <summary>Holds a pay (and approves it) only while <see cref="Holding"/> is set.</summary>
-    private sealed class HoldWhenAsked : IPaymentAuthorizer
-    {
-        public bool Holding { get; set; }
-
-        public PendingAuthorization? Authorize(Guid orderId, OrderEventData payment) => Holding ? _ => ValueTask.FromResult(true) : null;
     }
 }

@@ -61,6 +61,18 @@ public sealed class ReportWriterTests
     }
 
     [Fact]
+    public void The_dirty_read_column_counts_reads_only_where_the_harness_held_writes()
+    {
+        var row = SampleReport().Rows[0];
+        var audit = row.Audit!;
+
+        ReportWriter.DirtyReads(row with { Audit = audit with { WritesHeld = 0, ProbeReads = 0 } })
+            .ShouldBe("not measured");
+        ReportWriter.DirtyReads(row with { Audit = audit with { WritesHeld = 30, ProbeReads = 900, DirtyReads = 0 } })
+            .ShouldBe("0 of 900 reads");
+    }
+
+    [Fact]
     public void The_reply_scanner_reads_the_top_level_id_status_and_version_and_skips_nested_fields()
     {
         var json = """{"id":"0190a5b2-0000-7000-8000-000000000001","status":"Paid","lines":[{"sku":"A","quantity":1,"status":"x","version":9}],"version":2,"events":[{"sequence":1,"type":"Created","data":{"version":7}}]}"""u8;

@@ -4,9 +4,6 @@ using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using OrderService.Data.Payments;
-using OrderService.Integration.Tests.StorePort;
-using OrderService.Payments;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Conformance.Infrastructure;
@@ -51,10 +48,6 @@ public sealed class OrderServiceFactory(IReadOnlyDictionary<string, string?> set
 
         // Lets the server's log lines reach the output of the test that sent the request.
         builder.ConfigureServices(services => services.Configure<TestServerOptions>(options => options.PreserveExecutionContext = true));
-
-        // A pay a test starts through the port inside HeldPayments.WhileHoldingAsync is held; any other meets the service's gateway.
-        builder.ConfigureServices(services =>
-            services.AddSingleton<IPaymentAuthorizer>(sp => new HeldPayments(sp.GetRequiredService<SimulatedPaymentGateway>())));
     }
 }
 
