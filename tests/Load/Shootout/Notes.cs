@@ -21,12 +21,10 @@ public static class Notes
 
         if (options.AbortRate > 0 && rows.Any(r => r.Audit is { WritesHeld: 0 }))
         {
-            yield return "Dirty reads: the harness holds a pay's write to the order's row uncommitted on its own "
-                + "connection, then rolls it back, only in a database it created for the row, on the relational "
-                + "layout: the PostgreSQL rows. Elsewhere they are not measured: SQLite's shared cache shows "
-                + "uncommitted writes only inside the service's process, which holds none; the SQL Server rows run in "
-                + "the given database, which the harness did not create; MongoDB and the document layout have no "
-                + "such row.";
+            yield return "Dirty reads: the harness holds a pay's write to an order of its own uncommitted on its own "
+                + "connection, then rolls it back, on the relational layout of PostgreSQL and SQL Server. Elsewhere "
+                + "they are not measured: SQLite's shared cache shows uncommitted writes only inside the service's "
+                + "process, which holds none; MongoDB and the document layout have no such row.";
         }
 
         if (rows.Any(r => r.Crash))

@@ -1,5 +1,6 @@
 using System.Data.Common;
 using System.Globalization;
+using Microsoft.Data.SqlClient;
 using NBomber.Contracts;
 using Npgsql;
 using OrderService.Data;
@@ -264,12 +265,13 @@ public sealed partial class ShootoutRunner(ShootoutOptions options)
     }
 
     /// <summary>
-    /// Connections for the dirty-read probe's held writes: only to a database the harness created for the row
-    /// (PostgreSQL's), relational layout, whose row is what a pay writes.
+    /// Connections for the dirty-read probe's held writes: relational layout, whose row is what a pay writes, on the
+    /// engines whose readers could see another connection's uncommitted write (SQL Server) or must not (PostgreSQL).
     /// </summary>
     private static Func<DbConnection>? HeldWrites(StoreTarget target, Variant variant, string connectionString) =>
-        target is PostgresTarget && variant.Layout == nameof(StoreLayout.Relational)
-            ? () => new NpgsqlConnection(connectionString)
+        variant.Layout != nameof(StoreLayout.Relational) ? null
+            : target is PostgresTarget ? () => new NpgsqlConnection(connectionString)
+            : target is SqlServerTarget ? () => new SqlConnection(connectionString)
             : null;
 
     private static string FirstLine(string text) => text.Split('\n', 2)[0].Trim();
