@@ -1,7 +1,6 @@
 using OrderService.Apis;
-using OrderService.Data;
-using OrderService.Data.Configuration;
 using OrderService.Authorization;
+using OrderService.Data.Hosting;
 using OrderService.Payments;
 using OrderService.Problems;
 using OrderService.ServiceDefaults;

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.DependencyInjection;
+using OrderService.Data.Hosting;
 using OrderService.Data.Orders;
 
 namespace OrderService.Data.Payments;

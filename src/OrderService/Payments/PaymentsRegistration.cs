@@ -1,4 +1,3 @@
-using OrderService.Data.Configuration;
 using OrderService.Data.Payments;
 
 namespace OrderService.Payments;
@@ -8,7 +7,8 @@ public static class PaymentsRegistration
     /// <summary>The payment gateway the stores ask before a pay commits.</summary>
     public static WebApplicationBuilder AddPayments(this WebApplicationBuilder builder)
     {
-        builder.Services.AddSettings<PaymentOptions>(builder.Configuration, PaymentOptions.SectionName);
+        builder.Services.AddOptions<PaymentOptions>().Bind(builder.Configuration.GetSection(PaymentOptions.SectionName))
+            .ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddSingleton<SimulatedPaymentGateway>();
         builder.Services.AddSingleton<IPaymentAuthorizer>(sp => sp.GetRequiredService<SimulatedPaymentGateway>());
         return builder;

@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using OrderService.Data.Hosting;
 using Shouldly;
 using Xunit;
 
