@@ -23,8 +23,9 @@ public static partial class ConfigurationReference
             **default** is what the service starts with when the key is not set: the options class's value, or
             `appsettings.json`'s where it sets one. **allowed** is what the start-up check accepts: a value outside it stops
             start-up before anything listens, with one line on stderr per bad setting (the key and what is allowed; a value
-            the binder cannot convert: the key, the value and the type) and exit code 1. `--check-config` on the service's command line runs that same check and exits
-            without opening the store or listening: `configuration valid` and exit code 0, or the lines and exit code 1.
+            the binder cannot convert: the key, the value and the type) and exit code 1. `--check-config` on the service's
+            command line runs that same check and exits without opening the store or listening: `configuration valid` and
+            exit code 0, or the lines and exit code 1.
 
             """.Replace("\r\n", "\n", StringComparison.Ordinal));
         var tops = TopSections().Select(t => t.Section).Append(HostSection).ToHashSet(StringComparer.Ordinal);

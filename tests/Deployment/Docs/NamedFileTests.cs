@@ -1,5 +1,4 @@
 using System.Text.RegularExpressions;
-using OrderService.Data.Hosting;
 using Shouldly;
 using Xunit;
 
