@@ -11,5 +11,6 @@ public static class MongoRegistration
     public static IServiceCollection AddMongoDbOrderStore(this IServiceCollection services) => services
         .AddSingleton<IValidateOptions<StoreOptions>>(static container =>
             new MongoUrlValidator(container.GetRequiredService<IConfiguration>()))
+        .AddSingleton<IValidateOptions<StoreOptions>, MongoStoreOptionsValidator>()
         .AddSingleton(new StoreEngine(StoreProvider.MongoDb, MongoStores.Create));
 }

@@ -17,7 +17,6 @@ public static class StoreRegistration
         services.AddOptions<StoreOptions>().Bind(configuration.GetSection(StoreOptions.SectionName)).ValidateOnStart();
         services.AddSingleton<IValidateOptions<StoreOptions>>(
             new SectionValidator<StoreOptions>(StoreOptions.SectionName, new StoreOptionsValidator()));
-        services.AddSingleton<IValidateOptions<StoreOptions>, MongoStoreOptionsValidator>();
         services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
         services.AddSingleton<IValidateOptions<StoreOptions>>(sp =>
             new ShippedStoreValidator(sp.GetServices<StoreEngine>()));

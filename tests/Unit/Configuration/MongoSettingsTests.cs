@@ -1,7 +1,6 @@
 using Microsoft.Extensions.Options;
 using MongoDB.Driver;
 using OrderService.Data;
-using OrderService.Data.Hosting;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
 using OrderService.Unit.Tests.Commands;

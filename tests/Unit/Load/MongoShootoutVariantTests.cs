@@ -2,7 +2,6 @@ using System.ComponentModel.DataAnnotations;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Options;
 using OrderService.Data;
-using OrderService.Data.Hosting;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
 using OrderService.Load.Shootout;

@@ -2,7 +2,7 @@ using System.Globalization;
 using Microsoft.Extensions.Options;
 using OrderService.Data.Resilience;
 
-namespace OrderService.Data.Hosting;
+namespace OrderService.Data.MongoDb;
 
 /// <summary>The <c>Store:MongoDb</c> rules beyond annotations, checked at start-up whatever the provider.</summary>
 public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resilience) : IValidateOptions<StoreOptions>
