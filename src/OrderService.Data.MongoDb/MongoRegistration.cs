@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
+using OrderService.Data.Hosting;
 
 namespace OrderService.Data.MongoDb;
 
@@ -10,5 +11,6 @@ public static class MongoRegistration
     public static IServiceCollection AddMongoDbOrderStore(this IServiceCollection services) => services
         .AddSingleton<IValidateOptions<StoreOptions>>(static container =>
             new MongoUrlValidator(container.GetRequiredService<IConfiguration>()))
+        .AddSingleton<IValidateOptions<StoreOptions>, MongoStoreOptionsValidator>()
         .AddSingleton(new StoreEngine(StoreProvider.MongoDb, MongoStores.Create));
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using Microsoft.Extensions.Options;
 using MongoDB.Driver;
+using OrderService.Data.Hosting;
 using OrderService.Data.Resilience;
 
 namespace OrderService.Data.MongoDb;

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using MongoDB.Driver;
+using OrderService.Data.Hosting;
 using OrderService.Data.Resilience;
 
 namespace OrderService.Data.MongoDb;

@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Options;
-using OrderService.Data.Configuration;
+using OrderService.Data.Hosting;
 
 namespace OrderService.Data.MongoDb;
 
@@ -15,6 +15,7 @@ internal sealed class MongoUrlValidator(IConfiguration configuration) : IValidat
         options.Provider == StoreProvider.MongoDb
         && configuration.GetConnectionString(StoreRegistration.ConnectionStringName) is { Length: > 0 } value
         && MongoSettings.ParseUrl(value) is null
-            ? ValidateOptionsResult.Fail(SettingError.Invalid(Key, value, MongoSettings.UriForm))
+            ? ValidateOptionsResult.Fail(
+                $"Invalid setting {Key} = (value hidden: it may hold a credential); allowed: {MongoSettings.UriForm}.")
             : ValidateOptionsResult.Success;
 }

@@ -1,6 +1,9 @@
 using System.Data.Common;
 using Microsoft.Extensions.DependencyInjection;
 using Npgsql;
+using OpenTelemetry.Metrics;
+using OpenTelemetry.Trace;
+using OrderService.Data.Hosting;
 
 namespace OrderService.Data.PostgreSql;
 
@@ -35,4 +38,9 @@ public static class PostgreSqlRegistration
         }, serviceKey: StandbyDataSource);
         return services.AddSingleton(new StoreEngine(StoreProvider.PostgreSql, PostgreSqlStores.Create));
     }
+
+    /// <summary>Npgsql's spans and metrics, for a host that exports them.</summary>
+    public static IServiceCollection AddPostgreSqlStoreTelemetry(this IServiceCollection services) => services
+        .ConfigureOpenTelemetryTracerProvider(static tracing => tracing.AddNpgsql())
+        .ConfigureOpenTelemetryMeterProvider(static metrics => metrics.AddNpgsqlInstrumentation());
 }

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Npgsql;
 using OrderService.Data.Document;
+using OrderService.Data.Hosting;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;

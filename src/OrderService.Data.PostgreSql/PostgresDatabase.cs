@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Npgsql;
+using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 

@@ -1,6 +1,9 @@
 using System.Data.Common;
 using Microsoft.Data.SqlClient;
 using Microsoft.Extensions.DependencyInjection;
+using OpenTelemetry.Metrics;
+using OpenTelemetry.Trace;
+using OrderService.Data.Hosting;
 
 namespace OrderService.Data.SqlServer;
 
@@ -15,4 +18,9 @@ public static class SqlServerRegistration
             SqlClientFactory.Instance);
         return services.AddSingleton(new StoreEngine(StoreProvider.SqlServer, SqlServerStores.Create));
     }
+
+    /// <summary>SqlClient's spans and metrics, for a host that exports them.</summary>
+    public static IServiceCollection AddSqlServerStoreTelemetry(this IServiceCollection services) => services
+        .ConfigureOpenTelemetryTracerProvider(static tracing => tracing.AddSqlClientInstrumentation())
+        .ConfigureOpenTelemetryMeterProvider(static metrics => metrics.AddSqlClientInstrumentation());
 }

@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using Microsoft.Data.Sqlite;
+using OrderService.Data.Relational;
 using SQLitePCL;
 
 namespace OrderService.Data.Sqlite;

@@ -1,6 +1,7 @@
 using System.Data.Common;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
+using OrderService.Data.Hosting;
 
 namespace OrderService.Data.Sqlite;
 

@@ -1,6 +1,6 @@
 using System.ComponentModel;
+using System.ComponentModel.DataAnnotations;
 using System.Globalization;
-using OrderService.Data.Configuration;
 
 namespace OrderService.Data;
 
@@ -12,16 +12,22 @@ public sealed class MongoStoreOptions
 {
     public const string SectionName = "Store:MongoDb";
 
+    public const int MaxMembers = 50;
+
+    /// <summary>w:0, unacknowledged, could not report a duplicate key or a conditional update's result.</summary>
+    public const string WRule = "majority, or 1 to 50 members";
+
+    public const string WTimeoutRule = "1 to below Resilience:AttemptTimeoutSeconds in milliseconds, so the server's " +
+        "write-concern timeout arrives before the attempt is abandoned";
+
     /// <summary>The server's default is w:majority on a replica set, so the "acknowledged" baseline says w:1.</summary>
     [Description("The write concern's w: majority, or how many members must acknowledge. Unset: the connection " +
-        "string's w, else the server's default write concern.")]
-    [SettingRule("majority, or 1 to {0} members (w:0, unacknowledged, cannot report a duplicate key or a conditional " +
-        "update's result)", MongoStoreOptionsValidator.MaxMembers)]
+        "string's w, else the server's default write concern. Allowed: " + WRule + ".")]
     public string? W { get => _w; set => _w = string.IsNullOrWhiteSpace(value) ? null : value; }
 
     private string? _w;
 
-    /// <summary>"majority" or 1–<see cref="MongoStoreOptionsValidator.MaxMembers"/>; false for anything else.</summary>
+    /// <summary>"majority" or 1–<see cref="MaxMembers"/>; false for anything else.</summary>
     public static bool TryParseW(string value, out int? members)
     {
         members = null;
@@ -31,7 +37,7 @@ public sealed class MongoStoreOptions
         }
 
         if (int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var count)
-            && count is >= 1 and <= MongoStoreOptionsValidator.MaxMembers)
+            && count is >= 1 and <= MaxMembers)
         {
             members = count;
             return true;
@@ -47,17 +53,17 @@ public sealed class MongoStoreOptions
     /// <summary>Below the attempt timeout, or the attempt is abandoned before the server could say so.</summary>
     [Description("The write concern's wtimeout: how long the server waits for W members before it answers with a " +
         "write-concern error (the write stays applied on the primary). Unset: the connection string's wtimeoutMS, " +
-        "else no limit.")]
-    [SettingRule("1 to below Resilience:AttemptTimeoutSeconds in milliseconds, so the server's write-concern timeout " +
-        "arrives before the attempt is abandoned")]
+        "else no limit. Allowed: " + WTimeoutRule + ".")]
     public int? WTimeoutMilliseconds { get; set; }
 
     [Description("The read concern of the reads (get, batch, listing): Majority returns only what no failover can " +
         "roll back. Unset: the connection string's readConcernLevel, else the server's (local).")]
+    [EnumDataType(typeof(MongoReadConcern))]
     public MongoReadConcern? ReadConcern { get; set; }
 
     [Description("Which members the reads may go to (a secondary may lag; a GET or batch id it lacks is re-read on " +
         "the primary). Unset: the connection string's readPreference, else the primary.")]
+    [EnumDataType(typeof(MongoReadPreference))]
     public MongoReadPreference? ReadPreference { get; set; }
 }
 

@@ -1,5 +1,4 @@
 using System.ComponentModel;
-using OrderService.Data.Configuration;
 
 namespace OrderService.Data;
 
@@ -11,6 +10,5 @@ public sealed class SqlServerStoreOptions
     [Description("A readable secondary's connection string (an availability group listener with " +
         "ApplicationIntent=ReadOnly): GET by id, the batch and the listing read there; a miss is re-read on the " +
         "primary. Empty: every read goes to the primary.")]
-    [ConnectionStringOf(StoreProvider.SqlServer)]
     public string? ReadConnectionString { get; set; }
 }

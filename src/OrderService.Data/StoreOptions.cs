@@ -1,6 +1,6 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
-using OrderService.Data.Configuration;
+using Microsoft.Extensions.Options;
 
 namespace OrderService.Data;
 
@@ -58,7 +58,7 @@ public enum BatchFilter
 
 /// <summary>The <c>Store</c> section: which store, which layout, and the seed's switches.</summary>
 [Description("Which store, which layout, and the reference study's switches.")]
-public sealed class StoreOptions
+public sealed class StoreOptions : IValidatableObject
 {
     public const string SectionName = "Store";
 
@@ -66,40 +66,60 @@ public sealed class StoreOptions
     public StoreProvider Provider { get; set; } = StoreProvider.Sqlite;
 
     [Description("Relational: tables for orders, lines and events; Document: one JSON document per order with its " +
-        "events embedded (MongoDB is always Document).")]
-    [NotWithSetting(StoreLayout.Document, nameof(Provider), StoreProvider.SqlServer,
-        "the document layout needs PostgreSql or Sqlite")]
+        "events embedded (MongoDB is always Document; SqlServer has Relational only).")]
+    [EnumDataType(typeof(StoreLayout))]
     public StoreLayout Layout { get; set; } = StoreLayout.Relational;
 
     [Description("PerRequest: one connection and transaction span the read, the status update and the event insert; " +
         "PerCall: every repository call opens its own connection and commits on its own.")]
+    [EnumDataType(typeof(UnitOfWork))]
     public UnitOfWork UnitOfWork { get; set; } = UnitOfWork.PerRequest;
 
     [Description("The isolation level of the transactions that write.")]
+    [EnumDataType(typeof(WriteIsolation))]
     public WriteIsolation WriteIsolation { get; set; } = WriteIsolation.ReadCommitted;
 
     [Description("The isolation of the reads: ReadUncommitted is NOLOCK on SQL Server, a shared cache with " +
         "read_uncommitted on SQLite, and ReadCommitted on PostgreSQL.")]
+    [EnumDataType(typeof(ReadIsolation))]
     public ReadIsolation ReadIsolation { get; set; } = ReadIsolation.ReadCommitted;
 
     [Description("How a batch read passes its ids: Json, one parameter carrying all ids (OPENJSON / uuid[] / " +
         "json_each); InList, one parameter per id, chunked below the driver's limit.")]
+    [EnumDataType(typeof(BatchFilter))]
     public BatchFilter BatchFilter { get; set; } = BatchFilter.Json;
 
     [Description("Seconds a single database command may run before the driver cancels it.")]
     [Range(1, 600)]
     public int CommandTimeoutSeconds { get; set; } = 5;
 
+    [ValidateObjectMembers]
     public SqliteStoreOptions Sqlite { get; set; } = new();
 
+    [ValidateObjectMembers]
     public PostgreSqlStoreOptions PostgreSql { get; set; } = new();
 
     public SqlServerStoreOptions SqlServer { get; set; } = new();
 
+    [ValidateObjectMembers]
     public MongoStoreOptions MongoDb { get; set; } = new();
 
-    public Keys.IdempotencyKeyOptions IdempotencyKeys { get; set; } = new();
+    [ValidateObjectMembers]
+    public IdempotencyKeyOptions IdempotencyKeys { get; set; } = new();
+
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        if (Layout == StoreLayout.Document && Provider == StoreProvider.SqlServer)
+        {
+            yield return new ValidationResult("Invalid setting Store:Layout = \"Document\"; allowed: Relational with " +
+                "Store:Provider=SqlServer (the document layout needs PostgreSql or Sqlite).", [nameof(Layout)]);
+        }
+    }
 }
+
+/// <summary>Checks <see cref="StoreOptions"/> and its nested sections against their data annotations.</summary>
+[OptionsValidator]
+public sealed partial class StoreOptionsValidator : IValidateOptions<StoreOptions>;
 
 public enum SqliteSynchronous
 {
@@ -114,6 +134,7 @@ public sealed class SqliteStoreOptions
 {
     [Description("PRAGMA synchronous: Full syncs the WAL at every commit (durable across power loss); Normal and Off " +
         "trade that for speed.")]
+    [EnumDataType(typeof(SqliteSynchronous))]
     public SqliteSynchronous Synchronous { get; set; } = SqliteSynchronous.Full;
 
     [Description("true: one writer connection commits the writes of many concurrent requests in one transaction (one " +
@@ -154,6 +175,7 @@ public sealed class PostgreSqlStoreOptions
 {
     [Description("synchronous_commit, per session: On waits for the WAL flush (like MongoDB j:true); Off does not " +
         "(j:false).")]
+    [EnumDataType(typeof(PostgreSqlSynchronousCommit))]
     public PostgreSqlSynchronousCommit SynchronousCommit { get; set; } = PostgreSqlSynchronousCommit.On;
 
     [Description("commit_delay in microseconds (the server's group commit, the analogue of MongoDB's journal commit " +
@@ -179,6 +201,7 @@ public sealed class PostgreSqlStoreOptions
     [Description("None: plain tables on one primary; Citus: the service distributes its tables on the order id " +
         "(colocated), runs every workflow statement on one shard, and turns its group commit off " +
         "(docs/stores/citus.md).")]
+    [EnumDataType(typeof(PostgreSqlDistribution))]
     public PostgreSqlDistribution Distribution { get; set; } = PostgreSqlDistribution.None;
 
     [Description("How many groups may be in flight at once, each on a connection of its own.")]
@@ -188,6 +211,5 @@ public sealed class PostgreSqlStoreOptions
     /// <summary>A standby's connection string for reads; writes stay on the primary. Empty: the primary.</summary>
     [Description("A standby's connection string: GET by id, the batch and the listing read there; a miss is re-read " +
         "on the primary. Empty: every read goes to the primary.")]
-    [ConnectionStringOf(StoreProvider.PostgreSql)]
     public string? ReadConnectionString { get; set; }
 }

@@ -1,7 +1,6 @@
 using OrderService.Apis;
-using OrderService.Data;
-using OrderService.Data.Configuration;
 using OrderService.Authorization;
+using OrderService.Data.Hosting;
 using OrderService.Problems;
 using OrderService.ServiceDefaults;
 using OrderService.Stores;

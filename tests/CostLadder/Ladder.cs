@@ -1,5 +1,6 @@
 using Npgsql;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.PostgreSql;
 
 namespace OrderService.CostLadder;

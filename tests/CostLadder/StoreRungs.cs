@@ -1,6 +1,7 @@
 extern alias service;
 
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.PostgreSql;
 using service::OrderService.ServiceDefaults;
 

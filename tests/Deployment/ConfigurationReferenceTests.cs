@@ -1,5 +1,4 @@
 using Microsoft.Extensions.Configuration;
-using OrderService.Data.Configuration;
 using OrderService.Tools;
 using Shouldly;
 using Xunit;
@@ -117,6 +116,6 @@ public sealed class ConfigurationReferenceTests
     {
         var parts = key.Split(':');
         return parts.Length == reference.Length
-            && parts.Zip(reference).All(p => p.Second == SettingsReference.ListIndex || string.Equals(p.First, p.Second, StringComparison.OrdinalIgnoreCase));
+            && parts.Zip(reference).All(p => p.Second == OptionsReference.ListIndex || string.Equals(p.First, p.Second, StringComparison.OrdinalIgnoreCase));
     }
 }

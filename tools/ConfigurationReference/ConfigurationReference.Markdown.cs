@@ -1,7 +1,6 @@
 using System.Globalization;
 using System.Text;
 using Microsoft.Extensions.Configuration;
-using OrderService.Data.Configuration;
 
 namespace OrderService.Tools;
 
@@ -23,9 +22,10 @@ public static partial class ConfigurationReference
             variable (`Store__Provider=PostgreSql`: `:` becomes `__`). A `*` in a key is a list index (`:0`, `:1`, ...).
             **default** is what the service starts with when the key is not set: the options class's value, or
             `appsettings.json`'s where it sets one. **allowed** is what the start-up check accepts: a value outside it stops
-            start-up before anything listens, with one line on stderr per bad setting (the key, the value given and these
-            same words) and exit code 1. `--check-config` on the service's command line runs that same check and exits
-            without opening the store or listening: `configuration valid` and exit code 0, or the lines and exit code 1.
+            start-up before anything listens, with one line on stderr per bad setting (the key and what is allowed; a value
+            the binder cannot convert: the key, the value and the type) and exit code 1. `--check-config` on the service's
+            command line runs that same check and exits without opening the store or listening: `configuration valid` and
+            exit code 0, or the lines and exit code 1.
 
             """.Replace("\r\n", "\n", StringComparison.Ordinal));
         var tops = TopSections().Select(t => t.Section).Append(HostSection).ToHashSet(StringComparer.Ordinal);
@@ -63,5 +63,5 @@ public static partial class ConfigurationReference
 
     private static string Code(string value) => value is "unset" or "none" ? value : $"`{Cell(value)}`";
 
-    private static string Cell(string text) => SettingError.OneLine(text).Replace("|", "\\|", StringComparison.Ordinal);
+    private static string Cell(string text) => OptionsReference.OneLine(text).Replace("|", "\\|", StringComparison.Ordinal);
 }

@@ -2,14 +2,14 @@ using System.Reflection;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Logging;
 using OrderService.Data;
-using OrderService.Data.Configuration;
+using OrderService.Data.Hosting;
 using OrderService.ServiceDefaults;
 
 namespace OrderService.Tools;
 
 /// <summary>
 /// docs/configuration.md, rendered from the code: every options class of the service (a class with a
-/// <c>public const string SectionName</c>, the convention here) through <see cref="SettingsReference"/>, plus the few
+/// <c>public const string SectionName</c>, the convention here) through <see cref="OptionsReference"/>, plus the few
 /// keys the host, the store registration and the OpenTelemetry SDK read outside an options class, listed in
 /// <see cref="HostSettings"/>. A new property of an options class, with its [Description] and its rules, appears on
 /// the next regeneration with nothing else to edit; a test fails until the page is regenerated.
@@ -31,7 +31,7 @@ public static partial class ConfigurationReference
 
     /// <summary>Every section of the service, in key order, nested sections inside their parent.</summary>
     public static IReadOnlyList<SectionReference> Sections(IConfiguration defaults) =>
-        TopSections().SelectMany(t => SettingsReference.Of(t.Type, t.Section, defaults))
+        TopSections().SelectMany(t => OptionsReference.Of(t.Type, t.Section, defaults))
             .Append(new SectionReference(HostSection, HostMeaning, HostSettings(defaults)))
             .ToList();
 
@@ -39,7 +39,7 @@ public static partial class ConfigurationReference
     private static List<(Type Type, string Section)> TopSections()
     {
         var types = OptionsClasses().ToList();
-        var nested = types.SelectMany(t => SettingsReference.NestedSections(t.Type)).ToHashSet();
+        var nested = types.SelectMany(t => OptionsReference.NestedSections(t.Type)).ToHashSet();
         return types.Where(t => !nested.Contains(t.Type))
             .OrderBy(t => Array.IndexOf(LeadingSections, t.Section) is var at and >= 0 ? at : LeadingSections.Length)
             .ThenBy(t => t.Section, StringComparer.Ordinal).ToList();
@@ -65,7 +65,7 @@ public static partial class ConfigurationReference
         new("OTEL_EXPORTER_OTLP_HEADERS", "string", "unset", "key=value pairs, comma-separated", "Headers sent with every export (an API key, say), read by the OpenTelemetry SDK."),
         new("ASPNETCORE_URLS", "string", "http://localhost:5000", "URLs separated by ;", "The addresses Kestrel listens on (the default is ASP.NET Core's); --urls on the command line."),
         new("AllowedHosts", "string", defaults["AllowedHosts"] ?? "unset", "host names separated by ;, * for any", "The Host headers ASP.NET Core accepts."),
-        new($"Logging:LogLevel:{SettingsReference.ListIndex}", "enum", LogLevels(defaults), string.Join(", ", Enum.GetNames<LogLevel>()),
+        new($"Logging:LogLevel:{OptionsReference.ListIndex}", "enum", LogLevels(defaults), string.Join(", ", Enum.GetNames<LogLevel>()),
             "The least severe log level written, per category (the * is a category such as Npgsql, or Default)."),
     ];
 

@@ -1,13 +1,14 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
-using OrderService.Data.Configuration;
+using System.Globalization;
+using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.Resilience;
 
 /// <summary>The <c>Resilience</c> section.</summary>
 [Description("The resilience pipeline around every store call: timeouts, retries, the circuit breaker and the 503's " +
     "Retry-After.")]
-public sealed class ResilienceOptions
+public sealed class ResilienceOptions : IValidatableObject
 {
     public const string SectionName = "Resilience";
 
@@ -17,9 +18,8 @@ public sealed class ResilienceOptions
     public int TotalTimeoutSeconds { get; set; } = 5;
 
     [Description("How long one attempt may run before it is abandoned (and retried, if the budget and the call " +
-        "allow).")]
+        "allow); at most Resilience:TotalTimeoutSeconds.")]
     [Range(1, 300)]
-    [AtMostSetting(nameof(TotalTimeoutSeconds))]
     public int AttemptTimeoutSeconds { get; set; } = 2;
 
     [Description("Retries after the first attempt for transient faults other than conflicts (lost or refused " +
@@ -62,4 +62,18 @@ public sealed class ResilienceOptions
         "through half-open: success closes the circuit, failure opens it again.")]
     [Range(1, 3600)]
     public int CircuitBreakSeconds { get; set; } = 5;
+
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        if (AttemptTimeoutSeconds > TotalTimeoutSeconds)
+        {
+            yield return new ValidationResult(string.Create(CultureInfo.InvariantCulture,
+                $"Invalid setting Resilience:AttemptTimeoutSeconds = \"{AttemptTimeoutSeconds}\"; allowed: 1 to " +
+                $"{TotalTimeoutSeconds} (at most Resilience:TotalTimeoutSeconds)."), [nameof(AttemptTimeoutSeconds)]);
+        }
+    }
 }
+
+/// <summary>Checks <see cref="ResilienceOptions"/> against its data annotations and its cross-key rule.</summary>
+[OptionsValidator]
+public sealed partial class ResilienceOptionsValidator : IValidateOptions<ResilienceOptions>;

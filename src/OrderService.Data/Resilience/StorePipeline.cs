@@ -2,7 +2,6 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using OrderService.Data.Configuration;
 using Polly;
 using Polly.CircuitBreaker;
 using Polly.Registry;
@@ -23,7 +22,10 @@ public static class StorePipeline
     /// <summary>The Resilience section, validated at start-up, and each store's pipeline.</summary>
     public static IServiceCollection AddStoreResilience(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddSettings<ResilienceOptions>(configuration, ResilienceOptions.SectionName);
+        services.AddOptions<ResilienceOptions>().Bind(configuration.GetSection(ResilienceOptions.SectionName))
+            .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<ResilienceOptions>>(
+            new SectionValidator<ResilienceOptions>(ResilienceOptions.SectionName, new ResilienceOptionsValidator()));
 
         // Polly's telemetry as AddResiliencePipeline sets it up, but a retry and the failed attempt before it are
         // routine under contention, so they log at Debug instead of as warnings.

@@ -1,6 +1,5 @@
 using System.ComponentModel;
 using Microsoft.Extensions.Options;
-using OrderService.Data.Configuration;
 
 namespace OrderService.Authorization;
 
@@ -12,34 +11,30 @@ public sealed class BearerTokenOptions
 {
     public const string SectionName = "Authentication:Schemes:Bearer";
 
-    [Description("The iss every token must carry. Setting any key of this section turns authorization on.")]
-    [SettingRule(IssuerRule)]
+    [Description("The iss every token must carry. Setting any key of this section turns authorization on. " +
+        IssuerRule)]
     public string? ValidIssuer { get; set; }
 
-    [Description("More accepted iss values, besides ValidIssuer.")]
-    [SettingRule(IssuerRule)]
+    [Description("More accepted iss values, besides ValidIssuer. " + IssuerRule)]
     public List<string> ValidIssuers { get; set; } = [];
 
-    [Description("The aud a token must carry.")]
-    [SettingRule(AudienceRule)]
+    [Description("The aud a token must carry. " + AudienceRule)]
     public string? ValidAudience { get; set; }
 
-    [Description("The accepted aud values.")]
-    [SettingRule(AudienceRule)]
+    [Description("The accepted aud values. " + AudienceRule)]
     public List<string> ValidAudiences { get; set; } = [];
 
     [Description("An OpenID Connect issuer whose published keys sign the tokens, instead of SigningKeys.")]
     public string? Authority { get; set; }
 
     [Description("Symmetric keys as dotnet user-jwts stores them; JwtBearer uses the one whose Issuer is a valid " +
-        "issuer.")]
-    [SettingRule("one key per issuer, and one whose Issuer is the ValidIssuer, unless Authority is set")]
+        "issuer. One key per issuer, and one whose Issuer is the ValidIssuer, unless Authority is set.")]
     public List<SigningKey> SigningKeys { get; set; } = [];
 
-    private const string IssuerRule = "required (ValidIssuer or ValidIssuers) unless Authority is set";
+    private const string IssuerRule = "Required (ValidIssuer or ValidIssuers) unless Authority is set.";
 
     private const string AudienceRule =
-        "at least one audience (ValidAudience or ValidAudiences): without one, a token for any audience would pass";
+        "At least one audience (ValidAudience or ValidAudiences): without one, a token for any audience would pass.";
 
     /// <summary>A symmetric key as <c>dotnet user-jwts</c> stores it.</summary>
     [Description("One symmetric signing key.")]
@@ -51,8 +46,8 @@ public sealed class BearerTokenOptions
         [Description("The issuer whose tokens this key signs.")]
         public string? Issuer { get; set; }
 
-        [Description("Base64 of the key bytes; `dotnet user-jwts key` shows one.")]
-        [SettingRule("base64 of at least {0} bytes (HS256)", BearerTokenOptionsValidator.MinKeyBytes)]
+        [Description("Base64 of the key bytes; `dotnet user-jwts key` shows one. Allowed: " +
+            BearerTokenOptionsValidator.KeyRule + ".")]
         public string? Value { get; set; }
     }
 }
@@ -65,6 +60,8 @@ public sealed class BearerTokenOptionsValidator : IValidateOptions<BearerTokenOp
 {
     /// <summary>HS256 needs a key of at least 256 bits; a shorter one makes every token fail (IDX10720).</summary>
     public const int MinKeyBytes = 32;
+
+    public const string KeyRule = "base64 of at least 32 bytes (HS256)";
 
     public ValidateOptionsResult Validate(string? name, BearerTokenOptions options)
     {
@@ -91,9 +88,7 @@ public sealed class BearerTokenOptionsValidator : IValidateOptions<BearerTokenOp
         {
             if (!IsKey(options.SigningKeys[i].Value))
             {
-                failures.Add($"{Section}:SigningKeys:{i}:Value must be " +
-                    $"{SettingRuleAttribute.Of<BearerTokenOptions.SigningKey>(
-                        nameof(BearerTokenOptions.SigningKey.Value))}; `dotnet user-jwts key` shows one.");
+                failures.Add($"{Section}:SigningKeys:{i}:Value must be {KeyRule}; `dotnet user-jwts key` shows one.");
             }
         }
 

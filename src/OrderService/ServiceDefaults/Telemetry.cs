@@ -1,11 +1,11 @@
 using System.Runtime.CompilerServices;
-using Npgsql;
 using OpenTelemetry;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Logs;
 using OpenTelemetry.Resources;
 using OpenTelemetry.Trace;
 using OrderService.Data;
+using OrderService.Stores;
 
 namespace OrderService.ServiceDefaults;
 
@@ -48,7 +48,7 @@ public static class Telemetry
             DescribeMetrics(metrics.ConfigureResource(resource => resource.AddService(serviceName))));
         services.ConfigureOpenTelemetryLoggerProvider(logs =>
             logs.ConfigureResource(resource => resource.AddService(serviceName)));
-        return services;
+        return services.AddStoreEngineTelemetry();
     }
 
     private static void DescribeTraces(TracerProviderBuilder tracing) => tracing
@@ -58,16 +58,12 @@ public static class Telemetry
             aspNetCore.Filter = static context =>
                 !context.Request.Path.StartsWithSegments("/health", StringComparison.OrdinalIgnoreCase))
         .AddHttpClientInstrumentation()
-        .AddSqlClientInstrumentation()
-        .AddNpgsql()
         .AddSource(StoreTelemetry.Name);
 
     private static void DescribeMetrics(MeterProviderBuilder metrics) => metrics
         .AddAspNetCoreInstrumentation()
         .AddHttpClientInstrumentation()
         .AddRuntimeInstrumentation()
-        .AddSqlClientInstrumentation()
-        .AddNpgsqlInstrumentation()
         .AddMeter(StoreTelemetry.Name, PollyMeter);
 
     private const string PollyMeter = "Polly";

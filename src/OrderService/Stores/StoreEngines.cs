@@ -20,4 +20,13 @@ internal static class StoreEngines
         builder.Services.AddSqliteOrderStore();
         return builder;
     }
+
+    /// <summary>Each engine's driver instrumentation, described only when something exports.</summary>
+    public static IServiceCollection AddStoreEngineTelemetry(this IServiceCollection services)
+    {
+#if !NATIVE_AOT
+        services.AddSqlServerStoreTelemetry();
+#endif
+        return services.AddPostgreSqlStoreTelemetry();
+    }
 }

@@ -7,6 +7,7 @@ using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.Sqlite;
 
 namespace OrderService.Benchmarks.Allocations;

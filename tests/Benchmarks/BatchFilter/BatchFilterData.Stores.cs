@@ -5,6 +5,7 @@ using Microsoft.Extensions.DependencyInjection;
 using MongoDB.Driver;
 using Npgsql;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
 using OrderService.Data.PostgreSql;

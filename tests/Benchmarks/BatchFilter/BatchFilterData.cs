@@ -3,6 +3,7 @@ using Microsoft.Data.SqlClient;
 using MongoDB.Driver;
 using Npgsql;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Testing;
 
 namespace OrderService.Benchmarks.BatchFilter;

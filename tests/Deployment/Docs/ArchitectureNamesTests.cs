@@ -40,7 +40,7 @@ public sealed partial class ArchitectureNamesTests
     public void A_name_that_is_gone_is_found_missing()
     {
         // Written in two parts, so that this file does not itself hold the name it expects to be missing.
-        CodeWords().ShouldNotContain("StoreOptions" + "Validator");
+        CodeWords().ShouldNotContain("Setting" + "Conversion");
         CodeWords().ShouldContain("ResilientOrderStore");
     }
 

@@ -3,6 +3,7 @@ using Microsoft.Data.SqlClient;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.Orders;
 using OrderService.Data.SqlServer;
 using OrderService.Integration.Tests.Conformance.Stores;

@@ -1,5 +1,5 @@
 using System.Net;
-using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using Shouldly;
 using Xunit;

@@ -1,4 +1,5 @@
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Integration.Tests.Conformance.Stores;
 using OrderService.Testing;
 using Xunit;

@@ -1,5 +1,6 @@
 using Microsoft.Data.SqlClient;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.SqlServer;
 using OrderService.Integration.Tests.Conformance.Stores;
 using OrderService.Integration.Tests.Servers;

@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.TestHost;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Testing;
 using Shouldly;

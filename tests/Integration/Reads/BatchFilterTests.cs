@@ -1,6 +1,7 @@
 using Dapper;
 using Microsoft.Data.SqlClient;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.SqlServer;
 using OrderService.Integration.Tests.Conformance.Stores;
 using OrderService.Integration.Tests.StorePort;

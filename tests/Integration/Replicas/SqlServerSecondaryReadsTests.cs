@@ -1,6 +1,6 @@
 using System.Net;
 using Microsoft.Data.SqlClient;
-using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Integration.Tests.Conformance.Stores;
 using OrderService.Testing;

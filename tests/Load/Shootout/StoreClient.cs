@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.MongoDb;
 using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;

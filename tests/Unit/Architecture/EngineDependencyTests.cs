@@ -30,7 +30,7 @@ public sealed class EngineDependencyTests
     };
 
     private static readonly string[] Shared =
-        [$"{Root}.Orders", $"{Root}.Relational", $"{Root}.Document", $"{Root}.Resilience", $"{Root}.Keys", $"{Root}.Configuration"];
+        [$"{Root}.Orders", $"{Root}.Relational", $"{Root}.Document", $"{Root}.Resilience", $"{Root}.Keys"];
 
     [Fact]
     public void An_engine_uses_neither_another_engine_nor_its_driver()
@@ -111,7 +111,10 @@ public sealed class EngineDependencyTests
         ["Microsoft.Data.Sqlite"] = $"{Root}.Sqlite",
         ["Npgsql"] = $"{Root}.PostgreSql",
         ["Npgsql.DependencyInjection"] = $"{Root}.PostgreSql",
+        ["Npgsql.OpenTelemetry"] = $"{Root}.PostgreSql",
+        ["OpenTelemetry.Api.ProviderBuilderExtensions"] = $"{Root}.PostgreSql",
         ["Microsoft.Data.SqlClient"] = $"{Root}.SqlServer",
+        ["OpenTelemetry.Instrumentation.SqlClient"] = $"{Root}.SqlServer",
         ["MongoDB.Driver"] = $"{Root}.MongoDb",
     };
 

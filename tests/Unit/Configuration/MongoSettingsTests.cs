@@ -188,10 +188,11 @@ public sealed class MongoSettingsTests
     [Fact]
     public void Unknown_enum_values_are_refused_naming_the_key()
     {
-        var result = Validate(new MongoStoreOptions { ReadConcern = (MongoReadConcern)9, ReadPreference = (MongoReadPreference)9 });
+        var options = new StoreOptions { MongoDb = { ReadConcern = (MongoReadConcern)9, ReadPreference = (MongoReadPreference)9 } };
+        var result = new SectionValidator<StoreOptions>(StoreOptions.SectionName, new StoreOptionsValidator()).Validate(null, options);
 
-        result.FailureMessage!.ShouldContain("Store:MongoDb:ReadConcern");
-        result.FailureMessage!.ShouldContain("Store:MongoDb:ReadPreference");
+        result.FailureMessage!.ShouldContain("Store.MongoDb.ReadConcern");
+        result.FailureMessage!.ShouldContain("Store.MongoDb.ReadPreference");
     }
 
     [Fact]

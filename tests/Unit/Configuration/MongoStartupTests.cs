@@ -2,6 +2,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Resilience;
 using Shouldly;

@@ -1,4 +1,5 @@
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using Shouldly;
 using Xunit;
 

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
+using OrderService.Data.Hosting;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Conformance.Infrastructure;

@@ -3,7 +3,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using OrderService.Data.Resilience;
 
-namespace OrderService.Data;
+namespace OrderService.Data.Hosting;
 
 /// <summary>Creates the schema right after start-up, without blocking or failing it.</summary>
 public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema schema, IOptions<StoreOptions> options,
@@ -47,7 +47,7 @@ public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema 
             var other = await schema.FindOtherLayoutRowsAsync(stoppingToken);
             if (other.Count > 0)
             {
-                LogOtherLayoutHoldsRows(logger, layout, LayoutTables.Other(layout), string.Join(", ", other));
+                LogOtherLayoutHoldsRows(logger, layout, OtherThan(layout), string.Join(", ", other));
             }
         }
         catch (Exception fault) when (!stoppingToken.IsCancellationRequested)
@@ -55,6 +55,9 @@ public sealed partial class StoreWarmUp(ResilientOrderStore store, IStoreSchema 
             LogOtherLayoutUnknown(logger, fault.Message);
         }
     }
+
+    private static StoreLayout OtherThan(StoreLayout layout) =>
+        layout == StoreLayout.Relational ? StoreLayout.Document : StoreLayout.Relational;
 
     [LoggerMessage(Level = LogLevel.Warning, Message =
         "The order store is not ready yet ({Reason}); requests get 503 until it is.")]

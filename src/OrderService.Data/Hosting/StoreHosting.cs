@@ -1,7 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 
-namespace OrderService.Data;
+namespace OrderService.Data.Hosting;
 
 /// <summary>The store as a host runs it: chosen by the Store:* keys and warmed up after start-up.</summary>
 public static class StoreHosting

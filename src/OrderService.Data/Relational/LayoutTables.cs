@@ -1,22 +1,14 @@
 using System.Data.Common;
-using System.Globalization;
 using Dapper;
-using OrderService.Data.Relational;
 
-namespace OrderService.Data;
+namespace OrderService.Data.Relational;
 
 /// <summary>Which tables belong to which layout.</summary>
 public static class LayoutTables
 {
-    /// <summary>Counting stops here, so the check stays cheap on a big table.</summary>
-    public const int CountCap = 100_000;
-
     public static IReadOnlyList<string> Of(StoreLayout layout) => layout == StoreLayout.Relational
         ? ["orders", "order_lines", "order_events", "customers", "idempotency_keys"]
         : ["order_documents", "order_document_keys"];
-
-    public static StoreLayout Other(StoreLayout layout) =>
-        layout == StoreLayout.Relational ? StoreLayout.Document : StoreLayout.Relational;
 
     /// <summary>The rows of each of <paramref name="tables"/> that exists and is not empty.</summary>
     public static async Task<IReadOnlyList<TableRows>> CountRowsAsync(DbConnection connection,
@@ -35,7 +27,7 @@ public static class LayoutTables
 
             // The names come from the list above, never from input.
             var rows = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-                $"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT {CountCap + 1}) AS capped",
+                $"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT {TableRows.CountCap + 1}) AS capped",
                     cancellationToken: cancellationToken));
             if (rows > 0)
             {
@@ -45,12 +37,4 @@ public static class LayoutTables
 
         return found;
     }
-}
-
-/// <summary>How many rows a table holds; above <see cref="LayoutTables.CountCap"/> it says "more than".</summary>
-public sealed record TableRows(string Table, long Rows)
-{
-    public override string ToString() => Rows > LayoutTables.CountCap
-        ? string.Create(CultureInfo.InvariantCulture, $"{Table} (more than {LayoutTables.CountCap:N0} rows)")
-        : string.Create(CultureInfo.InvariantCulture, $"{Table} ({Rows:N0} {(Rows == 1 ? "row" : "rows")})");
 }

@@ -1,7 +1,6 @@
 using Microsoft.Extensions.Options;
-using OrderService.Data.Configuration;
 
-namespace OrderService.Data;
+namespace OrderService.Data.Hosting;
 
 /// <summary>Store:Provider must name a store this build ships.</summary>
 public sealed class ShippedStoreValidator(IEnumerable<StoreEngine> engines) : IValidateOptions<StoreOptions>
@@ -11,8 +10,8 @@ public sealed class ShippedStoreValidator(IEnumerable<StoreEngine> engines) : IV
         var shipped = engines.Select(e => e.Provider).Distinct().Order().ToList();
         return shipped.Contains(options.Provider)
             ? ValidateOptionsResult.Success
-            : ValidateOptionsResult.Fail(SettingError.Invalid(
-                $"{StoreOptions.SectionName}:{nameof(StoreOptions.Provider)}", options.Provider,
-                    $"{string.Join(", ", shipped)} (the stores this build ships)"));
+            : ValidateOptionsResult.Fail(
+                $"Invalid setting {StoreOptions.SectionName}:{nameof(StoreOptions.Provider)} " +
+                $"= \"{options.Provider}\"; allowed: {string.Join(", ", shipped)} (the stores this build ships).");
     }
 }

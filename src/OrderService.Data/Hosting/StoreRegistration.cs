@@ -2,10 +2,9 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
-using OrderService.Data.Configuration;
 using OrderService.Data.Resilience;
 
-namespace OrderService.Data;
+namespace OrderService.Data.Hosting;
 
 /// <summary>Chooses the store from configuration.</summary>
 public static class StoreRegistration
@@ -15,8 +14,9 @@ public static class StoreRegistration
 
     public static IServiceCollection AddOrderStore(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddSettings<StoreOptions>(configuration, StoreOptions.SectionName);
-        services.AddSingleton<IValidateOptions<StoreOptions>, MongoStoreOptionsValidator>();
+        services.AddOptions<StoreOptions>().Bind(configuration.GetSection(StoreOptions.SectionName)).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<StoreOptions>>(
+            new SectionValidator<StoreOptions>(StoreOptions.SectionName, new StoreOptionsValidator()));
         services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
         services.AddSingleton<IValidateOptions<StoreOptions>>(sp =>
             new ShippedStoreValidator(sp.GetServices<StoreEngine>()));
@@ -29,7 +29,8 @@ public static class StoreRegistration
         services.AddSingleton(sp =>
         {
             var provider = sp.GetRequiredService<IOptions<StoreOptions>>().Value.Provider;
-            return new ResilientCalls(sp.GetRequiredService<StoreBundle>(), StorePipeline.For(sp, provider),
+            var bundle = sp.GetRequiredService<StoreBundle>();
+            return new ResilientCalls(bundle.Schema, bundle.TransientFaults, bundle.Pool, StorePipeline.For(sp, provider),
                 StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
         });
         services.AddSingleton(sp =>

@@ -1,7 +1,7 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
 
-namespace OrderService.Data.Keys;
+namespace OrderService.Data;
 
 /// <summary><c>Store:IdempotencyKeys</c>: a key is honoured at least RetentionHours after it was stored.</summary>
 [Description("How long an Idempotency-Key is honoured, and the clean-up that forgets older keys. A key is honoured " +
