@@ -2,6 +2,7 @@ using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Integration.Tests.StorePort;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 

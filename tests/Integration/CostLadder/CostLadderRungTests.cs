@@ -4,9 +4,7 @@ using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
 using Npgsql;
 using OrderService.CostLadder;
-using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Integration.Tests.Servers;
-using OrderService.Load.Shootout;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
@@ -32,7 +30,7 @@ public sealed class CostLadderRungTests(PostgresServer postgres)
         var database = await (await postgres.GetAsync()).CreateDatabaseAsync("ladder", Ct);
         await using var app = await StartAsync(rung, database);
         using var http = new HttpClient { BaseAddress = app.Address };
-        var api = new OrderApiClient(http);
+        var api = new OrderApi(http);
 
         (await api.IsReadyAsync(Ct)).ShouldBeTrue();
         var created = await api.CreateAsync("ladder-test", "key-1", Ct);

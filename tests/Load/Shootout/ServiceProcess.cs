@@ -143,7 +143,7 @@ public sealed class ServiceProcess : IAsyncDisposable
     private async Task WaitUntilReadyAsync(BackgroundProcess process, CancellationToken cancellationToken)
     {
         using var http = new HttpClient { BaseAddress = BaseAddress, Timeout = TimeSpan.FromSeconds(5) };
-        var api = new OrderApiClient(http);
+        var api = new OrderApi(http);
         var deadline = Stopwatch.StartNew();
         while (deadline.Elapsed < TimeSpan.FromSeconds(90))
         {

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
+using OrderService.Testing;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Conformance.Infrastructure;
