@@ -4,12 +4,11 @@ using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
 using Npgsql;
 using OrderService.CostLadder;
-using OrderService.Integration.Tests.Servers;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.CostLadder;
+namespace OrderService.Load.Tests.CostLadder;
 
 /// <summary>
 /// The cost ladder measures only rungs that serve the workflow: each rung, on Kestrel against PostgreSQL, takes one
