@@ -42,8 +42,8 @@ public sealed class NativeAotBuild : IAsyncLifetime
             .ExecuteBufferedAsync();
         if (publish.ExitCode != 0 || !File.Exists(Executable))
         {
-            throw new InvalidOperationException(
-                $"The Native AOT publish failed (exit code {publish.ExitCode}):\n{publish.StandardOutput}\n{publish.StandardError}");
+            throw new InvalidOperationException($"The Native AOT publish failed (exit code {publish.ExitCode}):\n" +
+                $"{publish.StandardOutput}\n{publish.StandardError}");
         }
     }
 

@@ -62,7 +62,10 @@ public sealed class OrderServiceProcess : IAsyncDisposable
     public static Task<OrderServiceProcess> StartAsync(string workingDirectory, IReadOnlyDictionary<string, string> settings, CancellationToken cancellationToken) =>
         StartAsync(ServiceDll, workingDirectory, settings, cancellationToken);
 
-    /// <summary>As above, for another build than <see cref="ServiceDll"/> (<paramref name="executable"/>, as <see cref="Command"/> takes it).</summary>
+    /// <summary>
+    /// As above, for another build than <see cref="ServiceDll"/> (<paramref name="executable"/>, as
+    /// <see cref="Command"/> takes it).
+    /// </summary>
     public static async Task<OrderServiceProcess> StartAsync(string executable, string workingDirectory, IReadOnlyDictionary<string, string> settings, CancellationToken cancellationToken)
     {
         var port = FreePort.Loopback();

@@ -73,7 +73,8 @@ public sealed partial class PgAutoFailoverCluster
             CommandResult result;
             try
             {
-                result = await Command(arguments, log).WithValidation(CommandResultValidation.None).ExecuteAsync(timeout.Token);
+                result = await Command(arguments, log).WithValidation(CommandResultValidation.None)
+                    .ExecuteAsync(timeout.Token);
             }
             catch (OperationCanceledException)
             {
@@ -83,7 +84,8 @@ public sealed partial class PgAutoFailoverCluster
             if (result.ExitCode != 0)
             {
                 var tail = File.Exists(log) ? string.Join('\n', File.ReadLines(log).TakeLast(25)) : "";
-                throw new InvalidOperationException($"'pg_autoctl {string.Join(' ', arguments)}' exited with {result.ExitCode}:\n{tail}");
+                throw new InvalidOperationException(
+                    $"'pg_autoctl {string.Join(' ', arguments)}' exited with {result.ExitCode}:\n{tail}");
             }
         }
 

@@ -225,7 +225,8 @@ internal sealed class PostgresCluster
         {
             var log = serverLog is not null && File.Exists(serverLog) ? string.Join('\n', File.ReadLines(serverLog).TakeLast(20)) : "";
             throw new InvalidOperationException(
-                $"'{file} {string.Join(' ', arguments)}' exited with {result.ExitCode}:\n{result.StandardOutput}\n{result.StandardError}\n{log}");
+                $"'{file} {string.Join(' ', arguments)}' exited with {result.ExitCode}:\n" +
+                $"{result.StandardOutput}\n{result.StandardError}\n{log}");
         }
     }
 

@@ -45,7 +45,8 @@ internal sealed partial class MarkdownPage
                 .WithValidation(CommandResultValidation.None).ExecuteBufferedAsync().Task.GetAwaiter().GetResult();
             if (git.ExitCode == 0)
             {
-                return [.. git.StandardOutput.Split('\0', StringSplitOptions.RemoveEmptyEntries).Where(p => !p.StartsWith("artifacts/", StringComparison.Ordinal)).Order(StringComparer.Ordinal)];
+                return [.. git.StandardOutput.Split('\0', StringSplitOptions.RemoveEmptyEntries)
+                    .Where(p => !p.StartsWith("artifacts/", StringComparison.Ordinal)).Order(StringComparer.Ordinal)];
             }
         }
         catch (Win32Exception)

@@ -131,8 +131,9 @@ public sealed class ServiceProcess : IAsyncDisposable
         _log ??= new StreamWriter(_logPath, append: true) { AutoFlush = true };
         // The variant's settings only: none of this machine's own (Store__, OTEL_, ...) leak in.
         var log = PipeTarget.ToDelegate(WriteLine);
-        var command = OrderServiceProcess.Command(
-                _serviceDll, ["--urls", BaseAddress.ToString().TrimEnd('/')], Path.GetDirectoryName(_serviceDll)!, _environment)
+        var urls = BaseAddress.ToString().TrimEnd('/');
+        var folder = Path.GetDirectoryName(_serviceDll)!;
+        var command = OrderServiceProcess.Command(_serviceDll, ["--urls", urls], folder, _environment)
             .WithStandardOutputPipe(log)
             .WithStandardErrorPipe(log);
         var process = BackgroundProcess.Start(command);
@@ -150,7 +151,8 @@ public sealed class ServiceProcess : IAsyncDisposable
             if (process.HasExited)
             {
                 var exitCode = await process.WaitForExitAsync(cancellationToken).ConfigureAwait(false);
-                throw new InvalidOperationException($"OrderService exited with code {exitCode} before it was ready; see {_logPath}.");
+                throw new InvalidOperationException(
+                    $"OrderService exited with code {exitCode} before it was ready; see {_logPath}.");
             }
 
             if (await api.IsReadyAsync(cancellationToken).ConfigureAwait(false))

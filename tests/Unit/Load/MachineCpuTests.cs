@@ -19,7 +19,8 @@ public sealed class MachineCpuTests
         endedBefore.ShouldNotBeNull();
 
         // A child that burns CPU until killed: while it runs, the tree holds its CPU beside this process's own.
-        await using var child = BackgroundProcess.Start(Cli.Wrap("/bin/sh").WithArguments(["-c", "while :; do :; done"]));
+        var busy = Cli.Wrap("/bin/sh").WithArguments(["-c", "while :; do :; done"]);
+        await using var child = BackgroundProcess.Start(busy);
         try
         {
             var clock = Stopwatch.StartNew();
