@@ -26,7 +26,8 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 artifacts="${ORDERS_TEST_ARTIFACTS:-$repo/artifacts}"
 results="$artifacts/test-results"
-projects=(tests/Unit/Unit.csproj tests/Integration/Integration.csproj tests/Deployment/Deployment.csproj)
+projects=(tests/Unit/Unit.csproj tests/Integration/Integration.csproj tests/Load.Tests/Load.Tests.csproj
+  tests/Deployment/Deployment.csproj)
 export DOTNET_NOLOGO=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
 
 postgres_binaries() {

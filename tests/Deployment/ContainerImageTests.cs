@@ -5,6 +5,7 @@ using DotNet.Testcontainers;
 using DotNet.Testcontainers.Builders;
 using DotNet.Testcontainers.Configurations;
 using DotNet.Testcontainers.Images;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -85,7 +86,7 @@ public sealed class ContainerImageTests
 
             (await http.GetAsync(new Uri(Probes.LivenessPath, UriKind.Relative), Ct)).StatusCode.ShouldBe(HttpStatusCode.OK);
             (await http.GetAsync(new Uri(Probes.ReadinessPath, UriKind.Relative), Ct)).StatusCode.ShouldBe(HttpStatusCode.OK);
-            (await HttpWorkflow.RunAsync(http, "c-image", Ct)).Completed["status"]!.GetValue<string>().ShouldBe("Completed");
+            (await new OrderApi(http, Ct).RunWorkflowAsync("c-image")).Completed.Status.ShouldBe("Completed");
 
             var status = await container.ExecAsync(["cat", "/proc/1/status"], Ct);
             status.Stdout.Split('\n').Single(l => l.StartsWith("Uid:", StringComparison.Ordinal)).Split('\t', StringSplitOptions.RemoveEmptyEntries)[1]

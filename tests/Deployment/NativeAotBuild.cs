@@ -1,5 +1,6 @@
-using System.Diagnostics;
 using System.Runtime.InteropServices;
+using CliWrap;
+using CliWrap.Buffered;
 using Xunit;
 
 namespace OrderService.Deployment.Tests;
@@ -29,29 +30,20 @@ public sealed class NativeAotBuild : IAsyncLifetime
             return;
         }
 
-        var start = new ProcessStartInfo("dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-
         // The native tool chain leaves empty folders in the temporary directory; they go with the scratch folder.
-        start.Environment["TMPDIR"] = Directory.CreateDirectory(Path.Combine(_scratch, "tmp")).FullName;
-        foreach (var argument in (string[])[
-            "publish", Repository.PathOf("src", "OrderService", "OrderService.csproj"), "-c", "Release", "-r", RuntimeInformation.RuntimeIdentifier,
-            "-p:PublishAot=true", $"-p:CppCompilerAndLinker={linker}", "--artifacts-path", Path.Combine(_scratch, "build"), "-o", Folder, "-nologo"])
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        using var publish = Process.Start(start) ?? throw new InvalidOperationException("Could not start dotnet publish.");
-        var output = publish.StandardOutput.ReadToEndAsync();
-        var errors = publish.StandardError.ReadToEndAsync();
-        await publish.WaitForExitAsync();
+        var temporary = Directory.CreateDirectory(Path.Combine(_scratch, "tmp")).FullName;
+        var publish = await Cli.Wrap("dotnet")
+            .WithArguments([
+                "publish", Repository.PathOf("src", "OrderService", "OrderService.csproj"), "-c", "Release",
+                "-r", RuntimeInformation.RuntimeIdentifier, "-p:PublishAot=true", $"-p:CppCompilerAndLinker={linker}",
+                "--artifacts-path", Path.Combine(_scratch, "build"), "-o", Folder, "-nologo"])
+            .WithEnvironmentVariables(variables => variables.Set("TMPDIR", temporary))
+            .WithValidation(CommandResultValidation.None)
+            .ExecuteBufferedAsync();
         if (publish.ExitCode != 0 || !File.Exists(Executable))
         {
-            throw new InvalidOperationException($"The Native AOT publish failed (exit code {publish.ExitCode}):\n{await output}\n{await errors}");
+            throw new InvalidOperationException($"The Native AOT publish failed (exit code {publish.ExitCode}):\n" +
+                $"{publish.StandardOutput}\n{publish.StandardError}");
         }
     }
 

@@ -55,8 +55,8 @@ public sealed class NativeAotTests(NativeAotBuild build) : IClassFixture<NativeA
         await using var service = await OrderServiceProcess.StartAsync(build.Executable, build.Folder, settings, Ct);
         var http = service.Client;
 
-        var (location, completed) = await HttpWorkflow.RunAsync(http, "native", Ct);
-        var id = completed["id"]!.GetValue<string>();
+        var (location, completed) = await new OrderApi(http, Ct).RunWorkflowAsync("native");
+        var id = completed.Id.ToString();
         location.ShouldBe($"/orders/{id}");
         (await Post(http, $"/orders/{id}/complete", null)).ShouldBe(HttpStatusCode.Conflict);
 

@@ -1,4 +1,5 @@
-using System.Diagnostics;
+using CliWrap;
+using CliWrap.Buffered;
 using Xunit;
 
 namespace OrderService.Deployment.Tests;
@@ -41,33 +42,15 @@ internal static class NodeTools
     /// <summary>Runs a program to its end and returns its exit code and output.</summary>
     public static async Task<(int ExitCode, string Output, string Error)> RunAsync(string file, IEnumerable<string> arguments, string? input = null)
     {
-        var start = new ProcessStartInfo(file)
-        {
-            RedirectStandardInput = input is not null,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            WorkingDirectory = Repository.Root,
-        };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        // No update check: the run must not depend on anything beyond this machine.
-        start.Environment["NO_UPDATE_NOTIFIER"] = "1";
-
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {file}.");
-        if (input is not null)
-        {
-            await process.StandardInput.WriteAsync(input);
-            process.StandardInput.Close();
-        }
-
-        var output = process.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
-        var error = process.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
-        await process.WaitForExitAsync(TestContext.Current.CancellationToken);
-        return (process.ExitCode, await output, await error);
+        var result = await Cli.Wrap(file)
+            .WithArguments(arguments)
+            .WithWorkingDirectory(Repository.Root)
+            .WithStandardInputPipe(input is null ? PipeSource.Null : PipeSource.FromString(input))
+            // No update check: the run must not depend on anything beyond this machine.
+            .WithEnvironmentVariables(variables => variables.Set("NO_UPDATE_NOTIFIER", "1"))
+            .WithValidation(CommandResultValidation.None)
+            .ExecuteBufferedAsync(TestContext.Current.CancellationToken);
+        return (result.ExitCode, result.StandardOutput, result.StandardError);
     }
 
     private static bool OnPath(string command) =>

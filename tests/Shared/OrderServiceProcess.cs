@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text;
+using CliWrap;
 
 namespace OrderService.Testing;
 
@@ -17,9 +18,9 @@ public sealed class OrderServiceProcess : IAsyncDisposable
     public static readonly IReadOnlyList<string> SettingPrefixes =
         ["Store__", "ConnectionStrings__", "Resilience__", "Authentication__", "ASPNETCORE_", "DOTNET_ENVIRONMENT", "OTEL_"];
 
-    private readonly Process _process;
+    private readonly BackgroundProcess _process;
 
-    private OrderServiceProcess(Process process, HttpClient client)
+    private OrderServiceProcess(BackgroundProcess process, HttpClient client)
     {
         _process = process;
         Client = client;
@@ -31,41 +32,27 @@ public sealed class OrderServiceProcess : IAsyncDisposable
     public HttpClient Client { get; }
 
     /// <summary>
-    /// <c>dotnet <paramref name="serviceDll"/> <paramref name="arguments"/></c> in <paramref name="workingDirectory"/>, output
-    /// redirected, the machine's settings scrubbed and <paramref name="environment"/> set. A file that is not a .dll is a native
+    /// <c>dotnet <paramref name="serviceDll"/> <paramref name="arguments"/></c> in <paramref name="workingDirectory"/>,
+    /// the machine's settings scrubbed and <paramref name="environment"/> set. A file that is not a .dll is a native
     /// executable (a Native AOT build) and is started itself.
     /// </summary>
-    public static ProcessStartInfo StartInfo(string serviceDll, IEnumerable<string> arguments, string workingDirectory, IReadOnlyDictionary<string, string>? environment = null)
+    public static Command Command(
+        string serviceDll, IEnumerable<string> arguments, string workingDirectory,
+        IReadOnlyDictionary<string, string>? environment = null)
     {
         var isAssembly = serviceDll.EndsWith(".dll", StringComparison.OrdinalIgnoreCase);
-        var start = new ProcessStartInfo(isAssembly ? "dotnet" : serviceDll)
-        {
-            WorkingDirectory = workingDirectory,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        if (isAssembly)
-        {
-            start.ArgumentList.Add(serviceDll);
-        }
-
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        foreach (var name in start.Environment.Keys.Where(k => SettingPrefixes.Any(p => k.StartsWith(p, StringComparison.OrdinalIgnoreCase))).ToList())
-        {
-            start.Environment.Remove(name);
-        }
-
+        var variables = Environment.GetEnvironmentVariables().Keys.Cast<string>()
+            .Where(k => SettingPrefixes.Any(p => k.StartsWith(p, StringComparison.OrdinalIgnoreCase)))
+            .ToDictionary(k => k, _ => (string?)null);
         foreach (var (name, value) in environment ?? new Dictionary<string, string>())
         {
-            start.Environment[name] = value;
+            variables[name] = value;
         }
 
-        return start;
+        return Cli.Wrap(isAssembly ? "dotnet" : serviceDll)
+            .WithArguments(isAssembly ? [serviceDll, .. arguments] : arguments)
+            .WithWorkingDirectory(workingDirectory)
+            .WithEnvironmentVariables(variables);
     }
 
     /// <summary>
@@ -75,16 +62,16 @@ public sealed class OrderServiceProcess : IAsyncDisposable
     public static Task<OrderServiceProcess> StartAsync(string workingDirectory, IReadOnlyDictionary<string, string> settings, CancellationToken cancellationToken) =>
         StartAsync(ServiceDll, workingDirectory, settings, cancellationToken);
 
-    /// <summary>As above, for another build than <see cref="ServiceDll"/> (<paramref name="executable"/>, as <see cref="StartInfo"/> takes it).</summary>
+    /// <summary>
+    /// As above, for another build than <see cref="ServiceDll"/> (<paramref name="executable"/>, as
+    /// <see cref="Command"/> takes it).
+    /// </summary>
     public static async Task<OrderServiceProcess> StartAsync(string executable, string workingDirectory, IReadOnlyDictionary<string, string> settings, CancellationToken cancellationToken)
     {
         var port = FreePort.Loopback();
-        var start = StartInfo(executable, ["--urls", string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}"), .. settings.Select(s => $"--{s.Key}={s.Value}")], workingDirectory);
-        var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start the service.");
-        process.OutputDataReceived += static (_, _) => { };
-        process.ErrorDataReceived += static (_, _) => { };
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
+        var urls = string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}");
+        var process = BackgroundProcess.Start(
+            Command(executable, ["--urls", urls, .. settings.Select(s => $"--{s.Key}={s.Value}")], workingDirectory));
         var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(30) };
         var service = new OrderServiceProcess(process, client);
         var deadline = Stopwatch.StartNew();
@@ -113,67 +100,53 @@ public sealed class OrderServiceProcess : IAsyncDisposable
     /// <summary>
     /// Runs the service in a scratch working directory until it exits (a bad setting), <paramref name="stopWhenOutput"/>
     /// matches a line of its output, or <paramref name="timeout"/> passes (then it is killed: exit code -1). <paramref name="executable"/>:
-    /// another build than <see cref="ServiceDll"/>, as <see cref="StartInfo"/> takes it.
+    /// another build than <see cref="ServiceDll"/>, as <see cref="Command"/> takes it.
     /// </summary>
     public static async Task<ServiceRun> RunAsync(
         IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null, TimeSpan? timeout = null, Func<string, bool>? stopWhenOutput = null,
         string? executable = null, CancellationToken cancellationToken = default)
     {
         var directory = Directory.CreateTempSubdirectory("orders-settings-").FullName;
-        using var process = Process.Start(StartInfo(executable ?? ServiceDll, arguments, directory, environment)) ?? throw new InvalidOperationException("Could not start the service.");
         var output = new StringBuilder();
+        var errors = new StringBuilder();
         var seen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        process.OutputDataReceived += (_, line) =>
-        {
-            if (line.Data is null)
+        var command = Command(executable ?? ServiceDll, arguments, directory, environment)
+            .WithStandardOutputPipe(PipeTarget.ToDelegate(line =>
             {
-                return;
-            }
+                lock (output)
+                {
+                    output.AppendLine(line);
+                }
 
-            lock (output)
-            {
-                output.AppendLine(line.Data);
-            }
-
-            if (stopWhenOutput?.Invoke(line.Data) == true)
-            {
-                seen.TrySetResult();
-            }
-        };
-        process.BeginOutputReadLine();
-        var errors = process.StandardError.ReadToEndAsync(cancellationToken);
-        var exited = process.WaitForExitAsync(cancellationToken);
-        var finished = await Task.WhenAny(exited, seen.Task, Task.Delay(timeout ?? TimeSpan.FromSeconds(60), cancellationToken));
+                if (stopWhenOutput?.Invoke(line) == true)
+                {
+                    seen.TrySetResult();
+                }
+            }))
+            .WithStandardErrorPipe(PipeTarget.ToStringBuilder(errors));
         var exitCode = -1;
-        if (finished == exited)
+        await using (var process = BackgroundProcess.Start(command))
         {
-            exitCode = process.ExitCode;
-        }
-        else
-        {
-            process.Kill(entireProcessTree: true);
-            await process.WaitForExitAsync(CancellationToken.None);
+            var exited = process.WaitForExitAsync(cancellationToken);
+            var limit = Task.Delay(timeout ?? TimeSpan.FromSeconds(60), cancellationToken);
+            var finished = await Task.WhenAny(exited, seen.Task, limit);
+            if (finished == exited)
+            {
+                exitCode = await exited;
+            }
         }
 
-        process.WaitForExit(); // flushes the redirected output
         TryDelete(directory);
-        var standardError = await errors;
         lock (output)
         {
-            return new ServiceRun(exitCode, output.ToString(), standardError);
+            return new ServiceRun(exitCode, output.ToString(), errors.ToString());
         }
     }
 
     public async ValueTask DisposeAsync()
     {
         Client.Dispose();
-        if (!_process.HasExited)
-        {
-            _process.Kill(entireProcessTree: true);
-            await _process.WaitForExitAsync(CancellationToken.None);
-        }
-
-        _process.Dispose();
+        await _process.DisposeAsync();
     }
 
     private static void TryDelete(string directory)

@@ -1,5 +1,5 @@
-using System.Diagnostics;
 using System.Globalization;
+using CliWrap;
 
 namespace OrderService.Testing;
 
@@ -59,9 +59,8 @@ public sealed partial class PgAutoFailoverCluster
 
             if (asServiceAccount)
             {
-                using var chown = Process.Start("chown", ["-R", $"{ServiceAccount}:{ServiceAccount}", root])
-                    ?? throw new InvalidOperationException("Could not start chown.");
-                await chown.WaitForExitAsync(cancellationToken);
+                await Cli.Wrap("chown").WithArguments(["-R", $"{ServiceAccount}:{ServiceAccount}", root])
+                    .WithValidation(CommandResultValidation.None).ExecuteAsync(cancellationToken);
             }
         }
 
@@ -69,71 +68,53 @@ public sealed partial class PgAutoFailoverCluster
         public async Task RunAsync(IReadOnlyList<string> arguments, TimeSpan bound, CancellationToken cancellationToken)
         {
             var log = Path.Combine(_root!, "commands.log");
-            using var process = Process.Start(StartInfo(arguments, log)) ?? throw new InvalidOperationException("Could not start pg_autoctl.");
             using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
             timeout.CancelAfter(bound);
+            CommandResult result;
             try
             {
-                await process.WaitForExitAsync(timeout.Token);
+                result = await Command(arguments, log).WithValidation(CommandResultValidation.None)
+                    .ExecuteAsync(timeout.Token);
             }
             catch (OperationCanceledException)
             {
-                process.Kill(entireProcessTree: true);
                 throw new TimeoutException($"'pg_autoctl {string.Join(' ', arguments)}' did not end within {bound.TotalSeconds:0} s. Log: {log}");
             }
 
-            if (process.ExitCode != 0)
+            if (result.ExitCode != 0)
             {
                 var tail = File.Exists(log) ? string.Join('\n', File.ReadLines(log).TakeLast(25)) : "";
-                throw new InvalidOperationException($"'pg_autoctl {string.Join(' ', arguments)}' exited with {process.ExitCode}:\n{tail}");
+                throw new InvalidOperationException(
+                    $"'pg_autoctl {string.Join(' ', arguments)}' exited with {result.ExitCode}:\n{tail}");
             }
         }
 
         /// <summary><c>pg_autoctl run</c> for one node, in the background: the keeper, which starts its PostgreSQL.</summary>
         public KeeperProcess StartKeeper(string dataDirectory, string log) =>
-            new(Process.Start(StartInfo(["run", "--pgdata", dataDirectory], log)) ?? throw new InvalidOperationException("Could not start pg_autoctl run."));
+            new(BackgroundProcess.Start(Command(["run", "--pgdata", dataDirectory], log)));
 
-        private ProcessStartInfo StartInfo(IReadOnlyList<string> arguments, string log)
+        private Command Command(IReadOnlyList<string> arguments, string log)
         {
             // sh only redirects and then becomes the command (exec), as setpriv becomes pg_autoctl: the pid we hold is pg_autoctl's.
-            var start = new ProcessStartInfo("/bin/sh") { UseShellExecute = false };
             IEnumerable<string> command = asServiceAccount
                 ? ["/usr/bin/setpriv", $"--reuid={ServiceAccount}", $"--regid={ServiceAccount}", "--init-groups", "--", autoctl, .. arguments]
                 : [autoctl, .. arguments];
-            foreach (var argument in (string[])["-c", "exec \"$@\" >>\"$0\" 2>&1", log, .. command])
-            {
-                start.ArgumentList.Add(argument);
-            }
-
-            start.Environment["XDG_CONFIG_HOME"] = Path.Combine(_root!, "config");
-            start.Environment["XDG_DATA_HOME"] = Path.Combine(_root!, "data");
-            start.Environment["XDG_RUNTIME_DIR"] = Path.Combine(_root!, "run");
-            start.Environment["PG_CONFIG"] = Path.Combine(binDirectory, "pg_config");
-            start.Environment["PATH"] = $"{binDirectory}:/usr/bin:/bin";
-            start.Environment["HOME"] = _root;
-            return start;
+            return Cli.Wrap("/bin/sh")
+                .WithArguments(["-c", "exec \"$@\" >>\"$0\" 2>&1", log, .. command])
+                .WithEnvironmentVariables(variables => variables
+                    .Set("XDG_CONFIG_HOME", Path.Combine(_root!, "config"))
+                    .Set("XDG_DATA_HOME", Path.Combine(_root!, "data"))
+                    .Set("XDG_RUNTIME_DIR", Path.Combine(_root!, "run"))
+                    .Set("PG_CONFIG", Path.Combine(binDirectory, "pg_config"))
+                    .Set("PATH", $"{binDirectory}:/usr/bin:/bin")
+                    .Set("HOME", _root));
         }
     }
 
     /// <summary>A running <c>pg_autoctl run</c>: the keeper, its PostgreSQL controller, the postmaster and its backends.</summary>
-    private sealed class KeeperProcess(Process keeper)
+    private sealed class KeeperProcess(BackgroundProcess keeper)
     {
         /// <summary>SIGKILL to the whole tree (children collected first, so nothing can restart what was killed).</summary>
-        public void KillTree()
-        {
-            try
-            {
-                keeper.Kill(entireProcessTree: true);
-                keeper.WaitForExit(TimeSpan.FromSeconds(10));
-            }
-            catch (InvalidOperationException)
-            {
-                // It had already exited.
-            }
-            finally
-            {
-                keeper.Dispose();
-            }
-        }
+        public void KillTree() => keeper.DisposeAsync().AsTask().Wait(TimeSpan.FromSeconds(10));
     }
 }

@@ -1,5 +1,8 @@
+using System.ComponentModel;
 using System.Diagnostics;
 using System.Globalization;
+using CliWrap;
+using CliWrap.Buffered;
 using Npgsql;
 
 namespace OrderService.Testing;
@@ -216,26 +219,14 @@ internal sealed class PostgresCluster
 
     private static async Task RunAsync(string file, IReadOnlyList<string> arguments, CancellationToken cancellationToken, string? serverLog = null)
     {
-        var start = new ProcessStartInfo(file)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {file}.");
-        var stdout = process.StandardOutput.ReadToEndAsync(cancellationToken);
-        var stderr = process.StandardError.ReadToEndAsync(cancellationToken);
-        await process.WaitForExitAsync(cancellationToken);
-        if (process.ExitCode != 0)
+        var result = await Cli.Wrap(file).WithArguments(arguments).WithValidation(CommandResultValidation.None)
+            .ExecuteBufferedAsync(cancellationToken);
+        if (result.ExitCode != 0)
         {
             var log = serverLog is not null && File.Exists(serverLog) ? string.Join('\n', File.ReadLines(serverLog).TakeLast(20)) : "";
             throw new InvalidOperationException(
-                $"'{file} {string.Join(' ', arguments)}' exited with {process.ExitCode}:\n{await stdout}\n{await stderr}\n{log}");
+                $"'{file} {string.Join(' ', arguments)}' exited with {result.ExitCode}:\n" +
+                $"{result.StandardOutput}\n{result.StandardError}\n{log}");
         }
     }
 
@@ -243,22 +234,12 @@ internal sealed class PostgresCluster
     {
         try
         {
-            using var process = Process.Start(new ProcessStartInfo(file, argument)
-            {
-                RedirectStandardOutput = true,
-                RedirectStandardError = true,
-                UseShellExecute = false,
-            });
-            if (process is null)
-            {
-                return null;
-            }
-
-            var output = process.StandardOutput.ReadToEnd().Trim();
-            process.WaitForExit();
-            return process.ExitCode == 0 && output.Length > 0 ? output : null;
+            var result = Cli.Wrap(file).WithArguments([argument]).WithValidation(CommandResultValidation.None)
+                .ExecuteBufferedAsync().Task.GetAwaiter().GetResult();
+            var output = result.StandardOutput.Trim();
+            return result.ExitCode == 0 && output.Length > 0 ? output : null;
         }
-        catch (System.ComponentModel.Win32Exception)
+        catch (Win32Exception)
         {
             return null; // pg_config is not installed
         }

@@ -1,5 +1,6 @@
-using System.Diagnostics;
 using System.Text.RegularExpressions;
+using CliWrap;
+using CliWrap.Buffered;
 
 namespace OrderService.Deployment.Tests.Docs;
 
@@ -27,42 +28,27 @@ internal sealed partial record CommandRun(
             return $"{Where}: {dll} is not built (scripts/test.sh builds every test project; building tests/Deployment builds Load and the benchmarks)";
         }
 
-        var start = new ProcessStartInfo(Program)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            WorkingDirectory = WorkingDirectory,
-        };
-        foreach (var argument in Arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        foreach (var (name, value) in Environment)
-        {
-            start.Environment[name] = value;
-        }
-
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {Program}.");
-        var output = process.StandardOutput.ReadToEndAsync(cancellationToken);
-        var error = process.StandardError.ReadToEndAsync(cancellationToken);
+        var command = Cli.Wrap(Program)
+            .WithArguments(Arguments)
+            .WithWorkingDirectory(WorkingDirectory)
+            .WithEnvironmentVariables(Environment.ToDictionary(v => v.Key, v => (string?)v.Value))
+            .WithValidation(CommandResultValidation.None);
         using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         limit.CancelAfter(TimeLimit);
+        BufferedCommandResult result;
         try
         {
-            await process.WaitForExitAsync(limit.Token);
+            result = await command.ExecuteBufferedAsync(limit.Token);
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
-            process.Kill(entireProcessTree: true);
             return $"{Where}: ran {Kind} for more than {TimeLimit.TotalMinutes:F0} min, so it was stopped";
         }
 
-        var (printed, errors) = (Ansi().Replace(await output, ""), Ansi().Replace(await error, ""));
-        if (process.ExitCode != 0)
+        var (printed, errors) = (Ansi().Replace(result.StandardOutput, ""), Ansi().Replace(result.StandardError, ""));
+        if (result.ExitCode != 0)
         {
-            return $"{Where}: {Kind} exited with {process.ExitCode}: {Gist(errors.Length > 0 ? errors : printed)}";
+            return $"{Where}: {Kind} exited with {result.ExitCode}: {Gist(errors.Length > 0 ? errors : printed)}";
         }
 
         return Expected.IsMatch(printed) ? null : $"{Where}: {Kind} printed nothing that matches {Expected}: {Gist(printed + errors)}";

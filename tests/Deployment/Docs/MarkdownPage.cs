@@ -1,7 +1,9 @@
-using System.Diagnostics;
+using System.ComponentModel;
 using System.Globalization;
 using System.Text;
 using System.Text.RegularExpressions;
+using CliWrap;
+using CliWrap.Buffered;
 
 namespace OrderService.Deployment.Tests.Docs;
 
@@ -39,20 +41,15 @@ internal sealed partial class MarkdownPage
     {
         try
         {
-            using var git = Process.Start(new ProcessStartInfo("git", ["-C", root, "ls-files", "-z", "--", "*.md"])
-            {
-                RedirectStandardOutput = true,
-                RedirectStandardError = true,
-                UseShellExecute = false,
-            })!;
-            var output = git.StandardOutput.ReadToEnd();
-            git.WaitForExit();
+            var git = Cli.Wrap("git").WithArguments(["-C", root, "ls-files", "-z", "--", "*.md"])
+                .WithValidation(CommandResultValidation.None).ExecuteBufferedAsync().Task.GetAwaiter().GetResult();
             if (git.ExitCode == 0)
             {
-                return [.. output.Split('\0', StringSplitOptions.RemoveEmptyEntries).Where(p => !p.StartsWith("artifacts/", StringComparison.Ordinal)).Order(StringComparer.Ordinal)];
+                return [.. git.StandardOutput.Split('\0', StringSplitOptions.RemoveEmptyEntries)
+                    .Where(p => !p.StartsWith("artifacts/", StringComparison.Ordinal)).Order(StringComparer.Ordinal)];
             }
         }
-        catch (System.ComponentModel.Win32Exception)
+        catch (Win32Exception)
         {
             // No git on this machine: walk the tree instead.
         }

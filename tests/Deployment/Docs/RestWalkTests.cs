@@ -1,7 +1,8 @@
-using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
+using CliWrap;
+using CliWrap.Buffered;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using OrderService.Testing;
@@ -61,29 +62,12 @@ public sealed class RestWalkTests
 
     private static async Task<string> BashAsync(string script)
     {
-        using var bash = Process.Start(new ProcessStartInfo("bash", ["-c", script])
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        })!;
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(Ct);
         timeout.CancelAfter(TimeSpan.FromSeconds(60));
-        var stdout = bash.StandardOutput.ReadToEndAsync(timeout.Token);
-        var stderr = bash.StandardError.ReadToEndAsync(timeout.Token);
-        try
-        {
-            await bash.WaitForExitAsync(timeout.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            bash.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        var output = await stdout;
-        bash.ExitCode.ShouldBe(0, $"stderr: {await stderr}\nstdout: {output}");
-        return output;
+        var bash = await Cli.Wrap("bash").WithArguments(["-c", script]).WithValidation(CommandResultValidation.None)
+            .ExecuteBufferedAsync(timeout.Token);
+        bash.ExitCode.ShouldBe(0, $"stderr: {bash.StandardError}\nstdout: {bash.StandardOutput}");
+        return bash.StandardOutput;
     }
 
     private static bool OnPath(string tool) =>

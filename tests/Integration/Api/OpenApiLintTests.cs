@@ -1,5 +1,6 @@
-using System.Diagnostics;
 using System.Text.Json.Nodes;
+using CliWrap;
+using CliWrap.Buffered;
 using OrderService.Integration.Tests.Authorization;
 using Shouldly;
 using Xunit;
@@ -106,42 +107,23 @@ internal sealed class LintTools(string root, string ruleset)
     /// <summary>Runs a linter and returns its stdout (JSON); a crash or a time-out fails the test with its stderr.</summary>
     public async Task<string> RunAsync(string tool, IEnumerable<string> arguments)
     {
-        var start = new ProcessStartInfo(Binary(tool))
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        // No telemetry and no update check: the run must not depend on anything beyond this machine.
-        start.Environment["REDOCLY_TELEMETRY"] = "off";
-        start.Environment["REDOCLY_SUPPRESS_UPDATE_NOTICE"] = "true";
-        start.Environment["NO_UPDATE_NOTIFIER"] = "1";
-
-        using var process = Process.Start(start)!;
-        var stdout = process.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
-        var stderr = process.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
         timeout.CancelAfter(TimeSpan.FromMinutes(3));
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
+        var run = await Cli.Wrap(Binary(tool))
+            .WithArguments(arguments)
+            // No telemetry and no update check: the run must not depend on anything beyond this machine.
+            .WithEnvironmentVariables(variables => variables
+                .Set("REDOCLY_TELEMETRY", "off")
+                .Set("REDOCLY_SUPPRESS_UPDATE_NOTICE", "true")
+                .Set("NO_UPDATE_NOTIFIER", "1"))
+            .WithValidation(CommandResultValidation.None)
+            .ExecuteBufferedAsync(timeout.Token);
 
         // Both exit 1 when they find errors; the assertions report those. Anything else, or no JSON, is a crash.
-        var output = await stdout;
-        if (process.ExitCode is not (0 or 1) || !output.TrimStart().StartsWith('{') && !output.TrimStart().StartsWith('['))
+        var output = run.StandardOutput;
+        if (run.ExitCode is not (0 or 1) || !output.TrimStart().StartsWith('{') && !output.TrimStart().StartsWith('['))
         {
-            Assert.Fail($"{tool} exited {process.ExitCode}: {await stderr}\n{output}");
+            Assert.Fail($"{tool} exited {run.ExitCode}: {run.StandardError}\n{output}");
         }
 
         return output;

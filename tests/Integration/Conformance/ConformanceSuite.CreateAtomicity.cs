@@ -2,6 +2,7 @@ using System.Net;
 using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 

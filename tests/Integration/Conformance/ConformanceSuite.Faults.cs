@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -18,7 +19,7 @@ public abstract partial class ConformanceSuite<TStore>
         await using var factory = Store.CreateDownFactory();
         using var client = factory.CreateClient(); // the service must start even though its store is down
         client.Timeout = TimeSpan.FromSeconds(60);
-        var api = new OrderApi(client);
+        var api = new OrderApi(client, Ct);
         var id = Guid.CreateVersion7();
 
         var calls = new (string Name, Func<Task<HttpResponseMessage>> Send)[]

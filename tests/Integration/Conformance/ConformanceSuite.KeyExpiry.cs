@@ -5,6 +5,7 @@ using OrderService.Data;
 using OrderService.Data.Keys;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -137,11 +138,11 @@ public abstract partial class ConformanceSuite<TStore>
             {
                 var (key, payKey) = (Ids.NewKey(), Ids.NewKey());
                 using var create = await OrderApi.RetryUnavailableAsync(
-                    () => Api.CreateAsync(customer, idempotencyKey: key));
+                    () => Api.CreateAsync(customer, idempotencyKey: key), Ct);
                 create.StatusCode.ShouldBeOneOf(HttpStatusCode.Created, HttpStatusCode.OK);
                 var order = await OrderApi.ReadOrderAsync(create, create.StatusCode);
                 using var pay = await OrderApi.RetryUnavailableAsync(() =>
-                    Api.TransitionAsync(order.Id, "pay", new { paymentReference = "P-1" }, idempotencyKey: payKey));
+                    Api.TransitionAsync(order.Id, "pay", new { paymentReference = "P-1" }, idempotencyKey: payKey), Ct);
                 await OrderApi.ShouldHaveStatusAsync(pay, HttpStatusCode.OK);
                 answers.Add((key, order.Id));
                 if (answers.Count == 1)
@@ -162,7 +163,7 @@ public abstract partial class ConformanceSuite<TStore>
         await using var factory = await Store.CreateFactoryAsync("key_expiry", []);
         await using var host = factory.WithWebHostBuilder(builder => builder.ConfigureTestServices(services => services.AddSingleton<TimeProvider>(clock)));
         using var http = host.CreateClient();
-        var api = new OrderApi(http);
+        var api = new OrderApi(http, Ct);
         var cleanup = host.Services.GetRequiredService<IdempotencyKeyCleanup>();
         var customer = Ids.NewCustomer();
         var (createKey, payKey) = (Ids.NewKey(), Ids.NewKey());

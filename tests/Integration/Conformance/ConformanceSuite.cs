@@ -1,4 +1,5 @@
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Conformance;

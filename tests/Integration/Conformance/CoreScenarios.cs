@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text.Json;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -244,7 +245,7 @@ public static partial class CoreScenarios
             {
                 sends++;
                 return send(i);
-            });
+            }, TestContext.Current.CancellationToken);
             var replayed = response.Headers.TryGetValues("Idempotent-Replayed", out var mark)
                            && mark.Single() == "true";
             var body = await response.Content.ReadAsStringAsync(TestContext.Current.CancellationToken);

@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 
 namespace OrderService.Integration.Tests.Failover;
 

@@ -36,7 +36,8 @@ internal static class FailoverRun
         });
         using var http = service.CreateClient();
         http.Timeout = TimeSpan.FromSeconds(30);
-        using var load = new FailoverLoad(new OrderApi(http), clients, maxWorkflows: 20_000);
+        var api = new OrderApi(http, TestContext.Current.CancellationToken);
+        using var load = new FailoverLoad(api, clients, maxWorkflows: 20_000);
         var runStarted = Stopwatch.GetTimestamp();
         load.Start();
         try

@@ -33,13 +33,13 @@ public sealed class PostgresUnavailabilityTests(PostgresUnavailabilityTests.Prim
 
         // The control: the same kind of string with the primary among its hosts creates the schema and an order.
         await using var withPrimary = Service(MultiHost(name, standby.Port, primary.Port));
-        var api = new OrderApi(withPrimary.CreateClient());
+        var api = new OrderApi(withPrimary.CreateClient(), Ct);
         var order = await api.CreateOrderAsync(Ids.NewCustomer());
         await WaitForReplayAsync(standby, name, order.Id);
 
         // Only standbys: every host answers, none is a primary. Npgsql: "No suitable host was found".
         await using var standbysOnly = Service(MultiHost(name, standby.Port, standby.Port));
-        var noPrimary = new OrderApi(standbysOnly.CreateClient());
+        var noPrimary = new OrderApi(standbysOnly.CreateClient(), Ct);
         await ShouldBeUnavailableAsync(await noPrimary.CreateAsync(Ids.NewCustomer()));
         await ShouldBeUnavailableAsync(await noPrimary.TransitionAsync(order.Id, "pay"));
         await ShouldBeUnavailableAsync(await noPrimary.GetAsync($"/orders/{order.Id}"));
@@ -47,7 +47,7 @@ public sealed class PostgresUnavailabilityTests(PostgresUnavailabilityTests.Prim
         // Every host down: Npgsql's "Unable to connect to a suitable host", one refusal per host inside.
         var down = new NpgsqlConnectionStringBuilder(ThrowawayPostgres.UnreachableConnectionString()).Port;
         await using var allDown = Service(MultiHost(name, down, new NpgsqlConnectionStringBuilder(ThrowawayPostgres.UnreachableConnectionString()).Port));
-        var nothingUp = new OrderApi(allDown.CreateClient());
+        var nothingUp = new OrderApi(allDown.CreateClient(), Ct);
         await ShouldBeUnavailableAsync(await nothingUp.CreateAsync(Ids.NewCustomer()));
         await ShouldBeUnavailableAsync(await nothingUp.GetAsync($"/orders/{order.Id}"));
     }
@@ -58,7 +58,7 @@ public sealed class PostgresUnavailabilityTests(PostgresUnavailabilityTests.Prim
         var (primary, _) = await servers.GetAsync();
         var database = await primary.CreateDatabaseAsync("read_only", Ct);
         await using var service = Service(database);
-        var api = new OrderApi(service.CreateClient());
+        var api = new OrderApi(service.CreateClient(), Ct);
         await WarmUpAsync(service);
         var order = await api.CreateOrderAsync(Ids.NewCustomer());
 
@@ -91,7 +91,7 @@ public sealed class PostgresUnavailabilityTests(PostgresUnavailabilityTests.Prim
         var database = await primary.CreateDatabaseAsync("admin_shutdown", Ct);
         var name = new NpgsqlConnectionStringBuilder(database).Database!;
         await using var service = Service(database);
-        var api = new OrderApi(service.CreateClient());
+        var api = new OrderApi(service.CreateClient(), Ct);
         await WarmUpAsync(service);
         var order = await api.CreateOrderAsync(Ids.NewCustomer());
 

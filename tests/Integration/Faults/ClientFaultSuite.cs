@@ -3,6 +3,7 @@ using System.Net;
 using OrderService.Integration.Tests.Conformance;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Integration.Tests.Conformance.Stores;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -45,7 +46,7 @@ public abstract class ClientFaultSuite : IAsyncLifetime
     [Fact]
     public async Task Creating_an_order_gives_503_with_Retry_After_within_the_bound()
     {
-        var api = new OrderApi(_client);
+        var api = new OrderApi(_client, Ct);
 
         var clock = Stopwatch.StartNew();
         using var response = await api.CreateAsync(Ids.NewCustomer(), idempotencyKey: Ids.NewKey());
@@ -58,7 +59,7 @@ public abstract class ClientFaultSuite : IAsyncLifetime
     [Fact]
     public async Task Reads_transitions_batches_and_listings_give_503_within_the_bound()
     {
-        var api = new OrderApi(_client);
+        var api = new OrderApi(_client, Ct);
         var id = Guid.CreateVersion7();
         var calls = new (string Name, Func<Task<HttpResponseMessage>> Send)[]
         {
@@ -95,7 +96,7 @@ public abstract class ClientFaultSuite : IAsyncLifetime
             live.StatusCode.ShouldBe(HttpStatusCode.OK);
         }
 
-        using var again = await new OrderApi(_client).CreateAsync(Ids.NewCustomer());
+        using var again = await new OrderApi(_client, Ct).CreateAsync(Ids.NewCustomer());
         again.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable);
         using var liveAfter = await _client.GetAsync("/health/live", Ct);
         liveAfter.StatusCode.ShouldBe(HttpStatusCode.OK);

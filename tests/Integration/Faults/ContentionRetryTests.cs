@@ -90,7 +90,7 @@ public sealed class ContentionRetryTests(ApiHost host, PostgresServer postgres) 
             ["Resilience:MaxConflictRetries"] = "8",
         });
         using var client = service.CreateClient();
-        var api = new OrderApi(client);
+        var api = new OrderApi(client, TestContext.Current.CancellationToken);
 
         for (var round = 0; round < 5; round++)
         {

@@ -1,6 +1,7 @@
 using System.Net;
 using OrderService.Data.Hosting;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -52,7 +53,7 @@ public abstract class DriverFaultSuite<TStore>(TStore store) : IClassFixture<TSt
         await using var factory = new OrderServiceFactory(settings);
         using var client = factory.CreateClient();
         client.Timeout = TimeSpan.FromSeconds(60);
-        var api = new OrderApi(client);
+        var api = new OrderApi(client, Ct);
         var orders = new[]
         {
             await api.CreateOrderAsync(Ids.NewCustomer()),

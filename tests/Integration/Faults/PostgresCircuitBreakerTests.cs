@@ -53,7 +53,7 @@ public sealed class PostgresCircuitBreakerTests
         });
         await using var host = factory.WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(events).AddFilter<ResilienceEvents>(ResilienceEvents.Category, LogLevel.Information)));
         using var client = host.CreateClient();
-        var api = new OrderApi(client);
+        var api = new OrderApi(client, Ct);
         await api.CreateOrderAsync(Ids.NewCustomer());
 
         using var stream = new RequestStream(api);

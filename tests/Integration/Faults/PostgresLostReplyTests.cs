@@ -88,7 +88,7 @@ public sealed class PostgresLostReplyTests(PostgresServer server) : IAsyncLifeti
             ["Store:Layout"] = "Relational",
             ["ConnectionStrings:Orders"] = relayed.ConnectionString,
         });
-        _api = new OrderApi(_factory.CreateClient());
+        _api = new OrderApi(_factory.CreateClient(), Ct);
 
         // The warm-up's pings must be over before a test arms the relay, or one of them would lose its reply.
         var warmUp = _factory.Services.GetServices<IHostedService>().OfType<StoreWarmUp>().Single();

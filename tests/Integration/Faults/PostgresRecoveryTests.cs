@@ -25,7 +25,7 @@ public sealed class PostgresRecoveryTests
         await using var server = await StartPrivateClusterAsync();
         await using var factory = new OrderServiceFactory(await SettingsAsync(server));
         using var client = factory.CreateClient();
-        var api = new OrderApi(client);
+        var api = new OrderApi(client, Ct);
         var before = await api.CreateOrderAsync(Ids.NewCustomer());
 
         await server.StopAsync(Ct);
@@ -57,7 +57,7 @@ public sealed class PostgresRecoveryTests
         await using var server = await StartPrivateClusterAsync();
         await using var factory = new OrderServiceFactory(await SettingsAsync(server));
         using var client = factory.CreateClient();
-        var api = new OrderApi(client);
+        var api = new OrderApi(client, Ct);
         var customer = Ids.NewCustomer();
         var acknowledged = await Task.WhenAll(Enumerable.Range(0, 40).Select(async i =>
         {

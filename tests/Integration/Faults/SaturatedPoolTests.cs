@@ -36,7 +36,7 @@ public sealed class SaturatedPoolTests(PostgresServer server)
             ["Resilience:CircuitBreakSeconds"] = "120",
         });
         using var client = service.CreateClient();
-        var api = new OrderApi(client);
+        var api = new OrderApi(client, Ct);
         var blocked = await api.CreateOrderAsync(Ids.NewCustomer());
         var other = await api.CreateOrderAsync(Ids.NewCustomer());
 

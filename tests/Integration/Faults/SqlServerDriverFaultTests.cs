@@ -1,7 +1,6 @@
 using System.Buffers.Binary;
 using System.Globalization;
 using Microsoft.Data.SqlClient;
-using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Integration.Tests.Conformance.Stores;
 using OrderService.Testing;
 using Xunit;

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -22,7 +23,7 @@ internal static class StoreRefusal
         await using var factory = new OrderServiceFactory(new Dictionary<string, string?>(settings, StringComparer.OrdinalIgnoreCase));
         using var client = factory.CreateClient(); // the host starts although its store refuses it
         client.Timeout = bound + TimeSpan.FromSeconds(30);
-        var api = new OrderApi(client);
+        var api = new OrderApi(client, Ct);
 
         var calls = new (string Name, Func<Task<HttpResponseMessage>> Send)[]
         {

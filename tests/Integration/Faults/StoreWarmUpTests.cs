@@ -55,7 +55,7 @@ public sealed class StoreWarmUpTests(RefusingPostgres postgres) : IClassFixture<
         }
 
         using var client = service.CreateClient();
-        var api = new OrderApi(client);
+        var api = new OrderApi(client, Ct);
         for (var request = 0; request < 10; request++)
         {
             using var created = await api.CreateAsync(Ids.NewCustomer());

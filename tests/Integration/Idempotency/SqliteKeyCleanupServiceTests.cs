@@ -36,7 +36,7 @@ public sealed class SqliteKeyCleanupServiceTests : IDisposable
         });
         await using var host = factory.WithWebHostBuilder(builder => builder.ConfigureTestServices(services => services.AddSingleton<TimeProvider>(clock)));
         using var http = host.CreateClient();
-        var api = new OrderApi(http);
+        var api = new OrderApi(http, Ct);
         var customer = Ids.NewCustomer();
         var key = Ids.NewKey();
 

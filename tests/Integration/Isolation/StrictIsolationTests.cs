@@ -38,7 +38,7 @@ public sealed class StrictIsolationTests(ApiHost host, PostgresServer postgres) 
         string provider, string isolation)
     {
         await using var service = await StartAsync(provider, isolation, maxConflictRetries: null);
-        var api = new OrderApi(service.CreateClient());
+        var api = new OrderApi(service.CreateClient(), TestContext.Current.CancellationToken);
         var failures = new ConcurrentBag<string>();
         var completed = new ConcurrentBag<Guid>();
         var customers = Enumerable.Range(0, Workflows / OrdersPerCustomer).Select(_ => Ids.NewCustomer()).ToArray();
@@ -74,7 +74,7 @@ public sealed class StrictIsolationTests(ApiHost host, PostgresServer postgres) 
         string isolation, int? maxConflictRetries, HttpStatusCode expected)
     {
         await using var service = await StartAsync("PostgreSql", isolation, maxConflictRetries);
-        var api = new OrderApi(service.CreateClient());
+        var api = new OrderApi(service.CreateClient(), TestContext.Current.CancellationToken);
         var order = await api.CreateOrderAsync(Ids.NewCustomer());
         var connectionString = service.Settings["ConnectionStrings:Orders"]!;
 
@@ -135,7 +135,7 @@ public sealed class StrictIsolationTests(ApiHost host, PostgresServer postgres) 
     {
         var createKey = Ids.NewKey();
         using var created = await OrderApi.RetryUnavailableAsync(
-            () => api.CreateAsync(customer, idempotencyKey: createKey));
+            () => api.CreateAsync(customer, idempotencyKey: createKey), ApiHost.Ct);
         if (created.StatusCode is not (HttpStatusCode.Created or HttpStatusCode.OK))
         {
             failures.Add($"create: {(int)created.StatusCode} {await created.Content.ReadAsStringAsync(ApiHost.Ct)}");
@@ -153,7 +153,7 @@ public sealed class StrictIsolationTests(ApiHost host, PostgresServer postgres) 
         {
             var (version, key) = ($"\"{order.Version}\"", Ids.NewKey());
             using var response = await OrderApi.RetryUnavailableAsync(
-                () => api.TransitionAsync(order.Id, action, body, ifMatch: version, idempotencyKey: key));
+                () => api.TransitionAsync(order.Id, action, body, ifMatch: version, idempotencyKey: key), ApiHost.Ct);
             if (response.StatusCode != HttpStatusCode.OK)
             {
                 failures.Add($"{action}: {(int)response.StatusCode} {await response.Content.ReadAsStringAsync(ApiHost.Ct)}");

@@ -8,6 +8,7 @@ using OrderService.Data.Relational;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Integration.Tests.Servers;
 using OrderService.Integration.Tests.Traits;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -35,7 +36,7 @@ public sealed class LayoutSwitchTests(PostgresServer postgres) : IDisposable
         var customer = Ids.NewCustomer();
         await using (var before = new OrderServiceFactory(Settings(provider, written, connectionString)))
         {
-            var api = new OrderApi(before.CreateClient());
+            var api = new OrderApi(before.CreateClient(), Ct);
             var first = await api.CreateOrderAsync(customer);
             await api.TransitionOkAsync(first.Id, "pay", new { paymentReference = "p-1" }, "\"1\"");
             await api.CreateOrderAsync(customer);
@@ -45,7 +46,7 @@ public sealed class LayoutSwitchTests(PostgresServer postgres) : IDisposable
         var logs = new WarningCapture();
         await using var after = new OrderServiceFactory(Settings(provider, switched, connectionString))
             .WithWebHostBuilder(host => host.ConfigureLogging(logging => logging.AddProvider(logs)));
-        var switchedApi = new OrderApi(after.CreateClient());
+        var switchedApi = new OrderApi(after.CreateClient(), Ct);
 
         (await switchedApi.ListAsync(customer)).ShouldBeEmpty("the other layout's orders are not read: this is what the warning is for");
 
@@ -74,7 +75,7 @@ public sealed class LayoutSwitchTests(PostgresServer postgres) : IDisposable
     {
         var connectionString = await NewDatabaseAsync(provider);
         await using var factory = new OrderServiceFactory(Settings(provider, layout, connectionString));
-        await new OrderApi(factory.CreateClient()).CreateOrderAsync(Ids.NewCustomer());
+        await new OrderApi(factory.CreateClient(), Ct).CreateOrderAsync(Ids.NewCustomer());
 
         (await factory.Services.GetRequiredService<IStoreSchema>().FindOtherLayoutRowsAsync(Ct)).ShouldBeEmpty();
     }

@@ -4,6 +4,7 @@ using System.Text.Json.Nodes;
 using OrderService.Data;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using OrderService.Validation;
 using Xunit;
 

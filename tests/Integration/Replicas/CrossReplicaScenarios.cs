@@ -1,5 +1,6 @@
 using System.Net;
 using OrderService.Integration.Tests.Conformance.Infrastructure;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -27,7 +28,7 @@ internal static class CrossReplicaScenarios
         var creates = await Task.WhenAll(Enumerable.Range(0, 40).Select(async i =>
         {
             using var response = await OrderApi.RetryUnavailableAsync(
-                () => Either(i).CreateAsync(customer, idempotencyKey: createKey));
+                () => Either(i).CreateAsync(customer, idempotencyKey: createKey), Ct);
             response.StatusCode.ShouldBeOneOf(HttpStatusCode.Created, HttpStatusCode.OK);
             return (await OrderApi.ReadOrderAsync(response, response.StatusCode)).Id;
         }));
@@ -39,7 +40,8 @@ internal static class CrossReplicaScenarios
         await Task.WhenAll(Enumerable.Range(0, 40).Select(async i =>
         {
             using var response = await OrderApi.RetryUnavailableAsync(
-                () => Either(i).TransitionAsync(id, "pay", new { paymentReference = "once" }, idempotencyKey: payKey));
+                () => Either(i).TransitionAsync(id, "pay", new { paymentReference = "once" }, idempotencyKey: payKey),
+                Ct);
             await OrderApi.ShouldHaveStatusAsync(response, HttpStatusCode.OK);
         }));
         var paid = await second.GetOrderAsync(id);
@@ -64,7 +66,8 @@ internal static class CrossReplicaScenarios
                 var customerOfWorkflow = Ids.NewCustomer();
                 Guid order;
                 using (var created = await OrderApi.RetryUnavailableAsync(
-                    () => Either(i).CreateAsync(customerOfWorkflow, idempotencyKey: $"create-{customerOfWorkflow}")))
+                    () => Either(i).CreateAsync(customerOfWorkflow, idempotencyKey: $"create-{customerOfWorkflow}"),
+                    Ct))
                 {
                     order = (await OrderApi.ReadOrderAsync(created, created.StatusCode == HttpStatusCode.OK ? HttpStatusCode.OK : HttpStatusCode.Created)).Id;
                 }
@@ -96,7 +99,7 @@ internal static class CrossReplicaScenarios
     {
         var key = $"{action}-{order}";
         using var response = await OrderApi.RetryUnavailableAsync(
-            () => api.TransitionAsync(order, action, body, ifMatch: $"\"{version}\"", idempotencyKey: key));
+            () => api.TransitionAsync(order, action, body, ifMatch: $"\"{version}\"", idempotencyKey: key), Ct);
         (await OrderApi.ReadOrderAsync(response, HttpStatusCode.OK)).Version.ShouldBe(version + 1);
     }
 }

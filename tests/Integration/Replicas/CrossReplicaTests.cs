@@ -30,7 +30,9 @@ public sealed class CrossReplicaTests(PostgresServer postgres)
         };
         await using var first = new OrderServiceFactory(settings);
         await using var second = new OrderServiceFactory(settings);
-        await CrossReplicaScenarios.RunAsync(new OrderApi(first.CreateClient()), new OrderApi(second.CreateClient()), workflows: 200);
+        var ct = TestContext.Current.CancellationToken;
+        await CrossReplicaScenarios.RunAsync(
+            new OrderApi(first.CreateClient(), ct), new OrderApi(second.CreateClient(), ct), workflows: 200);
         NpgsqlConnection.ClearAllPools();
     }
 
@@ -49,7 +51,9 @@ public sealed class CrossReplicaTests(PostgresServer postgres)
             };
             await using var first = await OrderServiceProcess.StartAsync(directory, settings, TestContext.Current.CancellationToken);
             await using var second = await OrderServiceProcess.StartAsync(directory, settings, TestContext.Current.CancellationToken);
-            await CrossReplicaScenarios.RunAsync(new OrderApi(first.Client), new OrderApi(second.Client), workflows: 100);
+            var ct = TestContext.Current.CancellationToken;
+            await CrossReplicaScenarios.RunAsync(
+                new OrderApi(first.Client, ct), new OrderApi(second.Client, ct), workflows: 100);
         }
         finally
         {

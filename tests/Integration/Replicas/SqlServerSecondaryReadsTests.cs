@@ -35,14 +35,15 @@ public sealed class SqlServerSecondaryReadsTests : IClassFixture<SqlServerRelati
     {
         // The secondary: its own database and schema, and one order that only it has.
         await using var secondaryHost = await _store.CreateFactoryAsync("secondary", []);
-        var onlyOnSecondary = await new OrderApi(secondaryHost.CreateClient()).CreateOrderAsync(Ids.NewCustomer());
+        var secondaryApi = new OrderApi(secondaryHost.CreateClient(), TestContext.Current.CancellationToken);
+        var onlyOnSecondary = await secondaryApi.CreateOrderAsync(Ids.NewCustomer());
         var secondary = new SqlConnectionStringBuilder(secondaryHost.Settings[$"ConnectionStrings:{StoreRegistration.ConnectionStringName}"])
         {
             ApplicationIntent = ApplicationIntent.ReadOnly,
         }.ConnectionString;
 
         await using var host = await _store.CreateFactoryAsync("reads_on_secondary", [new("Store:SqlServer:ReadConnectionString", secondary)]);
-        var api = new OrderApi(host.CreateClient());
+        var api = new OrderApi(host.CreateClient(), TestContext.Current.CancellationToken);
         var customer = Ids.NewCustomer();
         var onPrimary = await api.CreateOrderAsync(customer);
 

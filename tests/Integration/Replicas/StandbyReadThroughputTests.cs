@@ -27,8 +27,8 @@ public sealed class StandbyReadThroughputTests(PrimaryWithStandby pair) : IClass
     [Fact]
     public async Task Reads_by_id_with_the_switch_off_and_on()
     {
-        var off = new OrderApi(pair.Create("Relational", readsFromStandby: false).CreateClient());
-        var on = new OrderApi(pair.Create("Relational", readsFromStandby: true).CreateClient());
+        var off = new OrderApi(pair.Create("Relational", readsFromStandby: false).CreateClient(), Ct);
+        var on = new OrderApi(pair.Create("Relational", readsFromStandby: true).CreateClient(), Ct);
         var ids = new List<Guid>();
         for (var i = 0; i < Orders; i++)
         {

@@ -25,7 +25,7 @@ public sealed class StandbyReadsTests(PrimaryWithStandby pair) : IClassFixture<P
     [InlineData("Document")]
     public async Task A_lagging_standby_never_hides_an_acknowledged_order_and_the_listing_shows_what_the_standby_has(string layout)
     {
-        var api = new OrderApi(pair.Create(layout, readsFromStandby: true).CreateClient());
+        var api = new OrderApi(pair.Create(layout, readsFromStandby: true).CreateClient(), Ct);
         var customer = Ids.NewCustomer();
         var replayed = await api.CreateOrderAsync(customer);
         await pair.CatchUpAsync();
@@ -57,7 +57,7 @@ public sealed class StandbyReadsTests(PrimaryWithStandby pair) : IClassFixture<P
             (await api.TransitionOkAsync(afterPause.Id, "pay", new { paymentReference = "p" }, ifMatch: "\"1\"")).Version.ShouldBe(2);
 
             // The same service without the switch reads the primary: the listing has both (the control).
-            var primaryOnly = new OrderApi(pair.Create(layout, readsFromStandby: false).CreateClient());
+            var primaryOnly = new OrderApi(pair.Create(layout, readsFromStandby: false).CreateClient(), Ct);
             (await primaryOnly.ListAsync(customer)).Select(o => o.Id).ShouldBe([afterPause.Id, replayed.Id], ignoreOrder: true);
         }
         finally
@@ -84,7 +84,7 @@ public sealed class StandbyReadsTests(PrimaryWithStandby pair) : IClassFixture<P
             var warnings = new ConcurrentQueue<string>();
             await using var host = pair.Create(layout, readsFromStandby: true, readConnectionString: standby, primaryConnectionString: primary)
                 .WithWebHostBuilder(web => web.ConfigureLogging(logging => logging.AddProvider(new LogLines(warnings, level => level == LogLevel.Warning))));
-            var api = new OrderApi(host.CreateClient());
+            var api = new OrderApi(host.CreateClient(), Ct);
             var customer = Ids.NewCustomer();
             var order = await api.CreateOrderAsync(customer);
 
@@ -110,7 +110,7 @@ public sealed class StandbyReadsTests(PrimaryWithStandby pair) : IClassFixture<P
     [Fact]
     public async Task An_order_that_exists_nowhere_is_still_404()
     {
-        var api = new OrderApi(pair.Create("Relational", readsFromStandby: true).CreateClient());
+        var api = new OrderApi(pair.Create("Relational", readsFromStandby: true).CreateClient(), Ct);
         using var response = await api.GetAsync($"/orders/{Guid.CreateVersion7()}");
         await OrderApi.ReadProblemAsync(response, HttpStatusCode.NotFound);
     }

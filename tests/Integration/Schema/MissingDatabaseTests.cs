@@ -34,7 +34,7 @@ public sealed class MissingDatabaseTests(PostgresServer server)
 
         await using var factory = new OrderServiceFactory(Settings(layout, connectionString));
         using var client = factory.CreateClient();
-        var api = new OrderApi(client);
+        var api = new OrderApi(client, Ct);
 
         var created = await api.CreateOrderAsync(Ids.NewCustomer());
         (await api.GetOrderAsync(created.Id)).ShouldBeEquivalentTo(created);

@@ -1,6 +1,7 @@
 using System.Globalization;
 using NBomber.Contracts;
 using NBomber.CSharp;
+using OrderService.Testing;
 
 namespace OrderService.Load.Scenarios;
 
@@ -16,6 +17,11 @@ public static class Steps
 
     public static Response<object> Fail(int statusCode, string? message = null, long sizeBytes = 0) =>
         Response.Fail(statusCode: Code(statusCode), message: message ?? "", sizeBytes: sizeBytes);
+
+    /// <summary>A reply as a step's response: ok for a 2xx, with its status code and size.</summary>
+    public static Response<object> AsStep(this ApiReply reply) => reply.IsSuccess
+        ? Ok(reply.StatusCode, reply.SizeBytes)
+        : Fail(reply.StatusCode, reply.Problem, reply.SizeBytes);
 
     public static Response<object> Fail(Exception exception) =>
         Response.Fail(statusCode: exception.GetType().Name, message: exception.InnerException is { } inner

@@ -26,7 +26,7 @@ public sealed record WorkflowSettings(double AbortRate, TimeSpan RetryFor, Func<
 /// With several service replicas, part i of workflow w goes to replica (w + i) mod N, so every workflow crosses
 /// processes: its Idempotency-Key, If-Match and event sequence must hold when each part lands somewhere else.
 /// </summary>
-public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedger ledger, WorkflowSettings settings)
+public sealed class HttpWorkflow(IReadOnlyList<OrderApi> replicas, RunLedger ledger, WorkflowSettings settings)
 {
     /// <summary>The workflow scenario's name in NBomber's reports and configs.</summary>
     public const string ScenarioName = "workflow";
@@ -40,7 +40,7 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
     private Task _workflowsDone = Task.CompletedTask;
     private CancellationToken _cancellation;
 
-    public HttpWorkflow(OrderApiClient api, RunLedger ledger, WorkflowSettings settings)
+    public HttpWorkflow(OrderApi api, RunLedger ledger, WorkflowSettings settings)
         : this([api], ledger, settings)
     {
     }
@@ -48,7 +48,7 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
     /// <summary>The replica that serves part <paramref name="part"/> of workflow <paramref name="ticket"/>.</summary>
     public static int ReplicaFor(long ticket, int part, int replicaCount) => (int)((ticket + part) % Math.Max(1, replicaCount));
 
-    private OrderApiClient Api(long ticket, int part) => replicas[ReplicaFor(ticket, part, replicas.Count)];
+    private OrderApi Api(long ticket, int part) => replicas[ReplicaFor(ticket, part, replicas.Count)];
 
     /// <summary>The NBomber scenario of exactly the ledger's workflows: create, pay, ship and complete as steps.</summary>
     public ClosedScenario Workflow(int copies, CancellationToken cancellationToken, TimeSpan? during = null)
@@ -142,7 +142,7 @@ public sealed class HttpWorkflow(IReadOnlyList<OrderApiClient> replicas, RunLedg
     /// committed but its reply was lost: a re-read that shows exactly the state we asked for settles it.
     /// </summary>
     private async Task<(Response<object> Response, int Version)> TransitionAsync(
-        IScenarioContext context, string step, Guid id, int version, string target, OrderApiClient api, Func<OrderApiClient, int, Task<ApiReply>> send)
+        IScenarioContext context, string step, Guid id, int version, string target, OrderApi api, Func<OrderApi, int, Task<ApiReply>> send)
     {
         var newVersion = version;
         var response = await Steps.RunAsync(step, context, async () =>

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using CliWrap;
 using OrderService.Testing;
 
 namespace OrderService.Load.Shootout;
@@ -13,7 +14,7 @@ public sealed class ServiceProcess : IAsyncDisposable
     private readonly string _serviceDll;
     private readonly IReadOnlyDictionary<string, string> _environment;
     private readonly string _logPath;
-    private Process? _process;
+    private BackgroundProcess? _process;
     private StreamWriter? _log;
 
     private ServiceProcess(string serviceDll, int port, IReadOnlyDictionary<string, string> environment, string logPath)
@@ -77,8 +78,7 @@ public sealed class ServiceProcess : IAsyncDisposable
         if (_process is { } process)
         {
             Shell.KillTreeHard(process.Id);
-            await process.WaitForExitAsync(cancellationToken).ConfigureAwait(false);
-            process.Dispose();
+            await process.DisposeAsync().ConfigureAwait(false);
             _process = null;
             await WriteLogAsync($"--- harness: kill -9 at {DateTimeOffset.UtcNow:O} ---").ConfigureAwait(false);
         }
@@ -106,12 +106,11 @@ public sealed class ServiceProcess : IAsyncDisposable
             }
             catch (OperationCanceledException)
             {
-                process.Kill(entireProcessTree: true);
-                await process.WaitForExitAsync().ConfigureAwait(false);
+                // Still running after the grace period: disposing kills it.
             }
         }
 
-        process.Dispose();
+        await process.DisposeAsync().ConfigureAwait(false);
     }
 
     public async ValueTask DisposeAsync()
@@ -131,26 +130,29 @@ public sealed class ServiceProcess : IAsyncDisposable
     {
         _log ??= new StreamWriter(_logPath, append: true) { AutoFlush = true };
         // The variant's settings only: none of this machine's own (Store__, OTEL_, ...) leak in.
-        var start = OrderServiceProcess.StartInfo(_serviceDll, ["--urls", BaseAddress.ToString().TrimEnd('/')], Path.GetDirectoryName(_serviceDll)!, _environment);
-        var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start OrderService.");
-        process.OutputDataReceived += (_, e) => WriteLine(e.Data);
-        process.ErrorDataReceived += (_, e) => WriteLine(e.Data);
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
+        var log = PipeTarget.ToDelegate(WriteLine);
+        var urls = BaseAddress.ToString().TrimEnd('/');
+        var folder = Path.GetDirectoryName(_serviceDll)!;
+        var command = OrderServiceProcess.Command(_serviceDll, ["--urls", urls], folder, _environment)
+            .WithStandardOutputPipe(log)
+            .WithStandardErrorPipe(log);
+        var process = BackgroundProcess.Start(command);
         _process = process;
         await WaitUntilReadyAsync(process, cancellationToken).ConfigureAwait(false);
     }
 
-    private async Task WaitUntilReadyAsync(Process process, CancellationToken cancellationToken)
+    private async Task WaitUntilReadyAsync(BackgroundProcess process, CancellationToken cancellationToken)
     {
         using var http = new HttpClient { BaseAddress = BaseAddress, Timeout = TimeSpan.FromSeconds(5) };
-        var api = new OrderApiClient(http);
+        var api = new OrderApi(http);
         var deadline = Stopwatch.StartNew();
         while (deadline.Elapsed < TimeSpan.FromSeconds(90))
         {
             if (process.HasExited)
             {
-                throw new InvalidOperationException($"OrderService exited with code {process.ExitCode} before it was ready; see {_logPath}.");
+                var exitCode = await process.WaitForExitAsync(cancellationToken).ConfigureAwait(false);
+                throw new InvalidOperationException(
+                    $"OrderService exited with code {exitCode} before it was ready; see {_logPath}.");
             }
 
             if (await api.IsReadyAsync(cancellationToken).ConfigureAwait(false))

@@ -1,3 +1,5 @@
+using OrderService.Testing;
+
 namespace OrderService.Load.Shootout;
 
 /// <summary>
@@ -8,7 +10,7 @@ public sealed class ServiceReplicas : IAsyncDisposable
 {
     private readonly List<ServiceProcess> _processes = [];
     private readonly List<HttpClient> _clients = [];
-    private readonly List<OrderApiClient> _apis = [];
+    private readonly List<OrderApi> _apis = [];
 
     private ServiceReplicas()
     {
@@ -17,7 +19,7 @@ public sealed class ServiceReplicas : IAsyncDisposable
     public IReadOnlyList<ServiceProcess> Processes => _processes;
 
     /// <summary>One API client per process, in start order (the driver picks one per workflow part).</summary>
-    public IReadOnlyList<OrderApiClient> Apis => _apis;
+    public IReadOnlyList<OrderApi> Apis => _apis;
 
     /// <summary>The first process: the one a crash run kills (crash runs use a single replica).</summary>
     public ServiceProcess First => _processes[0];
@@ -60,9 +62,9 @@ public sealed class ServiceReplicas : IAsyncDisposable
             {
                 var service = await ServiceProcess.StartAsync(serviceDll, environment, LogPath(logPath, i), cancellationToken).ConfigureAwait(false);
                 replicas._processes.Add(service);
-                var http = OrderApiClient.CreateHttpClient(service.BaseAddress, connectionsPerReplica);
+                var http = OrderApi.CreateHttpClient(service.BaseAddress, connectionsPerReplica);
                 replicas._clients.Add(http);
-                replicas._apis.Add(new OrderApiClient(http));
+                replicas._apis.Add(new OrderApi(http));
             }
 
             return replicas;

@@ -1,5 +1,6 @@
 using System.Globalization;
 using OrderService.Load.Scenarios;
+using OrderService.Testing;
 
 namespace OrderService.Load.Shootout;
 
@@ -39,7 +40,7 @@ public static class TargetRun
         // Without load settings for the scenario in the config, --workflows or --duration sets the load.
         var configured = config?.SetsLoad(HttpWorkflow.ScenarioName) == true;
         var copies = configured ? Math.Max(1, config!.Copies(HttpWorkflow.ScenarioName)) : options.Concurrency;
-        using var http = OrderApiClient.CreateHttpClient(options.Target, copies + 4);
+        using var http = OrderApi.CreateHttpClient(options.Target, copies + 4);
         string? reason;
         try
         {
@@ -60,7 +61,7 @@ public static class TargetRun
         var tag = "lt" + DateTime.UtcNow.ToString("yyMMddHHmmss", CultureInfo.InvariantCulture);
         var unbounded = options.Duration is not null || configured;
         var ledger = new RunLedger(tag, unbounded ? long.MaxValue : options.Workflows);
-        var workflow = new HttpWorkflow(new OrderApiClient(http), ledger, new WorkflowSettings(0, TimeSpan.Zero))
+        var workflow = new HttpWorkflow(new OrderApi(http), ledger, new WorkflowSettings(0, TimeSpan.Zero))
             .Workflow(copies, cancellationToken, options.Duration ?? (unbounded ? ClosedScenario.Unbounded : null));
         var folder = RunFolder.Create(config?.ReportFolder ?? options.OutputDirectory, LoadSession.ReportFileName);
         Console.WriteLine($"NBomber's reports: {folder}");

@@ -1,5 +1,7 @@
 using System.Diagnostics;
+using CliWrap;
 using OrderService.Load.Shootout;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -36,7 +38,7 @@ public sealed class JitSettleTests
     public async Task A_process_without_a_jit_settles_after_one_quiet_period()
     {
         Assert.SkipUnless(OperatingSystem.IsLinux(), "/proc/<pid>/task exists on Linux only");
-        using var sleeper = Process.Start(new ProcessStartInfo("/bin/sleep", ["30"]))!;
+        await using var sleeper = BackgroundProcess.Start(Cli.Wrap("/bin/sleep").WithArguments(["30"]));
         try
         {
             var waited = await JitSettle.WaitAsync([sleeper.Id], TestContext.Current.CancellationToken);
@@ -46,8 +48,7 @@ public sealed class JitSettleTests
         }
         finally
         {
-            sleeper.Kill();
-            await sleeper.WaitForExitAsync(TestContext.Current.CancellationToken);
+            await sleeper.KillAsync();
         }
     }
 }

@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using System.Text;
+using CliWrap;
 using OrderService.Load.Shootout;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -17,7 +19,8 @@ public sealed class MachineCpuTests
         endedBefore.ShouldNotBeNull();
 
         // A child that burns CPU until killed: while it runs, the tree holds its CPU beside this process's own.
-        using var child = Process.Start(new ProcessStartInfo("/bin/sh", ["-c", "while :; do :; done"]))!;
+        var busy = Cli.Wrap("/bin/sh").WithArguments(["-c", "while :; do :; done"]);
+        await using var child = BackgroundProcess.Start(busy);
         try
         {
             var clock = Stopwatch.StartNew();
@@ -36,8 +39,7 @@ public sealed class MachineCpuTests
         }
         finally
         {
-            child.Kill();
-            await child.WaitForExitAsync(TestContext.Current.CancellationToken);
+            await child.KillAsync();
         }
 
         // Waited for, the child's CPU moves to this process's ended children (as pgbench's does when it exits).

@@ -1,5 +1,6 @@
 using System.Xml.Linq;
 using OrderService.Load.Shootout;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
@@ -77,7 +78,7 @@ public sealed class ReportWriterTests
     {
         var json = """{"id":"0190a5b2-0000-7000-8000-000000000001","status":"Paid","lines":[{"sku":"A","quantity":1,"status":"x","version":9}],"version":2,"events":[{"sequence":1,"type":"Created","data":{"version":7}}]}"""u8;
 
-        var (id, status, version) = OrderApiClient.ScanOrder(json);
+        var (id, status, version) = OrderApi.ScanOrder(json);
 
         id.ShouldBe(Guid.Parse("0190a5b2-0000-7000-8000-000000000001"));
         status.ShouldBe("Paid");

@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
 using OrderService.Data.Hosting;
+using OrderService.Testing;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Conformance.Infrastructure;

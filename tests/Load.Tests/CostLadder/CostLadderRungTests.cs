@@ -4,14 +4,11 @@ using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
 using Npgsql;
 using OrderService.CostLadder;
-using OrderService.Integration.Tests.Conformance.Infrastructure;
-using OrderService.Integration.Tests.Servers;
-using OrderService.Load.Shootout;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.CostLadder;
+namespace OrderService.Load.Tests.CostLadder;
 
 /// <summary>
 /// The cost ladder measures only rungs that serve the workflow: each rung, on Kestrel against PostgreSQL, takes one
@@ -32,7 +29,7 @@ public sealed class CostLadderRungTests(PostgresServer postgres)
         var database = await (await postgres.GetAsync()).CreateDatabaseAsync("ladder", Ct);
         await using var app = await StartAsync(rung, database);
         using var http = new HttpClient { BaseAddress = app.Address };
-        var api = new OrderApiClient(http);
+        var api = new OrderApi(http);
 
         (await api.IsReadyAsync(Ct)).ShouldBeTrue();
         var created = await api.CreateAsync("ladder-test", "key-1", Ct);

@@ -1,14 +1,18 @@
 using OrderService.Load.Shootout;
+using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Shootout;
+namespace OrderService.Load.Tests.Shootout;
 
 /// <summary>
 /// The shoot-out's dirty-read probe on PostgreSQL: the harness holds pays' writes uncommitted on its own connection
 /// to the row's database while readers GET those orders over HTTP. PostgreSQL never reads uncommitted rows, so the
 /// readers see none of them, at read-committed and at read-uncommitted alike: a measured 0.
 /// </summary>
+[Collection(nameof(LoadHarnessCollection))]
+[Trait(StoreTraits.Store, StoreTraits.PostgreSql)]
+[Trait(StoreTraits.Layout, StoreTraits.Relational)]
 public sealed class DirtyReadProbeTests
 {
     [Fact(Timeout = 300_000)]

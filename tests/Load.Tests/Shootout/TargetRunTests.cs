@@ -4,7 +4,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Shootout;
+namespace OrderService.Load.Tests.Shootout;
 
 /// <summary>
 /// <c>--target</c>: the workflow scenario against a service the test starts itself (on Kestrel, SQLite), with no

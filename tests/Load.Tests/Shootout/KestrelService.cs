@@ -3,7 +3,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using OrderService.Testing;
 
-namespace OrderService.Integration.Tests.Shootout;
+namespace OrderService.Load.Tests.Shootout;
 
 /// <summary>The service on Kestrel at a free loopback port, on a SQLite file: what <c>--target</c> loads.</summary>
 internal sealed class KestrelService : IAsyncDisposable

@@ -4,7 +4,7 @@ using OrderService.Load.Shootout;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Shootout;
+namespace OrderService.Load.Tests.Shootout;
 
 /// <summary>
 /// The shoot-out harness end to end, small and untimed: the real service as a process, SQLite and

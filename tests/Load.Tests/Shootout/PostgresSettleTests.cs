@@ -3,7 +3,7 @@ using OrderService.Load.Shootout;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Shootout;
+namespace OrderService.Load.Tests.Shootout;
 
 /// <summary>
 /// What the harness does to a PostgreSQL row's database before its measured window: ANALYZE, so that the row is measured

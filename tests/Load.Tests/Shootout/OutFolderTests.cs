@@ -3,7 +3,7 @@ using OrderService.Load.Shootout;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Shootout;
+namespace OrderService.Load.Tests.Shootout;
 
 /// <summary>
 /// <c>--out</c> may name a folder that already holds a user's files: <c>--target</c> and the shoot-out write only into

@@ -3,7 +3,7 @@ using OrderService.Testing;
 using Shouldly;
 using Xunit;
 
-namespace OrderService.Integration.Tests.Shootout;
+namespace OrderService.Load.Tests.Shootout;
 
 /// <summary>
 /// The shoot-out's Citus row end to end, small and untimed: the service as a process on a distributed database of its
