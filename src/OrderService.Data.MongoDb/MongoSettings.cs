@@ -108,7 +108,6 @@ public sealed class MongoSettings
         return true;
     }
 
-    /// <summary>One line for the start-up log.</summary>
     public string Describe() =>
         $"database {DatabaseName}; " + string.Join("; ", Effective.Select(s => $"{s.Name}={s.Value} ({s.Source})"));
 

@@ -36,6 +36,7 @@ public sealed partial class PostgreSqlDialect
 
     private const string CitusDeleteExpiredKeys = """
         DELETE FROM idempotency_keys WHERE (order_id, key) IN (
-            SELECT order_id, key FROM idempotency_keys WHERE created_at < @Before AND version > 1 ORDER BY created_at LIMIT @Limit)
+            SELECT order_id, key FROM idempotency_keys
+            WHERE created_at < @Before AND version > 1 ORDER BY created_at LIMIT @Limit)
         """;
 }

@@ -18,12 +18,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     private readonly bool _readsOnly;
     private PostgresGroupCommit? _groupCommit;
 
-    /// <param name="dataSource">The pool, built by the container with <see cref="Tune"/>.</param>
-    /// <param name="connectionString">The connection string the pool was built from, before tuning.</param>
-    /// <param name="readsOnly">
-    /// True for the standby's pool (Store:PostgreSql:ReadConnectionString): nothing writes through it, so it never
-    /// starts a group-commit writer.
-    /// </param>
+    /// <param name="readsOnly">The standby's pool: nothing writes through it, so no group-commit writer.</param>
     public PostgresDatabase(NpgsqlDataSource dataSource, string connectionString, StoreOptions options,
         ILogger? logger = null, bool readsOnly = false)
     {

@@ -9,7 +9,6 @@ namespace OrderService.Data.SqlServer;
 /// <summary>SQL Server's words; a multi-statement write is atomic on its own (XACT_ABORT).</summary>
 public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
 {
-    /// <summary>The OpenTelemetry db.system name for SQL Server.</summary>
     public const string Provider = "mssql";
 
     private const string AtomicPrologue = "SET NOCOUNT ON;\nSET XACT_ABORT ON;\n";

@@ -18,7 +18,8 @@ public static class SqlServerSchemaSql
     /// <summary>Held until the transaction ends: concurrent start-ups apply the scripts one after another.</summary>
     public const string AcquireLock = """
         DECLARE @result int;
-        EXEC @result = sp_getapplock @Resource = N'OrderService.Schema', @LockMode = N'Exclusive', @LockOwner = N'Transaction', @LockTimeout = 60000;
+        EXEC @result = sp_getapplock @Resource = N'OrderService.Schema', @LockMode = N'Exclusive',
+            @LockOwner = N'Transaction', @LockTimeout = 60000;
         IF @result < 0 THROW 50001, N'Could not acquire the schema lock.', 1;
         """;
 

@@ -16,19 +16,15 @@ public enum StoreProvider
 
 public enum StoreLayout
 {
-    /// <summary>Tables for orders, order lines and order events (the seed's SQL Server side).</summary>
     Relational,
 
-    /// <summary>One document per order with its events embedded (the seed's MongoDB side).</summary>
     Document,
 }
 
 public enum UnitOfWork
 {
-    /// <summary>One connection and one transaction span the read, the status update and the event insert.</summary>
     PerRequest,
 
-    /// <summary>Every repository call opens its own connection and commits on its own.</summary>
     PerCall,
 }
 
@@ -43,16 +39,13 @@ public enum ReadIsolation
 {
     ReadCommitted,
 
-    /// <summary>NOLOCK on SQL Server, read_uncommitted on SQLite, ReadCommitted on PostgreSQL.</summary>
     ReadUncommitted,
 }
 
 public enum BatchFilter
 {
-    /// <summary>One parameter carries all ids (OPENJSON / uuid[] / json_each), so one plan serves any count.</summary>
     Json,
 
-    /// <summary>One parameter per id, chunked below the driver's parameter limit.</summary>
     InList,
 }
 
@@ -154,10 +147,8 @@ public sealed class SqliteStoreOptions
 /// <summary>How the PostgreSQL store lays its tables over the servers.</summary>
 public enum PostgreSqlDistribution
 {
-    /// <summary>Plain tables on one primary.</summary>
     None,
 
-    /// <summary>Citus: the order tables distributed and colocated on the order id (docs/stores/citus.md).</summary>
     Citus,
 }
 
@@ -197,7 +188,6 @@ public sealed class PostgreSqlStoreOptions
     [Range(1, 10_000)]
     public int GroupCommitMaxBatch { get; set; } = 128;
 
-    /// <summary>Chosen by the operator, not detected: distributing changes what the service promises.</summary>
     [Description("None: plain tables on one primary; Citus: the service distributes its tables on the order id " +
         "(colocated), runs every workflow statement on one shard, and turns its group commit off " +
         "(docs/stores/citus.md).")]
@@ -208,7 +198,6 @@ public sealed class PostgreSqlStoreOptions
     [Range(1, 64)]
     public int GroupCommitWriters { get; set; } = 2;
 
-    /// <summary>A standby's connection string for reads; writes stay on the primary. Empty: the primary.</summary>
     [Description("A standby's connection string: GET by id, the batch and the listing read there; a miss is re-read " +
         "on the primary. Empty: every read goes to the primary.")]
     public string? ReadConnectionString { get; set; }

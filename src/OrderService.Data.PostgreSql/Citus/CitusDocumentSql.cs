@@ -30,6 +30,7 @@ internal static class CitusDocumentSql
     /// <summary>Only the steps' keys expire on Citus: a create's key derives its order's id.</summary>
     public const string DeleteExpiredKeys = """
         DELETE FROM order_document_keys WHERE (order_id, key) IN (
-            SELECT order_id, key FROM order_document_keys WHERE created_at < @before AND version > 1 ORDER BY created_at LIMIT @limit)
+            SELECT order_id, key FROM order_document_keys
+            WHERE created_at < @before AND version > 1 ORDER BY created_at LIMIT @limit)
         """;
 }

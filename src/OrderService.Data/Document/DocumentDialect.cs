@@ -6,7 +6,6 @@ namespace OrderService.Data.Document;
 /// <summary>What one engine says differently in the document layout.</summary>
 public abstract class DocumentDialect
 {
-    /// <summary>The db.system name in telemetry.</summary>
     public abstract string ProviderName { get; }
 
     /// <summary>The ids of one InList batch command; far below every engine's parameter limit.</summary>
@@ -18,7 +17,6 @@ public abstract class DocumentDialect
     /// <summary>The transition's statements, run like <see cref="CreateStatements"/>.</summary>
     public abstract IReadOnlyList<string> TransitionStatements(TransitionCommand command);
 
-    /// <summary>The document of <c>id</c>.</summary>
     public abstract string SelectDocument { get; }
 
     /// <summary>A create's stored key: request_hash, the document of its order.</summary>
@@ -33,7 +31,6 @@ public abstract class DocumentDialect
     /// <summary>The documents of <paramref name="count"/> ids bound by <see cref="AddIdList"/>.</summary>
     public abstract string SelectManyByIdList(int count);
 
-    /// <summary>The key clean-up's batch.</summary>
     public abstract string DeleteExpiredKeys { get; }
 
     /// <summary>The id a keyed create's order gets from its key, or null when the request's id stands.</summary>
@@ -41,8 +38,6 @@ public abstract class DocumentDialect
 
     /// <summary>True when <paramref name="exception"/> says the transition's key was already stored.</summary>
     public virtual bool IsKeyTaken(DbException exception) => false;
-
-    // ---- Values --------------------------------------------------------------------------------
 
     public abstract void AddCreate(DbParameterCollection parameters, Order stored, string document, NewOrder order);
 

@@ -76,7 +76,8 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
         }
     }
 
-    /// <summary>Why <paramref name="provider"/>'s parser refuses <paramref name="text"/>; null if it takes it.</summary>
+    /// <summary>Why <paramref name="provider"/>'s parser refuses <paramref name="text"/>; null if it takes it.
+    /// </summary>
     private static string? Refusal(StoreProvider provider, string text)
     {
         var builder = Builder(provider);

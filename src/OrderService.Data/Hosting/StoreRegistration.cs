@@ -30,7 +30,8 @@ public static class StoreRegistration
         {
             var provider = sp.GetRequiredService<IOptions<StoreOptions>>().Value.Provider;
             var bundle = sp.GetRequiredService<StoreBundle>();
-            return new ResilientCalls(bundle.Schema, bundle.TransientFaults, bundle.Pool, StorePipeline.For(sp, provider),
+            return new ResilientCalls(bundle.Schema, bundle.TransientFaults, bundle.Pool,
+                StorePipeline.For(sp, provider),
                 StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
         });
         services.AddSingleton(sp =>

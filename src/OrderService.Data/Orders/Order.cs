@@ -14,7 +14,9 @@ public sealed record OrderEventData(
     string? Reason = null,
     decimal? Total = null);
 
-/// <summary>One audit event. <see cref="Sequence"/> runs 1, 2, 3, … and always equals the order version it produced.</summary>
+/// <summary>
+/// One audit event. <see cref="Sequence"/> runs 1, 2, 3, … and always equals the order version it produced.
+/// </summary>
 public sealed record OrderEvent(int Sequence, string Type, DateTimeOffset At, OrderEventData Data);
 
 /// <summary>An order as the service returns it: lines, total, status, version and its audit trail.</summary>

@@ -5,13 +5,11 @@ namespace OrderService.Data.Relational;
 /// <summary>What one engine does its own way when <see cref="SchemaRunner"/> applies scripts.</summary>
 public abstract class SchemaDialect
 {
-    /// <summary>The db.system name in telemetry.</summary>
     public abstract string ProviderName { get; }
 
     /// <summary>The isolation the unit runs at, as telemetry reports it.</summary>
     public virtual string IsolationInForce => "ReadCommitted";
 
-    /// <summary>How long one script may run.</summary>
     public virtual int CommandTimeoutSeconds => 120;
 
     /// <summary>An open connection for the schema; the caller disposes it.</summary>
@@ -53,6 +51,5 @@ public abstract class SchemaDialect
         CancellationToken cancellationToken) =>
         transaction!.CommitAsync(cancellationToken);
 
-    /// <summary>Ends a failed unit.</summary>
     public virtual Task RollbackAsync(DbConnection connection, DbTransaction? transaction) => Task.CompletedTask;
 }

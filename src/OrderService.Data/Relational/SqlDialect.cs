@@ -20,10 +20,7 @@ public abstract partial class SqlDialect
     /// <summary>The most parameters one command may carry; the InList batch filter chunks below it.</summary>
     public abstract int MaxParametersPerCommand { get; }
 
-    /// <summary>The configured read isolation.</summary>
     public ReadIsolation ReadIsolation { get; }
-
-    // ---- Values whose storage differs per engine -------------------------------------------------
 
     /// <summary>An order id as a parameter value (SQLite stores the canonical text).</summary>
     public virtual object Id(Guid id) => id;
@@ -37,8 +34,6 @@ public abstract partial class SqlDialect
     /// <summary>The Dapper parameters of <see cref="SelectOrdersByIdSet"/>.</summary>
     public virtual IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) => new StatementArguments()
         .Value("Ids", IdSet(ids));
-
-    // ---- Words that differ (hooks) ---------------------------------------------------------------
 
     /// <summary>A table in the FROM of a read, with its alias.</summary>
     protected virtual string ReadFrom(string table, string alias) => $"{table} {alias}";
@@ -70,8 +65,6 @@ public abstract partial class SqlDialect
     protected virtual string OnDuplicateDoNothing(string conflictColumns) =>
         $" ON CONFLICT ({conflictColumns}) DO NOTHING";
 
-    // ---- Statements the engine sends (built once, on first use, from the Build* methods) ----------
-
     /// <summary>One order row (see <see cref="BuildOrderProjection"/>) for <c>@Id</c>, or no row.</summary>
     public string SelectOrderById => Built.SelectOrderById;
 
@@ -81,7 +74,6 @@ public abstract partial class SqlDialect
     /// <summary>Order rows whose id is in the one parameter <c>@Ids</c>, ordered by id.</summary>
     public string SelectOrdersByIdSet => Built.SelectOrdersByIdSet;
 
-    /// <summary>A trivial round trip for readiness.</summary>
     public string Ping => Built.Ping;
 
     /// <summary>Creates an order atomically; a known key or id inserts nothing, which is not an error.</summary>
@@ -107,8 +99,6 @@ public abstract partial class SqlDialect
 
         return sql.Append(") ORDER BY o.id").ToString();
     }
-
-    // ---- How the statements are built (override a Build* only where the shape must differ) -------
 
     /// <summary>SELECT list + FROM for orders, one row per order, columns in this order.</summary>
     protected virtual string BuildOrderProjection(string top = "") =>

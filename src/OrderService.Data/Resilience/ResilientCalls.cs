@@ -16,11 +16,6 @@ public sealed partial class ResilientCalls : IDisposable
     private readonly SemaphoreSlim _schemaGate = new(1, 1);
     private volatile bool _schemaReady;
 
-    /// <param name="schema">The provider's schema.</param>
-    /// <param name="faults">The provider's fault classifier.</param>
-    /// <param name="pool">The provider's pool, if it has one to drop.</param>
-    /// <param name="pipeline">The store's pipeline (<see cref="StorePipeline.For"/>).</param>
-    /// <param name="system">The store's db.system name, for telemetry.</param>
     public ResilientCalls(IStoreSchema schema, ITransientFaults faults, IConnectionPool? pool,
         ResiliencePipeline pipeline, string system, TimeProvider clock)
     {

@@ -88,7 +88,6 @@ public static class OrdersApi
             return ApiProblems.IdempotencyKeyReused();
         }
 
-        // A replay answers exactly like the first call (201, same Location), marked so a client can tell.
         var stored = result.Order!;
         if (result.Outcome == CreateOutcome.Replayed)
         {

@@ -6,34 +6,25 @@ namespace OrderService.Contracts;
 // Every member is nullable so that a missing field reaches validation and is reported by name (lines[2].quantity).
 
 /// <summary>POST /orders: who orders what.</summary>
-/// <param name="CustomerId">1–64 characters of [A-Za-z0-9_-].</param>
-/// <param name="Lines">1–100 lines.</param>
 public sealed record CreateOrderRequest(
     [property: Required, Length(1, 64), CustomerId] string? CustomerId,
     [property: Required, Length(1, 100)] IReadOnlyList<CreateOrderLine?>? Lines);
 
 /// <summary>One line of a new order.</summary>
-/// <param name="Sku">1–64 printable characters.</param>
-/// <param name="Quantity">An integer from 1 to 1,000.</param>
-/// <param name="UnitPrice">From 0 to 1,000,000, with at most 2 decimals.</param>
 public sealed record CreateOrderLine(
     [property: Required, Length(1, 64), Printable] string? Sku,
     [property: Required, Range(1, 1_000)] int? Quantity,
     [property: Required, Range(0d, 1_000_000d), WholeCents] decimal? UnitPrice);
 
 /// <summary>POST /orders/{id}/pay (the body is optional).</summary>
-/// <param name="PaymentReference">Up to 128 characters.</param>
 public sealed record PayOrderRequest([property: MaxLength(128)] string? PaymentReference = null);
 
 /// <summary>POST /orders/{id}/ship.</summary>
-/// <param name="Carrier">1–64 printable characters.</param>
-/// <param name="TrackingNumber">1–64 printable characters.</param>
 public sealed record ShipOrderRequest(
     [property: Required, Length(1, 64), Printable] string? Carrier,
     [property: Required, Length(1, 64), Printable] string? TrackingNumber);
 
 /// <summary>POST /orders/{id}/cancel (the body is optional).</summary>
-/// <param name="Reason">Up to 500 characters.</param>
 public sealed record CancelOrderRequest([property: MaxLength(500)] string? Reason = null);
 
 /// <summary>POST /orders/batch: the orders to fetch.</summary>

@@ -2,7 +2,6 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json.Nodes;
-using OrderService.Integration.Tests.Conformance.Infrastructure;
 using OrderService.Testing;
 using Shouldly;
 using Xunit;
