@@ -15,7 +15,6 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
 
     public override string ProviderName => Provider;
 
-    /// <summary>SQL Server accepts at most 2,100 parameters per request; the engine chunks below it.</summary>
     public override int MaxParametersPerCommand => 2_100;
 
     /// <summary>The ids as a JSON array for OPENJSON, sent as nvarchar(max) so every count shares one plan.</summary>

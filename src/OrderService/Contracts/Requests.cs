@@ -11,6 +11,7 @@ public sealed record CreateOrderRequest(
     [property: Required, Length(1, 100)] IReadOnlyList<CreateOrderLine?>? Lines);
 
 /// <summary>One line of a new order.</summary>
+/// <param name="UnitPrice">From 0 to 1,000,000, with at most 2 decimals.</param>
 public sealed record CreateOrderLine(
     [property: Required, Length(1, 64), Printable] string? Sku,
     [property: Required, Range(1, 1_000)] int? Quantity,
