@@ -24,16 +24,16 @@ public sealed class BadSettingTests
         ["unknown enum name"] = (["--Store:Provider=Postgres"], ["Store:Provider", "'Postgres'", "StoreProvider"]),
         ["enum number naming no member"] = (["--Store:Provider=7"], ["Store:Provider", "\"7\"", "Sqlite, PostgreSql, SqlServer"]),
         ["misspelt layout"] = (["--Store:Layout=Documents"], ["Store:Layout", "'Documents'", "StoreLayout"]),
-        ["number below its range"] = (["--Store:CommandTimeoutSeconds=0"], ["Store.CommandTimeoutSeconds", "between 1 and 600"]),
+        ["number below its range"] = (["--Store:CommandTimeoutSeconds=0"], ["Store:CommandTimeoutSeconds", "between 1 and 600"]),
         ["word for a number"] = (["--Store:CommandTimeoutSeconds=five"], ["Store:CommandTimeoutSeconds", "'five'", "Int32"]),
         ["nested section, unknown enum name"] = (["--Store:Sqlite:Synchronous=Extra"], ["Store:Sqlite:Synchronous", "'Extra'", "SqliteSynchronous"]),
         ["nested section, word for a bool"] = (["--Store:Sqlite:GroupCommit=yes"], ["Store:Sqlite:GroupCommit", "'yes'", "Boolean"]),
-        ["nested section, number below its range"] = (["--Store:Sqlite:GroupCommitMaxBatch=0"], ["Store.Sqlite.GroupCommitMaxBatch", "between 1 and 10000"]),
+        ["nested section, number below its range"] = (["--Store:Sqlite:GroupCommitMaxBatch=0"], ["Store:Sqlite:GroupCommitMaxBatch", "between 1 and 10000"]),
         ["other nested section, unknown enum name"] = (["--Store:PostgreSql:SynchronousCommit=maybe"], ["Store:PostgreSql:SynchronousCommit", "'maybe'", "PostgreSqlSynchronousCommit"]),
-        ["other nested section, number above its range"] = (["--Store:PostgreSql:CommitDelayMicroseconds=200000"], ["Store.PostgreSql.CommitDelayMicroseconds", "between 0 and 100000"]),
-        ["group commit writers below their range"] = (["--Store:PostgreSql:GroupCommitWriters=0"], ["Store.PostgreSql.GroupCommitWriters", "between 1 and 64"]),
-        ["key retention below its range"] = (["--Store:IdempotencyKeys:RetentionHours=0"], ["Store.IdempotencyKeys.RetentionHours", "between 1 and 8760"]),
-        ["resilience, negative count"] = (["--Resilience:MaxRetries=-1"], ["Resilience.MaxRetries", "between 0 and 10"]),
+        ["other nested section, number above its range"] = (["--Store:PostgreSql:CommitDelayMicroseconds=200000"], ["Store:PostgreSql:CommitDelayMicroseconds", "between 0 and 100000"]),
+        ["group commit writers below their range"] = (["--Store:PostgreSql:GroupCommitWriters=0"], ["Store:PostgreSql:GroupCommitWriters", "between 1 and 64"]),
+        ["key retention below its range"] = (["--Store:IdempotencyKeys:RetentionHours=0"], ["Store:IdempotencyKeys:RetentionHours", "between 1 and 8760"]),
+        ["resilience, negative count"] = (["--Resilience:MaxRetries=-1"], ["Resilience:MaxRetries", "between 0 and 10"]),
         ["resilience, attempt longer than total"] = (["--Resilience:AttemptTimeoutSeconds=10"], ["Resilience:AttemptTimeoutSeconds", "\"10\"", "1 to 5", "Resilience:TotalTimeoutSeconds"]),
         ["server store without a connection string"] = (["--Store:Provider=PostgreSql"], ["ConnectionStrings:Orders", "Missing", "PostgreSql connection string"]),
         ["misspelt keyword in a connection string of an engine in its own project"] = (["--Store:Provider=SqlServer", "--ConnectionStrings:Orders=Servr=db"], ["ConnectionStrings:Orders", "a SqlServer connection string"]),
@@ -92,9 +92,9 @@ public sealed class BadSettingTests
 
         run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
         run.ErrorLines.Count.ShouldBe(3, run.StandardError);
-        run.ErrorLines.ShouldContain(l => l.Contains("Store.CommandTimeoutSeconds must be between 1 and 600", StringComparison.Ordinal));
-        run.ErrorLines.ShouldContain(l => l.Contains("Store.Sqlite.BusyTimeoutMilliseconds must be between 0 and 600000", StringComparison.Ordinal));
-        run.ErrorLines.ShouldContain(l => l.Contains("Resilience.RetryAfterSeconds must be between 1 and 3600", StringComparison.Ordinal));
+        run.ErrorLines.ShouldContain(l => l.Contains("Store:CommandTimeoutSeconds must be between 1 and 600", StringComparison.Ordinal));
+        run.ErrorLines.ShouldContain(l => l.Contains("Store:Sqlite:BusyTimeoutMilliseconds must be between 0 and 600000", StringComparison.Ordinal));
+        run.ErrorLines.ShouldContain(l => l.Contains("Resilience:RetryAfterSeconds must be between 1 and 3600", StringComparison.Ordinal));
     }
 
     [Fact]

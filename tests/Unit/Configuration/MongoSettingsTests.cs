@@ -191,8 +191,8 @@ public sealed class MongoSettingsTests
         var options = new StoreOptions { MongoDb = { ReadConcern = (MongoReadConcern)9, ReadPreference = (MongoReadPreference)9 } };
         var result = new SectionValidator<StoreOptions>(StoreOptions.SectionName, new StoreOptionsValidator()).Validate(null, options);
 
-        result.FailureMessage!.ShouldContain("Store.MongoDb.ReadConcern");
-        result.FailureMessage!.ShouldContain("Store.MongoDb.ReadPreference");
+        result.FailureMessage!.ShouldContain("Store:MongoDb:ReadConcern");
+        result.FailureMessage!.ShouldContain("Store:MongoDb:ReadPreference");
     }
 
     [Fact]
