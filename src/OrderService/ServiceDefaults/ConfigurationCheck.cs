@@ -13,7 +13,8 @@ public static class ConfigurationCheck
 
     public const string Valid = "configuration valid";
 
-    private const string BinderAssembly = "Microsoft.Extensions.Configuration.Binder";
+    // The wording of the binder and of its source generator (Native AOT) alike.
+    private const string ConversionFailure = "Failed to convert configuration value ";
 
     public static bool IsAsked(string[] args) => args.Contains(Flag, StringComparer.Ordinal);
 
@@ -55,7 +56,8 @@ public static class ConfigurationCheck
                     break;
 
                 // A value the binder cannot convert: its message names the key, the value and the type.
-                case InvalidOperationException { Source: BinderAssembly } binder:
+                case InvalidOperationException binder
+                    when binder.Message.StartsWith(ConversionFailure, StringComparison.Ordinal):
                     lines.Add(binder.Message);
                     break;
 
