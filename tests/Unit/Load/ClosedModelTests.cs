@@ -10,6 +10,7 @@ namespace OrderService.Unit.Tests.Load;
 /// The closed model on NBomber 4.1.2 (which has no iteration-count simulation): real NBomber sessions, counted by
 /// NBomber's own statistics, so the exact count is NBomber's figure and not only the budget's.
 /// </summary>
+[Collection(nameof(LiveConsoleCollection))]
 public sealed class ClosedModelTests : IDisposable
 {
     private readonly string _folder = Path.Combine(Path.GetTempPath(), "closed-model-" + Guid.NewGuid().ToString("N"));

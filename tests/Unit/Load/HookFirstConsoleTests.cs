@@ -11,6 +11,7 @@ namespace OrderService.Unit.Tests.Load;
 /// take its locks in opposite orders and deadlock within a few hundred rounds (spectreconsole/spectre.console#435);
 /// the console the harness installs must not.
 /// </summary>
+[Collection(nameof(LiveConsoleCollection))]
 public sealed class HookFirstConsoleTests
 {
     [Fact]
