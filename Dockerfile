@@ -24,8 +24,8 @@ COPY src/OrderService.Data.Sqlite/OrderService.Data.Sqlite.csproj src/OrderServi
 ARG RID=linux-x64
 RUN dotnet restore src/OrderService/OrderService.csproj -r $RID -p:PublishReadyToRun=true
 
-# The same project and options as README's publish line (a test holds them equal); only the output folder
-# and --no-restore (the layer above restored) are the image's own.
+# The same project and options as the publish line of docs/operations.md#the-image (a test holds them equal);
+# only the output folder and --no-restore (the layer above restored) are the image's own.
 COPY src/ src/
 RUN dotnet publish src/OrderService/OrderService.csproj -c Release -r $RID --self-contained false -p:PublishReadyToRun=true -p:UseAppHost=false \
       --no-restore -o /app/publish
