@@ -61,6 +61,12 @@ internal sealed partial class MarkdownPage
             .Order(StringComparer.Ordinal)];
     }
 
+    /// <summary>The manual: README.md, tests/Load/README.md and docs/, but for the kept reports' folders.</summary>
+    public static bool IsManual(string page) =>
+        page is "README.md" or "tests/Load/README.md"
+        || (page.StartsWith("docs/", StringComparison.Ordinal)
+            && !page.StartsWith("docs/shootout/2", StringComparison.Ordinal));
+
     /// <summary>The language of a command written inline in prose (`dotnet run ...`), not in a fenced block.</summary>
     public const string InlineCommand = "inline";
 

@@ -46,8 +46,9 @@ public sealed class OpenApiLintTests(ApiHost host, AuthorizedSqlite authorized) 
         try
         {
             var document = Path.Combine(directory, "v1.json");
-            // The server URL echoes the request's host. The test host's "localhost" trips Redocly's no-server-example.com,
-            // which a deployment never sees, so ask as README's `dotnet run --urls http://127.0.0.1:5000` would be asked.
+            // The server URL echoes the request's host. The test host's "localhost" trips Redocly's
+            // no-server-example.com, which a deployment never sees, so ask as the run command of README.md#run-it
+            // (`dotnet run --urls http://127.0.0.1:5000`) would be asked.
             await File.WriteAllTextAsync(document, await client.GetStringAsync("http://127.0.0.1:5000/openapi/v1.json", Ct), Ct);
 
             var redoclyArguments = new List<string> { "lint", "--extends", "recommended", "--format", "json", document };
