@@ -30,22 +30,14 @@ public sealed class DocsBudgetTests
     [Fact]
     public void Words_are_counted_as_wc_counts_them_and_the_generated_tables_and_reports_are_left_out()
     {
-        var root = Directory.CreateTempSubdirectory("orders-budget-").FullName;
-        try
-        {
-            Directory.CreateDirectory(Path.Combine(root, "docs", "shootout", "2026-01-01"));
-            File.WriteAllText(Path.Combine(root, "README.md"), "# A page\n\n  two\twords, `code` -- x\n");
-            File.WriteAllText(Path.Combine(root, "docs", "configuration.md"), "Prose here.\n| `K` | 1 |\n|---|\n");
-            File.WriteAllText(Path.Combine(root, "docs", "shootout", "2026-01-01", "report.md"), "never counted");
+        using var tree = new ScratchTree();
+        tree.Write("README.md", "# A page\n\n  two\twords, `code` -- x\n");
+        tree.Write("docs/configuration.md", "Prose here.\n| `K` | 1 |\n|---|\n");
+        tree.Write("docs/shootout/2026-01-01/report.md", "never counted");
 
-            var counts = Counts(root, ["README.md", "docs/configuration.md", "docs/shootout/2026-01-01/report.md"]);
+        var counts = Counts(tree.Root, ["README.md", "docs/configuration.md", "docs/shootout/2026-01-01/report.md"]);
 
-            counts.ShouldBe([("README.md", 8), ("docs/configuration.md", 2)]);
-        }
-        finally
-        {
-            Directory.Delete(root, recursive: true);
-        }
+        counts.ShouldBe([("README.md", 8), ("docs/configuration.md", 2)]);
     }
 
     /// <summary>Words per page of the manual.</summary>

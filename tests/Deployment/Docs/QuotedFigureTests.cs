@@ -38,64 +38,42 @@ public sealed partial class QuotedFigureTests
     [Fact]
     public void A_figure_before_any_report_one_that_is_only_in_another_report_and_a_wrong_one_are_each_reported()
     {
-        var root = Directory.CreateTempSubdirectory("orders-figures-").FullName;
-        try
-        {
-            Directory.CreateDirectory(Path.Combine(root, "docs", "shootout", "a"));
-            Directory.CreateDirectory(Path.Combine(root, "docs", "shootout", "b"));
-            File.WriteAllText(Path.Combine(root, "docs", "shootout", "a", "report.md"), string.Join('\n',
-                "| store | wf/s | × pgbench |", "|---|--:|--:|", "| postgres | 1,992 | 1.8549 |",
-                "- pgbench: **438 wf/s**"));
-            File.WriteAllText(Path.Combine(root, "docs", "shootout", "b", "report.md"),
-                "- ratio **2.01×**, 627 wf/s\n");
-            File.WriteAllText(Path.Combine(root, "docs", "page.md"), string.Join('\n',
-                "# Page",
-                "Before any report: 1.85×.",
-                "Report: [a](shootout/a/report.md)",
-                "PostgreSQL ran 1,992 wf/s, 1.85× and 1.9× pgbench (438 wf/s), `9.99×` in code.",
-                "From the other report: 2.01× and 627 wf/s. A wrong one: 1.84×.",
-                "```",
-                "7.77× 123 wf/s",
-                "```",
-                "Report: [b](shootout/b/report.md)",
-                "Now 2.01× holds."));
+        using var tree = new ScratchTree();
+        tree.Write("docs/shootout/a/report.md", string.Join('\n',
+            "| store | wf/s | × pgbench |", "|---|--:|--:|", "| postgres | 1,992 | 1.8549 |", "pgbench **438 wf/s**"));
+        tree.Write("docs/shootout/b/report.md", "- ratio **2.01×**, 627 wf/s\n");
+        tree.Write("docs/page.md", string.Join('\n',
+            "# Page",
+            "Before any report: 1.85×.",
+            "Report: [a](shootout/a/report.md)",
+            "PostgreSQL ran 1,992 wf/s, 1.85× and 1.9× pgbench (438 wf/s), `9.99×` in code.",
+            "From the other report: 2.01× and 627 wf/s. A wrong one: 1.84×.",
+            "```",
+            "7.77× 123 wf/s",
+            "```",
+            "Report: [b](shootout/b/report.md)",
+            "Now 2.01× holds."));
 
-            var problems = QuotedFigures.Problems(root, "docs/page.md");
-
-            problems.ShouldBe([
-                "docs/page.md:2: 1.85× comes before any \"Report:\" line",
-                "docs/page.md:5: 2.01× is not in docs/shootout/a/report.md",
-                "docs/page.md:5: 627 wf/s is not in docs/shootout/a/report.md",
-                "docs/page.md:5: 1.84× is not in docs/shootout/a/report.md",
-            ]);
-        }
-        finally
-        {
-            Directory.Delete(root, recursive: true);
-        }
+        QuotedFigures.Problems(tree.Root, "docs/page.md").ShouldBe([
+            "docs/page.md:2: 1.85× comes before any \"Report:\" line",
+            "docs/page.md:5: 2.01× is not in docs/shootout/a/report.md",
+            "docs/page.md:5: 627 wf/s is not in docs/shootout/a/report.md",
+            "docs/page.md:5: 1.84× is not in docs/shootout/a/report.md",
+        ]);
     }
 
     [Fact]
     public void A_report_line_that_names_no_kept_report_is_reported()
     {
-        var root = Directory.CreateTempSubdirectory("orders-figures-").FullName;
-        try
-        {
-            Directory.CreateDirectory(Path.Combine(root, "docs"));
-            File.WriteAllText(Path.Combine(root, "docs", "notes.txt"), "1.5×");
-            File.WriteAllText(Path.Combine(root, "docs", "page.md"),
-                "Report: [gone](shootout/gone/report.md)\n\nReport: [notes](notes.txt)\n");
-            const string Why = "is not a kept report (a file under docs/shootout/ or docs/performance/)";
+        using var tree = new ScratchTree();
+        tree.Write("docs/notes.txt", "1.5×");
+        tree.Write("docs/page.md", "Report: [gone](shootout/gone/report.md)\n\nReport: [notes](notes.txt)\n");
+        const string Why = "is not a kept report (a file under docs/shootout/ or docs/performance/)";
 
-            QuotedFigures.Problems(root, "docs/page.md").ShouldBe([
-                $"docs/page.md:1: Report: shootout/gone/report.md {Why}",
-                $"docs/page.md:3: Report: notes.txt {Why}",
-            ]);
-        }
-        finally
-        {
-            Directory.Delete(root, recursive: true);
-        }
+        QuotedFigures.Problems(tree.Root, "docs/page.md").ShouldBe([
+            $"docs/page.md:1: Report: shootout/gone/report.md {Why}",
+            $"docs/page.md:3: Report: notes.txt {Why}",
+        ]);
     }
 
     [GeneratedRegex(@"TargetsTable = ""(?<page>[^""#]+)#(?<anchor>[^""]+)""")]
