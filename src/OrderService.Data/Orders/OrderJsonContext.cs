@@ -17,8 +17,6 @@ namespace OrderService.Data.Orders;
 [JsonSerializable(typeof(Order))]
 [JsonSerializable(typeof(Order[]))]
 [JsonSerializable(typeof(OrderEventData))]
-[JsonSerializable(typeof(IReadOnlyList<OrderLine>))]
-[JsonSerializable(typeof(StoredEvent[]))]
 [JsonSerializable(typeof(NumberedLine[]))]
 [JsonSerializable(typeof(Guid[]))]
 public sealed partial class OrderJsonContext : JsonSerializerContext;
@@ -29,13 +27,3 @@ public sealed record NumberedLine(
     [property: JsonPropertyName("sku")] string Sku,
     [property: JsonPropertyName("quantity")] int Quantity,
     [property: JsonPropertyName("unit_price")] decimal UnitPrice);
-
-/// <summary>An audit event as a relational engine's aggregated JSON column holds it.</summary>
-public sealed record StoredEvent(
-    int Sequence,
-    string Type,
-    DateTimeOffset At,
-    [property: JsonConverter(typeof(EventDataJsonConverter))] OrderEventData Data)
-{
-    public OrderEvent ToEvent() => new(Sequence, Type, At, Data);
-}

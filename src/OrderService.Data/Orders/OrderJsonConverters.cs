@@ -2,7 +2,6 @@ using System.Buffers;
 using System.Buffers.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using System.Text.Json.Serialization.Metadata;
 
 namespace OrderService.Data.Orders;
 
@@ -68,19 +67,4 @@ public sealed class MoneyJsonConverter : JsonConverter<decimal>
         Utf8Formatter.TryFormat(value, buffer, out var written, TwoDecimals);
         writer.WriteRawValue(buffer[..written], skipInputValidation: true);
     }
-}
-
-/// <summary>An event's data, also when an engine embeds the stored object as a JSON string (Babelfish's
-/// FOR JSON does).</summary>
-public sealed class EventDataJsonConverter : JsonConverter<OrderEventData>
-{
-    private static JsonTypeInfo<OrderEventData> Data => OrderJsonContext.Default.OrderEventData;
-
-    public override OrderEventData Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
-        (reader.TokenType == JsonTokenType.String
-            ? JsonSerializer.Deserialize(reader.GetString()!, Data)
-            : JsonSerializer.Deserialize(ref reader, Data)) ?? new OrderEventData();
-
-    public override void Write(Utf8JsonWriter writer, OrderEventData value, JsonSerializerOptions options) =>
-        JsonSerializer.Serialize(writer, value, Data);
 }
