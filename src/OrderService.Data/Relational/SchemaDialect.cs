@@ -5,8 +5,6 @@ namespace OrderService.Data.Relational;
 /// <summary>Applies a layout's versioned scripts in one unit; each engine says what it does its own way.</summary>
 public abstract class SchemaDialect(SchemaHistory history)
 {
-    public SchemaHistory History => history;
-
     public abstract string ProviderName { get; }
 
     /// <summary>The isolation the unit runs at, as telemetry reports it.</summary>
