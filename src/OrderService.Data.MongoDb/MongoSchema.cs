@@ -3,9 +3,7 @@ using MongoDB.Bson;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>
-/// The MongoDB "schema": the orders collection's indexes, created idempotently behind the schema gate.
-/// </summary>
+/// <summary>The MongoDB "schema": the orders collection's indexes, created idempotently.</summary>
 public sealed class MongoSchema(IMongoCollection<BsonDocument> orders) : IStoreSchema
 {
     public Task EnsureCreatedAsync(CancellationToken cancellationToken) =>

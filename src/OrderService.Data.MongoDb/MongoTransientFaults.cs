@@ -123,17 +123,4 @@ public static class PackedSqlState
 {
     public const int DeadlockDetected = 16908292;     // 40P01
     public const int SerializationFailure = 16777220; // 40001
-
-    /// <summary>PostgreSQL's MAKE_SQLSTATE: each character's offset from '0' in six bits, the first lowest.</summary>
-    public static int Pack(string sqlState)
-    {
-        ArgumentOutOfRangeException.ThrowIfNotEqual(sqlState.Length, 5);
-        var packed = 0;
-        for (var i = 0; i < 5; i++)
-        {
-            packed |= ((sqlState[i] - '0') & 0x3F) << (6 * i);
-        }
-
-        return packed;
-    }
 }

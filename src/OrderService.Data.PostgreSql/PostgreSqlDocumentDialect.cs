@@ -107,26 +107,6 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
         && (violation.TableName == "order_document_keys"
             || (_citus && violation.MessageText.Contains("\"order_document_keys_pkey_", StringComparison.Ordinal)));
 
-    public override void AddCreate(DbParameterCollection parameters, Order stored, string document, NewOrder order)
-    {
-        parameters.Add(new NpgsqlParameter<Guid>("id", NpgsqlDbType.Uuid) { TypedValue = stored.Id });
-        parameters.Add(new NpgsqlParameter<string>("customer_id", NpgsqlDbType.Varchar) { TypedValue =
-            stored.CustomerId });
-        parameters.Add(new NpgsqlParameter<string>("status", NpgsqlDbType.Varchar) { TypedValue =
-            stored.Status.ToString() });
-        parameters.Add(new NpgsqlParameter<int>("version", NpgsqlDbType.Integer) { TypedValue = stored.Version });
-        parameters.Add(new NpgsqlParameter<DateTimeOffset>("created_at", NpgsqlDbType.TimestampTz) { TypedValue =
-            stored.CreatedAt });
-        parameters.Add(new NpgsqlParameter<string>("document", NpgsqlDbType.Jsonb) { TypedValue = document });
-        if (order.IdempotencyKey is not null)
-        {
-            parameters.Add(new NpgsqlParameter<string>("key", NpgsqlDbType.Varchar) { TypedValue =
-                order.IdempotencyKey });
-            parameters.Add(new NpgsqlParameter<string>("request_hash", NpgsqlDbType.Varchar) { TypedValue =
-                order.RequestHash });
-        }
-    }
-
     public override void AddTransition(DbParameterCollection parameters, TransitionCommand command)
     {
         var allowed = Transitions.AllowedFrom(command.Action).Select(status => status.ToString()).ToArray();
@@ -159,6 +139,9 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
 
     public override void AddText(DbParameterCollection parameters, string name, string value) =>
         parameters.Add(new NpgsqlParameter<string>(name, NpgsqlDbType.Varchar) { TypedValue = value });
+
+    protected override void AddDocument(DbParameterCollection parameters, string name, string json) =>
+        parameters.Add(new NpgsqlParameter<string>(name, NpgsqlDbType.Jsonb) { TypedValue = json });
 
     public override void AddInteger(DbParameterCollection parameters, string name, int value) =>
         parameters.Add(new NpgsqlParameter<int>(name, NpgsqlDbType.Integer) { TypedValue = value });

@@ -24,12 +24,8 @@ public static class PostgreSqlStores
         }
 
         var database = Database(context, logger);
-        var primary = options.Layout == StoreLayout.Document
-            ? new StoreBundle(DocumentStore(database, options),
-                new PostgresSchema(database, StoreLayout.Document), new PostgresTransientFaults(), database, database)
-            : new StoreBundle(Relational(database, options),
-                new PostgresSchema(database, StoreLayout.Relational), new PostgresTransientFaults(), database,
-                database);
+        var primary = new StoreBundle(Store(database, options), new PostgresSchema(database, options.Layout),
+            new PostgresTransientFaults(), database, database);
         return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
             ? primary
             : WithStandbyReads(primary, database, context, logger);
@@ -47,23 +43,21 @@ public static class PostgreSqlStores
         var standby = new PostgresDatabase(
             context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.StandbyDataSource),
             options.PostgreSql.ReadConnectionString!, options, logger, readsOnly: true);
-        IOrderStore standbyStore = options.Layout == StoreLayout.Document
-            ? DocumentStore(standby, options)
-            : Relational(standby, options);
         logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer " +
             "listing read from the standby; writes stay on the primary.");
         var pools = new PrimaryAndStandbyPools(primaryDatabase, standby);
         return primary with { Store =
-            new StandbyReadsOrderStore(primary.Store, standbyStore, PostgresTransientFaults.IsUndefinedTable, logger),
+            new StandbyReadsOrderStore(primary.Store, Store(standby, options), PostgresTransientFaults.IsUndefinedTable,
+                logger),
             Resources = pools, Pool = pools };
     }
 
-    private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options) =>
-        new(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution),
-            new PostgresConnections(database), options);
-
-    private static DocumentOrderStore DocumentStore(PostgresDatabase database, StoreOptions options) =>
-        new(new PostgreSqlDocumentDialect(options.PostgreSql.Distribution), new PostgresConnections(database), options);
+    private static IOrderStore Store(PostgresDatabase database, StoreOptions options) =>
+        options.Layout == StoreLayout.Document
+            ? new DocumentOrderStore(new PostgreSqlDocumentDialect(options.PostgreSql.Distribution),
+                new PostgresConnections(database), options)
+            : new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution),
+                new PostgresConnections(database), options);
 
     private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable,
         IConnectionPool

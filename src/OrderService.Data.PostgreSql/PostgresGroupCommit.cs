@@ -43,8 +43,7 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
             cancellationToken);
         ObjectDisposedException.ThrowIf(!_queue.Writer.TryWrite(pending), this);
 
-        // A caller whose attempt times out stops waiting; its statement still runs with its group, and the caller's
-        // rerun rule treats it as interrupted.
+        // A caller that times out stops waiting; its statement still runs with its group (a rerun sees Interrupted).
         return cancellationToken.CanBeCanceled ? pending.Task.WaitAsync(cancellationToken) : pending.Task;
     }
 

@@ -7,10 +7,6 @@ namespace OrderService.Data.SqlServer;
 /// <summary>One nvarchar(max) text parameter: one declaration, so one cached plan, whatever the length.</summary>
 public sealed class SqlServerMaxText(string name, string value) : IStatementParameters
 {
-    public string Name { get; } = name;
-
-    public string Value { get; } = value;
-
     public void AddTo(ParameterTarget target) =>
-        target.Parameters.Add(new SqlParameter(Name, SqlDbType.NVarChar, -1) { Value = Value });
+        target.Parameters.Add(new SqlParameter(name, SqlDbType.NVarChar, -1) { Value = value });
 }

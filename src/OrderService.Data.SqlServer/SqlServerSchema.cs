@@ -7,11 +7,11 @@ using OrderService.Data.Resilience;
 namespace OrderService.Data.SqlServer;
 
 /// <summary>The relational schema on SQL Server.</summary>
-public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IStoreSchema
+public sealed class SqlServerSchema(string connectionString)
+    : SchemaDialect(new SchemaHistory(StoreLayout.Relational, Scripts())), IStoreSchema
 {
     private static readonly TimeSpan PreparationTimeout = TimeSpan.FromSeconds(120);
 
-    private SchemaRunner? _runner;
     private SharedRun? _preparation;
 
     /// <summary>Waits for the preparation, which runs once for every caller.</summary>
@@ -22,7 +22,7 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
     private async Task PrepareAsync(CancellationToken cancellationToken)
     {
         await EnsureDatabaseAsync(cancellationToken);
-        await Runner.ApplyAsync(cancellationToken);
+        await ApplyAsync(cancellationToken);
     }
 
     /// <summary>The embedded scripts (Schema/NNNN_*.sql), in version order.</summary>
@@ -41,7 +41,7 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
         return connection;
     }
 
-    protected override string LockStatement(SchemaHistory history) => SqlServerSchemaSql.AcquireLock;
+    protected override string LockStatement => SqlServerSchemaSql.AcquireLock;
 
     public override string CreateVersionsTable(string table) =>
         SqlServerSchemaSql.CreateVersionsTable.Replace("schema_versions", table, StringComparison.Ordinal);
@@ -51,10 +51,6 @@ public sealed class SqlServerSchema(string connectionString) : SchemaDialect, IS
 
     public override string RecordVersion(string table) =>
         SqlServerSchemaSql.RecordVersion.Replace("schema_versions", table, StringComparison.Ordinal);
-
-    private SchemaRunner Runner =>
-        LazyInitializer.EnsureInitialized(ref _runner, () =>
-        new SchemaRunner(this, new SchemaHistory(StoreLayout.Relational, Scripts())));
 
     private async Task EnsureDatabaseAsync(CancellationToken cancellationToken)
     {

@@ -24,25 +24,18 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     /// </summary>
     public const int BabelfishUnmappedError = 33557097;
 
-    private static readonly string[] BabelfishTransientMessages =
+    /// <summary>PostgreSQL's errors under <see cref="BabelfishUnmappedError"/>, by how the message starts.</summary>
+    private static readonly (string Start, StoreFault Fault)[] BabelfishMessages =
     [
         // SQLSTATE 40001: "... due to concurrent update" / "... due to read/write dependencies among transactions"
-        "could not serialize access",
-        "canceling statement due to lock timeout", // SQLSTATE 55P03
-    ];
-
-    private static readonly string[] BabelfishCancelledStatementMessages =
-    [
-        "canceling statement due to statement timeout", // 57014: the login's (or session's) statement_timeout
-    ];
-
-    private static readonly string[] BabelfishRefusedSessionMessages =
-    [
-        "sorry, too many clients already", // 53300: max_connections reached
-        "remaining connection slots are reserved", // 53300: only reserved (superuser) slots are left
-        "too many connections for role", // 53300: the role's CONNECTION LIMIT
-        "password authentication failed", // 28P01
-        "role \"", // 28000: role "..." does not exist / is not permitted to log in
+        ("could not serialize access", StoreFault.RolledBack),
+        ("canceling statement due to lock timeout", StoreFault.RolledBack), // SQLSTATE 55P03
+        ("canceling statement due to statement timeout", StoreFault.Interrupted), // 57014: statement_timeout
+        ("sorry, too many clients already", StoreFault.Unreachable), // 53300: max_connections reached
+        ("remaining connection slots are reserved", StoreFault.Unreachable), // 53300: only reserved slots are left
+        ("too many connections for role", StoreFault.Unreachable), // 53300: the role's CONNECTION LIMIT
+        ("password authentication failed", StoreFault.Unreachable), // 28P01
+        ("role \"", StoreFault.Unreachable), // 28000: role "..." does not exist / is not permitted to log in
     ];
 
     private static readonly HashSet<int> UnreachableNumbers =
@@ -85,13 +78,6 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         return StoreFault.Permanent;
     }
 
-    /// <summary>True when the error number alone marks the failure as transient.</summary>
-    public static bool IsTransientNumber(int number) => ClassifyNumber(number) != StoreFault.Permanent;
-
-    /// <summary>True when one server error describes a condition that may clear on its own.</summary>
-    public static bool IsTransientError(int number, string message) =>
-        ClassifyError(number, message) != StoreFault.Permanent;
-
     /// <summary>What one error number says about the unit it interrupted.</summary>
     public static StoreFault ClassifyNumber(int number) =>
         RolledBackNumbers.Contains(number) ? StoreFault.RolledBack
@@ -102,13 +88,9 @@ public sealed class SqlServerTransientFaults : ITransientFaults
     /// <summary><see cref="ClassifyNumber"/>, and the errors only the message tells apart.</summary>
     public static StoreFault ClassifyError(int number, string message) => number switch
     {
-        BabelfishUnmappedError when BabelfishTransientMessages.Any(m =>
-            message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.RolledBack,
-        BabelfishUnmappedError when BabelfishRefusedSessionMessages.Any(m =>
-            message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Unreachable,
-        BabelfishUnmappedError when BabelfishCancelledStatementMessages.Any(m =>
-            message.StartsWith(m, StringComparison.Ordinal)) => StoreFault.Interrupted,
-        BabelfishUnmappedError => StoreFault.Permanent,
+        // Permanent, default(StoreFault), where no start matches.
+        BabelfishUnmappedError => BabelfishMessages.FirstOrDefault(m =>
+            message.StartsWith(m.Start, StringComparison.Ordinal)).Fault,
         DuplicateKey or DuplicateIndexKey when RacedKeys.Any(k => message.Contains(k, StringComparison.Ordinal)) =>
             StoreFault.RolledBack,
         _ => ClassifyNumber(number),
@@ -137,8 +119,7 @@ public sealed class SqlServerTransientFaults : ITransientFaults
             return verdict;
         }
 
-        // The managed network layer reports a refused or dropped connection as error 0 with severity 20 and the socket
-        // error inside; the server's own errors always carry a number.
+        // The network layer reports a refused or dropped connection as error 0, the socket error inside.
         return exception.Number == 0 ? NetworkFailure(exception.InnerException) : StoreFault.Permanent;
     }
 

@@ -1,3 +1,4 @@
+using System.Data.Common;
 using System.Runtime.CompilerServices;
 using Microsoft.Data.Sqlite;
 using OrderService.Data.Relational;
@@ -61,11 +62,9 @@ public sealed class SqliteDatabase : IAsyncDisposable
         }
 
         using var connection = Open("schema");
-        using var command = connection.CreateCommand();
 
         // WAL lets readers run beside the single writer; it is stored in the file, so setting it once is enough.
-        command.CommandText = "PRAGMA journal_mode=WAL;";
-        command.ExecuteNonQuery();
+        Execute(connection, "PRAGMA journal_mode=WAL;");
     }
 
     /// <summary>The rows of those of <paramref name="tables"/> that exist in the file.</summary>
@@ -83,9 +82,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
         var connection = Open("read");
         if (_readUncommitted)
         {
-            using var command = connection.CreateCommand();
-            command.CommandText = "PRAGMA read_uncommitted=1;";
-            command.ExecuteNonQuery();
+            Execute(connection, "PRAGMA read_uncommitted=1;");
         }
 
         return connection;
@@ -105,12 +102,12 @@ public sealed class SqliteDatabase : IAsyncDisposable
         using var connection = Open("write");
 
         // Plain SQL rather than BeginTransaction(): the work sees the same bare connection as under group commit.
-        ExecuteRaw(connection, "BEGIN IMMEDIATE;");
+        Execute(connection, "BEGIN IMMEDIATE;");
         T result;
         try
         {
             result = work(connection);
-            ExecuteRaw(connection, "COMMIT;");
+            Execute(connection, "COMMIT;");
         }
         catch
         {
@@ -121,18 +118,18 @@ public sealed class SqliteDatabase : IAsyncDisposable
         return Task.FromResult(result);
     }
 
-    private static void ExecuteRaw(SqliteConnection connection, string sql)
+    internal static void Execute(DbConnection connection, string sql)
     {
         using var command = connection.CreateCommand();
         command.CommandText = sql;
         command.ExecuteNonQuery();
     }
 
-    private static void TryRollback(SqliteConnection connection)
+    internal static void TryRollback(DbConnection connection)
     {
         try
         {
-            ExecuteRaw(connection, "ROLLBACK;");
+            Execute(connection, "ROLLBACK;");
         }
         catch (SqliteException)
         {
@@ -155,12 +152,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
         if (handle is null || !Configured.TryGetValue(handle, out var ran)
             || !string.Equals(ran, _connectionPragmas, StringComparison.Ordinal))
         {
-            using (var command = connection.CreateCommand())
-            {
-                command.CommandText = _connectionPragmas;
-                command.ExecuteNonQuery();
-            }
-
+            Execute(connection, _connectionPragmas);
             if (handle is not null)
             {
                 Configured.AddOrUpdate(handle, _connectionPragmas);

@@ -78,21 +78,6 @@ public sealed class SqliteDocumentDialect : DocumentDialect
             SELECT key FROM order_document_keys WHERE created_at < @before ORDER BY created_at LIMIT @limit)
         """;
 
-    public override void AddCreate(DbParameterCollection parameters, Order stored, string document, NewOrder order)
-    {
-        AddId(parameters, "id", stored.Id);
-        AddText(parameters, "customer_id", stored.CustomerId);
-        AddText(parameters, "status", stored.Status.ToString());
-        AddInteger(parameters, "version", stored.Version);
-        AddTimestamp(parameters, "created_at", stored.CreatedAt);
-        AddText(parameters, "document", document);
-        if (order.IdempotencyKey is { } key)
-        {
-            AddText(parameters, "key", key);
-            AddText(parameters, "request_hash", order.RequestHash);
-        }
-    }
-
     public override void AddTransition(DbParameterCollection parameters, TransitionCommand command)
     {
         AddId(parameters, "id", command.OrderId);

@@ -80,7 +80,7 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
                 }
                 catch (Exception ex)
                 {
-                    Execute(connection, "ROLLBACK TO w; RELEASE w;");
+                    SqliteDatabase.Execute(connection, "ROLLBACK TO w; RELEASE w;");
                     write.Fail(ex);
                 }
             }
@@ -105,29 +105,15 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
 
     private void TryRollbackAndDrop()
     {
-        try
+        if (_connection is not null)
         {
-            if (_connection is not null)
-            {
-                Execute(_connection, "ROLLBACK;");
-            }
-        }
-        catch (SqliteException)
-        {
-            // Already rolled back by SQLite itself (for example after a failed COMMIT).
+            SqliteDatabase.TryRollback(_connection);
         }
 
         _control?.Dispose();
         _control = null;
         _connection?.Dispose();
         _connection = null;
-    }
-
-    private static void Execute(SqliteConnection connection, string sql)
-    {
-        using var command = connection.CreateCommand();
-        command.CommandText = sql;
-        command.ExecuteNonQuery();
     }
 
     private sealed class ControlStatements(SqliteConnection connection) : IDisposable

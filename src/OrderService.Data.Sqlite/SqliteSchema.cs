@@ -1,22 +1,13 @@
 using System.Data.Common;
-using Microsoft.Data.Sqlite;
 using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>A layout's schema on SQLite, applied by <see cref="SchemaRunner"/>.</summary>
-public sealed class SqliteSchema : SchemaDialect, IStoreSchema
+/// <summary>A layout's schema on SQLite.</summary>
+public sealed class SqliteSchema(SqliteDatabase database, StoreLayout layout)
+    : SchemaDialect(new SchemaHistory(layout, SchemaScripts.Load(layout, typeof(SqliteSchema).Assembly))),
+        IStoreSchema
 {
-    private readonly SqliteDatabase _database;
-    private readonly SchemaRunner _runner;
-
-    public SqliteSchema(SqliteDatabase database, StoreLayout layout)
-    {
-        _database = database;
-        _runner = new SchemaRunner(this,
-            new SchemaHistory(layout, SchemaScripts.Load(layout, typeof(SqliteSchema).Assembly)));
-    }
-
     public override string ProviderName => SqliteDatabase.ProviderName;
 
     // SQLite has one writer at a time: every write transaction is serializable.
@@ -24,44 +15,33 @@ public sealed class SqliteSchema : SchemaDialect, IStoreSchema
 
     public Task EnsureCreatedAsync(CancellationToken cancellationToken)
     {
-        _database.PrepareFile();
-        return _runner.ApplyAsync(cancellationToken);
+        database.PrepareFile();
+        return ApplyAsync(cancellationToken);
     }
 
     public Task<IReadOnlyList<TableRows>> FindOtherLayoutRowsAsync(CancellationToken cancellationToken) =>
-        _database.CountRowsAsync(
-            LayoutTables.Of(_runner.History.Layout == StoreLayout.Document ? StoreLayout.Relational
-            : StoreLayout.Document), cancellationToken);
+        database.CountRowsAsync(OtherLayoutTables, cancellationToken);
 
     public override Task<DbConnection> OpenAsync(CancellationToken cancellationToken) =>
-        Task.FromResult<DbConnection>(_database.OpenReader());
+        Task.FromResult<DbConnection>(database.OpenReader());
 
     // Plain SQL rather than BeginTransaction(): BEGIN IMMEDIATE takes the write lock before the versions are read.
-    public override Task<DbTransaction?> BeginAsync(DbConnection connection, SchemaHistory history,
-        CancellationToken cancellationToken)
+    protected override Task<DbTransaction?> BeginAsync(DbConnection connection, CancellationToken cancellationToken)
     {
-        Execute(connection, "BEGIN IMMEDIATE;");
+        SqliteDatabase.Execute(connection, "BEGIN IMMEDIATE;");
         return Task.FromResult<DbTransaction?>(null);
     }
 
-    public override Task CommitAsync(DbConnection connection, DbTransaction? transaction,
+    protected override Task CommitAsync(DbConnection connection, DbTransaction? transaction,
         CancellationToken cancellationToken)
     {
-        Execute(connection, "COMMIT;");
+        SqliteDatabase.Execute(connection, "COMMIT;");
         return Task.CompletedTask;
     }
 
-    public override Task RollbackAsync(DbConnection connection, DbTransaction? transaction)
+    protected override Task RollbackAsync(DbConnection connection, DbTransaction? transaction)
     {
-        try
-        {
-            Execute(connection, "ROLLBACK;");
-        }
-        catch (SqliteException)
-        {
-            // SQLite already ended the transaction.
-        }
-
+        SqliteDatabase.TryRollback(connection);
         return Task.CompletedTask;
     }
 
@@ -70,11 +50,4 @@ public sealed class SqliteSchema : SchemaDialect, IStoreSchema
 
     public override string RecordVersion(string table) =>
         $"INSERT INTO {table} (version, applied_at) VALUES (@version, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));";
-
-    private static void Execute(DbConnection connection, string sql)
-    {
-        using var command = connection.CreateCommand();
-        command.CommandText = sql;
-        command.ExecuteNonQuery();
-    }
 }

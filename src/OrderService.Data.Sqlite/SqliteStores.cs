@@ -13,18 +13,15 @@ public static class SqliteStores
     public static StoreBundle Create(StoreContext context)
     {
         var options = context.Options;
-        if (options.Layout == StoreLayout.Document)
-        {
-            var documents = new SqliteDatabase(context.ConnectionString, options);
-            var documentStore = new DocumentOrderStore(new SqliteDocumentDialect(), new SqliteConnections(documents),
+        var database = new SqliteDatabase(context.ConnectionString, options);
+        IOrderStore store = options.Layout == StoreLayout.Document
+            ? new DocumentOrderStore(new SqliteDocumentDialect(), new SqliteConnections(database), options)
+            : new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database),
                 options);
-            return new StoreBundle(documentStore, new SqliteSchema(documents, StoreLayout.Document),
-                new SqliteTransientFaults(), documents);
-        }
-
         var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance)
             .CreateLogger(typeof(SqliteStores));
-        if (options.WriteIsolation != WriteIsolation.ReadCommitted && logger.IsEnabled(LogLevel.Information))
+        if (options is { Layout: StoreLayout.Relational, WriteIsolation: not WriteIsolation.ReadCommitted }
+            && logger.IsEnabled(LogLevel.Information))
         {
             logger.LogInformation(
                 "Store:WriteIsolation={Isolation} on SQLite: every SQLite write is serialized (one writer, " +
@@ -32,10 +29,7 @@ public static class SqliteStores
                 options.WriteIsolation);
         }
 
-        var database = new SqliteDatabase(context.ConnectionString, options);
-        var store = new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database),
-            options);
-        return new StoreBundle(store, new SqliteSchema(database, StoreLayout.Relational), new SqliteTransientFaults(),
+        return new StoreBundle(store, new SqliteSchema(database, options.Layout), new SqliteTransientFaults(),
             database);
     }
 }

@@ -1,15 +1,11 @@
 namespace OrderService.Data;
 
-/// <summary>
-/// Which driver errors are worth a retry and what each says about a write in flight; others fail at once.
-/// </summary>
+/// <summary>Which driver errors are worth a retry and what each says about a write in flight.</summary>
 public interface ITransientFaults
 {
     bool IsTransient(Exception exception);
 
-    /// <summary>
-    /// What the fault left behind; the default, Interrupted, never reruns a write that may have committed.
-    /// </summary>
+    /// <summary>What the fault left behind; the default never reruns a write that may have committed.</summary>
     StoreFault Classify(Exception exception) => IsTransient(exception) ? StoreFault.Interrupted : StoreFault.Permanent;
 
     /// <summary>True when the engine refused the statement for good: a defect, never retried.</summary>
@@ -21,15 +17,11 @@ public interface ITransientFaults
     /// <summary>The engine's code and message for its driver's error, or null when it is not this engine's.</summary>
     string? DescribeError(Exception exception) => null;
 
-    /// <summary>
-    /// The driver's namespaces: an exception of no driver type thrown inside them is a store fault too.
-    /// </summary>
+    /// <summary>Driver namespaces: an exception of no driver type thrown inside them is a store fault too.</summary>
     IReadOnlyList<string> DriverNamespaces => [];
 }
 
-/// <summary>
-/// What a failed call leaves behind: whether a rerun is safe, and whether it counts against the store.
-/// </summary>
+/// <summary>What a failed call leaves behind: is a rerun safe, does it count against the store.</summary>
 public enum StoreFault
 {
     /// <summary>Not transient (a constraint, a bug, bad SQL): retrying repeats it.</summary>

@@ -50,9 +50,7 @@ public static class StoreErrors
     }
 
     /// <summary>
-    /// "<c>Type</c> inside <c>Driver.Method</c>: message" when <paramref name="exception"/> is not the driver's own
-    /// error type but was thrown inside <paramref name="driverNamespaces"/>: the store's fault, a 503. Null for a
-    /// cancellation or anything else.
+    /// "<c>Type</c> inside <c>Driver.Method</c>: message" for an exception thrown inside the driver: a 503. Else null.
     /// </summary>
     public static string? DescribeDriverFault(Exception exception, IReadOnlyList<string> driverNamespaces)
     {

@@ -92,7 +92,6 @@ public static class StoreTelemetry
             new KeyValuePair<string, object?>("order.transition.outcome", outcome));
 
     /// <param name="fault">What the fault left behind (rolled_back, unreachable, interrupted, timeout).</param>
-    /// <param name="errorType">The driver's exception type, for the error.type attribute.</param>
     public static void Retried(string provider, string operation, string fault, string errorType) =>
         Retries.Add(1,
             new KeyValuePair<string, object?>("db.system", provider),

@@ -39,13 +39,29 @@ public abstract class DocumentDialect
     /// <summary>True when <paramref name="exception"/> says the transition's key was already stored.</summary>
     public virtual bool IsKeyTaken(DbException exception) => false;
 
-    public abstract void AddCreate(DbParameterCollection parameters, Order stored, string document, NewOrder order);
+    public void AddCreate(DbParameterCollection parameters, Order stored, string document, NewOrder order)
+    {
+        AddId(parameters, "id", stored.Id);
+        AddText(parameters, "customer_id", stored.CustomerId);
+        AddText(parameters, "status", stored.Status.ToString());
+        AddInteger(parameters, "version", stored.Version);
+        AddTimestamp(parameters, "created_at", stored.CreatedAt);
+        AddDocument(parameters, "document", document);
+        if (order.IdempotencyKey is { } key)
+        {
+            AddText(parameters, "key", key);
+            AddText(parameters, "request_hash", order.RequestHash);
+        }
+    }
 
     public abstract void AddTransition(DbParameterCollection parameters, TransitionCommand command);
 
     public abstract void AddId(DbParameterCollection parameters, string name, Guid id);
 
     public abstract void AddText(DbParameterCollection parameters, string name, string value);
+
+    protected virtual void AddDocument(DbParameterCollection parameters, string name, string json) =>
+        AddText(parameters, name, json);
 
     public abstract void AddInteger(DbParameterCollection parameters, string name, int value);
 

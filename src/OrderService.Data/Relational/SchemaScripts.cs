@@ -9,12 +9,9 @@ public sealed record SchemaScript(int Version, string Name, string Sql);
 /// <summary>Finds a layout's versioned scripts among an engine's embedded resources.</summary>
 public static class SchemaScripts
 {
-    /// <summary>The folder that holds a layout's scripts in every engine's project.</summary>
-    public static string Folder(StoreLayout layout) => layout == StoreLayout.Document ? "DocumentSchema" : "Schema";
-
-    /// <summary>The scripts of <paramref name="layout"/> in <paramref name="assembly"/>, by version.</summary>
+    /// <summary>The scripts of <paramref name="layout"/> (DocumentSchema/ or Schema/), by version.</summary>
     public static IReadOnlyList<SchemaScript> Load(StoreLayout layout, Assembly assembly) =>
-        Load(Folder(layout), assembly);
+        Load(layout == StoreLayout.Document ? "DocumentSchema" : "Schema", assembly);
 
     /// <summary>The scripts under <paramref name="folder"/>, ordered by version.</summary>
     public static IReadOnlyList<SchemaScript> Load(string folder, Assembly assembly)

@@ -5,30 +5,16 @@ using Polly.Timeout;
 namespace OrderService.Data.Resilience;
 
 /// <summary>Every call to the store: bounded, retried, behind the circuit; what still fails is a 503.</summary>
-public sealed partial class ResilientCalls : IDisposable
+public sealed partial class ResilientCalls(IStoreSchema schema, ITransientFaults faults, IConnectionPool? pool,
+    ResiliencePipeline pipeline, string system, TimeProvider clock) : IDisposable
 {
-    private readonly IStoreSchema _schema;
-    private readonly ITransientFaults _faults;
-    private readonly IConnectionPool? _pool;
-    private readonly ResiliencePipeline _pipeline;
-    private readonly string _system;
-    private readonly TimeProvider _clock;
+    private readonly ITransientFaults _faults = faults;
+    private readonly IConnectionPool? _pool = pool;
     private readonly SemaphoreSlim _schemaGate = new(1, 1);
     private volatile bool _schemaReady;
 
-    public ResilientCalls(IStoreSchema schema, ITransientFaults faults, IConnectionPool? pool,
-        ResiliencePipeline pipeline, string system, TimeProvider clock)
-    {
-        _schema = schema;
-        _faults = faults;
-        _pool = pool;
-        _pipeline = pipeline;
-        _system = system;
-        _clock = clock;
-    }
-
     /// <summary>The store's db.system name, as the spans and meters carry it.</summary>
-    public string System => _system;
+    public string System => system;
 
     public void Dispose() => _schemaGate.Dispose();
 
@@ -44,13 +30,13 @@ public sealed partial class ResilientCalls : IDisposable
         CancellationToken cancellationToken,
         bool abandonable = true)
     {
-        using var telemetry = StoreTelemetry.Call(_system, operation);
+        using var telemetry = StoreTelemetry.Call(system, operation);
         var context = ResilienceContextPool.Shared.Get(operation, cancellationToken);
-        context.Properties.Set(StorePipeline.Facts, new StoreCallFacts(operation, rerun, _clock.GetTimestamp()));
+        context.Properties.Set(StorePipeline.Facts, new StoreCallFacts(operation, rerun, clock.GetTimestamp()));
         try
         {
             // Run as object: one pipeline serves every result type, with no per-type bridge in Polly.
-            return (TResult)(await _pipeline.ExecuteAsync<object?,
+            return (TResult)(await pipeline.ExecuteAsync<object?,
                 (ResilientCalls Self, Func<TTarget, TArgument, CancellationToken, Task<TResult>> Call, TTarget Target,
                 TArgument Argument, bool Abandonable)>(
                 static async (context, state) =>
@@ -133,7 +119,7 @@ public sealed partial class ResilientCalls : IDisposable
         {
             if (!_schemaReady)
             {
-                await _schema.EnsureCreatedAsync(cancellationToken).WaitAsync(cancellationToken);
+                await schema.EnsureCreatedAsync(cancellationToken).WaitAsync(cancellationToken);
                 _schemaReady = true;
             }
         }

@@ -60,10 +60,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
             return true;
         }, inner, 0, cancellationToken);
 
-    /// <summary>
-    /// Opens <paramref name="count"/> pooled connections outside the circuit, as a slow warm-up is no outage; returns
-    /// the failures.
-    /// </summary>
+    /// <summary>Opens pooled connections outside the circuit (a slow warm-up is no outage); counts failures.</summary>
     public async Task<int> OpenPooledConnectionsAsync(int count, TimeSpan bound, CancellationToken cancellationToken)
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);

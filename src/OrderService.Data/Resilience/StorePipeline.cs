@@ -27,8 +27,7 @@ public static class StorePipeline
         services.AddSingleton<IValidateOptions<ResilienceOptions>>(
             new SectionValidator<ResilienceOptions>(ResilienceOptions.SectionName, new ResilienceOptionsValidator()));
 
-        // Polly's telemetry as AddResiliencePipeline sets it up, but a retry and the failed attempt before it are
-        // routine under contention, so they log at Debug instead of as warnings.
+        // Polly's telemetry, but a retry and the attempt before it are routine under contention: Debug, not warnings.
         services.Configure<TelemetryOptions>(static telemetry =>
         {
             telemetry.SeverityProvider = static args =>
@@ -61,8 +60,7 @@ public static class StorePipeline
     public static ResiliencePipeline For(IServiceProvider services, StoreProvider provider) =>
         services.GetRequiredService<ResiliencePipelineProvider<string>>().GetPipeline(KeyFor(provider));
 
-    /// <param name="engine">The store's fault rules, asked when the circuit opens (the store is built by then) to name
-    /// the engine's error.</param>
+    /// <param name="engine">Names the engine's error when the circuit opens (the store is built by then).</param>
     internal static void Configure(ResiliencePipelineBuilder pipeline, ResilienceOptions options, string system,
         CircuitBreakerStateProvider circuit, ILogger logger,
         Func<ITransientFaults?> engine)

@@ -15,7 +15,7 @@ namespace OrderService.Integration.Tests.Schema;
 
 /// <summary>
 /// A database whose schema the earlier runners wrote (each layout's versions table as they created it, the scripts
-/// recorded one row per version) is upgraded by <see cref="SchemaRunner"/>: it applies only what is missing and keeps
+/// recorded one row per version) is upgraded by <see cref="SchemaDialect"/>: it applies only what is missing and keeps
 /// the rows.
 /// </summary>
 [Collection(nameof(RelationalStoresCollection))]

@@ -1,5 +1,6 @@
 using OrderService.Data;
 using OrderService.Data.Orders;
+using OrderService.Testing;
 
 namespace OrderService.Load.Shootout;
 

@@ -119,7 +119,20 @@ public sealed class MongoTransientFaultsTests
     [InlineData("40P01", PackedSqlState.DeadlockDetected)]
     [InlineData("40001", PackedSqlState.SerializationFailure)]
     public void The_packed_codes_are_PostgreSQLs_SQLSTATEs(string sqlState, int packed) =>
-        PackedSqlState.Pack(sqlState).ShouldBe(packed);
+        Pack(sqlState).ShouldBe(packed);
+
+    /// <summary>PostgreSQL's MAKE_SQLSTATE: each character's offset from '0' in six bits, the first lowest.</summary>
+    private static int Pack(string sqlState)
+    {
+        sqlState.Length.ShouldBe(5);
+        var packed = 0;
+        for (var i = 0; i < 5; i++)
+        {
+            packed |= ((sqlState[i] - '0') & 0x3F) << (6 * i);
+        }
+
+        return packed;
+    }
 
     /// <summary>An insert's write error as the driver reports it (WriteError has no public constructor).</summary>
     private static MongoWriteException InsertFailed(int code, string message)

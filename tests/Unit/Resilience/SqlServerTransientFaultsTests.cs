@@ -19,7 +19,7 @@ public sealed class SqlServerTransientFaultsTests
     [InlineData(40613)]
     [InlineData(1222)]
     public void Deadlocks_timeouts_and_lost_connections_are_transient(int number) =>
-        SqlServerTransientFaults.IsTransientNumber(number).ShouldBeTrue();
+        SqlServerTransientFaults.ClassifyNumber(number).ShouldNotBe(StoreFault.Permanent);
 
     [Theory]
     [InlineData(2627)]  // unique constraint
@@ -30,7 +30,7 @@ public sealed class SqlServerTransientFaultsTests
     [InlineData(8152)]  // string or binary data would be truncated
     [InlineData(229)]   // permission denied
     public void Errors_that_repeat_on_retry_are_not_transient(int number) =>
-        SqlServerTransientFaults.IsTransientNumber(number).ShouldBeFalse();
+        SqlServerTransientFaults.ClassifyNumber(number).ShouldBe(StoreFault.Permanent);
 
     // Babelfish for PostgreSQL sends PostgreSQL's errors without a SQL Server twin as 33557097 with PostgreSQL's
     // message: a serialization failure and a lock time-out clear on retry; the rest under that number do not.
@@ -39,7 +39,7 @@ public sealed class SqlServerTransientFaultsTests
     [InlineData("could not serialize access due to read/write dependencies among transactions")]
     [InlineData("canceling statement due to lock timeout")]
     public void Babelfish_serialization_failures_and_lock_timeouts_are_transient(string message) =>
-        SqlServerTransientFaults.IsTransientError(SqlServerTransientFaults.BabelfishUnmappedError, message).ShouldBeTrue();
+        SqlServerTransientFaults.ClassifyError(SqlServerTransientFaults.BabelfishUnmappedError, message).ShouldNotBe(StoreFault.Permanent);
 
     // A refused session is unavailability on every store (503, nothing sent): SQL Server's login failure, and
     // PostgreSQL's connection-slot and authentication errors that Babelfish sends under its catch-all number.
@@ -75,7 +75,7 @@ public sealed class SqlServerTransientFaultsTests
     [InlineData(50000, "could not serialize access due to concurrent update")] // only under Babelfish's number
     [InlineData(50000, "sorry, too many clients already")]
     public void Other_Babelfish_errors_and_look_alike_texts_are_not_transient(int number, string message) =>
-        SqlServerTransientFaults.IsTransientError(number, message).ShouldBeFalse();
+        SqlServerTransientFaults.ClassifyError(number, message).ShouldBe(StoreFault.Permanent);
 
     // Babelfish ignores UPDLOCK, HOLDLOCK: racing creates of one customer or one key both pass the NOT EXISTS
     // check, and the loser's INSERT fails with a duplicate key that a rerun resolves (the whole create rolled back);

@@ -1,9 +1,10 @@
 using System.Runtime.CompilerServices;
+using OrderService.Data;
 using OrderService.Data.Orders;
 
-namespace OrderService.Data;
+namespace OrderService.Testing;
 
-/// <summary>Conveniences over <see cref="IOrderStore.ListByCustomerAsync"/> for callers that are not the API.</summary>
+/// <summary>Conveniences over <see cref="IOrderStore.ListByCustomerAsync"/> for tests and the load audit.</summary>
 public static class OrderStoreListing
 {
     /// <summary>The first page of a customer's orders, newest first.</summary>
