@@ -71,7 +71,7 @@ public static class OrdersApi
     {
         var errors = default(ValidationErrors);
         var lines = OrderRequestRules.Lines(request.Lines!, ref errors);
-        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
+        var key = Key(idempotencyKey, response, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -119,7 +119,7 @@ public static class OrdersApi
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
+        var key = Key(idempotencyKey, response, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -148,7 +148,7 @@ public static class OrdersApi
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
+        var key = Key(idempotencyKey, response, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -169,7 +169,7 @@ public static class OrdersApi
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
+        var key = Key(idempotencyKey, response, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -190,7 +190,7 @@ public static class OrdersApi
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
+        var key = Key(idempotencyKey, response, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -224,6 +224,11 @@ public static class OrdersApi
     /// one.</summary>
     private static string? Present(string? bound, HttpResponse response, string header) =>
         bound ?? (response.HttpContext.Request.Headers.ContainsKey(header) ? string.Empty : null);
+
+    /// <summary>The Idempotency-Key, checked, in the caller's namespace.</summary>
+    private static string? Key(string? header, HttpResponse response, ref ValidationErrors errors) =>
+        CallerKeys.Scoped(response.HttpContext.User,
+            OrderRequestRules.IdempotencyKey(Present(header, response, IdempotencyKeyHeader), ref errors));
 
     private static Results<Ok<Order>, ValidationProblem, ProblemHttpResult> Answer(
         TransitionResult result, Guid id, OrderAction action, int? expectedVersion, HttpResponse response) =>
