@@ -225,7 +225,6 @@ public static class OrdersApi
     private static string? Present(string? bound, HttpResponse response, string header) =>
         bound ?? (response.HttpContext.Request.Headers.ContainsKey(header) ? string.Empty : null);
 
-    /// <summary>The Idempotency-Key, checked, in the caller's namespace.</summary>
     private static string? Key(string? header, HttpResponse response, ref ValidationErrors errors) =>
         CallerKeys.Scoped(response.HttpContext.User,
             OrderRequestRules.IdempotencyKey(Present(header, response, IdempotencyKeyHeader), ref errors));
