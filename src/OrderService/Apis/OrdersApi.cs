@@ -72,7 +72,7 @@ public static class OrdersApi
     {
         var errors = default(ValidationErrors);
         var lines = OrderRequestRules.Lines(request.Lines!, ref errors);
-        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
+        var key = Key(idempotencyKey, response, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -120,7 +120,7 @@ public static class OrdersApi
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
+        var key = Key(idempotencyKey, response, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -149,7 +149,7 @@ public static class OrdersApi
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
+        var key = Key(idempotencyKey, response, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -170,7 +170,7 @@ public static class OrdersApi
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
+        var key = Key(idempotencyKey, response, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -191,7 +191,7 @@ public static class OrdersApi
     {
         var errors = default(ValidationErrors);
         var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = OrderRequestRules.IdempotencyKey(Present(idempotencyKey, response, IdempotencyKeyHeader), ref errors);
+        var key = Key(idempotencyKey, response, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
@@ -225,6 +225,10 @@ public static class OrdersApi
     /// one.</summary>
     private static string? Present(string? bound, HttpResponse response, string header) =>
         bound ?? (response.HttpContext.Request.Headers.ContainsKey(header) ? string.Empty : null);
+
+    private static string? Key(string? header, HttpResponse response, ref ValidationErrors errors) =>
+        CallerKeys.Scoped(response.HttpContext.User,
+            OrderRequestRules.IdempotencyKey(Present(header, response, IdempotencyKeyHeader), ref errors));
 
     private static Results<Ok<Order>, ValidationProblem, ProblemHttpResult> Answer(
         TransitionResult result, Guid id, OrderAction action, int? expectedVersion, HttpResponse response) =>

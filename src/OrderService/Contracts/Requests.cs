@@ -18,7 +18,7 @@ public sealed record CreateOrderLine(
     [property: Required, Range(0d, 1_000_000d), WholeCents] decimal? UnitPrice);
 
 /// <summary>POST /orders/{id}/pay (the body is optional).</summary>
-public sealed record PayOrderRequest([property: MaxLength(128)] string? PaymentReference = null);
+public sealed record PayOrderRequest([property: MaxLength(128), Printable] string? PaymentReference = null);
 
 /// <summary>POST /orders/{id}/ship.</summary>
 public sealed record ShipOrderRequest(
@@ -26,7 +26,7 @@ public sealed record ShipOrderRequest(
     [property: Required, Length(1, 64), Printable] string? TrackingNumber);
 
 /// <summary>POST /orders/{id}/cancel (the body is optional).</summary>
-public sealed record CancelOrderRequest([property: MaxLength(500)] string? Reason = null);
+public sealed record CancelOrderRequest([property: MaxLength(500), Printable] string? Reason = null);
 
 /// <summary>POST /orders/batch: the orders to fetch.</summary>
 /// <param name="Ids">1–10,000 order ids; a repeated id is returned once, a missing one is left out.</param>
@@ -41,7 +41,7 @@ public sealed class CustomerIdAttribute() : RegularExpressionAttribute(RequestLi
     public override string FormatErrorMessage(string name) => "Must be 1–64 characters of [A-Za-z0-9_-].";
 }
 
-/// <summary>No control characters; with [Required] not blank either.</summary>
+/// <summary>No control characters and no lone surrogates; with [Required] not blank either.</summary>
 public sealed class PrintableAttribute() : RegularExpressionAttribute(RequestLimits.PrintablePattern)
 {
     public override string FormatErrorMessage(string name) => "Must be printable characters.";

@@ -115,7 +115,8 @@ public static class OpenApiSetup
             {
                 key.Description = "1–128 printable ASCII characters. A retry with the same key and body returns the " +
                     "first answer (Idempotent-Replayed: true) and changes nothing; another request under the key is " +
-                    "422. A key names one request of one order.";
+                    "422. A key names one request of one order. With authorization on, keys are per caller " +
+                    "(customer_id, else sub).";
                 key.Schema = new OpenApiSchema
                 {
                     Type = JsonSchemaType.String, MinLength = 1, MaxLength = 128,

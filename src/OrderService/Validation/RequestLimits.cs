@@ -6,8 +6,8 @@ public static class RequestLimits
     public const int MaxBodyBytes = 1024 * 1024;
     public const string CustomerIdPattern = "^[A-Za-z0-9_-]{1,64}$";
 
-    /// <summary>No control characters (C0, DEL, C1); [Required] already refuses empty and blank strings.</summary>
-    public const string PrintablePattern = @"^[^\x00-\x1F\x7F-\x9F]*$";
+    /// <summary>No control characters (C0, DEL, C1), no lone surrogates; [Required] refuses blank strings.</summary>
+    public const string PrintablePattern = @"^(?:[^\x00-\x1F\x7F-\x9F\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$";
 
     public const string IdempotencyKeyPattern = "^[ -~]{1,128}$";
     public const int MinListLimit = 1;

@@ -117,10 +117,12 @@ public sealed class OpenApiDocumentTests(ApiHost host) : IClassFixture<ApiHost>
         Keywords(line["sku"]!).ShouldBe(Printable);
         Keywords(line["quantity"]!).ShouldBe("minimum=1 maximum=1000");
         Keywords(line["unitPrice"]!).ShouldBe("minimum=0 maximum=1000000");
-        Keywords(schemas["PayOrderRequest"]!["properties"]!["paymentReference"]!).ShouldBe("maxLength=128");
+        Keywords(schemas["PayOrderRequest"]!["properties"]!["paymentReference"]!)
+            .ShouldBe("maxLength=128 pattern=" + RequestLimits.PrintablePattern);
         Keywords(schemas["ShipOrderRequest"]!["properties"]!["carrier"]!).ShouldBe(Printable);
         Keywords(schemas["ShipOrderRequest"]!["properties"]!["trackingNumber"]!).ShouldBe(Printable);
-        Keywords(schemas["CancelOrderRequest"]!["properties"]!["reason"]!).ShouldBe("maxLength=500");
+        Keywords(schemas["CancelOrderRequest"]!["properties"]!["reason"]!)
+            .ShouldBe("maxLength=500 pattern=" + RequestLimits.PrintablePattern);
         Keywords(schemas["OrderBatchRequest"]!["properties"]!["ids"]!).ShouldBe("minItems=1 maxItems=10000");
 
         var listing = document["paths"]!["/customers/{customerId}/orders"]!["get"]!["parameters"]!.AsArray();

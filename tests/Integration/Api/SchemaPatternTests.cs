@@ -1,5 +1,6 @@
 using System.ComponentModel.DataAnnotations;
 using System.Text.RegularExpressions;
+using OrderService.Contracts;
 using OrderService.Validation;
 using Shouldly;
 using Xunit;
@@ -54,6 +55,22 @@ public sealed class SchemaPatternTests
         foreach (var value in Samples(maxLength).Where(static value => value.Length > 0))
         {
             Matches(pattern, value).ShouldBe(attribute.IsValid(value), $"'{value}'");
+        }
+    }
+
+    [Fact]
+    public void Printable_refuses_control_characters_and_lone_surrogates_and_keeps_surrogate_pairs()
+    {
+        var printable = new PrintableAttribute();
+        string[] refused = ["a\u0000", "\u001b[2J", "a\nb", "a\u0085", "\ud800", "a\udc00b", "\ude00\ud83d", "\ud83d"];
+        foreach (var text in refused)
+        {
+            printable.IsValid(text).ShouldBeFalse($"'{text}'");
+        }
+
+        foreach (var kept in new[] { "", "~ !é€", "\ud83d\ude00", "a\ud83d\ude00b\ud83d\ude00" })
+        {
+            printable.IsValid(kept).ShouldBeTrue($"'{kept}'");
         }
     }
 

@@ -134,9 +134,43 @@ public abstract partial class ConformanceSuite<TStore>
         var shipped = await Api.TransitionOkAsync(order.Id, "ship", new { carrier = new string('c', 64), trackingNumber = "T" });
         shipped.Events[^1].Data!.Carrier!.Length.ShouldBe(64);
 
+        // Printable is not ASCII: a surrogate pair is one character, kept as sent.
         var other = await Api.CreateOrderAsync(Ids.NewCustomer());
-        var cancelled = await Api.TransitionOkAsync(other.Id, "cancel", new { reason = new string('r', 500) });
-        cancelled.Events[^1].Data!.Reason!.Length.ShouldBe(500);
+        var reason = new string('r', 497) + "\u00e9\ud83d\ude00";
+        var cancelled = await Api.TransitionOkAsync(other.Id, "cancel", new { reason });
+        cancelled.Events[^1].Data!.Reason.ShouldBe(reason);
+        (await Api.GetOrderAsync(other.Id)).Events[^1].Data!.Reason.ShouldBe(reason);
+    }
+
+    [Theory]
+    [MemberData(nameof(ValidationCases.TextCases), MemberType = typeof(ValidationCases))]
+    public async Task A_text_field_with_an_unprintable_character_gets_400_naming_it_and_changes_nothing(
+        string field, string character)
+    {
+        var (action, template) = ValidationCases.TextFields[field];
+        var customer = Ids.NewCustomer();
+        var text = $"A{ValidationCases.Unprintable[character]}B";
+        var body = template.Replace("CUSTOMER", customer).Replace("TEXT", text);
+        if (action == "create")
+        {
+            var key = Ids.NewKey();
+            using var create = await Api.PostAsync("/orders", body, idempotencyKey: key);
+
+            await OrderApi.ReadValidationProblemAsync(create, field);
+            await ShouldHaveWrittenNothingAsync(customer, key);
+            return;
+        }
+
+        var order = await Api.CreateOrderAsync(customer);
+        if (action == "ship")
+        {
+            order = await Api.TransitionOkAsync(order.Id, "pay");
+        }
+
+        using var response = await Api.PostAsync($"/orders/{order.Id}/{action}", body, idempotencyKey: Ids.NewKey());
+
+        await OrderApi.ReadValidationProblemAsync(response, field);
+        (await Api.GetOrderAsync(order.Id)).ShouldBeEquivalentTo(order);
     }
 
     [Theory]

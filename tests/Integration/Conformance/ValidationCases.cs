@@ -70,7 +70,32 @@ public static class ValidationCases
         ["empty"] = "",
         ["non-ASCII"] = "cl\u00e9",
         ["a control character"] = "key\u007f1",
+        ["NUL"] = "key\u00001",
+        ["ESC"] = "key\u001b1",
+        ["a lone surrogate"] = "key\ud8001",
     };
+
+    /// <summary>What no text field may hold, as JSON escapes: a client can send each one.</summary>
+    public static readonly IReadOnlyDictionary<string, string> Unprintable =
+        new Dictionary<string, string>(StringComparer.Ordinal)
+        {
+            ["NUL"] = @"\u0000",
+            ["ESC"] = @"\u001b",
+            ["a lone surrogate"] = @"\ud800",
+        };
+
+    /// <summary>Every text field of every body: field -> (create or the step, a valid body with TEXT where the field's
+    /// value goes).</summary>
+    public static readonly IReadOnlyDictionary<string, (string Action, string Body)> TextFields =
+        new Dictionary<string, (string, string)>(StringComparer.Ordinal)
+        {
+            ["customerId"] = ("create", """{"customerId":"TEXT","lines":[{"sku":"S","quantity":1,"unitPrice":1}]}"""),
+            ["sku"] = ("create", """{"customerId":"CUSTOMER","lines":[{"sku":"TEXT","quantity":1,"unitPrice":1}]}"""),
+            ["paymentReference"] = ("pay", """{"paymentReference":"TEXT"}"""),
+            ["carrier"] = ("ship", """{"carrier":"TEXT","trackingNumber":"T"}"""),
+            ["trackingNumber"] = ("ship", """{"carrier":"C","trackingNumber":"TEXT"}"""),
+            ["reason"] = ("cancel", """{"reason":"TEXT"}"""),
+        };
 
     /// <summary>Bad transition requests: name -> (action, body JSON, field).</summary>
     public static readonly IReadOnlyDictionary<string, (string Action, string Body, string Field)> Transition =
@@ -137,6 +162,9 @@ public static class ValidationCases
     public static TheoryData<string> KeyCases => new(IdempotencyKeys.Keys);
 
     public static TheoryData<string> TransitionCases => new(Transition.Keys);
+
+    public static TheoryData<string, string> TextCases =>
+        new(from name in TextFields.Keys from character in Unprintable.Keys select (name, character));
 
     public static TheoryData<string> BatchCases => new(Batch.Keys);
 

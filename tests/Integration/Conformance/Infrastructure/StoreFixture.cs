@@ -2,8 +2,10 @@ using System.Collections.Concurrent;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data;
 using OrderService.Data.Hosting;
+using OrderService.Integration.Tests.Authorization;
 using OrderService.Testing;
 using Xunit;
+using Overrides = System.Collections.Generic.IEnumerable<System.Collections.Generic.KeyValuePair<string, string?>>;
 
 namespace OrderService.Integration.Tests.Conformance.Infrastructure;
 
@@ -98,8 +100,16 @@ public abstract class StoreFixture : IAsyncLifetime
     public Task<ServiceUnderTest> DefaultAsync() => ServiceAsync(SwitchSet.Defaults);
 
     /// <summary>A started host for <paramref name="switches"/>, on a database of its own; one per combination, kept until the fixture goes.</summary>
-    public Task<ServiceUnderTest> ServiceAsync(SwitchSet switches) =>
-        _services.GetOrAdd(switches.Key, _ => new Lazy<Task<ServiceUnderTest>>(() => Task.Run(() => StartAsync(switches)))).Value;
+    public Task<ServiceUnderTest> ServiceAsync(SwitchSet switches) => ServiceAsync(switches.Key, switches, []);
+
+    /// <summary>A started host with authorization on (<see cref="TestTokens"/>' issuer and key), on a database of its
+    /// own.</summary>
+    public Task<ServiceUnderTest> AuthorizedAsync() => ServiceAsync("authorized", SwitchSet.Defaults,
+        TestTokens.Settings.Select(s => KeyValuePair.Create(s.Key, s.Value)));
+
+    private Task<ServiceUnderTest> ServiceAsync(string name, SwitchSet switches, Overrides overrides) =>
+        _services.GetOrAdd(name, _ => new Lazy<Task<ServiceUnderTest>>(
+            () => Task.Run(() => StartAsync(name, switches, overrides)))).Value;
 
     /// <summary>A host whose store is down (the caller disposes it). It must still start: readiness reports the fault.</summary>
     public OrderServiceFactory CreateDownFactory() => new(Settings(UnreachableConnectionString(), SwitchSet.Defaults, storeAnswers: false));
@@ -108,13 +118,7 @@ public abstract class StoreFixture : IAsyncLifetime
     public async Task<OrderServiceFactory> CreateFactoryAsync(string databaseName, IEnumerable<KeyValuePair<string, string?>> overrides)
     {
         var connectionString = await CreateDatabaseAsync(databaseName, TestContext.Current.CancellationToken);
-        var settings = new Dictionary<string, string?>(Settings(connectionString, SwitchSet.Defaults), StringComparer.OrdinalIgnoreCase);
-        foreach (var (key, value) in overrides)
-        {
-            settings[key] = value;
-        }
-
-        return new OrderServiceFactory(settings);
+        return new OrderServiceFactory(Settings(connectionString, SwitchSet.Defaults, overrides));
     }
 
     public virtual async ValueTask InitializeAsync()
@@ -142,7 +146,8 @@ public abstract class StoreFixture : IAsyncLifetime
         GC.SuppressFinalize(this);
     }
 
-    private IReadOnlyDictionary<string, string?> Settings(string connectionString, SwitchSet switches, bool storeAnswers = true)
+    private IReadOnlyDictionary<string, string?> Settings(string connectionString, SwitchSet switches,
+        Overrides? overrides = null, bool storeAnswers = true)
     {
         var settings = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase)
         {
@@ -150,7 +155,9 @@ public abstract class StoreFixture : IAsyncLifetime
             ["Store:Layout"] = Layout,
             [$"ConnectionStrings:{StoreRegistration.ConnectionStringName}"] = connectionString,
         };
-        foreach (var (key, value) in switches.Settings().Concat(ExtraSettings()).Concat(storeAnswers ? EngineBounds() : []))
+        var all = switches.Settings().Concat(ExtraSettings()).Concat(storeAnswers ? EngineBounds() : [])
+            .Concat(overrides ?? []);
+        foreach (var (key, value) in all)
         {
             settings[key] = value;
         }
@@ -158,11 +165,10 @@ public abstract class StoreFixture : IAsyncLifetime
         return settings;
     }
 
-    private async Task<ServiceUnderTest> StartAsync(SwitchSet switches)
+    private async Task<ServiceUnderTest> StartAsync(string name, SwitchSet switches, Overrides overrides)
     {
-        var name = switches.Key.Replace('/', '_');
-        var connectionString = await CreateDatabaseAsync(name, CancellationToken.None);
-        var factory = new OrderServiceFactory(Settings(connectionString, switches));
+        var connectionString = await CreateDatabaseAsync(name.Replace('/', '_'), CancellationToken.None);
+        var factory = new OrderServiceFactory(Settings(connectionString, switches, overrides));
         try
         {
             var client = factory.CreateClient(); // starts the host: schema scripts run here
