@@ -22,7 +22,7 @@ namespace OrderService.Integration.Tests.Api;
 public sealed class SlowReaderTests(PostgresServer server)
 {
     private const int PoolSize = 6;
-    private const int StreamSeconds = 3;
+    private const int StreamSeconds = 10;
     private const int Orders = 600;
     private const int ReadBytes = 512;
     private static readonly TimeSpan ReadPause = TimeSpan.FromMilliseconds(250);
@@ -61,8 +61,6 @@ public sealed class SlowReaderTests(PostgresServer server)
     {
         var api = new OrderApi(client, Ct);
         var batch = new { ids = await CreateLargeOrdersAsync(api) };
-        using var full = await client.PostAsJsonAsync("/orders/batch", batch, Ct);
-        var fullBytes = (await full.Content.ReadAsByteArrayAsync(Ct)).LongLength;
 
         using var trickle = new HttpClient(new SocketsHttpHandler { ConnectCallback = SmallReceiveBufferAsync })
         {
@@ -84,10 +82,10 @@ public sealed class SlowReaderTests(PostgresServer server)
             await OrderApi.ShouldHaveStatusAsync(read, HttpStatusCode.OK);
         }
 
-        foreach (var (status, bytes, elapsed) in await Task.WhenAll(readers).WaitAsync(EndBound, Ct))
+        foreach (var (status, cutOff, elapsed) in await Task.WhenAll(readers).WaitAsync(EndBound, Ct))
         {
             status.ShouldBe(HttpStatusCode.OK);
-            bytes.ShouldBeLessThan(fullBytes / 4, "the response was cut off, not read to its end");
+            cutOff.ShouldBeTrue("the response broke off; it did not end as a whole body");
             elapsed.ShouldBeGreaterThanOrEqualTo(TimeSpan.FromSeconds(StreamSeconds - 1), "it ran until its deadline");
         }
     }
@@ -106,7 +104,7 @@ public sealed class SlowReaderTests(PostgresServer server)
 
     /// <summary>Reads <see cref="ReadBytes"/> at a time with a pause between, until the body ends or breaks off;
     /// <paramref name="started"/> is set once the answer has begun (its rows are being read).</summary>
-    private static async Task<(HttpStatusCode Status, long Bytes, TimeSpan Elapsed)> ReadAtATrickleAsync(
+    private static async Task<(HttpStatusCode Status, bool CutOff, TimeSpan Elapsed)> ReadAtATrickleAsync(
         HttpClient client, object batch, TaskCompletionSource started)
     {
         var clock = Stopwatch.StartNew();
@@ -118,22 +116,19 @@ public sealed class SlowReaderTests(PostgresServer server)
         started.SetResult();
         await using var body = await response.Content.ReadAsStreamAsync(Ct);
         var buffer = new byte[ReadBytes];
-        var total = 0L;
         try
         {
-            int read;
-            while ((read = await body.ReadAsync(buffer, Ct)) > 0)
+            while (await body.ReadAsync(buffer, Ct) > 0)
             {
-                total += read;
                 await Task.Delay(ReadPause, Ct);
             }
         }
         catch (IOException)
         {
-            // The service cut the response off.
+            return (response.StatusCode, true, clock.Elapsed);
         }
 
-        return (response.StatusCode, total, clock.Elapsed);
+        return (response.StatusCode, false, clock.Elapsed);
     }
 
     private static async ValueTask<Stream> SmallReceiveBufferAsync(SocketsHttpConnectionContext context,

@@ -65,7 +65,7 @@ public sealed class TrafficLimitsTests(PostgresServer server)
             ["Store:Provider"] = "PostgreSql",
             ["Store:PostgreSql:GroupCommit"] = "false",
             ["ConnectionStrings:Orders"] = connectionString,
-            ["RequestTimeouts:Seconds"] = "1",
+            ["RequestTimeouts:Seconds"] = "5",
 
             // Only the request's time-out can end the pay: the store's own bounds are far beyond it.
             ["Resilience:AttemptTimeoutSeconds"] = "120",
@@ -73,7 +73,10 @@ public sealed class TrafficLimitsTests(PostgresServer server)
             ["Store:CommandTimeoutSeconds"] = "120",
         });
         var api = new OrderApi(factory.CreateClient(), Ct);
-        var order = await api.CreateOrderAsync(Ids.NewCustomer());
+        var (customer, key) = (Ids.NewCustomer(), Ids.NewKey());
+        using var created = await OrderApi.RetryUnavailableAsync(
+            () => api.CreateAsync(customer, idempotencyKey: key), Ct);
+        var order = await OrderApi.ReadOrderAsync(created, HttpStatusCode.Created);
 
         await using var connection = new NpgsqlConnection(connectionString);
         await connection.OpenAsync(Ct);
