@@ -106,7 +106,8 @@ public static class TrafficLimits
 
 /// <summary>The <c>RateLimiting</c> section.</summary>
 [Description("ASP.NET Core's rate limiter: a fixed window per client, the token's sub when authenticated, else the " +
-    "remote address. Over the limit: 429 with Retry-After. /health is not limited.")]
+    "remote address (behind a proxy, anonymous callers share the proxy's). Over the limit: 429 with Retry-After. " +
+    "/health is not limited.")]
 public sealed class RateLimitingOptions
 {
     public const string SectionName = "RateLimiting";
