@@ -12,6 +12,7 @@ builder.AddServiceDefaults();
 builder.AddOrderStore();
 builder.AddStoreEngines();
 builder.AddOrderAuthorization();
+builder.AddTrafficLimits();
 
 var app = builder.Build();
 if (!app.SettingsAreValid())
@@ -27,6 +28,7 @@ if (checkOnly)
 
 app.UseApiProblems();
 app.UseOrderAuthorization();
+app.UseTrafficLimits();
 app.MapServiceDefaults();
 app.MapOrdersApi();
 app.MapCustomersApi();

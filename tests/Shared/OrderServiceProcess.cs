@@ -16,7 +16,14 @@ public sealed class OrderServiceProcess : IAsyncDisposable
 {
     /// <summary>The prefixes of the environment variables the service reads settings from.</summary>
     public static readonly IReadOnlyList<string> SettingPrefixes =
-        ["Store__", "ConnectionStrings__", "Resilience__", "Authentication__", "ASPNETCORE_", "DOTNET_ENVIRONMENT", "OTEL_"];
+        ["Store__", "ConnectionStrings__", "Resilience__", "Authentication__", "RateLimiting__", "RequestTimeouts__",
+            "ASPNETCORE_", "DOTNET_ENVIRONMENT", "OTEL_"];
+
+    /// <summary>
+    /// What every test starter sets unless the test sets the key itself: tests send many requests from one address,
+    /// which the rate limiter would answer with 429.
+    /// </summary>
+    public static readonly KeyValuePair<string, string> RateLimiterOff = new("RateLimiting:PermitLimit", "0");
 
     private readonly BackgroundProcess _process;
 
@@ -71,7 +78,8 @@ public sealed class OrderServiceProcess : IAsyncDisposable
         var port = FreePort.Loopback();
         var urls = string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}");
         var process = BackgroundProcess.Start(
-            Command(executable, ["--urls", urls, .. settings.Select(s => $"--{s.Key}={s.Value}")], workingDirectory));
+            Command(executable, ["--urls", urls, .. WithRateLimiterOff(settings).Select(s => $"--{s.Key}={s.Value}")],
+                workingDirectory));
         var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(30) };
         var service = new OrderServiceProcess(process, client);
         var deadline = Stopwatch.StartNew();
@@ -142,6 +150,11 @@ public sealed class OrderServiceProcess : IAsyncDisposable
             return new ServiceRun(exitCode, output.ToString(), errors.ToString());
         }
     }
+
+    private static IEnumerable<KeyValuePair<string, string>> WithRateLimiterOff(
+        IReadOnlyDictionary<string, string> settings) =>
+        settings.Keys.Contains(RateLimiterOff.Key, StringComparer.OrdinalIgnoreCase) ? settings
+            : settings.Append(RateLimiterOff);
 
     public async ValueTask DisposeAsync()
     {

@@ -4,6 +4,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
 using Microsoft.AspNetCore.Http.Json;
 using Microsoft.AspNetCore.Http.Metadata;
+using Microsoft.AspNetCore.Http.Timeouts;
 using Microsoft.Extensions.Options;
 using OrderService.Authorization;
 using OrderService.Data.Orders;
@@ -16,6 +17,9 @@ namespace OrderService.Apis;
 /// </summary>
 public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCodeHttpResult, ICustomerScopedResult
 {
+    /// <summary>The request time-out policy of every streamed response: its deadline.</summary>
+    public const string TimeoutPolicy = "stream";
+
     private const int FlushEvery = 32;
     private const int BufferSize = 16 * 1024;
 
@@ -55,11 +59,28 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
     public IResult OnlyOf(string customerId) => new OrderStream(_rows, _hasFirst, customerId,
         _nobody || (_customerId is not null && !string.Equals(_customerId, customerId, StringComparison.Ordinal)));
 
-    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
+    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder)
+    {
         builder.Metadata.Add(new ProducesResponseTypeMetadata(StatusCodes.Status200OK, typeof(Order[]),
             ["application/json"]));
+        builder.Metadata.Add(new RequestTimeoutAttribute(TimeoutPolicy));
+    }
 
+    /// <summary>Past its deadline (or with the client gone) a begun response is cut off: the connection is aborted and
+    /// the rows' database connection released.</summary>
     public async Task ExecuteAsync(HttpContext httpContext)
+    {
+        try
+        {
+            await WriteAsync(httpContext);
+        }
+        catch (Exception) when (httpContext.RequestAborted.IsCancellationRequested && httpContext.Response.HasStarted)
+        {
+            httpContext.Abort();
+        }
+    }
+
+    private async Task WriteAsync(HttpContext httpContext)
     {
         await using (_rows)
         {

@@ -46,7 +46,7 @@ public static class OrdersApi
 
         // Pay, ship, complete and cancel take an optional Idempotency-Key.
         orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch")
-            .WithSummary("The orders among 1–10,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly()
+            .WithSummary("The orders among 1–1,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly()
             .ReadsOnly();
         return orders;
     }

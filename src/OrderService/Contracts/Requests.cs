@@ -29,8 +29,9 @@ public sealed record ShipOrderRequest(
 public sealed record CancelOrderRequest([property: MaxLength(500), Printable] string? Reason = null);
 
 /// <summary>POST /orders/batch: the orders to fetch.</summary>
-/// <param name="Ids">1–10,000 order ids; a repeated id is returned once, a missing one is left out.</param>
-public sealed record OrderBatchRequest([property: Required, Length(1, 10_000)] IReadOnlyList<Guid>? Ids);
+/// <param name="Ids">1–1,000 order ids; a repeated id is returned once, a missing one is left out.</param>
+public sealed record OrderBatchRequest(
+    [property: Required, Length(1, RequestLimits.MaxBatchIds)] IReadOnlyList<Guid>? Ids);
 
 /// <summary>The body of /health/live and /health/ready when the service is healthy.</summary>
 public sealed record HealthResponse(string Status);

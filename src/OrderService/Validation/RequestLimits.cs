@@ -10,6 +10,9 @@ public static class RequestLimits
     public const string PrintablePattern = @"^(?:[^\x00-\x1F\x7F-\x9F\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$";
 
     public const string IdempotencyKeyPattern = "^[ -~]{1,128}$";
+    /// <summary>Where a batch still costs the store about what a page of the listing does (docs/api.md).</summary>
+    public const int MaxBatchIds = 1_000;
+
     public const int MinListLimit = 1;
     public const int MaxListLimit = 1_000;
     public const int DefaultListLimit = 100;

@@ -123,7 +123,7 @@ public sealed class OpenApiDocumentTests(ApiHost host) : IClassFixture<ApiHost>
         Keywords(schemas["ShipOrderRequest"]!["properties"]!["trackingNumber"]!).ShouldBe(Printable);
         Keywords(schemas["CancelOrderRequest"]!["properties"]!["reason"]!)
             .ShouldBe("maxLength=500 pattern=" + RequestLimits.PrintablePattern);
-        Keywords(schemas["OrderBatchRequest"]!["properties"]!["ids"]!).ShouldBe("minItems=1 maxItems=10000");
+        Keywords(schemas["OrderBatchRequest"]!["properties"]!["ids"]!).ShouldBe("minItems=1 maxItems=1000");
 
         var listing = document["paths"]!["/customers/{customerId}/orders"]!["get"]!["parameters"]!.AsArray();
         Keywords(listing.Single(p => p!["name"]!.GetValue<string>() == "customerId")!["schema"]!).ShouldBe("minLength=1 maxLength=64 pattern=^[A-Za-z0-9_-]{1,64}$");

@@ -28,11 +28,12 @@ public static class TestTokens
     /// A token for <paramref name="scope"/>: a string is sent as one (possibly space-delimited) string, a
     /// string[] as a JSON array, null as no scope claim at all; <paramref name="customerId"/> likewise.
     /// </summary>
-    public static string Create(object? scope, object? customerId = null, string audience = Audience, TimeSpan? expiresIn = null, byte[]? key = null)
+    public static string Create(object? scope, object? customerId = null, string audience = Audience,
+        TimeSpan? expiresIn = null, byte[]? key = null, string subject = "test-user")
     {
         var now = DateTime.UtcNow;
         var expires = now + (expiresIn ?? TimeSpan.FromHours(1));
-        var claims = new Dictionary<string, object> { ["sub"] = "test-user" };
+        var claims = new Dictionary<string, object> { ["sub"] = subject };
         if (scope is not null)
         {
             claims["scope"] = scope;
@@ -56,5 +57,5 @@ public static class TestTokens
     }
 
     /// <summary>Both scopes, no customer: an operator or back-office caller that reaches every customer's orders.</summary>
-    public static string Operator() => Create("orders:read orders:write");
+    public static string Operator(string subject = "test-user") => Create("orders:read orders:write", subject: subject);
 }

@@ -123,7 +123,11 @@ public static class ValidationCases
             ["ids a string"] = (() => "{\"ids\":\"x\"}", "ids"),
             ["an id that is not a UUID"] = (() => $"{{\"ids\":[\"{Guid.NewGuid()}\",\"not-a-uuid\"]}}", "ids"),
             ["an id that is a number"] = (() => "{\"ids\":[42]}", "ids"),
-            ["10001 ids"] = (() => new JsonObject { ["ids"] = new JsonArray(Enumerable.Range(0, 10_001).Select(_ => (JsonNode?)Guid.NewGuid().ToString()).ToArray()) }.ToJsonString(), "ids"),
+            ["1001 ids"] = (() => new JsonObject
+            {
+                ["ids"] = new JsonArray(Enumerable.Range(0, RequestLimits.MaxBatchIds + 1)
+                    .Select(_ => (JsonNode?)Guid.NewGuid().ToString()).ToArray()),
+            }.ToJsonString(), "ids"),
         };
 
     /// <summary>Bad customer listings: name -> (path and query, field).</summary>

@@ -47,6 +47,9 @@ public sealed class ShootoutSmokeTests
 
             report.Rows.Count.ShouldBe(options.Stores.Count * 2 + 1);
             report.Rows.Count(r => r.Crash).ShouldBe(1);
+            report.Notes.ShouldContain(
+                n => n.StartsWith("Every service ran with RateLimiting__PermitLimit=0", StringComparison.Ordinal),
+                "the harness turns the rate limiter off, and the report says so");
             foreach (var row in report.Rows)
             {
                 row.Failure.ShouldBeNull(row.Key);

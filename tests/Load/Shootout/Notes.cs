@@ -11,6 +11,9 @@ public static class Notes
         }
 
         yield return "Each row is one run: a fresh database (SQLite file or PostgreSQL database), the published OrderService started as a process with the variant's environment variables, a warm-up, then exactly the stated number of workflows by a closed model (each copy runs workflows back to back). wf/s = acknowledged workflows ÷ wall time.";
+        var (limitKey, limitOff) = ShootoutRunner.RateLimiterOff;
+        yield return $"Every service ran with {limitKey}={limitOff}: its rate limiter off, since the load driver is " +
+            "one client.";
         yield return "A workflow is acknowledged when all four parts answered 2xx; each part after create sends If-Match with the version from the previous reply. Lost = acknowledged but not Completed with events 1..4 in the store. Duplicates = more orders than create attempts for the run's customers, or a repeated event sequence.";
         yield return $"Each run deals its orders round-robin over W/{RunLedger.OrdersPerCustomer} customers (the parent entity), so concurrent workflows belong to different customers; pgbench uses one customer per client.";
         if (rows.Any(r => r.Store == "postgres"))

@@ -46,6 +46,10 @@ public sealed partial class ShootoutRunner
         return options.BaselineFirst ? [baseline, twin] : [twin, baseline];
     }
 
+    /// <summary>The load driver is one client at one address: the rate limiter, not the service, would be measured.
+    /// </summary>
+    public static readonly (string Key, string Value) RateLimiterOff = ("RateLimiting__PermitLimit", "0");
+
     private Dictionary<string, string> ServiceEnvironment(StoreTarget target, Variant variant, string connectionString, bool underTest)
     {
         // The engine's own timeouts first (Babelfish, FerretDB: EngineProbe), so that a variant's setting wins over them.
@@ -64,6 +68,7 @@ public sealed partial class ShootoutRunner
         }
 
         environment["ASPNETCORE_ENVIRONMENT"] = "Production";
+        environment[RateLimiterOff.Key] = RateLimiterOff.Value;
         environment["Logging__LogLevel__Default"] = "Warning";
         environment["Logging__LogLevel__Microsoft.AspNetCore"] = "Warning";
         return environment;

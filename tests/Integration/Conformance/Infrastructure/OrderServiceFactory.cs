@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using OrderService.Testing;
 using Xunit;
 
 namespace OrderService.Integration.Tests.Conformance.Infrastructure;
@@ -19,11 +20,18 @@ public sealed class OrderServiceFactory(IReadOnlyDictionary<string, string?> set
     /// <summary>
     /// The settings, with the Idempotency-Key clean-up's tick a day away unless a test sets it: port tests stamp their
     /// keys in 2025, and a tick at the default five minutes, in a class that runs longer, would forget them mid-test.
-    /// The key-expiry tests run the sweep themselves, or set the interval.
+    /// The key-expiry tests run the sweep themselves, or set the interval. The rate limiter is off unless a test sets
+    /// it (<see cref="OrderServiceProcess.RateLimiterOff"/>).
     /// </summary>
-    public IReadOnlyDictionary<string, string?> Settings { get; } = settings.ContainsKey(CleanupInterval)
-        ? settings
-        : new Dictionary<string, string?>(settings, StringComparer.OrdinalIgnoreCase) { [CleanupInterval] = "86400" };
+    public IReadOnlyDictionary<string, string?> Settings { get; } = WithDefaults(settings);
+
+    private static Dictionary<string, string?> WithDefaults(IReadOnlyDictionary<string, string?> settings)
+    {
+        var all = new Dictionary<string, string?>(settings, StringComparer.OrdinalIgnoreCase);
+        all.TryAdd(CleanupInterval, "86400");
+        all.TryAdd(OrderServiceProcess.RateLimiterOff.Key, OrderServiceProcess.RateLimiterOff.Value);
+        return all;
+    }
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {

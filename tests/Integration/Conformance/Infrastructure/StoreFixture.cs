@@ -81,13 +81,16 @@ public abstract class StoreFixture : IAsyncLifetime
 
     /// <summary>
     /// The bounds of a host whose store answers, on a busy machine: what a test checks is then the store's behaviour,
-    /// not whether a call finished within the 2 s attempt default. Tests of time-outs and the breaker set their own.
+    /// not whether a call finished within the 2 s attempt default (nor a request within its time-out). Tests of
+    /// time-outs and the breaker set their own.
     /// </summary>
     public static readonly KeyValuePair<string, string?>[] AnsweringBounds =
     [
         new("Resilience:AttemptTimeoutSeconds", "20"),
         new("Resilience:TotalTimeoutSeconds", "45"),
         new("Store:CommandTimeoutSeconds", "20"),
+        new("RequestTimeouts:Seconds", "60"),
+        new("RequestTimeouts:StreamSeconds", "60"),
     ];
 
     /// <summary>
