@@ -88,23 +88,28 @@ public sealed class KubernetesManifestTests
             secret.Entries("stringData").ShouldContain(e => ((YamlScalarNode)e.Value).Value!.Contains("change-me", StringComparison.Ordinal), $"{file} has no placeholder");
         }
 
-        KubernetesManifests.SecretVolumes.Select(v => v.Secret).ShouldBeSubsetOf(secrets.Select(s => s.Object.Text("metadata", "name")!));
+        KubernetesManifests.SecretVolumes.Select(v => v.Secret)
+            .ShouldBeSubsetOf(secrets.Select(s => s.Object.Text("metadata", "name")!));
     }
 
     [Fact]
     public void Secrets_reach_the_app_as_read_only_files_where_it_reads_them_never_as_environment()
     {
         var container = KubernetesManifests.AppContainer;
-        container.Items("envFrom").Select(e => e.Text("secretRef", "name")).OfType<string>().ShouldBeEmpty("env shows a secret to every child process");
-        container.Items("env").Select(e => e.Text("valueFrom", "secretKeyRef", "name")).OfType<string>().ShouldBeEmpty();
+        container.Items("envFrom").Select(e => e.Text("secretRef", "name")).OfType<string>()
+            .ShouldBeEmpty("env shows a secret to every child process");
+        container.Items("env").Select(e => e.Text("valueFrom", "secretKeyRef", "name")).OfType<string>()
+            .ShouldBeEmpty();
 
-        var mount = container.Items("volumeMounts").Where(m => m.Text("mountPath") == ServiceDefaultsExtensions.SecretsDirectory)
+        var mount = container.Items("volumeMounts")
+            .Where(m => m.Text("mountPath") == ServiceDefaultsExtensions.SecretsDirectory)
             .ShouldHaveSingleItem("one volume at the directory the app reads its key-per-file settings from");
         mount.Text("readOnly").ShouldBe("true");
-        KubernetesManifests.SecretVolumes.Where(v => v.Volume == mount.Text("name")).Select(v => v.Secret)
-            .ShouldBe(KubernetesManifests.OfKind("Secret").Select(s => s.Object.Text("metadata", "name")!), ignoreOrder: true);
+        KubernetesManifests.SecretVolumes.Where(v => v.Volume == mount.Text("name")).Select(v => v.Secret).ShouldBe(
+            KubernetesManifests.OfKind("Secret").Select(s => s.Object.Text("metadata", "name")!), ignoreOrder: true);
         var volume = KubernetesManifests.Volumes.Single(v => v.Text("name") == mount.Text("name"));
-        var mode = int.Parse(volume.Text("projected", "defaultMode") ?? volume.Text("secret", "defaultMode") ?? "420", CultureInfo.InvariantCulture);
+        var mode = int.Parse(volume.Text("projected", "defaultMode") ?? volume.Text("secret", "defaultMode") ?? "420",
+            CultureInfo.InvariantCulture);
         (mode & 0b111).ShouldBe(0, "no other user of the node's files may read them (the default, 0644, lets them)");
     }
 
@@ -115,7 +120,8 @@ public sealed class KubernetesManifestTests
 
         example.SslMode.ShouldBe(SslMode.VerifyFull);
         var ca = example.RootCertificate.ShouldNotBeNull("the CA a private server certificate is checked against");
-        var mount = KubernetesManifests.AppContainer.Items("volumeMounts").Where(m => ca.StartsWith(m.Text("mountPath") + "/", StringComparison.Ordinal))
+        var mount = KubernetesManifests.AppContainer.Items("volumeMounts")
+            .Where(m => ca.StartsWith(m.Text("mountPath") + "/", StringComparison.Ordinal))
             .ShouldHaveSingleItem($"a volume holds {ca}");
         mount.Text("readOnly").ShouldBe("true");
         KubernetesManifests.Volumes.Select(v => v.Text("name")).ShouldContain(mount.Text("name"));
@@ -146,16 +152,18 @@ public sealed class KubernetesManifestTests
         foreach (var rule in ingress)
         {
             rule.Items("ports").ShouldNotBeEmpty("a rule without ports admits every port");
-            rule.Items("ports").Select(p => p.Text("port")).ShouldAllBe(p => p == port.Text("containerPort") || p == port.Text("name"));
+            rule.Items("ports").Select(p => p.Text("port"))
+                .ShouldAllBe(p => p == port.Text("containerPort") || p == port.Text("name"));
         }
 
         var egress = policy.Items("spec", "egress");
-        egress.ShouldAllBe(rule => rule.Items("to").Count > 0 && rule.Items("ports").Count > 0, "a rule without 'to' or ports lets out anything");
+        egress.ShouldAllBe(rule => rule.Items("to").Count > 0 && rule.Items("ports").Count > 0,
+            "a rule without 'to' or ports lets out anything");
         egress.SelectMany(r => r.Items("ports")).Select(p => $"{p.Text("port")}/{p.Text("protocol") ?? "TCP"}")
             .ShouldBe([$"{database.Port}/TCP", "53/UDP", "53/TCP"], ignoreOrder: true);
         var toDatabase = egress.Single(r => r.Items("ports").Any(p => p.Text("port") == $"{database.Port}"));
         toDatabase.Items("to").Select(t => t.Text("namespaceSelector", "matchLabels", "kubernetes.io/metadata.name"))
-            .ShouldBe([database.Host!.Split('.')[1]], "the namespace of the example's Host (<service>.<namespace>.svc)");
+            .ShouldBe([database.Host!.Split('.')[1]], "the example Host's namespace (<service>.<namespace>.svc)");
     }
 
     [Fact]
@@ -222,7 +230,8 @@ public sealed class KubernetesManifestTests
                 }
             });
             using var client = app.CreateClient();
-            ((IConfigurationRoot)app.Services.GetRequiredService<IConfiguration>()).Providers.OfType<KeyPerFileConfigurationProvider>()
+            var configuration = (IConfigurationRoot)app.Services.GetRequiredService<IConfiguration>();
+            configuration.Providers.OfType<KeyPerFileConfigurationProvider>()
                 .ShouldNotBeEmpty("the app reads settings from files, as the Deployment mounts its Secrets");
 
             paths.Count.ShouldBeGreaterThanOrEqualTo(2);
@@ -325,7 +334,8 @@ public sealed class KubernetesManifestTests
 
     private static void ShouldSelectThePods(YamlNode? selector)
     {
-        var podLabels = KubernetesManifests.Deployment.Entries("spec", "template", "metadata", "labels").ToDictionary(l => l.Key, l => l.Value.Text());
+        var podLabels = KubernetesManifests.Deployment.Entries("spec", "template", "metadata", "labels")
+            .ToDictionary(l => l.Key, l => l.Value.Text());
         selector.Entries("matchLabels").ShouldNotBeEmpty();
         selector.Entries("matchLabels").ShouldAllBe(l => podLabels.GetValueOrDefault(l.Key) == l.Value.Text());
     }

@@ -27,7 +27,7 @@ internal static class KubernetesManifests
 
     public static IReadOnlyList<YamlNode> Volumes => Deployment.Items("spec", "template", "spec", "volumes");
 
-    /// <summary>Each Secret the pod mounts, with its volume (a secret volume, or a source of a projected one).</summary>
+    /// <summary>Each Secret the pod mounts, with its volume (a secret one, or a source of a projected one).</summary>
     public static IEnumerable<(string Volume, string Secret)> SecretVolumes => Volumes.SelectMany(v =>
         v.Items("projected", "sources").Select(s => s.Text("secret", "name")).Append(v.Text("secret", "secretName"))
             .OfType<string>().Select(secret => (v.Text("name")!, secret)));

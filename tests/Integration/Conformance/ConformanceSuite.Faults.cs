@@ -53,15 +53,21 @@ public abstract partial class ConformanceSuite<TStore>
         var port = FreePort.Loopback();
         factory.UseKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, port));
         factory.StartServer();
-        using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}/"), Timeout = TimeSpan.FromSeconds(60) };
+        using var client = new HttpClient
+        {
+            BaseAddress = new Uri($"http://127.0.0.1:{port}/"),
+            Timeout = TimeSpan.FromSeconds(60),
+        };
 
         var clock = Stopwatch.StartNew();
         using var ready = await client.GetAsync("/health/ready", Ct);
         clock.Elapsed.ShouldBeLessThan(StoreDownBound);
-        var status = string.Join('\n', (await OrderApi.ReadProblemAsync(ready, HttpStatusCode.ServiceUnavailable)).Select(p => p.Value?.ToString()));
+        var problem = await OrderApi.ReadProblemAsync(ready, HttpStatusCode.ServiceUnavailable);
+        var status = string.Join('\n', problem.Select(p => p.Value?.ToString()));
 
         using var detail = await client.GetAsync("/health/detail", Ct);
-        var reason = (await OrderApi.ReadProblemAsync(detail, HttpStatusCode.ServiceUnavailable))["detail"]!.GetValue<string>();
+        var reason = (await OrderApi.ReadProblemAsync(detail, HttpStatusCode.ServiceUnavailable))["detail"]!
+            .GetValue<string>();
         var driver = reason[(reason.IndexOf(": ", StringComparison.Ordinal) + 2)..];
         driver.ShouldNotBeNullOrWhiteSpace(reason);
         status.ShouldNotContain(driver, Case.Sensitive, "readiness answers its status alone");

@@ -49,7 +49,7 @@ public sealed class MissingDatabaseTests(PostgresServer server)
     [Theory]
     [StoreData("Relational")]
     [StoreData("Document")]
-    public async Task A_missing_database_the_role_may_not_create_gives_503_with_the_fix_to_an_operator_only(string layout)
+    public async Task A_missing_database_the_role_may_not_create_gives_the_fix_to_an_operator_only(string layout)
     {
         var postgres = await server.GetAsync();
         var (connectionString, name, role) = await DeniedDatabaseAsync(postgres);
@@ -80,7 +80,8 @@ public sealed class MissingDatabaseTests(PostgresServer server)
                 (await detail.Content.ReadAsStringAsync(Ct)).ShouldContain("lacks CREATEDB");
             }
 
-            using (var create = await SendAsync(client, HttpMethod.Post, "/orders", customerToken, ValidOrder(customer)))
+            using (var create = await SendAsync(client, HttpMethod.Post, "/orders", customerToken,
+                ValidOrder(customer)))
             {
                 await ShouldHideTheReasonAsync(create, name, role);
                 create.Headers.RetryAfter.ShouldNotBeNull();
@@ -111,7 +112,7 @@ public sealed class MissingDatabaseTests(PostgresServer server)
         }
     }
 
-    /// <summary>With authorization off, the operator is whoever calls from loopback (TestServer gives no address).</summary>
+    /// <summary>With authorization off, the operator is a loopback caller (TestServer gives no address).</summary>
     [Fact]
     public async Task With_authorization_off_only_a_loopback_caller_gets_the_fix()
     {
@@ -167,7 +168,8 @@ public sealed class MissingDatabaseTests(PostgresServer server)
     private static async Task<HttpResponseMessage> SendAsync(HttpClient client, HttpMethod method, string path,
         string? token, JsonObject? body = null)
     {
-        using var request = new HttpRequestMessage(method, path) { Content = body is null ? null : JsonContent.Create(body) };
+        using var request = new HttpRequestMessage(method, path);
+        request.Content = body is null ? null : JsonContent.Create(body);
         if (token is not null)
         {
             request.Headers.Authorization = new("Bearer", token);
@@ -176,7 +178,7 @@ public sealed class MissingDatabaseTests(PostgresServer server)
         return await client.SendAsync(request, Ct);
     }
 
-    /// <summary>A role without CREATEDB, and a connection string as that role to a database that does not exist.</summary>
+    /// <summary>A role without CREATEDB, and a connection string as that role to a database that is missing.</summary>
     private static async Task<(string ConnectionString, string Database, string Role)> DeniedDatabaseAsync(
         ThrowawayPostgres postgres)
     {
