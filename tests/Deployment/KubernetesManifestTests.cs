@@ -6,6 +6,11 @@ using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Data.Sqlite;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Configuration.KeyPerFile;
+using Microsoft.Extensions.DependencyInjection;
+using Npgsql;
+using OrderService.ServiceDefaults;
 using Shouldly;
 using Xunit;
 using YamlDotNet.RepresentationModel;
@@ -83,8 +88,82 @@ public sealed class KubernetesManifestTests
             secret.Entries("stringData").ShouldContain(e => ((YamlScalarNode)e.Value).Value!.Contains("change-me", StringComparison.Ordinal), $"{file} has no placeholder");
         }
 
-        var references = KubernetesManifests.Containers.SelectMany(c => c.Items("envFrom")).Select(e => e.Text("secretRef", "name")).OfType<string>();
-        references.ShouldBeSubsetOf(secrets.Select(s => s.Object.Text("metadata", "name")!));
+        KubernetesManifests.SecretVolumes.Select(v => v.Secret)
+            .ShouldBeSubsetOf(secrets.Select(s => s.Object.Text("metadata", "name")!));
+    }
+
+    [Fact]
+    public void Secrets_reach_the_app_as_read_only_files_where_it_reads_them_never_as_environment()
+    {
+        var container = KubernetesManifests.AppContainer;
+        container.Items("envFrom").Select(e => e.Text("secretRef", "name")).OfType<string>()
+            .ShouldBeEmpty("env shows a secret to every child process");
+        container.Items("env").Select(e => e.Text("valueFrom", "secretKeyRef", "name")).OfType<string>()
+            .ShouldBeEmpty();
+
+        var mount = container.Items("volumeMounts")
+            .Where(m => m.Text("mountPath") == ServiceDefaultsExtensions.SecretsDirectory)
+            .ShouldHaveSingleItem("one volume at the directory the app reads its key-per-file settings from");
+        mount.Text("readOnly").ShouldBe("true");
+        KubernetesManifests.SecretVolumes.Where(v => v.Volume == mount.Text("name")).Select(v => v.Secret).ShouldBe(
+            KubernetesManifests.OfKind("Secret").Select(s => s.Object.Text("metadata", "name")!), ignoreOrder: true);
+        var volume = KubernetesManifests.Volumes.Single(v => v.Text("name") == mount.Text("name"));
+        var mode = int.Parse(volume.Text("projected", "defaultMode") ?? volume.Text("secret", "defaultMode") ?? "420",
+            CultureInfo.InvariantCulture);
+        (mode & 0b111).ShouldBe(0, "no other user of the node's files may read them (the default, 0644, lets them)");
+    }
+
+    [Fact]
+    public void The_PostgreSQL_example_verifies_the_server_s_certificate_against_a_CA_the_pod_mounts()
+    {
+        var example = new NpgsqlConnectionStringBuilder(KubernetesManifests.ExampleConnectionString);
+
+        example.SslMode.ShouldBe(SslMode.VerifyFull);
+        var ca = example.RootCertificate.ShouldNotBeNull("the CA a private server certificate is checked against");
+        var mount = KubernetesManifests.AppContainer.Items("volumeMounts")
+            .Where(m => ca.StartsWith(m.Text("mountPath") + "/", StringComparison.Ordinal))
+            .ShouldHaveSingleItem($"a volume holds {ca}");
+        mount.Text("readOnly").ShouldBe("true");
+        KubernetesManifests.Volumes.Select(v => v.Text("name")).ShouldContain(mount.Text("name"));
+    }
+
+    [Fact]
+    public void The_pod_runs_as_its_own_ServiceAccount_without_an_API_token()
+    {
+        var account = KubernetesManifests.OfKind("ServiceAccount").ShouldHaveSingleItem().Object;
+        var pod = KubernetesManifests.Deployment.Path("spec", "template", "spec");
+
+        account.Text("automountServiceAccountToken").ShouldBe("false");
+        pod.Text("serviceAccountName").ShouldBe(account.Text("metadata", "name"));
+        pod.Text("automountServiceAccountToken").ShouldBe("false", "the pod's own setting wins over its account's");
+    }
+
+    [Fact]
+    public void A_NetworkPolicy_lets_in_only_the_service_port_and_out_only_the_database_and_DNS()
+    {
+        var policy = KubernetesManifests.OfKind("NetworkPolicy").ShouldHaveSingleItem().Object;
+        var port = KubernetesManifests.AppContainer.Items("ports").Single();
+        var database = new NpgsqlConnectionStringBuilder(KubernetesManifests.ExampleConnectionString);
+
+        ShouldSelectThePods(policy.Path("spec", "podSelector"));
+        policy.Items("spec", "policyTypes").Select(t => t.Text()).ShouldBe(["Ingress", "Egress"], ignoreOrder: true);
+        var ingress = policy.Items("spec", "ingress");
+        ingress.ShouldNotBeEmpty();
+        foreach (var rule in ingress)
+        {
+            rule.Items("ports").ShouldNotBeEmpty("a rule without ports admits every port");
+            rule.Items("ports").Select(p => p.Text("port"))
+                .ShouldAllBe(p => p == port.Text("containerPort") || p == port.Text("name"));
+        }
+
+        var egress = policy.Items("spec", "egress");
+        egress.ShouldAllBe(rule => rule.Items("to").Count > 0 && rule.Items("ports").Count > 0,
+            "a rule without 'to' or ports lets out anything");
+        egress.SelectMany(r => r.Items("ports")).Select(p => $"{p.Text("port")}/{p.Text("protocol") ?? "TCP"}")
+            .ShouldBe([$"{database.Port}/TCP", "53/UDP", "53/TCP"], ignoreOrder: true);
+        var toDatabase = egress.Single(r => r.Items("ports").Any(p => p.Text("port") == $"{database.Port}"));
+        toDatabase.Items("to").Select(t => t.Text("namespaceSelector", "matchLabels", "kubernetes.io/metadata.name"))
+            .ShouldBe([database.Host!.Split('.')[1]], "the example Host's namespace (<service>.<namespace>.svc)");
     }
 
     [Fact]
@@ -151,6 +230,9 @@ public sealed class KubernetesManifestTests
                 }
             });
             using var client = app.CreateClient();
+            var configuration = (IConfigurationRoot)app.Services.GetRequiredService<IConfiguration>();
+            configuration.Providers.OfType<KeyPerFileConfigurationProvider>()
+                .ShouldNotBeEmpty("the app reads settings from files, as the Deployment mounts its Secrets");
 
             paths.Count.ShouldBeGreaterThanOrEqualTo(2);
             foreach (var path in paths)
@@ -238,18 +320,24 @@ public sealed class KubernetesManifestTests
     public void A_disruption_budget_and_an_autoscaler_cover_the_Deployment_and_agree()
     {
         var deployment = KubernetesManifests.Deployment;
-        var podLabels = deployment.Entries("spec", "template", "metadata", "labels").ToDictionary(l => l.Key, l => ((YamlScalarNode)l.Value).Value);
         var budget = KubernetesManifests.OfKind("PodDisruptionBudget").Single().Object;
         var autoscaler = KubernetesManifests.OfKind("HorizontalPodAutoscaler").Single().Object;
 
-        budget.Entries("spec", "selector", "matchLabels").ShouldNotBeEmpty();
-        budget.Entries("spec", "selector", "matchLabels").ShouldAllBe(l => podLabels.GetValueOrDefault(l.Key) == ((YamlScalarNode)l.Value).Value);
+        ShouldSelectThePods(budget.Path("spec", "selector"));
         autoscaler.Text("spec", "scaleTargetRef", "kind").ShouldBe("Deployment");
         autoscaler.Text("spec", "scaleTargetRef", "name").ShouldBe(deployment.Text("metadata", "name"));
         var minReplicas = int.Parse(autoscaler.Text("spec", "minReplicas")!, CultureInfo.InvariantCulture);
         var minAvailable = int.Parse(budget.Text("spec", "minAvailable")!, CultureInfo.InvariantCulture);
         minAvailable.ShouldBeLessThan(minReplicas, "the budget must let a drain evict one pod");
         int.Parse(autoscaler.Text("spec", "maxReplicas")!, CultureInfo.InvariantCulture).ShouldBeGreaterThanOrEqualTo(minReplicas);
+    }
+
+    private static void ShouldSelectThePods(YamlNode? selector)
+    {
+        var podLabels = KubernetesManifests.Deployment.Entries("spec", "template", "metadata", "labels")
+            .ToDictionary(l => l.Key, l => l.Value.Text());
+        selector.Entries("matchLabels").ShouldNotBeEmpty();
+        selector.Entries("matchLabels").ShouldAllBe(l => podLabels.GetValueOrDefault(l.Key) == l.Value.Text());
     }
 
     private static async Task<List<ValidationResult>> ValidateAsync(IEnumerable<(string Source, JsonNode Object)> objects)

@@ -24,6 +24,18 @@ internal static class KubernetesManifests
     public static IReadOnlyList<YamlNode> Containers => Deployment.Items("spec", "template", "spec", "containers");
 
     public static YamlNode AppContainer => Containers.Single();
+
+    public static IReadOnlyList<YamlNode> Volumes => Deployment.Items("spec", "template", "spec", "volumes");
+
+    /// <summary>Each Secret the pod mounts, with its volume (a secret one, or a source of a projected one).</summary>
+    public static IEnumerable<(string Volume, string Secret)> SecretVolumes => Volumes.SelectMany(v =>
+        v.Items("projected", "sources").Select(s => s.Text("secret", "name")).Append(v.Text("secret", "secretName"))
+            .OfType<string>().Select(secret => (v.Text("name")!, secret)));
+
+    /// <summary>ConnectionStrings__Orders as secret.example.yaml shows it.</summary>
+    public static string ExampleConnectionString => OfKind("Secret")
+        .SelectMany(s => s.Object.Entries("stringData")).Single(e => e.Key == "ConnectionStrings__Orders").Value
+        .Text()!;
 }
 
 /// <summary>The health routes the orchestrators probe, as deploy/k8s states them (tests check the app answers them).</summary>

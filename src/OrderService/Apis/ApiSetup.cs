@@ -1,3 +1,4 @@
+using OrderService.Authorization;
 using OrderService.Contracts;
 using OrderService.Problems;
 
@@ -14,6 +15,7 @@ public static class ApiSetup
         builder.Services.ConfigureHttpJsonOptions(static json =>
             OrderServiceJsonContext.Configure(json.SerializerOptions));
         builder.Services.AddApiProblems();
+        builder.Services.AddSingleton<IOperatorAccess, OperatorRule>();
         builder.Services.AddValidation();
         builder.Services.AddSingleton<OrderServices>();
         builder.Services.AddHostedService<ContractWarmUp>();

@@ -9,6 +9,8 @@ public static class OrderScopes
     public const string Read = "orders:read";
     public const string Write = "orders:write";
 
+    public const string Admin = "orders:admin";
+
     /// <summary>A token with this claim reaches only that customer's orders; without it, every customer's.</summary>
     public const string CustomerClaim = "customer_id";
 

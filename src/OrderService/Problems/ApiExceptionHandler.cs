@@ -7,7 +7,7 @@ using Polly.CircuitBreaker;
 namespace OrderService.Problems;
 
 /// <summary>Exceptions become answers here: a store fault is a 503, bad input a 4xx, only our bug a 500.</summary>
-public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resilience,
+public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resilience, IOperatorAccess operators,
     ILogger<ApiExceptionHandler> logger) : IExceptionHandler
 {
     public async ValueTask<bool> TryHandleAsync(HttpContext httpContext, Exception exception,
@@ -23,7 +23,9 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
                 }
                 else
                 {
-                    LogStoreUnavailable(logger, unavailable.Message);
+                    // A fault only an operator can fix is worth a warning; a passing outage would flood the log.
+                    LogStoreUnavailable(logger, unavailable.NeedsOperator ? LogLevel.Warning : LogLevel.Debug,
+                        unavailable.Message);
                 }
 
                 // An open circuit knows when it will let a call through again; any other outage uses the configured
@@ -34,9 +36,9 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
                 httpContext.Response.Headers.RetryAfter =
                     retryAfter.ToString(System.Globalization.CultureInfo.InvariantCulture);
                 await ProblemSetup.WriteAsync(httpContext, ApiProblems.StoreUnavailable(
-                        retryAfter, circuitOpen: unavailable.InnerException is BrokenCircuitException,
-                            operatorReason: unavailable.NeedsOperator ? unavailable.Message : null))
-                    ;
+                    retryAfter, circuitOpen: unavailable.InnerException is BrokenCircuitException,
+                    operatorReason: unavailable.NeedsOperator && operators.IsOperator(httpContext)
+                        ? unavailable.Message : null));
                 return true;
 
             case BadHttpRequestException badRequest:
@@ -59,9 +61,8 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
         }
     }
 
-    // Debug: during an outage every request would log this; /health/ready reports the outage instead.
-    [LoggerMessage(Level = LogLevel.Debug, Message = "Answered 503: {Reason}")]
-    private static partial void LogStoreUnavailable(ILogger logger, string reason);
+    [LoggerMessage(Message = "Answered 503: {Reason}")]
+    private static partial void LogStoreUnavailable(ILogger logger, LogLevel level, string reason);
 
     // Error: the store failed in a way it does not know (so it may not clear by itself); the engine's code says what.
     [LoggerMessage(Level = LogLevel.Error, Message =

@@ -61,7 +61,7 @@ public static class ApiProblems
     /// <param name="circuitOpen">The store failed repeatedly and is not being called until the break ends (the circuit
     /// breaker).</param>
     /// <param name="operatorReason">What an operator must fix (a database that does not exist), when that is the
-    /// cause.</param>
+    /// cause and the caller is an operator (<see cref="IOperatorAccess"/>).</param>
     public static ProblemDetails StoreUnavailable(int retryAfterSeconds, bool circuitOpen = false,
         string? operatorReason = null) => new()
     {

@@ -2,11 +2,15 @@ using OrderService.Apis;
 
 namespace OrderService.ServiceDefaults;
 
-/// <summary>The host's concerns: health, OpenAPI and telemetry.</summary>
+/// <summary>The host's concerns: secrets as files, health, OpenAPI and telemetry.</summary>
 public static class ServiceDefaultsExtensions
 {
+    /// <summary>Each file here is a setting over all other sources: its name the key (__ for :).</summary>
+    public const string SecretsDirectory = "/run/secrets/orderservice";
+
     public static WebApplicationBuilder AddServiceDefaults(this WebApplicationBuilder builder)
     {
+        builder.Configuration.AddKeyPerFile(SecretsDirectory, optional: true);
         builder.WebHost.ConfigureKestrel(static kestrel => kestrel.AddServerHeader = false);
         builder.Services.AddHealthChecks().AddCheck<OrderStoreHealthCheck>("order-store", tags: [HealthApi.ReadyTag]);
         builder.Services.AddOrderServiceOpenApi();

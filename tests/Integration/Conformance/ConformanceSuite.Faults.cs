@@ -44,17 +44,33 @@ public abstract partial class ConformanceSuite<TStore>
         }
     }
 
+    /// <summary>On loopback with authorization off, the caller is an operator: /health/detail gives it the driver's
+    /// reason, which /health/ready never shows.</summary>
     [Fact]
-    public async Task Readiness_reports_a_store_that_is_down_while_liveness_stays_up()
+    public async Task Readiness_reports_a_store_that_is_down_with_the_status_alone_while_liveness_stays_up()
     {
         await using var factory = Store.CreateDownFactory();
-        using var client = factory.CreateClient();
-        client.Timeout = TimeSpan.FromSeconds(60);
+        var port = FreePort.Loopback();
+        factory.UseKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, port));
+        factory.StartServer();
+        using var client = new HttpClient
+        {
+            BaseAddress = new Uri($"http://127.0.0.1:{port}/"),
+            Timeout = TimeSpan.FromSeconds(60),
+        };
 
         var clock = Stopwatch.StartNew();
         using var ready = await client.GetAsync("/health/ready", Ct);
         clock.Elapsed.ShouldBeLessThan(StoreDownBound);
-        ready.StatusCode.ShouldBe(HttpStatusCode.ServiceUnavailable);
+        var problem = await OrderApi.ReadProblemAsync(ready, HttpStatusCode.ServiceUnavailable);
+        var status = string.Join('\n', problem.Select(p => p.Value?.ToString()));
+
+        using var detail = await client.GetAsync("/health/detail", Ct);
+        var reason = (await OrderApi.ReadProblemAsync(detail, HttpStatusCode.ServiceUnavailable))["detail"]!
+            .GetValue<string>();
+        var driver = reason[(reason.IndexOf(": ", StringComparison.Ordinal) + 2)..];
+        driver.ShouldNotBeNullOrWhiteSpace(reason);
+        status.ShouldNotContain(driver, Case.Sensitive, "readiness answers its status alone");
 
         using var live = await client.GetAsync("/health/live", Ct);
         live.StatusCode.ShouldBe(HttpStatusCode.OK, "the process is alive; only the store is not");
