@@ -3,13 +3,22 @@ using Microsoft.AspNetCore.Authorization;
 
 namespace OrderService.Authorization;
 
-/// <summary>The two scopes of docs/api.md; each is also the name of the policy that requires it.</summary>
+/// <summary>The scopes of docs/authorization.md; each is also the name of the policy that requires it.</summary>
 public static class OrderScopes
 {
+    /// <summary>Read an order, a batch, a customer's listing.</summary>
     public const string Read = "orders:read";
+
+    /// <summary>A customer's actions: create, pay, cancel.</summary>
     public const string Write = "orders:write";
 
-    /// <summary>A token with this claim reaches only that customer's orders; without it, every customer's.</summary>
+    /// <summary>Fulfilment: ship, complete.</summary>
+    public const string Fulfil = "orders:fulfil";
+
+    /// <summary>Every customer's orders; without it a token must name its customer.</summary>
+    public const string Admin = "orders:admin";
+
+    /// <summary>A token with this claim reaches only that customer's orders.</summary>
     public const string CustomerClaim = "customer_id";
 
     // "scope" as RFC 8693 names it; the long name is what it becomes if an operator sets MapInboundClaims=true.
@@ -48,6 +57,24 @@ public sealed class ScopeRequirement(string scope) : AuthorizationHandler<ScopeR
     protected override Task HandleRequirementAsync(AuthorizationHandlerContext context, ScopeRequirement requirement)
     {
         if (OrderScopes.Has(context.User, requirement.Scope))
+        {
+            context.Succeed(requirement);
+        }
+
+        return Task.CompletedTask;
+    }
+}
+
+/// <summary>Access to every customer is granted by orders:admin, never implied by a missing customer_id claim.
+/// </summary>
+public sealed class CustomerRequirement : AuthorizationHandler<CustomerRequirement>, IAuthorizationRequirement
+{
+    public static readonly CustomerRequirement Instance = new();
+
+    protected override Task HandleRequirementAsync(AuthorizationHandlerContext context, CustomerRequirement requirement)
+    {
+        if (context.User.HasClaim(static c => c.Type == OrderScopes.CustomerClaim)
+            || OrderScopes.Has(context.User, OrderScopes.Admin))
         {
             context.Succeed(requirement);
         }
