@@ -58,7 +58,8 @@ public sealed partial class ApiContractTests
     {
         using var database = new ScratchSqliteFile();
         await using var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b =>
-            b.UseEnvironment("Testing").UseSetting("ConnectionStrings:Orders", database.ConnectionString));
+            b.UseEnvironment("Testing").UseSetting("Authorization:Mode", "None").UseSetting("OpenApi:Enabled", "true")
+                .UseSetting("ConnectionStrings:Orders", database.ConnectionString));
         using var client = app.CreateClient();
         var document = (await client.GetFromJsonAsync<JsonObject>("/openapi/v1.json", Ct))!;
         return [.. document["paths"]!.AsObject().SelectMany(path => path.Value!.AsObject().SelectMany(operation =>
