@@ -6,14 +6,10 @@ namespace OrderService.Authorization;
 /// <summary>Whether calls need a bearer token.</summary>
 public enum AuthorizationMode
 {
-    /// <summary>Every call but health needs a valid token and a scope.</summary>
     Bearer,
-
-    /// <summary>No call needs a token: an explicit choice, never a default outside Development.</summary>
     None,
 }
 
-/// <summary><c>Authorization</c>: the mode, and the OpenID Connect authority that is the production choice.</summary>
 [Description("Whether calls need a bearer token, and from which OpenID Connect authority. Outside Development the " +
     "service refuses to start until this says Bearer or None (Bearer is implied by an Authority or by " +
     "Authentication:Schemes:Bearer).")]
@@ -51,8 +47,7 @@ public sealed class AuthorizationSettings
     }
 }
 
-/// <summary>Refuses a start that would leave authorization off by accident: one line per reason, naming the keys.
-/// </summary>
+/// <summary>Refuses a start that would leave authorization off by accident: one line per reason.</summary>
 internal sealed class AuthorizationSettingsValidator(IConfiguration configuration, IHostEnvironment environment)
     : IValidateOptions<AuthorizationSettings>
 {

@@ -5,8 +5,7 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Authorization;
 
-/// <summary>Whether calls need a bearer token (<see cref="AuthorizationSettings.Resolve"/>); read once at start-up.
-/// </summary>
+/// <summary>Whether calls need a bearer token (<see cref="AuthorizationSettings.Resolve"/>).</summary>
 public sealed record BearerAuthorizationSwitch(bool IsOn);
 
 /// <summary>JWT bearer authorization, configured the ASP.NET Core way; fails closed outside Development.</summary>
@@ -65,8 +64,7 @@ public static class BearerAuthorization
         return app;
     }
 
-    /// <summary>Tokens of the authority are checked against its discovery document's issuer and keys (JWKS), which
-    /// JwtBearer fetches and refreshes; the shared keys of the section stay valid beside them.</summary>
+    /// <summary>The authority's discovery document gives the issuer and keys (JWKS), beside the section's.</summary>
     private static void AddAuthority(JwtBearerOptions jwt, AuthorizationSettings settings)
     {
         if (string.IsNullOrWhiteSpace(settings.Authority))

@@ -52,8 +52,7 @@ public sealed class BearerTokenOptions
     }
 }
 
-/// <summary>Each failure names its key and says what would be accepted; <c>Authorization:Authority</c> and
-/// <c>Authorization:Audience</c> count as an authority and an audience.</summary>
+/// <summary>Each failure names its key and says what would be accepted.</summary>
 public sealed class BearerTokenOptionsValidator(IConfiguration configuration) : IValidateOptions<BearerTokenOptions>
 {
     /// <summary>HS256 needs a key of at least 256 bits; a shorter one makes every token fail (IDX10720).</summary>

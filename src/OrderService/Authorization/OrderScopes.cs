@@ -6,14 +6,9 @@ namespace OrderService.Authorization;
 /// <summary>The scopes of docs/authorization.md; each is also the name of the policy that requires it.</summary>
 public static class OrderScopes
 {
-    /// <summary>Read an order, a batch, a customer's listing.</summary>
     public const string Read = "orders:read";
-
-    /// <summary>A customer's actions: create, pay, cancel.</summary>
-    public const string Write = "orders:write";
-
-    /// <summary>Fulfilment: ship, complete.</summary>
-    public const string Fulfil = "orders:fulfil";
+    public const string Write = "orders:write"; // create, pay, cancel
+    public const string Fulfil = "orders:fulfil"; // ship, complete
 
     /// <summary>Every customer's orders; without it a token must name its customer.</summary>
     public const string Admin = "orders:admin";
@@ -65,8 +60,7 @@ public sealed class ScopeRequirement(string scope) : AuthorizationHandler<ScopeR
     }
 }
 
-/// <summary>Access to every customer is granted by orders:admin, never implied by a missing customer_id claim.
-/// </summary>
+/// <summary>Every customer is reached by orders:admin, never by a missing customer_id claim.</summary>
 public sealed class CustomerRequirement : AuthorizationHandler<CustomerRequirement>, IAuthorizationRequirement
 {
     public static readonly CustomerRequirement Instance = new();

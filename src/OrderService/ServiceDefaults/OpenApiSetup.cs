@@ -9,7 +9,6 @@ using OrderService.Data.Orders;
 
 namespace OrderService.ServiceDefaults;
 
-/// <summary><c>OpenApi</c>: whether the document and Swagger UI are served.</summary>
 [Description("The OpenAPI document (/openapi/v1.json) and Swagger UI (/swagger). With Authorization:Mode=Bearer " +
     "both need a token.")]
 public sealed class OpenApiSettings

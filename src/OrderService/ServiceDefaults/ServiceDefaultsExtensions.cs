@@ -14,8 +14,7 @@ public static class ServiceDefaultsExtensions
         return builder;
     }
 
-    /// <summary>Health, open to all; the OpenAPI document and Swagger UI when <see cref="OpenApiSettings"/> says.
-    /// </summary>
+    /// <summary>Health, open to all; the OpenAPI document and Swagger UI when <c>OpenApi</c> says.</summary>
     public static WebApplication MapServiceDefaults(this WebApplication app)
     {
         app.MapHealthApi().AllowAnonymous();

@@ -187,15 +187,18 @@ internal sealed partial class CommandRuns(string root, string binaries, string s
             environment.TryAdd(name, value);
         }
 
-        Add(ServiceCheck, documented, service, [.. args, ConfigurationCheck.Flag], environment, Path.GetDirectoryName(service)!, ConfigurationValid());
+        Add(ServiceCheck, documented, service, [.. args, ConfigurationCheck.Flag], environment,
+            Path.GetDirectoryName(service)!, ConfigurationValid());
     }
 
-    /// <summary>The environment variables of the service's launch profile, the first in its launchSettings.json.</summary>
+    /// <summary>The environment variables of the first profile in the service's launchSettings.json.</summary>
     private Dictionary<string, string> LaunchProfile()
     {
-        using var settings = JsonDocument.Parse(File.ReadAllText(Path.Combine(root, "src", "OrderService", "Properties", "launchSettings.json")));
-        return settings.RootElement.GetProperty("profiles").EnumerateObject().First().Value.GetProperty("environmentVariables")
-            .EnumerateObject().ToDictionary(p => p.Name, p => p.Value.GetString()!, StringComparer.Ordinal);
+        var path = Path.Combine(root, "src", "OrderService", "Properties", "launchSettings.json");
+        using var settings = JsonDocument.Parse(File.ReadAllText(path));
+        return settings.RootElement.GetProperty("profiles").EnumerateObject().First().Value
+            .GetProperty("environmentVariables").EnumerateObject()
+            .ToDictionary(p => p.Name, p => p.Value.GetString()!, StringComparer.Ordinal);
     }
 
     /// <summary>The configuration reference tool, writing its page to a scratch file instead of docs/.</summary>

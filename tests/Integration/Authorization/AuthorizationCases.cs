@@ -23,14 +23,17 @@ public static class AuthorizationCases
 
     public static readonly IReadOnlyDictionary<string, EndpointCase> Endpoints = new Dictionary<string, EndpointCase>
     {
-        ["POST /orders"] = new([], t => Post("/orders", new { customerId = t.Owner, lines = new[] { new { sku = "SKU-1", quantity = 1, unitPrice = 2.50m } } })),
-        ["GET /orders/{id}"] = new([], t => new HttpRequestMessage(HttpMethod.Get, $"/orders/{t.OrderId}")),
+        ["POST /orders"] = new([], t => Post("/orders",
+            new { customerId = t.Owner, lines = new[] { new { sku = "SKU-1", quantity = 1, unitPrice = 2.50m } } })),
+        ["GET /orders/{id}"] = new([], t => new(HttpMethod.Get, $"/orders/{t.OrderId}")),
         ["POST /orders/{id}/pay"] = new([], t => Post($"/orders/{t.OrderId}/pay", new { paymentReference = "p-1" })),
-        ["POST /orders/{id}/cancel"] = new([], t => Post($"/orders/{t.OrderId}/cancel", new { reason = "changed my mind" })),
-        ["POST /orders/{id}/ship"] = new(["pay"], t => Post($"/orders/{t.OrderId}/ship", new { carrier = "DHL", trackingNumber = "T-1" })),
-        ["POST /orders/{id}/complete"] = new(["pay", "ship"], t => new HttpRequestMessage(HttpMethod.Post, $"/orders/{t.OrderId}/complete")),
+        ["POST /orders/{id}/cancel"] = new([], t => Post($"/orders/{t.OrderId}/cancel", new { reason = "changed" })),
+        ["POST /orders/{id}/ship"] = new(["pay"],
+            t => Post($"/orders/{t.OrderId}/ship", new { carrier = "DHL", trackingNumber = "T-1" })),
+        ["POST /orders/{id}/complete"] = new(["pay", "ship"],
+            t => new(HttpMethod.Post, $"/orders/{t.OrderId}/complete")),
         ["POST /orders/batch"] = new([], t => Post("/orders/batch", new { ids = new[] { t.OrderId } })),
-        ["GET /customers/{customerId}/orders"] = new([], t => new HttpRequestMessage(HttpMethod.Get, $"/customers/{t.Owner}/orders")),
+        ["GET /customers/{customerId}/orders"] = new([], t => new(HttpMethod.Get, $"/customers/{t.Owner}/orders")),
     };
 
     /// <summary>The page's column headers and the tokens each stands for.</summary>
@@ -62,7 +65,8 @@ public static class AuthorizationCases
     /// <summary>Every cell of the page's table; fails on a route or column the test does not know.</summary>
     public static IEnumerable<(string Route, string Scope, string Credential, int Status)> Cells()
     {
-        var lines = File.ReadAllLines(Path.Combine(Repository.Root, PagePath)).SkipWhile(l => !l.StartsWith("| Route |", StringComparison.Ordinal))
+        var lines = File.ReadAllLines(Path.Combine(Repository.Root, PagePath))
+            .SkipWhile(l => !l.StartsWith("| Route |", StringComparison.Ordinal))
             .TakeWhile(l => l.StartsWith('|')).Select(Split).ToList();
         if (lines.Count < 3)
         {
@@ -80,7 +84,7 @@ public static class AuthorizationCases
             for (var column = 2; column < header.Length; column++)
             {
                 var credentials = Columns.TryGetValue(header[column], out var known) ? known
-                    : throw new InvalidOperationException($"{PagePath} has a column the test does not know: {header[column]}");
+                    : throw new InvalidOperationException($"{PagePath} has an unknown column: {header[column]}");
                 var status = int.Parse(row[column].AsSpan(0, 3), CultureInfo.InvariantCulture);
                 foreach (var credential in credentials)
                 {
@@ -117,7 +121,8 @@ public static class Repository
 
     private static string Find()
     {
-        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
+        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null;
+             directory = directory.Parent)
         {
             if (File.Exists(Path.Combine(directory.FullName, "OrderService.sln")))
             {

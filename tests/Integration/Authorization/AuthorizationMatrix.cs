@@ -21,7 +21,8 @@ public abstract class AuthorizationMatrix<TService>(TService service) : IClassFi
 
     [Theory]
     [MemberData(nameof(AuthorizationCases.Matrix), MemberType = typeof(AuthorizationCases))]
-    public async Task Each_route_answers_each_kind_of_token_as_the_page_says(string route, string scope, string credential, int status)
+    public async Task Each_route_answers_each_kind_of_token_as_the_page_says(
+        string route, string scope, string credential, int status)
     {
         var test = AuthorizationCases.Endpoints[route];
         var expected = (HttpStatusCode)status;
@@ -40,17 +41,21 @@ public abstract class AuthorizationMatrix<TService>(TService service) : IClassFi
         switch (expected)
         {
             case HttpStatusCode.Unauthorized:
-                await ShouldBeChallengedAsync(response, credential switch { "wrong-audience" => "audience", "expired" => "expired", _ => null });
+                await ShouldBeChallengedAsync(
+                    response, credential switch { "wrong-audience" => "audience", "expired" => "expired", _ => null });
                 break;
             case HttpStatusCode.Forbidden:
                 var detail = (await OrderApi.ReadProblemAsync(response, expected))["detail"]!.GetValue<string>();
-                detail.ShouldContain(credential switch { "wrong-scope" => scope, "no-customer" => "orders:admin", _ => "customer_id" });
+                detail.ShouldContain(
+                    credential switch { "wrong-scope" => scope, "no-customer" => "orders:admin", _ => "customer_id" });
                 break;
             case HttpStatusCode.NotFound:
                 await ShouldAnswerStrangerAsync(response, expected, target);
                 break;
             default:
-                await (granted ? ShouldAnswerOwnerAsync(response, expected, target) : ShouldAnswerStrangerAsync(response, expected, target));
+                await (granted
+                    ? ShouldAnswerOwnerAsync(response, expected, target)
+                    : ShouldAnswerStrangerAsync(response, expected, target));
                 break;
         }
 
@@ -61,7 +66,8 @@ public abstract class AuthorizationMatrix<TService>(TService service) : IClassFi
         }
         else
         {
-            (after.Status, after.Version).ShouldBe((before.Status, before.Version), $"{route} with {credential} must not change the order");
+            (after.Status, after.Version)
+                .ShouldBe((before.Status, before.Version), $"{route} with {credential} must not change the order");
         }
 
         var owned = await OperatorAsync<List<OrderDto>>($"/customers/{target.Owner}/orders");

@@ -24,7 +24,8 @@ public sealed class AuthorizationModeTests(ApiHost host) : IClassFixture<ApiHost
     [InlineData("Production")]
     [InlineData("Staging")]
     [InlineData("Testing")]
-    public async Task Outside_Development_without_settings_the_process_refuses_with_one_line_naming_both_ways_out(string environment)
+    public async Task Outside_Development_without_settings_the_process_refuses_with_one_line_naming_both_ways_out(
+        string environment)
     {
         var run = await CheckConfigAsync(new() { ["ASPNETCORE_ENVIRONMENT"] = environment });
 
@@ -54,7 +55,7 @@ public sealed class AuthorizationModeTests(ApiHost host) : IClassFixture<ApiHost
     }
 
     [Fact]
-    public async Task Development_without_settings_serves_every_call_the_document_and_Swagger_UI_without_a_token()
+    public async Task Development_without_settings_serves_every_call_the_document_and_Swagger_UI_tokenless()
     {
         await using var service = host.Create([.. NothingSet, ("environment", "Development")]);
         using var client = service.CreateClient();
@@ -64,16 +65,19 @@ public sealed class AuthorizationModeTests(ApiHost host) : IClassFixture<ApiHost
         using var document = await client.GetAsync("/openapi/v1.json", Ct);
         using var ui = await client.GetAsync("/swagger/index.html", Ct);
 
-        (read.StatusCode, document.StatusCode, ui.StatusCode).ShouldBe((HttpStatusCode.OK, HttpStatusCode.OK, HttpStatusCode.OK));
+        (read.StatusCode, document.StatusCode, ui.StatusCode)
+            .ShouldBe((HttpStatusCode.OK, HttpStatusCode.OK, HttpStatusCode.OK));
     }
 
     [Theory]
     [InlineData(null, HttpStatusCode.NotFound)]
     [InlineData("false", HttpStatusCode.NotFound)]
     [InlineData("true", HttpStatusCode.OK)]
-    public async Task Production_with_Mode_None_serves_without_a_token_and_the_document_only_when_enabled(string? enabled, HttpStatusCode document)
+    public async Task Production_with_Mode_None_serves_without_a_token_and_the_document_only_when_enabled(
+        string? enabled, HttpStatusCode document)
     {
-        await using var service = host.Create(("environment", "Production"), ("Authorization:Mode", "None"), ("OpenApi:Enabled", enabled));
+        await using var service = host.Create(
+            ("environment", "Production"), ("Authorization:Mode", "None"), ("OpenApi:Enabled", enabled));
         using var client = service.CreateClient();
 
         var order = await ApiHost.CreateOrderAsync(client, ApiHost.NewCustomer());
@@ -88,18 +92,20 @@ public sealed class AuthorizationModeTests(ApiHost host) : IClassFixture<ApiHost
     {
         { "Production", null, "Authorisation:Mode", AuthorizationSettingsValidator.NotConfigured },
         { "Production", "None", "Authorization:Mod", "Authorization:Mod is not a setting" },
-        { "Development", null, "Authentication:Schemes:Berer:ValidIssuer", "Authentication:Schemes:Berer is not a scheme" },
-        { "Production", "None", "Authentication:Schemes:Bearer:ValidIssuer", "Authorization:Mode is None, yet Authentication:Schemes:Bearer is set" },
-        { "Production", "Bearer", "Authorization:Audience", "Authorization:Mode is Bearer, but no token would be accepted" },
-        { "Production", null, "Authorization:Authority", "Authorization:Audience is required with Authorization:Authority" },
+        { "Development", null, "Authentication:Schemes:Berer:ValidIssuer", "Authentication:Schemes:Berer is not" },
+        { "Production", "None", "Authentication:Schemes:Bearer:ValidIssuer", "Mode is None, yet Authentication:" },
+        { "Production", "Bearer", "Authorization:Audience", "Mode is Bearer, but no token would be accepted" },
+        { "Production", null, "Authorization:Authority", "Audience is required with Authorization:Authority" },
     };
 
     /// <summary>A misspelt or contradictory setting never leaves authorization off silently.</summary>
     [Theory]
     [MemberData(nameof(Refused))]
-    public async Task A_misspelt_or_contradictory_setting_stops_start_up_naming_it(string environment, string? mode, string key, string named)
+    public async Task A_misspelt_or_contradictory_setting_stops_start_up_naming_it(
+        string environment, string? mode, string key, string named)
     {
-        await using var service = host.Create([.. NothingSet, ("environment", environment), ("Authorization:Mode", mode), (key, "https://issuer.example")]);
+        await using var service = host.Create(
+            [.. NothingSet, ("environment", environment), ("Authorization:Mode", mode), (key, "https://a.example")]);
 
         Should.Throw<Exception>(() => service.CreateClient()).ToString().ShouldContain(named);
     }
@@ -110,7 +116,8 @@ public sealed class AuthorizationModeTests(ApiHost host) : IClassFixture<ApiHost
         var directory = Directory.CreateTempSubdirectory("orders-mode-").FullName;
         try
         {
-            return await OrderServiceProcess.Command(OrderServiceProcess.ServiceDll, [ConfigurationCheck.Flag], directory, environment)
+            return await OrderServiceProcess
+                .Command(OrderServiceProcess.ServiceDll, [ConfigurationCheck.Flag], directory, environment)
                 .WithValidation(CommandResultValidation.None).ExecuteBufferedAsync(Ct);
         }
         finally

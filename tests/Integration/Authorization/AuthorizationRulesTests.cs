@@ -11,7 +11,10 @@ using Xunit;
 
 namespace OrderService.Integration.Tests.Authorization;
 
-/// <summary>The rules around the matrix: claim shapes, the customer's view of a batch, what stays anonymous, Mode=None, start-up checks.</summary>
+/// <summary>
+/// The rules around the matrix: claim shapes, the customer's view of a batch, what stays anonymous, Mode=None,
+/// start-up checks.
+/// </summary>
 public sealed class AuthorizationRulesTests(AuthorizedSqlite service, ApiHost host) : IClassFixture<AuthorizedSqlite>, IClassFixture<ApiHost>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
@@ -69,7 +72,8 @@ public sealed class AuthorizationRulesTests(AuthorizedSqlite service, ApiHost ho
     {
         var order = await CreateAsync(Ids.NewCustomer());
 
-        using var response = await SendAsync(HttpMethod.Get, $"/orders/{order.Id}", TestTokens.Create("orders:read orders:admin", key: RandomNumberGenerator.GetBytes(32)));
+        var forged = TestTokens.Create("orders:read orders:admin", key: RandomNumberGenerator.GetBytes(32));
+        using var response = await SendAsync(HttpMethod.Get, $"/orders/{order.Id}", forged);
 
         await OrderApi.ReadProblemAsync(response, HttpStatusCode.Unauthorized);
         response.Headers.WwwAuthenticate.ShouldHaveSingleItem().Parameter.ShouldNotBeNull().ShouldContain("invalid_token");
@@ -94,7 +98,8 @@ public sealed class AuthorizationRulesTests(AuthorizedSqlite service, ApiHost ho
         using var anonymous = await service.Client.GetAsync(path, Ct);
         using var authenticated = await SendAsync(HttpMethod.Get, path, TestTokens.Create("orders:read", "c-1"));
 
-        (await OrderApi.ReadProblemAsync(anonymous, HttpStatusCode.Unauthorized))["title"]!.GetValue<string>().ShouldBe("Unauthorized");
+        var problem = await OrderApi.ReadProblemAsync(anonymous, HttpStatusCode.Unauthorized);
+        problem["title"]!.GetValue<string>().ShouldBe("Unauthorized");
         authenticated.StatusCode.ShouldBe(path == "/no-such-path" ? HttpStatusCode.NotFound : HttpStatusCode.OK);
     }
 

@@ -42,7 +42,8 @@ public sealed class OidcAuthorityTests(ApiHost host) : IClassFixture<ApiHost>, I
         var discovery = $$"""{"issuer":"{{_issuer}}","jwks_uri":"{{_issuer}}/jwks"}""";
         var jwks = $$"""
             {"keys":[{"kty":"RSA","use":"sig","alg":"RS256","kid":"{{KeyId}}",
-            "n":"{{Base64UrlEncoder.Encode(parameters.Modulus)}}","e":"{{Base64UrlEncoder.Encode(parameters.Exponent)}}"}]}
+            "n":"{{Base64UrlEncoder.Encode(parameters.Modulus)}}",
+            "e":"{{Base64UrlEncoder.Encode(parameters.Exponent)}}"}]}
             """;
         _authority.MapGet("/.well-known/openid-configuration", () => Results.Text(discovery, "application/json"));
         _authority.MapGet("/jwks", () => Results.Text(jwks, "application/json"));
@@ -100,11 +101,15 @@ public sealed class OidcAuthorityTests(ApiHost host) : IClassFixture<ApiHost>, I
     /// <summary>A token as the authority would issue it, or forged with another key, issuer or audience.</summary>
     private string Token(string customer, RSA? key = null, string? issuer = null, string audience = Audience) =>
         TestTokens.Create("orders:read orders:write", customer, audience, issuer: issuer ?? _issuer,
-            credentials: new SigningCredentials(new RsaSecurityKey(key ?? _key) { KeyId = KeyId }, SecurityAlgorithms.RsaSha256));
+            credentials: new SigningCredentials(
+                new RsaSecurityKey(key ?? _key) { KeyId = KeyId }, SecurityAlgorithms.RsaSha256));
 
     private static async Task<Guid> CreateAsync(HttpClient client, string token, string customer)
     {
-        using var request = new HttpRequestMessage(HttpMethod.Post, "/orders") { Content = JsonContent.Create(ApiHost.ValidOrder(customer)) };
+        using var request = new HttpRequestMessage(HttpMethod.Post, "/orders")
+        {
+            Content = JsonContent.Create(ApiHost.ValidOrder(customer)),
+        };
         request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
         using var response = await client.SendAsync(request, Ct);
         return (await OrderApi.ReadOrderAsync(response, HttpStatusCode.Created)).Id;

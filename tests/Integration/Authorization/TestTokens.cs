@@ -28,8 +28,9 @@ public static class TestTokens
     /// A token for <paramref name="scope"/>: a string is sent as one (possibly space-delimited) string, a
     /// string[] as a JSON array, null as no scope claim at all; <paramref name="customerId"/> likewise.
     /// </summary>
-    public static string Create(object? scope, object? customerId = null, string audience = Audience, TimeSpan? expiresIn = null, byte[]? key = null,
-        string issuer = Issuer, SigningCredentials? credentials = null)
+    public static string Create(
+        object? scope, object? customerId = null, string audience = Audience, TimeSpan? expiresIn = null,
+        byte[]? key = null, string issuer = Issuer, SigningCredentials? credentials = null)
     {
         var now = DateTime.UtcNow;
         var expires = now + (expiresIn ?? TimeSpan.FromHours(1));
@@ -52,10 +53,11 @@ public static class TestTokens
             NotBefore = expires < now ? expires - TimeSpan.FromHours(1) : now,
             Expires = expires,
             Claims = claims,
-            SigningCredentials = credentials ?? new SigningCredentials(new SymmetricSecurityKey(key ?? Key), SecurityAlgorithms.HmacSha256),
+            SigningCredentials = credentials
+                ?? new SigningCredentials(new SymmetricSecurityKey(key ?? Key), SecurityAlgorithms.HmacSha256),
         });
     }
 
-    /// <summary>Every scope, no customer: an operator or back-office caller that reaches every customer's orders.</summary>
+    /// <summary>Every scope, no customer: an operator or back office that reaches every customer's orders.</summary>
     public static string Operator() => Create("orders:read orders:write orders:fulfil orders:admin");
 }
