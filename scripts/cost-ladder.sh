@@ -93,8 +93,9 @@ start_rung() { # rung[@NAME=VALUE,...] database log_name -> rung_pid
     g-debug) command=("${service[@]}" dotnet "$out/publish/service-debug/OrderService.dll") ;;
     *) command=(dotnet "$out/publish/ladder/CostLadder.dll" --rung "$rung" --postgres "$connection") ;;
   esac
-  env ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Default=Warning Logging__LogLevel__Microsoft.AspNetCore=Warning \
-    "${settings_env[@]}" "${command[@]}" --urls "http://127.0.0.1:$http_port" >"$out/logs/rung-$3.log" 2>&1 &
+  env ASPNETCORE_ENVIRONMENT=Production Authorization__Mode=None Logging__LogLevel__Default=Warning \
+    Logging__LogLevel__Microsoft.AspNetCore=Warning "${settings_env[@]}" \
+    "${command[@]}" --urls "http://127.0.0.1:$http_port" >"$out/logs/rung-$3.log" 2>&1 &
   rung_pid=$!
   for _ in $(seq 1 120); do
     curl -sf "http://127.0.0.1:$http_port/health/ready" >/dev/null && return 0

@@ -54,7 +54,8 @@ for run in $runs; do
   IFS=',' read -ra settings_env <<<"$settings"
   psql -q -d postgres -c "CREATE DATABASE $database" >/dev/null
   echo "== start $index: $run"
-  env ASPNETCORE_ENVIRONMENT=Production Logging__LogLevel__Default=Warning Store__Provider=PostgreSql \
+  env ASPNETCORE_ENVIRONMENT=Production Authorization__Mode=None Logging__LogLevel__Default=Warning \
+    Store__Provider=PostgreSql \
     "ConnectionStrings__Orders=Host=127.0.0.1;Port=$pg_port;Username=postgres;Database=$database" "${settings_env[@]}" \
     dotnet "$out/publish/OrderService.dll" --urls "http://127.0.0.1:$http_port" >"$out/logs/service-$index.log" 2>&1 &
   service_pid=$!

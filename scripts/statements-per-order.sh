@@ -19,7 +19,7 @@ runuser -u postgres -- $PGBIN/pg_ctl -D "$ROOT/data" -l "$ROOT/log" -w start >/d
 PSQL="$PGBIN/psql -h 127.0.0.1 -p $PGPORT -U postgres -X -q -A"
 $PSQL -d postgres -c "CREATE DATABASE orders" ; $PSQL -d orders -c "CREATE EXTENSION pg_stat_statements"
 dotnet $(cd "$(dirname "$0")/.." && pwd)/artifacts/bin/OrderService/release/OrderService.dll --urls http://127.0.0.1:$HTTP \
-  --Store:Provider=PostgreSql --Store:Layout=$LAYOUT --Store:PostgreSql:GroupCommit=$GROUP \
+  --Authorization:Mode=None --Store:Provider=PostgreSql --Store:Layout=$LAYOUT --Store:PostgreSql:GroupCommit=$GROUP \
   "--ConnectionStrings:Orders=Host=127.0.0.1;Port=$PGPORT;Username=postgres;Database=orders" >"$ROOT/service.log" 2>&1 &
 SVC=$!
 trap 'kill $SVC 2>/dev/null; runuser -u postgres -- $PGBIN/pg_ctl -D "$ROOT/data" -m immediate stop >/dev/null; rm -rf "$ROOT"' EXIT

@@ -52,6 +52,7 @@ public sealed class NativeAotTests(NativeAotBuild build) : IClassFixture<NativeA
 
     private async Task RunWorkflowAndErrorsAsync(Dictionary<string, string> settings)
     {
+        settings["OpenApi:Enabled"] = "true";
         await using var service = await OrderServiceProcess.StartAsync(build.Executable, build.Folder, settings, Ct);
         var http = service.Client;
 
@@ -84,7 +85,8 @@ public sealed class NativeAotTests(NativeAotBuild build) : IClassFixture<NativeA
 
         // Out-of-range values are all named in one run; the binder stops at the first value it cannot convert.
         foreach (string[] settings in (string[][])[
-            ["--Store:CommandTimeoutSeconds=-5", "--Store:Sqlite:BusyTimeoutMilliseconds=-1"], ["--Store:Layout=Tables"]])
+            ["--Store:CommandTimeoutSeconds=-5", "--Store:Sqlite:BusyTimeoutMilliseconds=-1"],
+            ["--Store:Layout=Tables"], ["--Authorization:Mode=Bearer"]])
         {
             string[] arguments = [.. settings, "--urls", "http://127.0.0.1:0"];
             var native = await OrderServiceProcess.RunAsync(arguments, executable: build.Executable,

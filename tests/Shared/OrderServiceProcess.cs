@@ -16,14 +16,28 @@ public sealed class OrderServiceProcess : IAsyncDisposable
 {
     /// <summary>The prefixes of the environment variables the service reads settings from.</summary>
     public static readonly IReadOnlyList<string> SettingPrefixes =
-        ["Store__", "ConnectionStrings__", "Resilience__", "Authentication__", "RateLimiting__", "RequestTimeouts__",
-            "ASPNETCORE_", "DOTNET_ENVIRONMENT", "OTEL_"];
+    [
+        "Store__", "ConnectionStrings__", "Resilience__", "Authentication__", "Authorization__", "OpenApi__",
+        "RateLimiting__", "RequestTimeouts__", "ASPNETCORE_", "DOTNET_ENVIRONMENT", "OTEL_",
+    ];
 
     /// <summary>
     /// What every test starter sets unless the test sets the key itself: tests send many requests from one address,
     /// which the rate limiter would answer with 429.
     /// </summary>
     public static readonly KeyValuePair<string, string> RateLimiterOff = new("RateLimiting:PermitLimit", "0");
+
+    /// <summary>
+    /// What a test's service runs with unless the test sets its own: no tokens. Outside Development the service
+    /// refuses to start without an explicit choice, and a test of the store has nothing to do with tokens.
+    /// </summary>
+    public static readonly KeyValuePair<string, string> NoTokens = new("Authorization:Mode", "None");
+
+    /// <summary>Whether <paramref name="keys"/> (Section:Key or Section__Key) already choose authorization.</summary>
+    public static bool ChoosesAuthorization(IEnumerable<string> keys) => keys.Any(k =>
+        k.TrimStart('-').Replace("__", ":", StringComparison.Ordinal) is var key
+        && (key.StartsWith("Authorization:", StringComparison.OrdinalIgnoreCase)
+            || key.StartsWith("Authentication:", StringComparison.OrdinalIgnoreCase)));
 
     private readonly BackgroundProcess _process;
 
@@ -77,8 +91,9 @@ public sealed class OrderServiceProcess : IAsyncDisposable
     {
         var port = FreePort.Loopback();
         var urls = string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port}");
+        var chosen = ChoosesAuthorization(settings.Keys) ? settings : settings.Append(NoTokens);
         var process = BackgroundProcess.Start(
-            Command(executable, ["--urls", urls, .. WithRateLimiterOff(settings).Select(s => $"--{s.Key}={s.Value}")],
+            Command(executable, ["--urls", urls, .. WithRateLimiterOff(chosen).Select(s => $"--{s.Key}={s.Value}")],
                 workingDirectory));
         var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(30) };
         var service = new OrderServiceProcess(process, client);
@@ -118,6 +133,14 @@ public sealed class OrderServiceProcess : IAsyncDisposable
         var output = new StringBuilder();
         var errors = new StringBuilder();
         var seen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        if (!ChoosesAuthorization(arguments.Concat(environment?.Keys ?? [])))
+        {
+            environment = new Dictionary<string, string>(environment ?? new Dictionary<string, string>())
+            {
+                [NoTokens.Key.Replace(":", "__", StringComparison.Ordinal)] = NoTokens.Value,
+            };
+        }
+
         var command = Command(executable ?? ServiceDll, arguments, directory, environment)
             .WithStandardOutputPipe(PipeTarget.ToDelegate(line =>
             {
@@ -152,8 +175,8 @@ public sealed class OrderServiceProcess : IAsyncDisposable
     }
 
     private static IEnumerable<KeyValuePair<string, string>> WithRateLimiterOff(
-        IReadOnlyDictionary<string, string> settings) =>
-        settings.Keys.Contains(RateLimiterOff.Key, StringComparer.OrdinalIgnoreCase) ? settings
+        IEnumerable<KeyValuePair<string, string>> settings) =>
+        settings.Any(s => string.Equals(s.Key, RateLimiterOff.Key, StringComparison.OrdinalIgnoreCase)) ? settings
             : settings.Append(RateLimiterOff);
 
     public async ValueTask DisposeAsync()

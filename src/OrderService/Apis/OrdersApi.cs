@@ -38,9 +38,9 @@ public static class OrdersApi
         orders.MapPost("/{id}/pay", PayOrderAsync).WithName("PayOrder")
             .WithSummary("Created -> Paid.").AcceptsJsonOnly().Transition();
         orders.MapPost("/{id}/ship", ShipOrderAsync).WithName("ShipOrder").WithSummary("Paid -> Shipped.")
-            .AcceptsJsonOnly().Transition();
+            .AcceptsJsonOnly().Transition().Fulfils();
         orders.MapPost("/{id}/complete", CompleteOrderAsync).WithName("CompleteOrder")
-            .WithSummary("Shipped -> Completed.").Transition().DisableValidation();
+            .WithSummary("Shipped -> Completed.").Transition().Fulfils().DisableValidation();
         orders.MapPost("/{id}/cancel", CancelOrderAsync).WithName("CancelOrder")
             .WithSummary("Created or Paid -> Cancelled.").AcceptsJsonOnly().Transition();
 

@@ -30,6 +30,15 @@ public static class AuthorizationProblems
         Detail = $"The token does not grant scope {scope}.",
     };
 
+    public static ProblemDetails NoCustomer() => new()
+    {
+        Type = ForbiddenType,
+        Title = "Forbidden",
+        Status = StatusCodes.Status403Forbidden,
+        Detail = $"The token names no customer ({OrderScopes.CustomerClaim} claim) and lacks scope " +
+            $"{OrderScopes.Admin}, which reaches every customer.",
+    };
+
     public static ProblemHttpResult OtherCustomer() => TypedResults.Problem(new ProblemDetails
     {
         Type = ForbiddenType,
@@ -68,6 +77,9 @@ internal sealed class ProblemAuthorizationResultHandler : IAuthorizationMiddlewa
         }
 
         await context.ForbidAsync();
-        await ProblemSetup.WriteAsync(context, AuthorizationProblems.MissingScope(scope ?? "(none)"));
+        var failed = authorizeResult.AuthorizationFailure?.FailedRequirements ?? [];
+        var onlyCustomer = failed.Contains(CustomerRequirement.Instance) && !failed.OfType<ScopeRequirement>().Any();
+        await ProblemSetup.WriteAsync(context,
+            onlyCustomer ? AuthorizationProblems.NoCustomer() : AuthorizationProblems.MissingScope(scope ?? "(none)"));
     }
 }

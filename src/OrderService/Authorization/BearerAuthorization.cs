@@ -5,34 +5,47 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Authorization;
 
-/// <summary>Whether <c>Authentication:Schemes:Bearer</c> is configured; read once at start-up.</summary>
+/// <summary>Whether calls need a bearer token (<see cref="AuthorizationSettings.Resolve"/>).</summary>
 public sealed record BearerAuthorizationSwitch(bool IsOn);
 
-/// <summary>Optional JWT bearer authorization, configured the ASP.NET Core way.</summary>
+/// <summary>JWT bearer authorization, configured the ASP.NET Core way; fails closed outside Development.</summary>
 public static class BearerAuthorization
 {
     public static WebApplicationBuilder AddOrderAuthorization(this WebApplicationBuilder builder)
     {
-        var isOn = builder.Configuration.GetSection(BearerTokenOptions.SectionName).Exists();
+        var configuration = builder.Configuration;
         var services = builder.Services;
+        services.AddOptions<AuthorizationSettings>().Bind(configuration.GetSection(AuthorizationSettings.SectionName))
+            .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<AuthorizationSettings>, AuthorizationSettingsValidator>();
+        var isOn = AuthorizationSettings.Resolve(configuration, builder.Environment) == AuthorizationMode.Bearer;
         services.AddSingleton(new BearerAuthorizationSwitch(isOn));
         if (!isOn)
         {
             return builder;
         }
 
-        services.AddOptions<BearerTokenOptions>()
-            .Bind(builder.Configuration.GetSection(BearerTokenOptions.SectionName))
-            .ValidateOnStart();
-        services.AddSingleton<IValidateOptions<BearerTokenOptions>, BearerTokenOptionsValidator>();
+        if (configuration.GetSection(BearerTokenOptions.SectionName).Exists())
+        {
+            services.AddOptions<BearerTokenOptions>().Bind(configuration.GetSection(BearerTokenOptions.SectionName))
+                .ValidateOnStart();
+            services.AddSingleton<IValidateOptions<BearerTokenOptions>, BearerTokenOptionsValidator>();
+        }
 
-        // The scheme reads its own section (Authentication:Schemes:Bearer); nothing is set in code.
+        // The scheme reads its own section (Authentication:Schemes:Bearer); an Authority is added beside its keys.
         services.AddAuthentication(JwtBearerDefaults.AuthenticationScheme).AddJwtBearer();
-        services.AddAuthorizationBuilder()
-            .AddPolicy(OrderScopes.Read, static policy => policy.RequireAuthenticatedUser()
-                .AddRequirements(new ScopeRequirement(OrderScopes.Read)))
-            .AddPolicy(OrderScopes.Write, static policy => policy.RequireAuthenticatedUser()
-                .AddRequirements(new ScopeRequirement(OrderScopes.Write)));
+        services.AddOptions<JwtBearerOptions>(JwtBearerDefaults.AuthenticationScheme)
+            .Configure<IOptions<AuthorizationSettings>>(static (jwt, settings) => AddAuthority(jwt, settings.Value));
+        var authorization = services.AddAuthorizationBuilder()
+            .SetFallbackPolicy(new AuthorizationPolicyBuilder().RequireAuthenticatedUser().Build())
+            .AddPolicy(OrderScopes.Admin, static policy => policy.RequireAuthenticatedUser()
+                .AddRequirements(new ScopeRequirement(OrderScopes.Admin)));
+        foreach (var scope in (string[])[OrderScopes.Read, OrderScopes.Write, OrderScopes.Fulfil])
+        {
+            authorization.AddPolicy(scope, policy => policy.RequireAuthenticatedUser()
+                .AddRequirements(new ScopeRequirement(scope), CustomerRequirement.Instance));
+        }
+
         services.AddSingleton<IAuthorizationMiddlewareResultHandler, ProblemAuthorizationResultHandler>();
         services.Configure<OpenApiOptions>(BearerOpenApi.DocumentName, static options =>
             BearerOpenApi.Describe(options));
@@ -49,5 +62,20 @@ public static class BearerAuthorization
         }
 
         return app;
+    }
+
+    /// <summary>The authority's discovery document gives the issuer and keys (JWKS), beside the section's.</summary>
+    private static void AddAuthority(JwtBearerOptions jwt, AuthorizationSettings settings)
+    {
+        if (string.IsNullOrWhiteSpace(settings.Authority))
+        {
+            return;
+        }
+
+        jwt.Authority = settings.Authority;
+        var parameters = jwt.TokenValidationParameters;
+        parameters.ValidateIssuer = true;
+        parameters.ValidateAudience = true;
+        parameters.ValidAudiences = [.. parameters.ValidAudiences ?? [], settings.Audience];
     }
 }

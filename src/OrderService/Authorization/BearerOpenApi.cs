@@ -21,9 +21,10 @@ internal static class BearerOpenApi
                 Type = SecuritySchemeType.Http,
                 Scheme = "bearer",
                 BearerFormat = "JWT",
-                Description = $"A JWT with scope {OrderScopes.Read} to read and {OrderScopes.Write} to change (the " +
-                    $"`scope` claim: a space-delimited string or an array). " +
-                    $"With a `{OrderScopes.CustomerClaim}` claim it reaches only that customer's orders.",
+                Description = $"A JWT with scope {OrderScopes.Read} to read, {OrderScopes.Write} to create, pay and " +
+                    $"cancel, {OrderScopes.Fulfil} to ship and complete (the `scope` claim: a space-delimited " +
+                    $"string or an array). A `{OrderScopes.CustomerClaim}` claim limits it to that customer's " +
+                    $"orders; without one it needs {OrderScopes.Admin}.",
             };
             return Task.CompletedTask;
         });
@@ -40,13 +41,15 @@ internal static class BearerOpenApi
             // The list stays empty: linters read an http scheme's list as OAuth2 scopes, so the scope goes in the text.
             operation.Security = [new OpenApiSecurityRequirement { [new OpenApiSecuritySchemeReference(SchemeName,
                 context.Document)] = [] }];
-            operation.Description = ($"{operation.Description} Needs scope `{scope}`; a token with a " +
-                $"`{OrderScopes.CustomerClaim}` claim reaches only that customer's orders.").TrimStart();
+            operation.Description = ($"{operation.Description} Needs scope `{scope}`, and a " +
+                $"`{OrderScopes.CustomerClaim}` claim (only that customer's orders) or scope `{OrderScopes.Admin}`.")
+                .TrimStart();
             Describe(operation, "401",
                 "No valid bearer token (missing, expired, wrong issuer, audience or signature); WWW-Authenticate " +
                 "says which.");
             Describe(operation, "403",
-                $"The token lacks scope {scope}, or it names another customer in `{OrderScopes.CustomerClaim}`.");
+                $"The token lacks scope {scope}, names no customer without {OrderScopes.Admin}, or names another " +
+                $"customer in `{OrderScopes.CustomerClaim}`.");
             return Task.CompletedTask;
         });
     }

@@ -5,14 +5,13 @@ namespace OrderService.Authorization;
 
 /// <summary><c>Authentication:Schemes:Bearer</c>, checked at start-up: JwtBearer itself lets a bad one in.</summary>
 [Description("JWT bearer authorization, the section dotnet user-jwts writes and ASP.NET Core's JwtBearer reads. " +
-    "Absent: authorization is off. Its other keys (MapInboundClaims, RequireHttpsMetadata, ...) work as in any " +
-    "ASP.NET Core service.")]
+    "Setting it implies Authorization:Mode=Bearer. Its other keys (MapInboundClaims, RequireHttpsMetadata, ...) " +
+    "work as in any ASP.NET Core service.")]
 public sealed class BearerTokenOptions
 {
     public const string SectionName = "Authentication:Schemes:Bearer";
 
-    [Description("The iss every token must carry. Setting any key of this section turns authorization on. " +
-        IssuerRule)]
+    [Description("The iss every token must carry. " + IssuerRule)]
     public string? ValidIssuer { get; set; }
 
     [Description("More accepted iss values, besides ValidIssuer. " + IssuerRule)]
@@ -24,14 +23,15 @@ public sealed class BearerTokenOptions
     [Description("The accepted aud values. " + AudienceRule)]
     public List<string> ValidAudiences { get; set; } = [];
 
-    [Description("An OpenID Connect issuer whose published keys sign the tokens, instead of SigningKeys.")]
+    [Description("An OpenID Connect issuer whose published keys sign the tokens, instead of SigningKeys " +
+        "(Authorization:Authority does the same beside them).")]
     public string? Authority { get; set; }
 
     [Description("Symmetric keys as dotnet user-jwts stores them; JwtBearer uses the one whose Issuer is a valid " +
         "issuer. One key per issuer, and one whose Issuer is the ValidIssuer, unless Authority is set.")]
     public List<SigningKey> SigningKeys { get; set; } = [];
 
-    private const string IssuerRule = "Required (ValidIssuer or ValidIssuers) unless Authority is set.";
+    private const string IssuerRule = "Required (ValidIssuer or ValidIssuers) unless an Authority is set.";
 
     private const string AudienceRule =
         "At least one audience (ValidAudience or ValidAudiences): without one, a token for any audience would pass.";
@@ -53,10 +53,7 @@ public sealed class BearerTokenOptions
 }
 
 /// <summary>Each failure names its key and says what would be accepted.</summary>
-[Description("JWT bearer authorization, the section dotnet user-jwts writes and ASP.NET Core's JwtBearer reads. " +
-    "Absent: authorization is off. Its other keys (MapInboundClaims, RequireHttpsMetadata, ...) work as in any " +
-    "ASP.NET Core service.")]
-public sealed class BearerTokenOptionsValidator : IValidateOptions<BearerTokenOptions>
+public sealed class BearerTokenOptionsValidator(IConfiguration configuration) : IValidateOptions<BearerTokenOptions>
 {
     /// <summary>HS256 needs a key of at least 256 bits; a shorter one makes every token fail (IDX10720).</summary>
     public const int MinKeyBytes = 32;
@@ -69,7 +66,9 @@ public sealed class BearerTokenOptionsValidator : IValidateOptions<BearerTokenOp
         var failures = new List<string>();
         var issuers = options.ValidIssuers.Append(options.ValidIssuer).Where(static i => !string.IsNullOrWhiteSpace(i))
             .ToList();
-        var hasAuthority = !string.IsNullOrWhiteSpace(options.Authority);
+        var authorization = configuration.GetSection(AuthorizationSettings.SectionName);
+        var hasAuthority = !string.IsNullOrWhiteSpace(options.Authority)
+            || !string.IsNullOrWhiteSpace(authorization[nameof(AuthorizationSettings.Authority)]);
 
         if (issuers.Count == 0 && !hasAuthority)
         {
@@ -78,7 +77,8 @@ public sealed class BearerTokenOptionsValidator : IValidateOptions<BearerTokenOp
         }
 
         if (string.IsNullOrWhiteSpace(options.ValidAudience)
-            && !options.ValidAudiences.Any(static a => !string.IsNullOrWhiteSpace(a)))
+            && !options.ValidAudiences.Any(static a => !string.IsNullOrWhiteSpace(a))
+            && string.IsNullOrWhiteSpace(authorization[nameof(AuthorizationSettings.Audience)]))
         {
             failures.Add($"{Section}:ValidAudiences needs at least one audience when authorization is on; without " +
                 $"one, a token for any audience would pass.");

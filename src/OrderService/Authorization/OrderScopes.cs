@@ -3,15 +3,17 @@ using Microsoft.AspNetCore.Authorization;
 
 namespace OrderService.Authorization;
 
-/// <summary>The two scopes of docs/api.md; each is also the name of the policy that requires it.</summary>
+/// <summary>The scopes of docs/authorization.md; each is also the name of the policy that requires it.</summary>
 public static class OrderScopes
 {
     public const string Read = "orders:read";
-    public const string Write = "orders:write";
+    public const string Write = "orders:write"; // create, pay, cancel
+    public const string Fulfil = "orders:fulfil"; // ship, complete
 
+    /// <summary>Every customer's orders; without it a token must name its customer.</summary>
     public const string Admin = "orders:admin";
 
-    /// <summary>A token with this claim reaches only that customer's orders; without it, every customer's.</summary>
+    /// <summary>A token with this claim reaches only that customer's orders.</summary>
     public const string CustomerClaim = "customer_id";
 
     // "scope" as RFC 8693 names it; the long name is what it becomes if an operator sets MapInboundClaims=true.
@@ -50,6 +52,23 @@ public sealed class ScopeRequirement(string scope) : AuthorizationHandler<ScopeR
     protected override Task HandleRequirementAsync(AuthorizationHandlerContext context, ScopeRequirement requirement)
     {
         if (OrderScopes.Has(context.User, requirement.Scope))
+        {
+            context.Succeed(requirement);
+        }
+
+        return Task.CompletedTask;
+    }
+}
+
+/// <summary>Every customer is reached by orders:admin, never by a missing customer_id claim.</summary>
+public sealed class CustomerRequirement : AuthorizationHandler<CustomerRequirement>, IAuthorizationRequirement
+{
+    public static readonly CustomerRequirement Instance = new();
+
+    protected override Task HandleRequirementAsync(AuthorizationHandlerContext context, CustomerRequirement requirement)
+    {
+        if (context.User.HasClaim(static c => c.Type == OrderScopes.CustomerClaim)
+            || OrderScopes.Has(context.User, OrderScopes.Admin))
         {
             context.Succeed(requirement);
         }

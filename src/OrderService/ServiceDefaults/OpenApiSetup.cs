@@ -1,11 +1,23 @@
+using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
 using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.OpenApi;
+using Microsoft.Extensions.Options;
 using Microsoft.OpenApi;
 using OrderService.Apis;
 using OrderService.Data.Orders;
 
 namespace OrderService.ServiceDefaults;
+
+[Description("The OpenAPI document (/openapi/v1.json) and Swagger UI (/swagger). With Authorization:Mode=Bearer " +
+    "both need a token.")]
+public sealed class OpenApiSettings
+{
+    public const string SectionName = "OpenApi";
+
+    [Description("true: serve the document and Swagger UI. Unset: served in Development only.")]
+    public bool? Enabled { get; set; }
+}
 
 /// <summary>The OpenAPI document at /openapi/v1.json.</summary>
 public static class OpenApiSetup
@@ -30,8 +42,17 @@ public static class OpenApiSetup
             "not called until the break ends).",
     };
 
-    public static IServiceCollection AddOrderServiceOpenApi(this IServiceCollection services) =>
-        services.AddOpenApi(options =>
+    /// <summary>Whether <c>OpenApi:Enabled</c>, or else the Development environment, says to serve them.</summary>
+    public static bool IsServed(IServiceProvider services) =>
+        services.GetRequiredService<IOptions<OpenApiSettings>>().Value.Enabled
+        ?? services.GetRequiredService<IHostEnvironment>().IsDevelopment();
+
+    public static IServiceCollection AddOrderServiceOpenApi(this IServiceCollection services,
+        IConfiguration configuration)
+    {
+        services.AddOptions<OpenApiSettings>().Bind(configuration.GetSection(OpenApiSettings.SectionName))
+            .ValidateOnStart();
+        return services.AddOpenApi(options =>
         {
             options.AddDocumentTransformer(static (document, _, _) =>
             {
@@ -58,6 +79,7 @@ public static class OpenApiSetup
                 return Task.CompletedTask;
             });
         });
+    }
 
     private static void DescribeServersAndTags(OpenApiDocument document)
     {

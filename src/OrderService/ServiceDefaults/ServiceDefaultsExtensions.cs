@@ -13,15 +13,20 @@ public static class ServiceDefaultsExtensions
         builder.Configuration.AddKeyPerFile(SecretsDirectory, optional: true);
         builder.WebHost.ConfigureKestrel(static kestrel => kestrel.AddServerHeader = false);
         builder.Services.AddHealthChecks().AddCheck<OrderStoreHealthCheck>("order-store", tags: [HealthApi.ReadyTag]);
-        builder.Services.AddOrderServiceOpenApi();
+        builder.Services.AddOrderServiceOpenApi(builder.Configuration);
         builder.AddTelemetry();
         return builder;
     }
 
-    /// <summary>Health, the OpenAPI document and Swagger UI.</summary>
+    /// <summary>Health, open to all; the OpenAPI document and Swagger UI when <c>OpenApi</c> says.</summary>
     public static WebApplication MapServiceDefaults(this WebApplication app)
     {
-        app.MapHealthApi();
+        app.MapHealthApi().AllowAnonymous();
+        if (!OpenApiSetup.IsServed(app.Services))
+        {
+            return app;
+        }
+
         app.MapOpenApi();
 
         // Branch so that the UI's static-file middleware only ever sees /swagger requests.

@@ -171,6 +171,7 @@ public static class AllocationTable
         protected override void ConfigureWebHost(IWebHostBuilder builder)
         {
             builder.UseEnvironment("Testing");
+            builder.UseSetting("Authorization:Mode", "None");
             builder.UseSetting("ConnectionStrings:Orders", _connectionString);
             builder.ConfigureLogging(logging => logging.ClearProviders());
         }

@@ -1,3 +1,4 @@
+using System.Text.Json;
 using System.Text.RegularExpressions;
 using OrderService.ServiceDefaults;
 
@@ -126,7 +127,8 @@ internal sealed partial class CommandRuns(string root, string binaries, string s
                 AddShootout(documented, programArgs);
                 break;
             case "src/OrderService":
-                AddService(documented, programArgs);
+                // dotnet run applies the project's launch profile (Development), unless told not to.
+                AddService(documented, programArgs, args.Contains("--no-launch-profile") ? [] : LaunchProfile());
                 break;
             case "tests/Benchmarks":
                 AddBenchmarks(documented, programArgs);
@@ -176,10 +178,27 @@ internal sealed partial class CommandRuns(string root, string binaries, string s
     }
 
     /// <summary>The service with its documented settings and --check-config, from its own folder (appsettings.json beside it, as the image runs it).</summary>
-    private void AddService(DocumentedCommand documented, List<string> args)
+    private void AddService(DocumentedCommand documented, List<string> args, Dictionary<string, string>? profile = null)
     {
         var service = Assembly("OrderService", "OrderService.dll");
-        Add(ServiceCheck, documented, service, [.. args, ConfigurationCheck.Flag], Environment(documented), Path.GetDirectoryName(service)!, ConfigurationValid());
+        var environment = Environment(documented);
+        foreach (var (name, value) in profile ?? [])
+        {
+            environment.TryAdd(name, value);
+        }
+
+        Add(ServiceCheck, documented, service, [.. args, ConfigurationCheck.Flag], environment,
+            Path.GetDirectoryName(service)!, ConfigurationValid());
+    }
+
+    /// <summary>The environment variables of the first profile in the service's launchSettings.json.</summary>
+    private Dictionary<string, string> LaunchProfile()
+    {
+        var path = Path.Combine(root, "src", "OrderService", "Properties", "launchSettings.json");
+        using var settings = JsonDocument.Parse(File.ReadAllText(path));
+        return settings.RootElement.GetProperty("profiles").EnumerateObject().First().Value
+            .GetProperty("environmentVariables").EnumerateObject()
+            .ToDictionary(p => p.Name, p => p.Value.GetString()!, StringComparer.Ordinal);
     }
 
     /// <summary>The configuration reference tool, writing its page to a scratch file instead of docs/.</summary>

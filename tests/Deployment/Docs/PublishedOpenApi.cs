@@ -14,7 +14,8 @@ internal static class PublishedOpenApi
     {
         using var database = new ScratchSqliteFile();
         await using var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b =>
-            b.UseEnvironment("Testing").UseSetting("ConnectionStrings:Orders", database.ConnectionString));
+            b.UseEnvironment("Testing").UseSetting("Authorization:Mode", "None").UseSetting("OpenApi:Enabled", "true")
+                .UseSetting("ConnectionStrings:Orders", database.ConnectionString));
         using var client = app.CreateClient();
         return (await client.GetFromJsonAsync<JsonObject>(Route, cancellationToken))!;
     }

@@ -37,7 +37,8 @@ public sealed class RestWalkTests
         var port = FreePort.Loopback();
         using var database = new ScratchSqliteFile();
         await using (var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b =>
-            b.UseEnvironment("Testing").UseSetting("ConnectionStrings:Orders", database.ConnectionString)))
+            b.UseEnvironment("Testing").UseSetting("Authorization:Mode", "None")
+                .UseSetting("ConnectionStrings:Orders", database.ConnectionString)))
         {
             app.UseKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, port));
             app.StartServer();

@@ -49,7 +49,15 @@ public sealed class OpenApiLintTests(ApiHost host, AuthorizedSqlite authorized) 
             // The server URL echoes the request's host. The test host's "localhost" trips Redocly's
             // no-server-example.com, which a deployment never sees, so ask as the run command of README.md#run-it
             // (`dotnet run --urls http://127.0.0.1:5000`) would be asked.
-            await File.WriteAllTextAsync(document, await client.GetStringAsync("http://127.0.0.1:5000/openapi/v1.json", Ct), Ct);
+            using var request = new HttpRequestMessage(HttpMethod.Get, "http://127.0.0.1:5000/openapi/v1.json");
+            if (securityDefined)
+            {
+                request.Headers.Authorization = new("Bearer", TestTokens.Operator()); // tokens on: needed here too
+            }
+
+            using var response = await client.SendAsync(request, Ct);
+            var text = await response.EnsureSuccessStatusCode().Content.ReadAsStringAsync(Ct);
+            await File.WriteAllTextAsync(document, text, Ct);
 
             var redoclyArguments = new List<string> { "lint", "--extends", "recommended", "--format", "json", document };
             if (!securityDefined)
@@ -87,7 +95,7 @@ internal sealed class LintTools(string root, string ruleset)
     /// <summary>Skips the test when npm is missing; fails it, saying how to install, when npm is there but the linters are not.</summary>
     public static LintTools Find()
     {
-        var repository = FindRepository();
+        var repository = Repository.Root;
         var installed = Environment.GetEnvironmentVariable("ORDERS_TEST_OPENAPI_LINT") is { Length: > 0 } configured
             ? configured
             : Path.Combine(repository, "artifacts", "openapi-lint");
@@ -134,17 +142,4 @@ internal sealed class LintTools(string root, string ruleset)
 
     private static bool OnPath(string command) =>
         (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator).Any(dir => File.Exists(Path.Combine(dir, command)));
-
-    private static string FindRepository()
-    {
-        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "OrderService.sln")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException($"No OrderService.sln above {AppContext.BaseDirectory}.");
-    }
 }

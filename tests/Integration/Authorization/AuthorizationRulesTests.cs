@@ -11,7 +11,10 @@ using Xunit;
 
 namespace OrderService.Integration.Tests.Authorization;
 
-/// <summary>The rules around the matrix: claim shapes, the customer's view of a batch, what stays anonymous, off by default, start-up checks.</summary>
+/// <summary>
+/// The rules around the matrix: claim shapes, the customer's view of a batch, what stays anonymous, Mode=None,
+/// start-up checks.
+/// </summary>
 public sealed class AuthorizationRulesTests(AuthorizedSqlite service, ApiHost host) : IClassFixture<AuthorizedSqlite>, IClassFixture<ApiHost>
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
@@ -33,9 +36,10 @@ public sealed class AuthorizationRulesTests(AuthorizedSqlite service, ApiHost ho
     public async Task The_scope_claim_is_read_as_a_space_delimited_string_and_as_an_array(string scopeJson, bool grantsRead)
     {
         var scope = JsonNode.Parse(scopeJson) is JsonArray array ? array.Select(s => s!.GetValue<string>()).ToArray() : (object)JsonNode.Parse(scopeJson)!.GetValue<string>();
-        var order = await CreateAsync(Ids.NewCustomer());
+        var customer = Ids.NewCustomer();
+        var order = await CreateAsync(customer);
 
-        using var response = await SendAsync(HttpMethod.Get, $"/orders/{order.Id}", TestTokens.Create(scope));
+        using var response = await SendAsync(HttpMethod.Get, $"/orders/{order.Id}", TestTokens.Create(scope, customer));
 
         response.StatusCode.ShouldBe(grantsRead ? HttpStatusCode.OK : HttpStatusCode.Forbidden, scopeJson);
     }
@@ -68,7 +72,8 @@ public sealed class AuthorizationRulesTests(AuthorizedSqlite service, ApiHost ho
     {
         var order = await CreateAsync(Ids.NewCustomer());
 
-        using var response = await SendAsync(HttpMethod.Get, $"/orders/{order.Id}", TestTokens.Create("orders:read", key: RandomNumberGenerator.GetBytes(32)));
+        var forged = TestTokens.Create("orders:read orders:admin", key: RandomNumberGenerator.GetBytes(32));
+        using var response = await SendAsync(HttpMethod.Get, $"/orders/{order.Id}", forged);
 
         await OrderApi.ReadProblemAsync(response, HttpStatusCode.Unauthorized);
         response.Headers.WwwAuthenticate.ShouldHaveSingleItem().Parameter.ShouldNotBeNull().ShouldContain("invalid_token");
@@ -77,17 +82,29 @@ public sealed class AuthorizationRulesTests(AuthorizedSqlite service, ApiHost ho
     [Theory]
     [InlineData("/health/live")]
     [InlineData("/health/ready")]
-    [InlineData("/openapi/v1.json")]
-    [InlineData("/swagger/index.html")]
-    public async Task Health_the_document_and_Swagger_UI_need_no_token(string path)
+    public async Task Health_needs_no_token(string path)
     {
         using var response = await service.Client.GetAsync(path, Ct);
 
         response.StatusCode.ShouldBe(HttpStatusCode.OK);
     }
 
+    [Theory]
+    [InlineData("/openapi/v1.json")]
+    [InlineData("/swagger/index.html")]
+    [InlineData("/no-such-path")]
+    public async Task Every_other_path_needs_a_valid_token_by_the_fallback_policy(string path)
+    {
+        using var anonymous = await service.Client.GetAsync(path, Ct);
+        using var authenticated = await SendAsync(HttpMethod.Get, path, TestTokens.Create("orders:read", "c-1"));
+
+        var problem = await OrderApi.ReadProblemAsync(anonymous, HttpStatusCode.Unauthorized);
+        problem["title"]!.GetValue<string>().ShouldBe("Unauthorized");
+        authenticated.StatusCode.ShouldBe(path == "/no-such-path" ? HttpStatusCode.NotFound : HttpStatusCode.OK);
+    }
+
     [Fact]
-    public async Task Off_by_default_every_endpoint_answers_without_a_token()
+    public async Task With_Mode_None_every_endpoint_answers_without_a_token()
     {
         var customer = Ids.NewCustomer();
         var order = await ApiHost.CreateOrderAsync(host.Client, customer);

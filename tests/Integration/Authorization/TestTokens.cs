@@ -28,8 +28,9 @@ public static class TestTokens
     /// A token for <paramref name="scope"/>: a string is sent as one (possibly space-delimited) string, a
     /// string[] as a JSON array, null as no scope claim at all; <paramref name="customerId"/> likewise.
     /// </summary>
-    public static string Create(object? scope, object? customerId = null, string audience = Audience,
-        TimeSpan? expiresIn = null, byte[]? key = null, string subject = "test-user")
+    public static string Create(
+        object? scope, object? customerId = null, string audience = Audience, TimeSpan? expiresIn = null,
+        byte[]? key = null, string issuer = Issuer, SigningCredentials? credentials = null, string subject = "test-user")
     {
         var now = DateTime.UtcNow;
         var expires = now + (expiresIn ?? TimeSpan.FromHours(1));
@@ -46,16 +47,18 @@ public static class TestTokens
 
         return new JsonWebTokenHandler().CreateToken(new SecurityTokenDescriptor
         {
-            Issuer = Issuer,
+            Issuer = issuer,
             Audience = audience,
             IssuedAt = expires < now ? expires - TimeSpan.FromHours(1) : now,
             NotBefore = expires < now ? expires - TimeSpan.FromHours(1) : now,
             Expires = expires,
             Claims = claims,
-            SigningCredentials = new SigningCredentials(new SymmetricSecurityKey(key ?? Key), SecurityAlgorithms.HmacSha256),
+            SigningCredentials = credentials
+                ?? new SigningCredentials(new SymmetricSecurityKey(key ?? Key), SecurityAlgorithms.HmacSha256),
         });
     }
 
-    /// <summary>Both scopes, no customer: an operator or back-office caller that reaches every customer's orders.</summary>
-    public static string Operator(string subject = "test-user") => Create("orders:read orders:write", subject: subject);
+    /// <summary>Every scope, no customer: an operator or back office that reaches every customer's orders.</summary>
+    public static string Operator(string subject = "test-user") =>
+        Create("orders:read orders:write orders:fulfil orders:admin", subject: subject);
 }

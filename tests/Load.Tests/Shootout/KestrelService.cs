@@ -22,7 +22,8 @@ internal sealed class KestrelService : IAsyncDisposable
     {
         var port = FreePort.Loopback();
         var factory = new WebApplicationFactory<Program>().WithWebHostBuilder(b =>
-            b.UseEnvironment("Testing").UseSetting("ConnectionStrings:Orders", $"Data Source={database}")
+            b.UseEnvironment("Testing").UseSetting("Authorization:Mode", "None")
+                .UseSetting("ConnectionStrings:Orders", $"Data Source={database}")
                 .UseSetting(OrderServiceProcess.RateLimiterOff.Key, OrderServiceProcess.RateLimiterOff.Value));
         factory.UseKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, port));
         factory.StartServer();

@@ -17,11 +17,16 @@ public sealed class OrderServiceFactory(IReadOnlyDictionary<string, string?> set
 {
     private const string CleanupInterval = "Store:IdempotencyKeys:CleanupIntervalSeconds";
 
+    private const string OpenApiEnabled = "OpenApi:Enabled";
+
     /// <summary>
-    /// The settings, with the Idempotency-Key clean-up's tick a day away unless a test sets it: port tests stamp their
-    /// keys in 2025, and a tick at the default five minutes, in a class that runs longer, would forget them mid-test.
-    /// The key-expiry tests run the sweep themselves, or set the interval. The rate limiter is off unless a test sets
-    /// it (<see cref="OrderServiceProcess.RateLimiterOff"/>).
+    /// The settings, with these unless a test sets them:
+    /// - the Idempotency-Key clean-up's tick a day away: port tests stamp their keys in 2025, and a tick at the
+    ///   default five minutes, in a class that runs longer, would forget them mid-test (the key-expiry tests run the
+    ///   sweep themselves, or set the interval);
+    /// - no tokens (<see cref="OrderServiceProcess.NoTokens"/>), unless the test chooses authorization itself;
+    /// - the rate limiter off (<see cref="OrderServiceProcess.RateLimiterOff"/>);
+    /// - the OpenAPI document served, which the contract tests read (outside Development it is off by default).
     /// </summary>
     public IReadOnlyDictionary<string, string?> Settings { get; } = WithDefaults(settings);
 
@@ -30,6 +35,12 @@ public sealed class OrderServiceFactory(IReadOnlyDictionary<string, string?> set
         var all = new Dictionary<string, string?>(settings, StringComparer.OrdinalIgnoreCase);
         all.TryAdd(CleanupInterval, "86400");
         all.TryAdd(OrderServiceProcess.RateLimiterOff.Key, OrderServiceProcess.RateLimiterOff.Value);
+        all.TryAdd(OpenApiEnabled, "true");
+        if (!OrderServiceProcess.ChoosesAuthorization(all.Keys))
+        {
+            all.Add(OrderServiceProcess.NoTokens.Key, OrderServiceProcess.NoTokens.Value);
+        }
+
         return all;
     }
 
