@@ -23,33 +23,35 @@ public static class PostgreSqlStores
                 "PostgreSQL never reads uncommitted rows.");
         }
 
+        var postgres = context.Settings<PostgreSqlStoreOptions>();
         var database = Database(context, logger);
         var primary = options.Layout == StoreLayout.Document
-            ? new StoreBundle(DocumentStore(database, options),
+            ? new StoreBundle(DocumentStore(database, options, postgres),
                 new PostgresSchema(database, StoreLayout.Document), new PostgresTransientFaults(), database, database)
-            : new StoreBundle(Relational(database, options),
+            : new StoreBundle(Relational(database, options, postgres),
                 new PostgresSchema(database, StoreLayout.Relational), new PostgresTransientFaults(), database,
                 database);
-        return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
+        return string.IsNullOrWhiteSpace(postgres.ReadConnectionString)
             ? primary
-            : WithStandbyReads(primary, database, context, logger);
+            : WithStandbyReads(primary, database, context, postgres, logger);
     }
 
     /// <summary>The primary's pool, from the container.</summary>
     internal static PostgresDatabase Database(StoreContext context, ILogger? logger = null) => new(
         context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource),
-            context.ConnectionString, context.Options, logger);
+            context.ConnectionString, context.Options, context.Settings<PostgreSqlStoreOptions>(), logger);
 
     private static StoreBundle WithStandbyReads(
-        StoreBundle primary, PostgresDatabase primaryDatabase, StoreContext context, ILogger logger)
+        StoreBundle primary, PostgresDatabase primaryDatabase, StoreContext context, PostgreSqlStoreOptions postgres,
+        ILogger logger)
     {
         var options = context.Options;
         var standby = new PostgresDatabase(
             context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.StandbyDataSource),
-            options.PostgreSql.ReadConnectionString!, options, logger, readsOnly: true);
+            postgres.ReadConnectionString!, options, postgres, logger, readsOnly: true);
         IOrderStore standbyStore = options.Layout == StoreLayout.Document
-            ? DocumentStore(standby, options)
-            : Relational(standby, options);
+            ? DocumentStore(standby, options, postgres)
+            : Relational(standby, options, postgres);
         logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer " +
             "listing read from the standby; writes stay on the primary.");
         var pools = new PrimaryAndStandbyPools(primaryDatabase, standby);
@@ -58,12 +60,14 @@ public static class PostgreSqlStores
             Resources = pools, Pool = pools };
     }
 
-    private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options) =>
-        new(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution),
+    private static RelationalOrderStore Relational(PostgresDatabase database, StoreOptions options,
+        PostgreSqlStoreOptions postgres) =>
+        new(new PostgreSqlDialect(options.ReadIsolation, postgres.Distribution),
             new PostgresConnections(database), options);
 
-    private static DocumentOrderStore DocumentStore(PostgresDatabase database, StoreOptions options) =>
-        new(new PostgreSqlDocumentDialect(options.PostgreSql.Distribution), new PostgresConnections(database), options);
+    private static DocumentOrderStore DocumentStore(PostgresDatabase database, StoreOptions options,
+        PostgreSqlStoreOptions postgres) =>
+        new(new PostgreSqlDocumentDialect(postgres.Distribution), new PostgresConnections(database), options);
 
     private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable,
         IConnectionPool

@@ -13,9 +13,10 @@ public static class SqliteStores
     public static StoreBundle Create(StoreContext context)
     {
         var options = context.Options;
+        var sqlite = context.Settings<SqliteStoreOptions>();
         if (options.Layout == StoreLayout.Document)
         {
-            var documents = new SqliteDatabase(context.ConnectionString, options);
+            var documents = new SqliteDatabase(context.ConnectionString, options, sqlite);
             var documentStore = new DocumentOrderStore(new SqliteDocumentDialect(), new SqliteConnections(documents),
                 options);
             return new StoreBundle(documentStore, new SqliteSchema(documents, StoreLayout.Document),
@@ -32,7 +33,7 @@ public static class SqliteStores
                 options.WriteIsolation);
         }
 
-        var database = new SqliteDatabase(context.ConnectionString, options);
+        var database = new SqliteDatabase(context.ConnectionString, options, sqlite);
         var store = new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database),
             options);
         return new StoreBundle(store, new SqliteSchema(database, StoreLayout.Relational), new SqliteTransientFaults(),
