@@ -68,7 +68,9 @@ public sealed class StoreOptions : IValidatableObject
     [EnumDataType(typeof(UnitOfWork))]
     public UnitOfWork UnitOfWork { get; set; } = UnitOfWork.PerRequest;
 
-    [Description("The isolation level of the transactions that write.")]
+    [Description("The isolation level of the relational layout's write transactions. The document layout writes " +
+        "each step in one statement at the engine's default level; there a level other than ReadCommitted only " +
+        "turns group commit off.")]
     [EnumDataType(typeof(WriteIsolation))]
     public WriteIsolation WriteIsolation { get; set; } = WriteIsolation.ReadCommitted;
 
