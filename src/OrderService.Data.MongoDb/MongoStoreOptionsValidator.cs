@@ -5,7 +5,8 @@ using OrderService.Data.Resilience;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>The <c>Store:MongoDb</c> rules beyond annotations, checked at start-up whatever the provider.</summary>
-public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resilience) : IValidateOptions<MongoStoreOptions>
+public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resilience)
+    : IValidateOptions<MongoStoreOptions>
 {
     public ValidateOptionsResult Validate(string? name, MongoStoreOptions mongo)
     {

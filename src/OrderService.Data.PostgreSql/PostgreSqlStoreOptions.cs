@@ -19,7 +19,6 @@ public enum PostgreSqlSynchronousCommit
     Local,
 }
 
-/// <summary><c>Store:PostgreSql</c>.</summary>
 [Description("The PostgreSQL durability and group-commit knobs, set per session at connect time (with " +
     "Store:Provider=PostgreSql).")]
 public sealed class PostgreSqlStoreOptions

@@ -2,7 +2,6 @@ using System.ComponentModel;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary><c>Store:SqlServer</c>.</summary>
 [Description("Where the SQL Server store reads (with Store:Provider=SqlServer).")]
 public sealed class SqlServerStoreOptions
 {

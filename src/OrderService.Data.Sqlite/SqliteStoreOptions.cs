@@ -11,7 +11,6 @@ public enum SqliteSynchronous
     Full,
 }
 
-/// <summary><c>Store:Sqlite</c>.</summary>
 [Description("The SQLite durability and write-path knobs (with Store:Provider=Sqlite).")]
 public sealed class SqliteStoreOptions
 {

@@ -6,11 +6,8 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data;
 
-/// <summary>
-/// One options class bound from its section and checked at start-up by its generated [OptionsValidator]. Every
-/// failure names the key as configuration spells it; a value the binder cannot convert is a failure too, with the
-/// value and what is allowed, so one run names every bad value.
-/// </summary>
+/// <summary>A section bound and validated at start-up. Each failure names its key as configuration spells it; a value
+/// that does not convert is one too, with what is allowed, so one run names every bad value.</summary>
 public sealed partial class SectionSettings<TOptions>(
     string section, Action<IConfiguration, TOptions> bind, IValidateOptions<TOptions>? validator,
     IConfiguration? configuration) : IConfigureOptions<TOptions>, IValidateOptions<TOptions>
@@ -29,7 +26,8 @@ public sealed partial class SectionSettings<TOptions>(
                 bind(source, options);
                 break;
             }
-            catch (InvalidOperationException failure) when (Unconvertible().Match(failure.Message) is { Success: true } m)
+            catch (InvalidOperationException failure)
+                when (Unconvertible().Match(failure.Message) is { Success: true } m)
             {
                 var key = m.Groups["key"].Value;
                 unconverted.Add($"Invalid setting {key} = \"{m.Groups["value"].Value}\"; allowed: " +
@@ -67,18 +65,16 @@ public sealed partial class SectionSettings<TOptions>(
     }
 
     // The words of the binder and of its source generator (Native AOT) alike.
-    [GeneratedRegex(@"^Failed to convert configuration value '(?<value>.*)' at '(?<key>[^']*)' to type '(?<type>[^']*)'\.$",
+    [GeneratedRegex(
+        @"^Failed to convert configuration value '(?<value>.*)' at '(?<key>[^']*)' to type '(?<type>[^']*)'\.$",
         RegexOptions.Singleline)]
     private static partial Regex Unconvertible();
 }
 
 public static class SectionSettings
 {
-    /// <summary>
-    /// Binds <typeparamref name="TOptions"/> from <paramref name="section"/> of <paramref name="configuration"/> (the
-    /// container's when null) and validates it at start-up. <paramref name="bind"/> is <c>(c, o) =&gt; c.Bind(o)</c>
-    /// at a call site that names the type, where the binder's source generator (Native AOT) can replace it.
-    /// </summary>
+    /// <summary><paramref name="bind"/> is <c>(c, o) =&gt; c.Bind(o)</c> where the type is named, for the binder's
+    /// source generator (Native AOT); <paramref name="configuration"/> is the container's when null.</summary>
     public static IServiceCollection AddSettings<TOptions>(this IServiceCollection services, string section,
         Action<IConfiguration, TOptions> bind, IValidateOptions<TOptions>? validator,
         IConfiguration? configuration = null)
@@ -87,7 +83,9 @@ public static class SectionSettings
         services.AddOptions<TOptions>().ValidateOnStart();
         services.AddSingleton(container => new SectionSettings<TOptions>(section, bind, validator,
             configuration ?? container.GetService<IConfiguration>()));
-        services.AddSingleton<IConfigureOptions<TOptions>>(c => c.GetRequiredService<SectionSettings<TOptions>>());
-        return services.AddSingleton<IValidateOptions<TOptions>>(c => c.GetRequiredService<SectionSettings<TOptions>>());
+        services.AddSingleton<IConfigureOptions<TOptions>>(
+            static c => c.GetRequiredService<SectionSettings<TOptions>>());
+        return services.AddSingleton<IValidateOptions<TOptions>>(
+            static c => c.GetRequiredService<SectionSettings<TOptions>>());
     }
 }

@@ -35,7 +35,8 @@ public static class Ladder
                 builder.Services.AddSingleton(services => new StoreContext(new StoreOptions(), connectionString, services));
                 builder.Services.AddSingleton(services => new PostgresDatabase(
                     services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource), connectionString, new StoreOptions(),
-                    new PostgreSqlStoreOptions(), services.GetRequiredService<ILoggerFactory>().CreateLogger<PostgresDatabase>()));
+                    new PostgreSqlStoreOptions(),
+                    services.GetRequiredService<ILoggerFactory>().CreateLogger<PostgresDatabase>()));
                 break;
             case "a" or "b":
                 builder.Services.AddSingleton(_ => NpgsqlDataSource.Create(connectionString));

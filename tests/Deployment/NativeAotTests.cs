@@ -83,8 +83,9 @@ public sealed class NativeAotTests(NativeAotBuild build) : IClassFixture<NativeA
         build.SkipUnlessBuilt();
 
         // Out-of-range and unconvertible values, in one section and in two, all named in one run.
-        string[] settings = ["--Store:CommandTimeoutSeconds=-5", "--Store:Layout=Tables", "--Store:UnitOfWork=PerWorkflow",
-            "--Store:Sqlite:BusyTimeoutMilliseconds=-1", "--Store:Sqlite:Synchronous=Extra"];
+        string[] settings = ["--Store:CommandTimeoutSeconds=-5", "--Store:Layout=Tables",
+            "--Store:UnitOfWork=PerWorkflow", "--Store:Sqlite:BusyTimeoutMilliseconds=-1",
+            "--Store:Sqlite:Synchronous=Extra"];
         string[] arguments = [.. settings, "--urls", "http://127.0.0.1:0"];
         var native = await OrderServiceProcess.RunAsync(arguments, executable: build.Executable, cancellationToken: Ct);
         var regular = await OrderServiceProcess.RunAsync(arguments, cancellationToken: Ct);

@@ -3,10 +3,7 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.Hosting;
 
-/// <summary>
-/// Store:{provider}:ReadConnectionString, registered by an engine that reads from a replica: set only with its
-/// provider, parsed by that provider's driver, never printed.
-/// </summary>
+/// <summary>Store:{provider}:ReadConnectionString: only with its provider, parsed by its driver, unprinted.</summary>
 public sealed class ReadConnectionStringValidator(IConfiguration configuration, StoreProvider provider,
     string allowed, string reason) : IValidateOptions<StoreOptions>
 {

@@ -33,7 +33,8 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
     [StoreData(StoreLayout.Document, false)]
     public async Task Concurrent_writes_share_transactions_only_with_group_commit(StoreLayout layout, bool groupCommit)
     {
-        await using var store = await stores.OpenAsync(Engine.PostgreSql, postgres: o => o.GroupCommit = groupCommit, layout: layout);
+        await using var store = await stores.OpenAsync(Engine.PostgreSql, postgres: o => o.GroupCommit = groupCommit,
+            layout: layout);
         var orders = Enumerable.Range(0, Writes).Select(_ => TestOrders.New()).ToArray();
         var ids = orders.Select(o => o.Id).ToArray();
 

@@ -53,8 +53,8 @@ public sealed class MongoScratchStore : IAsyncDisposable
     public IMongoCollection<BsonDocument> Raw { get; }
 
     /// <param name="createSchema">False for a store whose server is not meant to answer (the schema gate would fail first).</param>
-    public static async Task<MongoScratchStore> OpenAsync(Action<StoreOptions>? configure = null, Action<MongoUrlBuilder>? uri = null, bool createSchema = true,
-        Action<MongoStoreOptions>? mongo = null)
+    public static async Task<MongoScratchStore> OpenAsync(Action<StoreOptions>? configure = null,
+        Action<MongoUrlBuilder>? uri = null, bool createSchema = true, Action<MongoStoreOptions>? mongo = null)
     {
         await MongoTestServer.RequireServerAsync();
         var options = new StoreOptions { Provider = StoreProvider.MongoDb, Layout = StoreLayout.Document };

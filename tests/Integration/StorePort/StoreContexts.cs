@@ -16,12 +16,14 @@ internal static class StoreContexts
         Action<SqliteStoreOptions>? sqlite = null, Action<PostgreSqlStoreOptions>? postgres = null)
     {
         var services = new ServiceCollection().AddLogging().AddSqliteOrderStore().AddPostgreSqlOrderStore()
-            .Configure<SqliteStoreOptions>(o => sqlite?.Invoke(o)).Configure<PostgreSqlStoreOptions>(o => postgres?.Invoke(o));
+            .Configure<SqliteStoreOptions>(o => sqlite?.Invoke(o))
+            .Configure<PostgreSqlStoreOptions>(o => postgres?.Invoke(o));
         return services.AddSingleton(container => new StoreContext(options, connectionString, container))
             .BuildServiceProvider().GetRequiredService<StoreContext>();
     }
 
     /// <summary>The PostgreSQL store's pool on <paramref name="connectionString"/>, tuned by <paramref name="options"/> as the store's is.</summary>
-    public static PostgresDatabase PostgresDatabase(string connectionString, StoreOptions options, Action<PostgreSqlStoreOptions>? postgres = null) =>
+    public static PostgresDatabase PostgresDatabase(string connectionString, StoreOptions options,
+        Action<PostgreSqlStoreOptions>? postgres = null) =>
         PostgreSqlStores.Database(For(options, connectionString, postgres: postgres));
 }

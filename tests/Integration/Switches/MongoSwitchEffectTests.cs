@@ -25,7 +25,8 @@ public sealed class MongoSwitchEffectTests
     [InlineData("majority", true, 1000, new[] { "\"w\" : \"majority\"", "\"j\" : true", "\"wtimeout\" : 1000" })]
     public async Task The_write_concern_keys_reach_every_write(string w, bool journal, int? wtimeout, string[] sent)
     {
-        await using var store = await MongoScratchStore.OpenAsync(mongo: o => (o.W, o.Journal, o.WTimeoutMilliseconds) = (w, journal, wtimeout));
+        await using var store = await MongoScratchStore.OpenAsync(
+            mongo: o => (o.W, o.Journal, o.WTimeoutMilliseconds) = (w, journal, wtimeout));
         using var recorder = new StoreTelemetryRecorder();
         var order = await store.CreateOrderAsync();
         await store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay, expectedVersion: 1), Ct);

@@ -188,8 +188,12 @@ public sealed class MongoSettingsTests
     [Fact]
     public void Unknown_enum_values_are_refused_naming_the_key()
     {
-        var options = new MongoStoreOptions { ReadConcern = (MongoReadConcern)9, ReadPreference = (MongoReadPreference)9 };
-        var result = new SectionSettings<MongoStoreOptions>(MongoStoreOptions.SectionName, static (_, _) => { }, new MongoStoreOptionsAnnotations(), null).Validate(null, options);
+        var options = new MongoStoreOptions
+        {
+            ReadConcern = (MongoReadConcern)9, ReadPreference = (MongoReadPreference)9,
+        };
+        var result = new SectionSettings<MongoStoreOptions>(MongoStoreOptions.SectionName, static (_, _) => { },
+            new MongoStoreOptionsAnnotations(), null).Validate(null, options);
 
         result.FailureMessage!.ShouldContain("Store:MongoDb:ReadConcern");
         result.FailureMessage!.ShouldContain("Store:MongoDb:ReadPreference");

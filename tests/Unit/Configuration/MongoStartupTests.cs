@@ -19,7 +19,8 @@ public sealed class MongoStartupTests
         var log = new RecordingLoggerProvider(static category => category.Contains("MongoStores", StringComparison.Ordinal));
         var options = new StoreOptions { Provider = StoreProvider.MongoDb };
 
-        await using (Create(options, "mongodb://127.0.0.1:1/shop?readConcernLevel=local", log, new() { W = "1", Journal = false }))
+        await using (Create(options, "mongodb://127.0.0.1:1/shop?readConcernLevel=local", log,
+            new() { W = "1", Journal = false }))
         {
         }
 
@@ -94,7 +95,8 @@ public sealed class MongoStartupTests
         MongoStores.StaleReads(MongoSettings.Build("mongodb://127.0.0.1:1/?w=majority&readConcernLevel=majority", new MongoStoreOptions(), new ResilienceOptions()))
             .ShouldBeEmpty();
 
-    private static StoreBundle Create(StoreOptions options, string connectionString, RecordingLoggerProvider log, MongoStoreOptions? mongo = null)
+    private static StoreBundle Create(StoreOptions options, string connectionString, RecordingLoggerProvider log,
+        MongoStoreOptions? mongo = null)
     {
         var services = new ServiceCollection()
             .AddLogging(logging => logging.AddProvider(log).SetMinimumLevel(LogLevel.Information))

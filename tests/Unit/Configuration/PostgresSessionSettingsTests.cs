@@ -12,7 +12,8 @@ public sealed class PostgresSessionSettingsTests
     [Fact]
     public void Sessions_keep_one_generic_plan_per_prepared_statement()
     {
-        Tuned("Host=db;Database=orders", new PostgreSqlStoreOptions()).Options.ShouldBe("-c synchronous_commit=on -c plan_cache_mode=force_generic_plan");
+        Tuned("Host=db;Database=orders", new PostgreSqlStoreOptions()).Options
+            .ShouldBe("-c synchronous_commit=on -c plan_cache_mode=force_generic_plan");
     }
 
     [Fact]

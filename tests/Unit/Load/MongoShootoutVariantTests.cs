@@ -29,11 +29,13 @@ public sealed class MongoShootoutVariantTests
         var options = configuration.GetSection(StoreOptions.SectionName).Get<StoreOptions>()!;
         var mongo = configuration.GetSection(MongoStoreOptions.SectionName).Get<MongoStoreOptions>()!;
 
-        new MongoStoreOptionsValidator(Options.Create(new ResilienceOptions())).Validate(null, mongo).Succeeded.ShouldBeTrue();
+        new MongoStoreOptionsValidator(Options.Create(new ResilienceOptions())).Validate(null, mongo).Succeeded
+            .ShouldBeTrue();
         Validator.TryValidateObject(options, new ValidationContext(options), null, validateAllProperties: true).ShouldBeTrue("the layout and the provider go together");
         options.Provider.ShouldBe(StoreProvider.MongoDb);
         options.UnitOfWork.ToString().ShouldBe(unitOfWork);
-        var settings = MongoSettings.Build(configuration.GetConnectionString("Orders")!, mongo, new ResilienceOptions());
+        var settings = MongoSettings.Build(configuration.GetConnectionString("Orders")!, mongo,
+            new ResilienceOptions());
         Rendered.Bson(settings.Client.WriteConcern.ToBsonDocument()).ShouldBe(writeConcern);
         variant.Server.ShouldBe(server);
         variant.Key.ShouldBe($"mongodb/document/{name}");
