@@ -1,3 +1,4 @@
+using System.Reflection;
 using System.Runtime.CompilerServices;
 using System.Text.RegularExpressions;
 using Microsoft.Extensions.Configuration;
@@ -31,7 +32,7 @@ public sealed partial class SectionSettings<TOptions>(
             {
                 var key = m.Groups["key"].Value;
                 unconverted.Add($"Invalid setting {key} = \"{m.Groups["value"].Value}\"; allowed: " +
-                    $"{Allowed(m.Groups["type"].Value)}.");
+                    $"{Allowed(key, m.Groups["type"].Value)}.");
                 source = new ConfigurationBuilder().AddInMemoryCollection(source.AsEnumerable()
                     .Where(s => !string.Equals(s.Key, key, StringComparison.OrdinalIgnoreCase))).Build()
                     .GetSection(section);
@@ -52,15 +53,22 @@ public sealed partial class SectionSettings<TOptions>(
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 
-    private static string Allowed(string typeName)
+    private string Allowed(string key, string typeName)
     {
-        var type = Type.GetType(typeName) ?? typeof(TOptions).Assembly.GetType(typeName);
+        Type? type = typeof(TOptions);
+        foreach (var name in key[(section.Length + 1)..].Split(':'))
+        {
+            type = type?.GetProperty(name, BindingFlags.Public | BindingFlags.Instance | BindingFlags.IgnoreCase)
+                ?.PropertyType;
+        }
+
+        type = type is null ? null : Nullable.GetUnderlyingType(type) ?? type;
         return type switch
         {
             { IsEnum: true } => string.Join(", ", Enum.GetNames(type)),
             _ when type == typeof(bool) => "true, false",
             _ when type == typeof(int) || type == typeof(long) => "a whole number",
-            _ => $"a {type?.Name ?? typeName} value",
+            _ => $"a {typeName} value",
         };
     }
 
