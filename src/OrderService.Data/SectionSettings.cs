@@ -20,6 +20,7 @@ public sealed partial class SectionSettings<TOptions>(
     public void Configure(TOptions options)
     {
         var unconverted = new List<string>();
+        var keys = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         for (var source = configuration?.GetSection(section); source is not null;)
         {
             try
@@ -28,7 +29,7 @@ public sealed partial class SectionSettings<TOptions>(
                 break;
             }
             catch (InvalidOperationException failure)
-                when (Unconvertible().Match(failure.Message) is { Success: true } m)
+                when (Unconvertible().Match(failure.Message) is { Success: true } m && keys.Add(m.Groups["key"].Value))
             {
                 var key = m.Groups["key"].Value;
                 unconverted.Add($"Invalid setting {key} = \"{m.Groups["value"].Value}\"; allowed: " +
