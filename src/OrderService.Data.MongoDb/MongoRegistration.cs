@@ -11,6 +11,8 @@ public static class MongoRegistration
     public static IServiceCollection AddMongoDbOrderStore(this IServiceCollection services) => services
         .AddSingleton<IValidateOptions<StoreOptions>>(static container =>
             new MongoUrlValidator(container.GetRequiredService<IConfiguration>()))
-        .AddSingleton<IValidateOptions<StoreOptions>, MongoStoreOptionsValidator>()
+        .AddSettings<MongoStoreOptions>(MongoStoreOptions.SectionName, static (c, o) => c.Bind(o),
+            new MongoStoreOptionsAnnotations())
+        .AddSingleton<IValidateOptions<MongoStoreOptions>, MongoStoreOptionsValidator>()
         .AddSingleton(new StoreEngine(StoreProvider.MongoDb, MongoStores.Create));
 }

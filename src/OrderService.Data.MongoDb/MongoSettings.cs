@@ -113,7 +113,7 @@ public sealed class MongoSettings
 
     private static WriteConcern.WValue ParseW(string value) =>
         TryParseW(value, out var w) ? w!
-            : throw new OptionsValidationException($"{MongoStoreOptions.SectionName}:W", typeof(StoreOptions),
+            : throw new OptionsValidationException($"{MongoStoreOptions.SectionName}:W", typeof(MongoStoreOptions),
             [$"{MongoStoreOptions.SectionName}:W '{value}' is invalid."]);
 
     /// <summary>What a connection string must be, in the start-up errors.</summary>

@@ -5,11 +5,11 @@ using OrderService.Data.Resilience;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>The <c>Store:MongoDb</c> rules beyond annotations, checked at start-up whatever the provider.</summary>
-public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resilience) : IValidateOptions<StoreOptions>
+public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resilience)
+    : IValidateOptions<MongoStoreOptions>
 {
-    public ValidateOptionsResult Validate(string? name, StoreOptions options)
+    public ValidateOptionsResult Validate(string? name, MongoStoreOptions mongo)
     {
-        var mongo = options.MongoDb;
         var failures = new List<string>();
         if (mongo.W is { } w && !MongoStoreOptions.TryParseW(w, out _))
         {

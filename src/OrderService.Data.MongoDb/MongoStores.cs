@@ -17,7 +17,7 @@ public static class MongoStores
         var resilience = context.Services.GetService<IOptions<ResilienceOptions>>()?.Value ?? new ResilienceOptions();
         var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance)
             .CreateLogger(typeof(MongoStores));
-        var settings = MongoSettings.Build(context.ConnectionString, options.MongoDb, resilience);
+        var settings = MongoSettings.Build(context.ConnectionString, context.Settings<MongoStoreOptions>(), resilience);
         settings.Client.ClusterConfigurator = new MongoCommandTelemetry().Subscribe;
 
         if (logger.IsEnabled(LogLevel.Information))

@@ -1,5 +1,7 @@
 using System.Data.Common;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 using Npgsql;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Trace;
@@ -28,15 +30,24 @@ public static class PostgreSqlRegistration
         services.AddNpgsqlDataSource(string.Empty, (container, dataSource) =>
         {
             var context = container.GetRequiredService<StoreContext>();
-            PostgresDatabase.Tune(dataSource.ConnectionStringBuilder, context.ConnectionString, context.Options);
+            PostgresDatabase.Tune(dataSource.ConnectionStringBuilder, context.ConnectionString, context.Options,
+                context.Settings<PostgreSqlStoreOptions>());
         }, serviceKey: PrimaryDataSource);
         services.AddNpgsqlDataSource(string.Empty, (container, dataSource) =>
         {
             var context = container.GetRequiredService<StoreContext>();
-            PostgresDatabase.Tune(dataSource.ConnectionStringBuilder, context.Options.PostgreSql.ReadConnectionString!,
-                context.Options);
+            var postgres = context.Settings<PostgreSqlStoreOptions>();
+            PostgresDatabase.Tune(dataSource.ConnectionStringBuilder, postgres.ReadConnectionString!, context.Options,
+                postgres);
         }, serviceKey: StandbyDataSource);
-        return services.AddSingleton(new StoreEngine(StoreProvider.PostgreSql, PostgreSqlStores.Create));
+        return services
+            .AddSettings<PostgreSqlStoreOptions>(PostgreSqlStoreOptions.SectionName, static (c, o) => c.Bind(o),
+                new PostgreSqlStoreOptionsValidator())
+            .AddSingleton<IValidateOptions<StoreOptions>>(static container => new ReadConnectionStringValidator(
+                container.GetRequiredService<IConfiguration>(), StoreProvider.PostgreSql,
+                "a PostgreSQL connection string (Host=...;Database=...), or empty",
+                "reads from standbys are a PostgreSQL switch"))
+            .AddSingleton(new StoreEngine(StoreProvider.PostgreSql, PostgreSqlStores.Create));
     }
 
     /// <summary>Npgsql's spans and metrics, for a host that exports them.</summary>

@@ -23,40 +23,42 @@ public static class PostgreSqlStores
                 "PostgreSQL never reads uncommitted rows.");
         }
 
+        var postgres = context.Settings<PostgreSqlStoreOptions>();
         var database = Database(context, logger);
-        var primary = new StoreBundle(Store(database, options), new PostgresSchema(database, options.Layout),
+        var primary = new StoreBundle(Store(database, options, postgres), new PostgresSchema(database, options.Layout),
             new PostgresTransientFaults(), database, database);
-        return string.IsNullOrWhiteSpace(options.PostgreSql.ReadConnectionString)
+        return string.IsNullOrWhiteSpace(postgres.ReadConnectionString)
             ? primary
-            : WithStandbyReads(primary, database, context, logger);
+            : WithStandbyReads(primary, database, context, postgres, logger);
     }
 
     /// <summary>The primary's pool, from the container.</summary>
     internal static PostgresDatabase Database(StoreContext context, ILogger? logger = null) => new(
         context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource),
-            context.ConnectionString, context.Options, logger);
+            context.ConnectionString, context.Options, context.Settings<PostgreSqlStoreOptions>(), logger);
 
     private static StoreBundle WithStandbyReads(
-        StoreBundle primary, PostgresDatabase primaryDatabase, StoreContext context, ILogger logger)
+        StoreBundle primary, PostgresDatabase primaryDatabase, StoreContext context, PostgreSqlStoreOptions postgres,
+        ILogger logger)
     {
         var options = context.Options;
         var standby = new PostgresDatabase(
             context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.StandbyDataSource),
-            options.PostgreSql.ReadConnectionString!, options, logger, readsOnly: true);
+            postgres.ReadConnectionString!, options, postgres, logger, readsOnly: true);
         logger.LogInformation("Store:PostgreSql:ReadConnectionString is set: GET by id, the batch and the customer " +
             "listing read from the standby; writes stay on the primary.");
         var pools = new PrimaryAndStandbyPools(primaryDatabase, standby);
         return primary with { Store =
-            new StandbyReadsOrderStore(primary.Store, Store(standby, options), PostgresTransientFaults.IsUndefinedTable,
+            new StandbyReadsOrderStore(primary.Store, Store(standby, options, postgres), PostgresTransientFaults.IsUndefinedTable,
                 logger),
             Resources = pools, Pool = pools };
     }
 
-    private static IOrderStore Store(PostgresDatabase database, StoreOptions options) =>
+    private static IOrderStore Store(PostgresDatabase database, StoreOptions options, PostgreSqlStoreOptions postgres) =>
         options.Layout == StoreLayout.Document
-            ? new DocumentOrderStore(new PostgreSqlDocumentDialect(options.PostgreSql.Distribution),
+            ? new DocumentOrderStore(new PostgreSqlDocumentDialect(postgres.Distribution),
                 new PostgresConnections(database), options)
-            : new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, options.PostgreSql.Distribution),
+            : new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, postgres.Distribution),
                 new PostgresConnections(database), options);
 
     private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable,

@@ -15,26 +15,29 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
 
     private readonly MissingDatabase _missing;
     private readonly StoreOptions _options;
+    private readonly PostgreSqlStoreOptions _postgres;
     private readonly bool _readsOnly;
     private PostgresGroupCommit? _groupCommit;
 
     /// <param name="readsOnly">The standby's pool: nothing writes through it, so no group-commit writer.</param>
     public PostgresDatabase(NpgsqlDataSource dataSource, string connectionString, StoreOptions options,
-        ILogger? logger = null, bool readsOnly = false)
+        PostgreSqlStoreOptions postgres, ILogger? logger = null, bool readsOnly = false)
     {
         var tuned = new NpgsqlConnectionStringBuilder();
-        Tune(tuned, connectionString, options);
+        Tune(tuned, connectionString, options, postgres);
         DataSource = dataSource;
         ConnectionString = tuned.ConnectionString;
         _missing = new MissingDatabase(ConnectionString, logger ?? NullLogger.Instance);
         _options = options;
+        _postgres = postgres;
         _readsOnly = readsOnly;
     }
 
     /// <summary>
     /// Sets <paramref name="builder"/> to <paramref name="connectionString"/> with the store's settings.
     /// </summary>
-    public static void Tune(NpgsqlConnectionStringBuilder builder, string connectionString, StoreOptions options)
+    public static void Tune(NpgsqlConnectionStringBuilder builder, string connectionString, StoreOptions options,
+        PostgreSqlStoreOptions postgres)
     {
         builder.ConnectionString = connectionString;
         if (builder.MaxPoolSize < MinimumPoolSize
@@ -55,7 +58,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         builder.NoResetOnClose = true;
 
         builder.CommandTimeout = options.CommandTimeoutSeconds;
-        builder.Options = JoinOptions(builder.Options, SessionSettings(options.PostgreSql, builder.Options));
+        builder.Options = JoinOptions(builder.Options, SessionSettings(postgres, builder.Options));
     }
 
     /// <summary>The group commit of this pool's writes, started on first use; null when GroupCommit is off.</summary>
@@ -63,16 +66,14 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     {
         get
         {
-            var postgres = _options.PostgreSql;
-
             // On Citus a group of many orders is a transaction over many shards.
-            if (!postgres.GroupCommit || _readsOnly || Distribution == PostgreSqlDistribution.Citus)
+            if (!_postgres.GroupCommit || _readsOnly || Distribution == PostgreSqlDistribution.Citus)
             {
                 return null;
             }
 
             return LazyInitializer.EnsureInitialized(ref _groupCommit, () =>
-                new PostgresGroupCommit(this, postgres.GroupCommitWriters, postgres.GroupCommitMaxBatch,
+                new PostgresGroupCommit(this, _postgres.GroupCommitWriters, _postgres.GroupCommitMaxBatch,
                     _options.CommandTimeoutSeconds));
         }
     }
@@ -80,7 +81,7 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
     public NpgsqlDataSource DataSource { get; }
 
     /// <summary>Store:PostgreSql:Distribution: how the schema lays the tables over the servers.</summary>
-    public PostgreSqlDistribution Distribution => _options.PostgreSql.Distribution;
+    public PostgreSqlDistribution Distribution => _postgres.Distribution;
 
     /// <summary>The effective connection string, session settings included.</summary>
     public string ConnectionString { get; }

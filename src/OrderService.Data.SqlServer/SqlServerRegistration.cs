@@ -1,6 +1,8 @@
 using System.Data.Common;
 using Microsoft.Data.SqlClient;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Trace;
 using OrderService.Data.Hosting;
@@ -16,7 +18,13 @@ public static class SqlServerRegistration
         // keeps such parsers for code that does not reference the driver.
         DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.SqlServer),
             SqlClientFactory.Instance);
-        return services.AddSingleton(new StoreEngine(StoreProvider.SqlServer, SqlServerStores.Create));
+        return services
+            .AddSettings<SqlServerStoreOptions>(SqlServerStoreOptions.SectionName, static (c, o) => c.Bind(o), null)
+            .AddSingleton<IValidateOptions<StoreOptions>>(static container => new ReadConnectionStringValidator(
+                container.GetRequiredService<IConfiguration>(), StoreProvider.SqlServer,
+                "a SQL Server connection string (Server=...;Database=...), or empty",
+                "reads from a readable secondary are a SQL Server switch"))
+            .AddSingleton(new StoreEngine(StoreProvider.SqlServer, SqlServerStores.Create));
     }
 
     /// <summary>SqlClient's spans and metrics, for a host that exports them.</summary>

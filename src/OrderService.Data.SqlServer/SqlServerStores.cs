@@ -16,14 +16,15 @@ public static class SqlServerStores
         var connectionString = NormalizeConnectionString(context.ConnectionString, options);
         var store = Relational(connectionString, options);
         var schema = new SqlServerSchema(connectionString);
-        if (string.IsNullOrWhiteSpace(options.SqlServer.ReadConnectionString))
+        var readFrom = context.Settings<SqlServerStoreOptions>().ReadConnectionString;
+        if (string.IsNullOrWhiteSpace(readFrom))
         {
             return new StoreBundle(store, schema, SqlServerTransientFaults.Instance, new PoolRelease(connectionString));
         }
 
         // Reads on the secondary's own pool; the schema is migrated on the primary only and reaches the secondary by
         // replication.
-        var readConnectionString = NormalizeConnectionString(options.SqlServer.ReadConnectionString, options);
+        var readConnectionString = NormalizeConnectionString(readFrom, options);
         (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance)
             .CreateLogger(typeof(SqlServerStores)).LogInformation(
             "Store:SqlServer:ReadConnectionString is set: GET by id, the batch and the customer listing read from " +

@@ -23,9 +23,9 @@ public sealed class SqliteDatabase : IAsyncDisposable
     // string with other settings (synchronous, busy_timeout) must not inherit each other's.
     private static readonly ConditionalWeakTable<sqlite3, string> Configured = [];
 
-    public SqliteDatabase(string connectionString, StoreOptions options)
+    public SqliteDatabase(string connectionString, StoreOptions options, SqliteStoreOptions sqlite)
     {
-        _sqlite = options.Sqlite;
+        _sqlite = sqlite;
         _readUncommitted = options.ReadIsolation == ReadIsolation.ReadUncommitted;
         var builder = new SqliteConnectionStringBuilder(connectionString)
         {

@@ -1,5 +1,6 @@
 using System.Data.Common;
 using Microsoft.Data.Sqlite;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using OrderService.Data.Hosting;
 
@@ -14,6 +15,9 @@ public static class SqliteRegistration
         // keeps such parsers for code that does not reference the driver.
         DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.Sqlite),
             SqliteFactory.Instance);
-        return services.AddSingleton(new StoreEngine(StoreProvider.Sqlite, SqliteStores.Create));
+        return services
+            .AddSettings<SqliteStoreOptions>(SqliteStoreOptions.SectionName, static (c, o) => c.Bind(o),
+                new SqliteStoreOptionsValidator())
+            .AddSingleton(new StoreEngine(StoreProvider.Sqlite, SqliteStores.Create));
     }
 }

@@ -13,7 +13,8 @@ public static class SqliteStores
     public static StoreBundle Create(StoreContext context)
     {
         var options = context.Options;
-        var database = new SqliteDatabase(context.ConnectionString, options);
+        var sqlite = context.Settings<SqliteStoreOptions>();
+        var database = new SqliteDatabase(context.ConnectionString, options, sqlite);
         IOrderStore store = options.Layout == StoreLayout.Document
             ? new DocumentOrderStore(new SqliteDocumentDialect(), new SqliteConnections(database), options)
             : new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database),

@@ -35,6 +35,7 @@ public static class Ladder
                 builder.Services.AddSingleton(services => new StoreContext(new StoreOptions(), connectionString, services));
                 builder.Services.AddSingleton(services => new PostgresDatabase(
                     services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource), connectionString, new StoreOptions(),
+                    new PostgreSqlStoreOptions(),
                     services.GetRequiredService<ILoggerFactory>().CreateLogger<PostgresDatabase>()));
                 break;
             case "a" or "b":

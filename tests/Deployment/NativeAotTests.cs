@@ -83,10 +83,12 @@ public sealed class NativeAotTests(NativeAotBuild build) : IClassFixture<NativeA
     {
         build.SkipUnlessBuilt();
 
-        // Out-of-range values are all named in one run; the binder stops at the first value it cannot convert.
+        // Out-of-range and unconvertible values, in one section and in two, all named in one run; then the
+        // authorization refusal.
         foreach (string[] settings in (string[][])[
-            ["--Store:CommandTimeoutSeconds=-5", "--Store:Sqlite:BusyTimeoutMilliseconds=-1"],
-            ["--Store:Layout=Tables"], ["--Authorization:Mode=Bearer"]])
+            ["--Store:CommandTimeoutSeconds=-5", "--Store:Layout=Tables", "--Store:UnitOfWork=PerWorkflow",
+                "--Store:Sqlite:BusyTimeoutMilliseconds=-1", "--Store:Sqlite:Synchronous=Extra"],
+            ["--Authorization:Mode=Bearer"]])
         {
             string[] arguments = [.. settings, "--urls", "http://127.0.0.1:0"];
             var native = await OrderServiceProcess.RunAsync(arguments, executable: build.Executable,
@@ -97,6 +99,10 @@ public sealed class NativeAotTests(NativeAotBuild build) : IClassFixture<NativeA
             regular.ErrorLines.Count.ShouldBe(settings.Length, regular.StandardError);
             native.ExitCode.ShouldBe(1, native.StandardError);
             native.ErrorLines.ShouldBe(regular.ErrorLines);
+            if (settings.Contains("--Store:Layout=Tables"))
+            {
+                regular.ErrorLines.ShouldContain("Invalid setting Store:Layout = \"Tables\"; allowed: Relational, Document.");
+            }
         }
     }
 

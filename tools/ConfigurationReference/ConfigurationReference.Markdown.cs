@@ -22,16 +22,18 @@ public static partial class ConfigurationReference
             variable (`Store__Provider=PostgreSql`: `:` becomes `__`). A `*` in a key is a list index (`:0`, `:1`, ...).
             **default** is what the service starts with when the key is not set: the options class's value, or
             `appsettings.json`'s where it sets one. **allowed** is what the start-up check accepts: a value outside it stops
-            start-up before anything listens, with one line on stderr per bad setting (the key and what is allowed; a value
-            the binder cannot convert: the key, the value and the type) and exit code 1. `--check-config` on the service's
-            command line runs that same check and exits without opening the store or listening: `configuration valid` and
-            exit code 0, or the lines and exit code 1.
+            start-up before anything listens, with one line on stderr per bad setting (the key, the value where it
+            does not convert, and what is allowed) and exit code 1. `--check-config` on the service's command line
+            runs that same check and exits without opening the store or listening: `configuration valid` and exit
+            code 0, or the lines and exit code 1.
 
             """.Replace("\r\n", "\n", StringComparison.Ordinal));
-        var tops = TopSections().Select(t => t.Section).Append(HostSection).ToHashSet(StringComparer.Ordinal);
-        foreach (var section in Sections(defaults))
+        var sections = Sections(defaults);
+        foreach (var section in sections)
         {
-            var depth = tops.Contains(section.Path) ? "##" : "###";
+            // A section inside another (Store:Sqlite in Store) is a subheading, whichever class declares it.
+            var depth = sections.Any(s => section.Path.StartsWith(s.Path + ":", StringComparison.Ordinal))
+                ? "###" : "##";
             page.Append(CultureInfo.InvariantCulture, $"\n{depth} {section.Path}\n\n");
             if (section.Meaning is not null)
             {

@@ -35,13 +35,18 @@ public static partial class ConfigurationReference
             .Append(new SectionReference(HostSection, HostMeaning, HostSettings(defaults)))
             .ToList();
 
-    /// <summary>The options classes that are a section of their own, not one nested in another (Store:MongoDb is in Store).</summary>
+    /// <summary>
+    /// The options classes that are a section of their own, not one nested in another (Store:IdempotencyKeys is in
+    /// Store).
+    /// </summary>
     private static List<(Type Type, string Section)> TopSections()
     {
         var types = OptionsClasses().ToList();
         var nested = types.SelectMany(t => OptionsReference.NestedSections(t.Type)).ToHashSet();
         return types.Where(t => !nested.Contains(t.Type))
-            .OrderBy(t => Array.IndexOf(LeadingSections, t.Section) is var at and >= 0 ? at : LeadingSections.Length)
+            .OrderBy(t => Array.FindIndex(LeadingSections,
+                    l => t.Section == l || t.Section.StartsWith(l + ":", StringComparison.Ordinal)) is var at and >= 0
+                ? at : LeadingSections.Length)
             .ThenBy(t => t.Section, StringComparer.Ordinal).ToList();
     }
 

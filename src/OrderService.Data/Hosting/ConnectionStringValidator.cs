@@ -18,67 +18,31 @@ public sealed class ConnectionStringValidator(IConfiguration configuration) : IV
 
     public ValidateOptionsResult Validate(string? name, StoreOptions options)
     {
-        var failures = new List<string>();
-        ReadConnectionString(failures, options, StoreProvider.PostgreSql, options.PostgreSql.ReadConnectionString,
-            "a PostgreSQL connection string (Host=...;Database=...), or empty",
-            "reads from standbys are a PostgreSQL switch");
-        ReadConnectionString(failures, options, StoreProvider.SqlServer, options.SqlServer.ReadConnectionString,
-            "a SQL Server connection string (Server=...;Database=...), or empty",
-            "reads from a readable secondary are a SQL Server switch");
-
         // ShippedStoreValidator names an unknown provider; a connection string for none cannot be judged.
         var value = configuration.GetConnectionString(StoreRegistration.ConnectionStringName);
         if (!Enum.IsDefined(options.Provider))
         {
-            return Result(failures);
+            return ValidateOptionsResult.Success;
         }
 
         if (string.IsNullOrWhiteSpace(value))
         {
-            if (options.Provider != StoreProvider.Sqlite)
-            {
-                failures.Add($"Missing setting {Key}; allowed: a {options.Provider} connection string ({Rule}; " +
-                    "docs/getting-started.md).");
-            }
-        }
-        else if (Refusal(options.Provider, value) is { } refusal)
-        {
-            failures.Add($"Invalid setting {Key} = {Hidden}; allowed: a {options.Provider} connection string " +
-                $"({refusal}).");
+            return options.Provider == StoreProvider.Sqlite ? ValidateOptionsResult.Success
+                : ValidateOptionsResult.Fail($"Missing setting {Key}; allowed: a {options.Provider} connection " +
+                    $"string ({Rule}; docs/getting-started.md).");
         }
 
-        return Result(failures);
+        return Refusal(options.Provider, value) is { } refusal
+            ? ValidateOptionsResult.Fail($"Invalid setting {Key} = {Hidden}; allowed: a {options.Provider} " +
+                $"connection string ({refusal}).")
+            : ValidateOptionsResult.Success;
     }
 
-    private static ValidateOptionsResult Result(List<string> failures) =>
-        failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
-
-    private const string Hidden = "(value hidden: it may hold a credential)";
-
-    private static void ReadConnectionString(List<string> failures, StoreOptions options, StoreProvider provider,
-        string? value, string allowed, string reason)
-    {
-        var key = $"{StoreOptions.SectionName}:{provider}:ReadConnectionString";
-        if (string.IsNullOrWhiteSpace(value))
-        {
-            return;
-        }
-
-        // Silently reading from the primary would hide a setting the operator believes is in force.
-        if (options.Provider != provider)
-        {
-            failures.Add($"Invalid setting {key} = {Hidden}; allowed: empty unless Store:Provider={provider} " +
-                $"({reason}).");
-        }
-        else if (Refusal(provider, value) is not null)
-        {
-            failures.Add($"Invalid setting {key} = {Hidden}; allowed: {allowed}.");
-        }
-    }
+    internal const string Hidden = "(value hidden: it may hold a credential)";
 
     /// <summary>Why <paramref name="provider"/>'s parser refuses <paramref name="text"/>; null if it takes it.
     /// </summary>
-    private static string? Refusal(StoreProvider provider, string text)
+    internal static string? Refusal(StoreProvider provider, string text)
     {
         var builder = Builder(provider);
         if (builder is null)

@@ -14,9 +14,8 @@ public static class StoreRegistration
 
     public static IServiceCollection AddOrderStore(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddOptions<StoreOptions>().Bind(configuration.GetSection(StoreOptions.SectionName)).ValidateOnStart();
-        services.AddSingleton<IValidateOptions<StoreOptions>>(
-            new SectionValidator<StoreOptions>(StoreOptions.SectionName, new StoreOptionsValidator()));
+        services.AddSettings<StoreOptions>(StoreOptions.SectionName, static (c, o) => c.Bind(o),
+            new StoreOptionsValidator(), configuration);
         services.AddSingleton<IValidateOptions<StoreOptions>>(new ConnectionStringValidator(configuration));
         services.AddSingleton<IValidateOptions<StoreOptions>>(sp =>
             new ShippedStoreValidator(sp.GetServices<StoreEngine>()));
@@ -81,7 +80,12 @@ public static class StoreRegistration
 public sealed record StoreEngine(StoreProvider Provider, Func<StoreContext, StoreBundle> Create);
 
 /// <summary>What a provider's factory needs: the validated options, its connection string and the container.</summary>
-public sealed record StoreContext(StoreOptions Options, string ConnectionString, IServiceProvider Services);
+public sealed record StoreContext(StoreOptions Options, string ConnectionString, IServiceProvider Services)
+{
+    /// <summary>The engine's own section, as its registration bound it (its defaults where none did).</summary>
+    public TOptions Settings<TOptions>() where TOptions : class, new() =>
+        Services.GetService<IOptions<TOptions>>()?.Value ?? new TOptions();
+}
 
 /// <summary>What a provider's factory hands back; disposing it disposes the provider's pools and writers.</summary>
 public sealed record StoreBundle(

@@ -22,10 +22,8 @@ public static class StorePipeline
     /// <summary>The Resilience section, validated at start-up, and each store's pipeline.</summary>
     public static IServiceCollection AddStoreResilience(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddOptions<ResilienceOptions>().Bind(configuration.GetSection(ResilienceOptions.SectionName))
-            .ValidateOnStart();
-        services.AddSingleton<IValidateOptions<ResilienceOptions>>(
-            new SectionValidator<ResilienceOptions>(ResilienceOptions.SectionName, new ResilienceOptionsValidator()));
+        services.AddSettings<ResilienceOptions>(ResilienceOptions.SectionName, static (c, o) => c.Bind(o),
+            new ResilienceOptionsValidator(), configuration);
 
         // Polly's telemetry, but a retry and the attempt before it are routine under contention: Debug, not warnings.
         services.Configure<TelemetryOptions>(static telemetry =>

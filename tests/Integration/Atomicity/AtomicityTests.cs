@@ -31,9 +31,8 @@ public sealed class AtomicityTests(RelationalStores stores)
         await using var store = await stores.OpenAsync(engine, o =>
         {
             o.UnitOfWork = unitOfWork;
-            o.Sqlite.GroupCommit = groupCommit;
             o.WriteIsolation = isolation;
-        });
+        }, sqlite: o => o.GroupCommit = groupCommit);
         var order = await store.CreateOrderAsync();
         var planted = engine == Engine.Sqlite
             ? "INSERT INTO order_events VALUES (@Id, 2, 'Planted', '2025-01-01T00:00:00.000000Z', '{}')"

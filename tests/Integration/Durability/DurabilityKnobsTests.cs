@@ -1,5 +1,6 @@
 using System.Data.Common;
 using OrderService.Data;
+using OrderService.Data.PostgreSql;
 using OrderService.Data.Sqlite;
 using OrderService.Integration.Tests.StorePort;
 using OrderService.Testing;
@@ -26,10 +27,9 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
         PostgreSqlSynchronousCommit synchronousCommit, string expected)
     {
         var options = new StoreOptions { Provider = StoreProvider.PostgreSql };
-        options.PostgreSql.SynchronousCommit = synchronousCommit;
-        options.PostgreSql.CommitDelayMicroseconds = 250;
-        options.PostgreSql.CommitSiblings = 3;
-        await using var database = StoreContexts.PostgresDatabase(await stores.NewDatabaseAsync(Engine.PostgreSql), options);
+        await using var database = StoreContexts.PostgresDatabase(await stores.NewDatabaseAsync(Engine.PostgreSql),
+            options, o => (o.SynchronousCommit, o.CommitDelayMicroseconds, o.CommitSiblings) =
+                (synchronousCommit, 250, 3));
         await using var connection = await database.OpenAsync("test", Ct);
 
         (await ShowAsync(connection, "SHOW synchronous_commit")).ShouldBe(expected);
@@ -55,9 +55,8 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
     [InlineData(SqliteSynchronous.Off, "0")]
     public async Task Sqlite_connections_run_with_the_configured_synchronous_level_in_WAL_mode(SqliteSynchronous synchronous, string expected)
     {
-        var options = new StoreOptions();
-        options.Sqlite.Synchronous = synchronous;
-        await using var database = new SqliteDatabase(await stores.NewDatabaseAsync(Engine.Sqlite), options);
+        await using var database = new SqliteDatabase(await stores.NewDatabaseAsync(Engine.Sqlite), new StoreOptions(),
+            new SqliteStoreOptions { Synchronous = synchronous });
         database.PrepareFile();
         await using var connection = database.OpenReader();
 
@@ -72,12 +71,10 @@ public sealed class DurabilityKnobsTests(RelationalStores stores)
         // The driver pools native connections by connection string alone, and a pooled open skips the pragmas its
         // native connection already ran: it must not skip them after another database ran other ones.
         var file = await stores.NewDatabaseAsync(Engine.Sqlite);
-        var full = new StoreOptions();
-        full.Sqlite.Synchronous = SqliteSynchronous.Full;
-        var off = new StoreOptions();
-        off.Sqlite.Synchronous = SqliteSynchronous.Off;
-        await using var durable = new SqliteDatabase(file, full);
-        await using var fast = new SqliteDatabase(file, off);
+        await using var durable = new SqliteDatabase(file, new StoreOptions(),
+            new SqliteStoreOptions { Synchronous = SqliteSynchronous.Full });
+        await using var fast = new SqliteDatabase(file, new StoreOptions(),
+            new SqliteStoreOptions { Synchronous = SqliteSynchronous.Off });
         durable.PrepareFile();
 
         for (var round = 0; round < 3; round++)

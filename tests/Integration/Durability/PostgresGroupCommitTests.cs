@@ -33,7 +33,8 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
     [StoreData(StoreLayout.Document, false)]
     public async Task Concurrent_writes_share_transactions_only_with_group_commit(StoreLayout layout, bool groupCommit)
     {
-        await using var store = await stores.OpenAsync(Engine.PostgreSql, o => o.PostgreSql.GroupCommit = groupCommit, layout: layout);
+        await using var store = await stores.OpenAsync(Engine.PostgreSql, postgres: o => o.GroupCommit = groupCommit,
+            layout: layout);
         var orders = Enumerable.Range(0, Writes).Select(_ => TestOrders.New()).ToArray();
         var ids = orders.Select(o => o.Id).ToArray();
 
@@ -80,7 +81,7 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
     [Fact]
     public async Task A_statement_the_server_rejects_fails_alone_and_the_rest_of_its_group_commits()
     {
-        await using var store = await stores.OpenAsync(Engine.PostgreSql, o => o.PostgreSql.GroupCommitWriters = 1);
+        await using var store = await stores.OpenAsync(Engine.PostgreSql, postgres: o => o.GroupCommitWriters = 1);
         await store.ExecuteAsync("""
             CREATE FUNCTION reject_customer() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
@@ -117,7 +118,7 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
     [Fact]
     public async Task A_group_carries_at_most_the_configured_number_of_writes()
     {
-        await using var store = await stores.OpenAsync(Engine.PostgreSql, o => o.PostgreSql.GroupCommitMaxBatch = 1);
+        await using var store = await stores.OpenAsync(Engine.PostgreSql, postgres: o => o.GroupCommitMaxBatch = 1);
         var orders = Enumerable.Range(0, Writes).Select(_ => TestOrders.New()).ToArray();
 
         var creates = await Task.WhenAll(orders.Select(o => store.Store.CreateAsync(new NewOrder(o, null, TestOrders.Hash(o.Id.ToString())), Ct)));
@@ -166,7 +167,7 @@ public sealed class PostgresGroupCommitTests(RelationalStores stores)
     [Fact]
     public async Task A_write_abandoned_while_queued_is_never_sent()
     {
-        await using var store = await stores.OpenAsync(Engine.PostgreSql, o => o.PostgreSql.GroupCommitWriters = 2);
+        await using var store = await stores.OpenAsync(Engine.PostgreSql, postgres: o => o.GroupCommitWriters = 2);
         var locked = await store.CreateOrderAsync();
         await using var holder = await LockRowAsync(store, locked.Id);
 

@@ -44,7 +44,7 @@ public sealed class MongoStartupValidationTests
 
         var failure = Should.Throw<Exception>(() => factory.CreateClient());
 
-        // OptionsValidationException from the validators; InvalidOperationException from the binder for an unknown enum name.
+        // OptionsValidationException from the validators, an unknown enum name included.
         var messages = new List<string>();
         for (var current = (Exception?)failure; current is not null; current = current.InnerException)
         {

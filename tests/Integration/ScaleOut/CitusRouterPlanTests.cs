@@ -28,7 +28,7 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
     {
         var options = CitusOptions(StoreLayout.Relational);
         var connectionString = await Cluster.CreateDatabaseAsync("plan_relational", Ct);
-        await using var database = StoreContexts.PostgresDatabase(connectionString, options);
+        await using var database = StoreContexts.PostgresDatabase(connectionString, options, Citus);
         await new PostgresSchema(database, StoreLayout.Relational).EnsureCreatedAsync(Ct);
         var dialect = new PostgreSqlDialect(options.ReadIsolation, PostgreSqlDistribution.Citus);
 
@@ -73,7 +73,7 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
     {
         var options = CitusOptions(StoreLayout.Document);
         var connectionString = await Cluster.CreateDatabaseAsync("plan_document", Ct);
-        await using var database = StoreContexts.PostgresDatabase(connectionString, options);
+        await using var database = StoreContexts.PostgresDatabase(connectionString, options, Citus);
         await new PostgresSchema(database, StoreLayout.Document).EnsureCreatedAsync(Ct);
 
         var at = DateTimeOffset.UtcNow;
@@ -121,8 +121,9 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
     {
         Provider = StoreProvider.PostgreSql,
         Layout = layout,
-        PostgreSql = { Distribution = PostgreSqlDistribution.Citus },
     };
+
+    private static void Citus(PostgreSqlStoreOptions options) => options.Distribution = PostgreSqlDistribution.Citus;
 
     /// <summary>A Citus router plan: one distributed scan, one task, no subplans (which run as statements of their own).</summary>
     private static void ShouldBeOneTask(string statement, string plan)

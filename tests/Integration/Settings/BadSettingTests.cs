@@ -6,10 +6,10 @@ namespace OrderService.Integration.Tests.Settings;
 
 /// <summary>
 /// A bad setting, through the real process: exit code 1 and exactly one line on stderr that names the key and
-/// what is allowed (a value the binder cannot convert: the key, the value and the type); nothing on stdout, no
-/// stack trace. Covers enum and number values the binder cannot convert, data-annotation ranges (top level and nested sections), cross-field
-/// rules and connection strings (a MongoDB URI too), for every options class (Store, Store:Sqlite, Store:PostgreSql,
-/// Resilience).
+/// what is allowed (a value that does not convert: the value too); nothing on stdout, no stack trace. Covers enum,
+/// bool and number values that do not convert, data-annotation ranges (the store's and an engine's section),
+/// cross-field rules and connection strings (a MongoDB URI too), for every options class (Store, Store:Sqlite,
+/// Store:PostgreSql, Resilience).
 /// </summary>
 public sealed class BadSettingTests
 {
@@ -21,15 +21,21 @@ public sealed class BadSettingTests
     /// </summary>
     private static readonly Dictionary<string, (string[] Arguments, string[] Expected)> Cases = new()
     {
-        ["unknown enum name"] = (["--Store:Provider=Postgres"], ["Store:Provider", "'Postgres'", "StoreProvider"]),
+        ["unknown enum name"] = (["--Store:Provider=Postgres"],
+            ["Store:Provider", "\"Postgres\"", "allowed: Sqlite, PostgreSql, SqlServer, MongoDb."]),
         ["enum number naming no member"] = (["--Store:Provider=7"], ["Store:Provider", "\"7\"", "Sqlite, PostgreSql, SqlServer"]),
-        ["misspelt layout"] = (["--Store:Layout=Documents"], ["Store:Layout", "'Documents'", "StoreLayout"]),
+        ["misspelt layout"] = (["--Store:Layout=Documents"],
+            ["Store:Layout", "\"Documents\"", "allowed: Relational, Document."]),
         ["number below its range"] = (["--Store:CommandTimeoutSeconds=0"], ["Store:CommandTimeoutSeconds", "between 1 and 600"]),
-        ["word for a number"] = (["--Store:CommandTimeoutSeconds=five"], ["Store:CommandTimeoutSeconds", "'five'", "Int32"]),
-        ["nested section, unknown enum name"] = (["--Store:Sqlite:Synchronous=Extra"], ["Store:Sqlite:Synchronous", "'Extra'", "SqliteSynchronous"]),
-        ["nested section, word for a bool"] = (["--Store:Sqlite:GroupCommit=yes"], ["Store:Sqlite:GroupCommit", "'yes'", "Boolean"]),
+        ["word for a number"] = (["--Store:CommandTimeoutSeconds=five"],
+            ["Store:CommandTimeoutSeconds", "\"five\"", "allowed: a whole number."]),
+        ["nested section, unknown enum name"] = (["--Store:Sqlite:Synchronous=Extra"],
+            ["Store:Sqlite:Synchronous", "\"Extra\"", "allowed: Off, Normal, Full."]),
+        ["nested section, word for a bool"] = (["--Store:Sqlite:GroupCommit=yes"],
+            ["Store:Sqlite:GroupCommit", "\"yes\"", "allowed: true, false."]),
         ["nested section, number below its range"] = (["--Store:Sqlite:GroupCommitMaxBatch=0"], ["Store:Sqlite:GroupCommitMaxBatch", "between 1 and 10000"]),
-        ["other nested section, unknown enum name"] = (["--Store:PostgreSql:SynchronousCommit=maybe"], ["Store:PostgreSql:SynchronousCommit", "'maybe'", "PostgreSqlSynchronousCommit"]),
+        ["other nested section, unknown enum name"] = (["--Store:PostgreSql:SynchronousCommit=maybe"],
+            ["Store:PostgreSql:SynchronousCommit", "\"maybe\"", "allowed: On, Off, Local."]),
         ["other nested section, number above its range"] = (["--Store:PostgreSql:CommitDelayMicroseconds=200000"], ["Store:PostgreSql:CommitDelayMicroseconds", "between 0 and 100000"]),
         ["group commit writers below their range"] = (["--Store:PostgreSql:GroupCommitWriters=0"], ["Store:PostgreSql:GroupCommitWriters", "between 1 and 64"]),
         ["key retention below its range"] = (["--Store:IdempotencyKeys:RetentionHours=0"], ["Store:IdempotencyKeys:RetentionHours", "between 1 and 8760"]),
@@ -69,7 +75,7 @@ public sealed class BadSettingTests
 
         run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
         run.ErrorLines.ShouldHaveSingleItem().ShouldBe(
-            "Failed to convert configuration value 'PerWorkflow' at 'Store:UnitOfWork' to type 'OrderService.Data.UnitOfWork'.");
+            "Invalid setting Store:UnitOfWork = \"PerWorkflow\"; allowed: PerRequest, PerCall.");
     }
 
     [Fact]
@@ -88,10 +94,21 @@ public sealed class BadSettingTests
     [Fact]
     public async Task Every_bad_setting_gets_its_own_line_in_one_run()
     {
-        var run = await OrderServiceProcess.RunAsync(["--Store:CommandTimeoutSeconds=0", "--Store:Sqlite:BusyTimeoutMilliseconds=-1", "--Resilience:RetryAfterSeconds=0", "--urls", "http://127.0.0.1:0"], cancellationToken: Ct);
+        // Values that do not convert and values out of range, several in one section, in four sections.
+        var run = await OrderServiceProcess.RunAsync(["--Store:CommandTimeoutSeconds=0", "--Store:Layout=Documnet",
+            "--Store:UnitOfWork=PerWorkflow", "--Store:Sqlite:BusyTimeoutMilliseconds=-1",
+            "--Store:Sqlite:Synchronous=Extra", "--Store:PostgreSql:GroupCommit=yes",
+            "--Resilience:RetryAfterSeconds=0", "--urls", "http://127.0.0.1:0"],
+            cancellationToken: Ct);
 
         run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
-        run.ErrorLines.Count.ShouldBe(3, run.StandardError);
+        run.ErrorLines.Count.ShouldBe(7, run.StandardError);
+        run.ErrorLines.ShouldContain("Invalid setting Store:Layout = \"Documnet\"; allowed: Relational, Document.");
+        run.ErrorLines.ShouldContain(
+            "Invalid setting Store:UnitOfWork = \"PerWorkflow\"; allowed: PerRequest, PerCall.");
+        run.ErrorLines.ShouldContain(
+            "Invalid setting Store:Sqlite:Synchronous = \"Extra\"; allowed: Off, Normal, Full.");
+        run.ErrorLines.ShouldContain("Invalid setting Store:PostgreSql:GroupCommit = \"yes\"; allowed: true, false.");
         run.ErrorLines.ShouldContain(l => l.Contains("Store:CommandTimeoutSeconds must be between 1 and 600", StringComparison.Ordinal));
         run.ErrorLines.ShouldContain(l => l.Contains("Store:Sqlite:BusyTimeoutMilliseconds must be between 0 and 600000", StringComparison.Ordinal));
         run.ErrorLines.ShouldContain(l => l.Contains("Resilience:RetryAfterSeconds must be between 1 and 3600", StringComparison.Ordinal));

@@ -53,7 +53,8 @@ public sealed class MongoScratchStore : IAsyncDisposable
     public IMongoCollection<BsonDocument> Raw { get; }
 
     /// <param name="createSchema">False for a store whose server is not meant to answer (the schema gate would fail first).</param>
-    public static async Task<MongoScratchStore> OpenAsync(Action<StoreOptions>? configure = null, Action<MongoUrlBuilder>? uri = null, bool createSchema = true)
+    public static async Task<MongoScratchStore> OpenAsync(Action<StoreOptions>? configure = null,
+        Action<MongoUrlBuilder>? uri = null, bool createSchema = true, Action<MongoStoreOptions>? mongo = null)
     {
         await MongoTestServer.RequireServerAsync();
         var options = new StoreOptions { Provider = StoreProvider.MongoDb, Layout = StoreLayout.Document };
@@ -63,7 +64,8 @@ public sealed class MongoScratchStore : IAsyncDisposable
         // pipeline built from them as the service builds it.
         var engine = await MongoEngine.DetectAsync();
         var resilience = new ConfigurationBuilder().AddInMemoryCollection(engine.Kind == MongoEngineKind.FerretDb ? MongoEngine.FerretDbSettings : []).Build();
-        var services = new ServiceCollection().AddLogging().AddStoreResilience(resilience).BuildServiceProvider();
+        var services = new ServiceCollection().AddLogging().AddStoreResilience(resilience)
+            .Configure<MongoStoreOptions>(o => mongo?.Invoke(o)).BuildServiceProvider();
         var bundle = MongoStores.Create(new StoreContext(options, connectionString, services));
         if (createSchema)
         {

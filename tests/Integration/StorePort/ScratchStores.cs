@@ -40,7 +40,9 @@ public abstract class ScratchStores(PostgresServer postgres, StoreLayout default
         : await (await postgres.GetAsync()).CreateDatabaseAsync(defaultLayout == StoreLayout.Document ? "doc" : "rel", TestContext.Current.CancellationToken);
 
     /// <summary>A store with its schema created, on <paramref name="connectionString"/> or a fresh database.</summary>
-    public async Task<OpenStore> OpenAsync(Engine engine, Action<StoreOptions>? configure = null, string? connectionString = null, StoreLayout? layout = null)
+    public async Task<OpenStore> OpenAsync(Engine engine, Action<StoreOptions>? configure = null,
+        string? connectionString = null, StoreLayout? layout = null, Action<SqliteStoreOptions>? sqlite = null,
+        Action<PostgreSqlStoreOptions>? postgres = null)
     {
         var options = new StoreOptions
         {
@@ -49,7 +51,7 @@ public abstract class ScratchStores(PostgresServer postgres, StoreLayout default
         };
         configure?.Invoke(options);
         connectionString ??= await NewDatabaseAsync(engine);
-        var context = StoreContexts.For(options, connectionString);
+        var context = StoreContexts.For(options, connectionString, sqlite, postgres);
         var bundle = engine == Engine.Sqlite ? SqliteStores.Create(context) : PostgreSqlStores.Create(context);
         await bundle.Schema.EnsureCreatedAsync(TestContext.Current.CancellationToken);
         return new OpenStore(engine, bundle, connectionString);

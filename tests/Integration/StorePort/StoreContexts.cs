@@ -12,14 +12,18 @@ namespace OrderService.Integration.Tests.StorePort;
 /// </summary>
 internal static class StoreContexts
 {
-    public static StoreContext For(StoreOptions options, string connectionString)
+    public static StoreContext For(StoreOptions options, string connectionString,
+        Action<SqliteStoreOptions>? sqlite = null, Action<PostgreSqlStoreOptions>? postgres = null)
     {
-        var services = new ServiceCollection().AddLogging().AddSqliteOrderStore().AddPostgreSqlOrderStore();
+        var services = new ServiceCollection().AddLogging().AddSqliteOrderStore().AddPostgreSqlOrderStore()
+            .Configure<SqliteStoreOptions>(o => sqlite?.Invoke(o))
+            .Configure<PostgreSqlStoreOptions>(o => postgres?.Invoke(o));
         return services.AddSingleton(container => new StoreContext(options, connectionString, container))
             .BuildServiceProvider().GetRequiredService<StoreContext>();
     }
 
     /// <summary>The PostgreSQL store's pool on <paramref name="connectionString"/>, tuned by <paramref name="options"/> as the store's is.</summary>
-    public static PostgresDatabase PostgresDatabase(string connectionString, StoreOptions options) =>
-        PostgreSqlStores.Database(For(options, connectionString));
+    public static PostgresDatabase PostgresDatabase(string connectionString, StoreOptions options,
+        Action<PostgreSqlStoreOptions>? postgres = null) =>
+        PostgreSqlStores.Database(For(options, connectionString, postgres: postgres));
 }

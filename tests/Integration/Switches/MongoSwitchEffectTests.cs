@@ -1,4 +1,5 @@
 using OrderService.Data;
+using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
 using OrderService.Integration.Tests.Servers;
 using OrderService.Integration.Tests.StorePort;
@@ -24,7 +25,8 @@ public sealed class MongoSwitchEffectTests
     [InlineData("majority", true, 1000, new[] { "\"w\" : \"majority\"", "\"j\" : true", "\"wtimeout\" : 1000" })]
     public async Task The_write_concern_keys_reach_every_write(string w, bool journal, int? wtimeout, string[] sent)
     {
-        await using var store = await MongoScratchStore.OpenAsync(o => o.MongoDb = new() { W = w, Journal = journal, WTimeoutMilliseconds = wtimeout });
+        await using var store = await MongoScratchStore.OpenAsync(
+            mongo: o => (o.W, o.Journal, o.WTimeoutMilliseconds) = (w, journal, wtimeout));
         using var recorder = new StoreTelemetryRecorder();
         var order = await store.CreateOrderAsync();
         await store.Store.TransitionAsync(TestOrders.Command(order.Id, OrderAction.Pay, expectedVersion: 1), Ct);
@@ -53,7 +55,7 @@ public sealed class MongoSwitchEffectTests
     [InlineData(MongoReadConcern.Available, "available")]
     public async Task The_read_concern_key_reaches_the_reads(MongoReadConcern readConcern, string level)
     {
-        await using var store = await MongoScratchStore.OpenAsync(o => o.MongoDb.ReadConcern = readConcern);
+        await using var store = await MongoScratchStore.OpenAsync(mongo: o => o.ReadConcern = readConcern);
         var order = await store.CreateOrderAsync();
         using var recorder = new StoreTelemetryRecorder();
 
@@ -127,7 +129,7 @@ public sealed class MongoSwitchEffectTests
     {
         // One server here (FerretDB, or a one-member set): a secondary read finds what the primary has, so what shows
         // the fallback is the extra find a miss sends, and only a miss: a replica set's lagging secondary is not at hand.
-        await using var store = await MongoScratchStore.OpenAsync(o => o.MongoDb.ReadPreference = preference);
+        await using var store = await MongoScratchStore.OpenAsync(mongo: o => o.ReadPreference = preference);
         var order = await store.CreateOrderAsync();
         using var recorder = new StoreTelemetryRecorder();
 

@@ -23,7 +23,8 @@ public sealed class SwitchEffectsTests(RelationalStores stores)
     public async Task Unit_of_work_sets_the_connections_a_transition_opens(Engine engine, UnitOfWork unitOfWork, int expected)
     {
         // Without group commit every SQLite write opens its own connection, as every PostgreSQL write does.
-        await using var store = await stores.OpenAsync(engine, o => { o.UnitOfWork = unitOfWork; o.Sqlite.GroupCommit = false; });
+        await using var store = await stores.OpenAsync(engine, o => o.UnitOfWork = unitOfWork,
+            sqlite: o => o.GroupCommit = false);
         var order = await store.CreateOrderAsync();
         using var recorder = new StoreTelemetryRecorder();
 

@@ -188,8 +188,12 @@ public sealed class MongoSettingsTests
     [Fact]
     public void Unknown_enum_values_are_refused_naming_the_key()
     {
-        var options = new StoreOptions { MongoDb = { ReadConcern = (MongoReadConcern)9, ReadPreference = (MongoReadPreference)9 } };
-        var result = new SectionValidator<StoreOptions>(StoreOptions.SectionName, new StoreOptionsValidator()).Validate(null, options);
+        var options = new MongoStoreOptions
+        {
+            ReadConcern = (MongoReadConcern)9, ReadPreference = (MongoReadPreference)9,
+        };
+        var result = new SectionSettings<MongoStoreOptions>(MongoStoreOptions.SectionName, static (_, _) => { },
+            new MongoStoreOptionsAnnotations(), null).Validate(null, options);
 
         result.FailureMessage!.ShouldContain("Store:MongoDb:ReadConcern");
         result.FailureMessage!.ShouldContain("Store:MongoDb:ReadPreference");
@@ -207,7 +211,7 @@ public sealed class MongoSettingsTests
         MongoSettings.Build(uri, options, new ResilienceOptions { AttemptTimeoutSeconds = attemptSeconds, TotalTimeoutSeconds = 5 });
 
     private static ValidateOptionsResult Validate(MongoStoreOptions mongo) =>
-        new MongoStoreOptionsValidator(Options.Create(new ResilienceOptions())).Validate(null, new StoreOptions { MongoDb = mongo });
+        new MongoStoreOptionsValidator(Options.Create(new ResilienceOptions())).Validate(null, mongo);
 
     private static TimeSpan[] AllTimeouts(MongoClientSettings client) =>
         [client.ServerSelectionTimeout, client.ConnectTimeout, client.SocketTimeout, client.WaitQueueTimeout];

@@ -17,9 +17,10 @@ public sealed class MongoStartupTests
     public async Task Building_the_store_logs_every_switch_with_its_source()
     {
         var log = new RecordingLoggerProvider(static category => category.Contains("MongoStores", StringComparison.Ordinal));
-        var options = new StoreOptions { Provider = StoreProvider.MongoDb, MongoDb = new MongoStoreOptions { W = "1", Journal = false } };
+        var options = new StoreOptions { Provider = StoreProvider.MongoDb };
 
-        await using (Create(options, "mongodb://127.0.0.1:1/shop?readConcernLevel=local", log))
+        await using (Create(options, "mongodb://127.0.0.1:1/shop?readConcernLevel=local", log,
+            new() { W = "1", Journal = false }))
         {
         }
 
@@ -36,9 +37,9 @@ public sealed class MongoStartupTests
     public async Task With_read_concern_available_the_request_session_is_not_causal_and_the_log_says_why()
     {
         var log = new RecordingLoggerProvider(static category => category.Contains("MongoStores", StringComparison.Ordinal));
-        var options = new StoreOptions { Provider = StoreProvider.MongoDb, MongoDb = new MongoStoreOptions { ReadConcern = MongoReadConcern.Available } };
+        var options = new StoreOptions { Provider = StoreProvider.MongoDb };
 
-        await using (Create(options, "mongodb://127.0.0.1:1", log))
+        await using (Create(options, "mongodb://127.0.0.1:1", log, new() { ReadConcern = MongoReadConcern.Available }))
         {
         }
 
@@ -94,11 +95,13 @@ public sealed class MongoStartupTests
         MongoStores.StaleReads(MongoSettings.Build("mongodb://127.0.0.1:1/?w=majority&readConcernLevel=majority", new MongoStoreOptions(), new ResilienceOptions()))
             .ShouldBeEmpty();
 
-    private static StoreBundle Create(StoreOptions options, string connectionString, RecordingLoggerProvider log)
+    private static StoreBundle Create(StoreOptions options, string connectionString, RecordingLoggerProvider log,
+        MongoStoreOptions? mongo = null)
     {
         var services = new ServiceCollection()
             .AddLogging(logging => logging.AddProvider(log).SetMinimumLevel(LogLevel.Information))
             .AddSingleton(Options.Create(new ResilienceOptions()))
+            .AddSingleton(Options.Create(mongo ?? new MongoStoreOptions()))
             .BuildServiceProvider();
         return MongoStores.Create(new StoreContext(options, connectionString, services));
     }

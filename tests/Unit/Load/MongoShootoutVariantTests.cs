@@ -27,12 +27,15 @@ public sealed class MongoShootoutVariantTests
             .AddInMemoryCollection(variant.Configuration("mongodb://127.0.0.1:1/?directConnection=true").Select(p => new KeyValuePair<string, string?>(p.Key, p.Value)))
             .Build();
         var options = configuration.GetSection(StoreOptions.SectionName).Get<StoreOptions>()!;
+        var mongo = configuration.GetSection(MongoStoreOptions.SectionName).Get<MongoStoreOptions>()!;
 
-        new MongoStoreOptionsValidator(Options.Create(new ResilienceOptions())).Validate(null, options).Succeeded.ShouldBeTrue();
+        new MongoStoreOptionsValidator(Options.Create(new ResilienceOptions())).Validate(null, mongo).Succeeded
+            .ShouldBeTrue();
         Validator.TryValidateObject(options, new ValidationContext(options), null, validateAllProperties: true).ShouldBeTrue("the layout and the provider go together");
         options.Provider.ShouldBe(StoreProvider.MongoDb);
         options.UnitOfWork.ToString().ShouldBe(unitOfWork);
-        var settings = MongoSettings.Build(configuration.GetConnectionString("Orders")!, options.MongoDb, new ResilienceOptions());
+        var settings = MongoSettings.Build(configuration.GetConnectionString("Orders")!, mongo,
+            new ResilienceOptions());
         Rendered.Bson(settings.Client.WriteConcern.ToBsonDocument()).ShouldBe(writeConcern);
         variant.Server.ShouldBe(server);
         variant.Key.ShouldBe($"mongodb/document/{name}");

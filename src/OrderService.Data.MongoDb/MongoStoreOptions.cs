@@ -1,8 +1,9 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
 using System.Globalization;
+using Microsoft.Extensions.Options;
 
-namespace OrderService.Data;
+namespace OrderService.Data.MongoDb;
 
 /// <summary><c>Store:MongoDb</c>: the seed's MongoDB switches, each honoured in one place.</summary>
 [Description("The MongoDB write and read concerns, and how lists are read (with Store:Provider=MongoDb). Every key " +
@@ -88,3 +89,6 @@ public enum MongoReadPreference
     SecondaryPreferred,
     Nearest,
 }
+
+[OptionsValidator]
+public sealed partial class MongoStoreOptionsAnnotations : IValidateOptions<MongoStoreOptions>;

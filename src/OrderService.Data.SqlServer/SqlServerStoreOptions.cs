@@ -1,11 +1,12 @@
 using System.ComponentModel;
 
-namespace OrderService.Data;
+namespace OrderService.Data.SqlServer;
 
-/// <summary><c>Store:SqlServer</c>.</summary>
 [Description("Where the SQL Server store reads (with Store:Provider=SqlServer).")]
 public sealed class SqlServerStoreOptions
 {
+    public const string SectionName = "Store:SqlServer";
+
     /// <summary>Where reads go, e.g. an ApplicationIntent=ReadOnly listener; writes stay on the primary.</summary>
     [Description("A readable secondary's connection string (an availability group listener with " +
         "ApplicationIntent=ReadOnly): GET by id, the batch and the listing read there; a miss is re-read on the " +
