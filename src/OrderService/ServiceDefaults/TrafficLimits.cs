@@ -22,14 +22,10 @@ public static class TrafficLimits
     {
         var services = builder.Services;
         // Bound where the type is concrete, so that the binding generator (Native AOT) sees each.
-        services.AddOptions<RateLimitingOptions>()
-            .Bind(builder.Configuration.GetSection(RateLimitingOptions.SectionName)).ValidateOnStart();
-        services.AddSingleton<IValidateOptions<RateLimitingOptions>>(new SectionValidator<RateLimitingOptions>(
-            RateLimitingOptions.SectionName, new RateLimitingOptionsValidator()));
-        services.AddOptions<RequestTimeoutSettings>()
-            .Bind(builder.Configuration.GetSection(RequestTimeoutSettings.SectionName)).ValidateOnStart();
-        services.AddSingleton<IValidateOptions<RequestTimeoutSettings>>(new SectionValidator<RequestTimeoutSettings>(
-            RequestTimeoutSettings.SectionName, new RequestTimeoutSettingsValidator()));
+        services.AddSettings<RateLimitingOptions>(RateLimitingOptions.SectionName, static (c, o) => c.Bind(o),
+            new RateLimitingOptionsValidator());
+        services.AddSettings<RequestTimeoutSettings>(RequestTimeoutSettings.SectionName, static (c, o) => c.Bind(o),
+            new RequestTimeoutSettingsValidator());
 
         services.AddRateLimiter(static _ => { });
         services.AddOptions<RateLimiterOptions>().Configure<IOptions<RateLimitingOptions>>(static (limiter, options) =>
