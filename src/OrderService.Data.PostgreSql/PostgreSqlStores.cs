@@ -49,12 +49,13 @@ public static class PostgreSqlStores
             "listing read from the standby; writes stay on the primary.");
         var pools = new PrimaryAndStandbyPools(primaryDatabase, standby);
         return primary with { Store =
-            new StandbyReadsOrderStore(primary.Store, Store(standby, options, postgres), PostgresTransientFaults.IsUndefinedTable,
-                logger),
+            new StandbyReadsOrderStore(primary.Store, Store(standby, options, postgres),
+                PostgresTransientFaults.IsUndefinedTable, logger),
             Resources = pools, Pool = pools };
     }
 
-    private static IOrderStore Store(PostgresDatabase database, StoreOptions options, PostgreSqlStoreOptions postgres) =>
+    private static IOrderStore Store(
+        PostgresDatabase database, StoreOptions options, PostgreSqlStoreOptions postgres) =>
         options.Layout == StoreLayout.Document
             ? new DocumentOrderStore(new PostgreSqlDocumentDialect(postgres.Distribution),
                 new PostgresConnections(database), options)
