@@ -2,6 +2,7 @@ using Microsoft.AspNetCore.Authentication.JwtBearer;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.Extensions.Options;
+using OrderService.Data;
 
 namespace OrderService.Authorization;
 
@@ -15,9 +16,8 @@ public static class BearerAuthorization
     {
         var configuration = builder.Configuration;
         var services = builder.Services;
-        services.AddOptions<AuthorizationSettings>().Bind(configuration.GetSection(AuthorizationSettings.SectionName))
-            .ValidateOnStart();
-        services.AddSingleton<IValidateOptions<AuthorizationSettings>, AuthorizationSettingsValidator>();
+        services.AddSettings<AuthorizationSettings>(AuthorizationSettings.SectionName, static (c, o) => c.Bind(o),
+            new AuthorizationSettingsValidator(configuration, builder.Environment), configuration);
         var isOn = AuthorizationSettings.Resolve(configuration, builder.Environment) == AuthorizationMode.Bearer;
         services.AddSingleton(new BearerAuthorizationSwitch(isOn));
         if (!isOn)

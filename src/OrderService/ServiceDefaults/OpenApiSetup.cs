@@ -5,6 +5,7 @@ using Microsoft.AspNetCore.OpenApi;
 using Microsoft.Extensions.Options;
 using Microsoft.OpenApi;
 using OrderService.Apis;
+using OrderService.Data;
 using OrderService.Data.Orders;
 
 namespace OrderService.ServiceDefaults;
@@ -50,8 +51,8 @@ public static class OpenApiSetup
     public static IServiceCollection AddOrderServiceOpenApi(this IServiceCollection services,
         IConfiguration configuration)
     {
-        services.AddOptions<OpenApiSettings>().Bind(configuration.GetSection(OpenApiSettings.SectionName))
-            .ValidateOnStart();
+        services.AddSettings<OpenApiSettings>(OpenApiSettings.SectionName, static (c, o) => c.Bind(o), null,
+            configuration);
         return services.AddOpenApi(options =>
         {
             options.AddDocumentTransformer(static (document, _, _) =>

@@ -94,16 +94,20 @@ public sealed class BadSettingTests
     [Fact]
     public async Task Every_bad_setting_gets_its_own_line_in_one_run()
     {
-        // Values that do not convert and values out of range, several in one section, in four sections.
+        // Values that do not convert and values out of range, several in one section, in six sections; the unknown
+        // mode also leaves authorization unconfigured, a line of its own.
         var run = await OrderServiceProcess.RunAsync(["--Store:CommandTimeoutSeconds=0", "--Store:Layout=Documnet",
+            "--Authorization:Mode=Bearr", "--OpenApi:Enabled=maybe",
             "--Store:UnitOfWork=PerWorkflow", "--Store:Sqlite:BusyTimeoutMilliseconds=-1",
             "--Store:Sqlite:Synchronous=Extra", "--Store:PostgreSql:GroupCommit=yes",
             "--Resilience:RetryAfterSeconds=0", "--urls", "http://127.0.0.1:0"],
             cancellationToken: Ct);
 
         run.ExitCode.ShouldBe(1, run.StandardError + run.StandardOutput);
-        run.ErrorLines.Count.ShouldBe(7, run.StandardError);
+        run.ErrorLines.Count.ShouldBe(10, run.StandardError);
         run.ErrorLines.ShouldContain("Invalid setting Store:Layout = \"Documnet\"; allowed: Relational, Document.");
+        run.ErrorLines.ShouldContain("Invalid setting Authorization:Mode = \"Bearr\"; allowed: Bearer, None.");
+        run.ErrorLines.ShouldContain("Invalid setting OpenApi:Enabled = \"maybe\"; allowed: true, false.");
         run.ErrorLines.ShouldContain(
             "Invalid setting Store:UnitOfWork = \"PerWorkflow\"; allowed: PerRequest, PerCall.");
         run.ErrorLines.ShouldContain(
