@@ -17,9 +17,8 @@ internal static class CallerKeys
         }
 
         var scope = caller.FindFirst(OrderScopes.CustomerClaim) is { } customer ? "customer:" + customer.Value
-            : (caller.FindFirst("sub") ?? caller.FindFirst(ClaimTypes.NameIdentifier)) is { } subject
-                ? "subject:" + subject.Value
-                : null;
+            : OrderScopes.Subject(caller) is { } subject ? "subject:" + subject
+            : null;
 
         // A digest fits the 128-character column whatever the scope; a key has no newline, so the split is unique.
         return scope is null ? key

@@ -20,6 +20,10 @@ public static class OrderScopes
     private static readonly string[] ScopeClaimTypes =
         ["scope", "scp", "http://schemas.microsoft.com/identity/claims/scope"];
 
+    /// <summary>The token's <c>sub</c> (NameIdentifier under MapInboundClaims); null without a token.</summary>
+    public static string? Subject(ClaimsPrincipal user) =>
+        (user.FindFirst("sub") ?? user.FindFirst(ClaimTypes.NameIdentifier))?.Value;
+
     /// <summary>Whether <paramref name="user"/> holds <paramref name="scope"/>, in one claim or one per item.</summary>
     public static bool Has(ClaimsPrincipal user, string scope)
     {

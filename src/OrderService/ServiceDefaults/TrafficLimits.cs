@@ -1,13 +1,13 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
 using System.Globalization;
-using System.Security.Claims;
 using System.Threading.RateLimiting;
 using Microsoft.AspNetCore.Http.Timeouts;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.RateLimiting;
 using Microsoft.Extensions.Options;
 using OrderService.Apis;
+using OrderService.Authorization;
 using OrderService.Data;
 using OrderService.Data.Resilience;
 using OrderService.Problems;
@@ -68,7 +68,7 @@ public static class TrafficLimits
 
     /// <summary>The token's subject when authenticated, else the remote address.</summary>
     private static string ClientOf(HttpContext context) =>
-        (context.User.FindFirst("sub") ?? context.User.FindFirst(ClaimTypes.NameIdentifier))?.Value is { } subject
+        OrderScopes.Subject(context.User) is { } subject
             ? "sub:" + subject
             : "ip:" + context.Connection.RemoteIpAddress;
 
