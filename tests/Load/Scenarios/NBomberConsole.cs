@@ -52,7 +52,8 @@ public sealed class HookFirstConsole(IAnsiConsole inner) : IAnsiConsole
 
     public IAnsiConsoleInput Input => inner.Input;
 
-    public IExclusivityMode ExclusivityMode => inner.ExclusivityMode;
+    /// <summary>NBomber starts its closing status while its progress display still ends: the second waits its turn.</summary>
+    public IExclusivityMode ExclusivityMode { get; } = new TakeTurns();
 
     /// <summary>The hooks live here, not on the inner console, so they run outside the write lock.</summary>
     public RenderPipeline Pipeline { get; } = new();
@@ -73,6 +74,39 @@ public sealed class HookFirstConsole(IAnsiConsole inner) : IAnsiConsole
             foreach (var part in rendered)
             {
                 inner.Write(part);
+            }
+        }
+    }
+
+    private sealed class TakeTurns : IExclusivityMode, IDisposable
+    {
+        private readonly SemaphoreSlim _turn = new(1, 1);
+
+        public void Dispose() => _turn.Dispose();
+
+        public T Run<T>(Func<T> func)
+        {
+            _turn.Wait();
+            try
+            {
+                return func();
+            }
+            finally
+            {
+                _turn.Release();
+            }
+        }
+
+        public async Task<T> RunAsync<T>(Func<Task<T>> func)
+        {
+            await _turn.WaitAsync().ConfigureAwait(false);
+            try
+            {
+                return await func().ConfigureAwait(false);
+            }
+            finally
+            {
+                _turn.Release();
             }
         }
     }

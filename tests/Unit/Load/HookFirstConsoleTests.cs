@@ -50,6 +50,33 @@ public sealed class HookFirstConsoleTests
     }
 
     [Fact]
+    public async Task A_second_live_display_waits_for_the_first_instead_of_throwing()
+    {
+        using var output = new StringWriter();
+        var console = new HookFirstConsole(AnsiConsole.Create(new AnsiConsoleSettings
+        {
+            Ansi = AnsiSupport.Yes,
+            Interactive = InteractionSupport.Yes,
+            Out = new AnsiConsoleOutput(output),
+        }));
+        var firstStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var releaseFirst = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        var first = console.Status().StartAsync("first", async _ =>
+        {
+            firstStarted.SetResult();
+            await releaseFirst.Task;
+        });
+        await firstStarted.Task.WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken);
+        var second = console.Status().StartAsync("second", _ => Task.CompletedTask);
+        await Task.Delay(100, TestContext.Current.CancellationToken);
+        second.IsCompleted.ShouldBeFalse("the second display waits while the first runs");
+
+        releaseFirst.SetResult();
+        await Task.WhenAll(first, second).WaitAsync(TimeSpan.FromSeconds(30), TestContext.Current.CancellationToken);
+    }
+
+    [Fact]
     public void Hooks_attach_to_the_front_console_and_see_every_write()
     {
         using var output = new StringWriter();
