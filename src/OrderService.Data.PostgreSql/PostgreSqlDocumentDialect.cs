@@ -10,13 +10,6 @@ namespace OrderService.Data.PostgreSql;
 /// <summary>The document layout's SQL for PostgreSQL, on plain PostgreSQL and on Citus.</summary>
 public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distribution) : DocumentDialect
 {
-    internal const string InsertOrder = """
-        INSERT INTO order_documents (id, customer_id, status, version, created_at, document)
-        VALUES (@id, @customer_id, @status, @version, @created_at, @document)
-        ON CONFLICT (id) DO NOTHING
-        RETURNING id
-        """;
-
     private const string InsertOrderWithKey = """
         WITH new_key AS (
             INSERT INTO order_document_keys (key, request_hash, order_id, created_at)
@@ -71,25 +64,12 @@ public sealed class PostgreSqlDocumentDialect(PostgreSqlDistribution distributio
             (false, true) => CitusDocumentSql.TransitionWithKey,
         }];
 
-    public override string SelectDocument => "SELECT document FROM order_documents WHERE id = @id";
+    public override string SelectCreateKey => _citus ? CitusDocumentSql.SelectByKey : base.SelectCreateKey;
 
-    // Statements of their own after a write that did nothing: a fresh snapshot sees a concurrent retry's key.
-    public override string SelectCreateKey => _citus ? CitusDocumentSql.SelectByKey : """
-        SELECT k.request_hash, d.document
-        FROM order_document_keys k JOIN order_documents d ON d.id = k.order_id
-        WHERE k.key = @key
-        """;
-
-    public override string SelectTransitionKey => _citus ? CitusDocumentSql.SelectTransitionKey : """
-        SELECT k.request_hash, k.order_id, k.version, d.document
-        FROM order_document_keys k LEFT JOIN order_documents d ON d.id = k.order_id
-        WHERE k.key = @key
-        """;
+    public override string SelectTransitionKey =>
+        _citus ? CitusDocumentSql.SelectTransitionKey : base.SelectTransitionKey;
 
     public override string SelectManyByIdSet => "SELECT document FROM order_documents WHERE id = ANY(@ids)";
-
-    public override string SelectManyByIdList(int count) =>
-        DocumentQueries.SelectManyByList(count, DocumentQueries.Positional);
 
     /// <summary>
     /// Another replica's clean-up only delays this one; no SKIP LOCKED: Citus refuses row locks over several shards.

@@ -16,13 +16,6 @@ public sealed class SqliteDocumentDialect : DocumentDialect
         RETURNING key
         """;
 
-    private const string InsertOrder = """
-        INSERT INTO order_documents (id, customer_id, status, version, created_at, document)
-        VALUES (@id, @customer_id, @status, @version, @created_at, @document)
-        ON CONFLICT (id) DO NOTHING
-        RETURNING id
-        """;
-
     private const string InsertTransitionKey = """
         INSERT INTO order_document_keys (key, request_hash, order_id, version, created_at)
         SELECT @key, @request_hash, id, version, @at FROM order_documents WHERE id = @id
@@ -52,25 +45,8 @@ public sealed class SqliteDocumentDialect : DocumentDialect
     public override IReadOnlyList<string> TransitionStatements(TransitionCommand command) =>
         (command.IdempotencyKey is null ? Transition : TransitionWithKey)[command.Action];
 
-    public override string SelectDocument => "SELECT document FROM order_documents WHERE id = @id";
-
-    public override string SelectCreateKey => """
-        SELECT k.request_hash, d.document
-        FROM order_document_keys k JOIN order_documents d ON d.id = k.order_id
-        WHERE k.key = @key
-        """;
-
-    public override string SelectTransitionKey => """
-        SELECT k.request_hash, k.order_id, k.version, d.document
-        FROM order_document_keys k LEFT JOIN order_documents d ON d.id = k.order_id
-        WHERE k.key = @key
-        """;
-
     public override string SelectManyByIdSet =>
         "SELECT document FROM order_documents WHERE id IN (SELECT value FROM json_each(@ids))";
-
-    public override string SelectManyByIdList(int count) =>
-        DocumentQueries.SelectManyByList(count, DocumentQueries.Named);
 
     /// <summary>Through the index on created_at; SQLite has one writer, so nothing to skip.</summary>
     public override string DeleteExpiredKeys => """
@@ -113,7 +89,7 @@ public sealed class SqliteDocumentDialect : DocumentDialect
     {
         for (var i = 0; i < ids.Length; i++)
         {
-            AddId(parameters, DocumentQueries.Named(i)[1..], ids[i]);
+            parameters.Add(new SqliteParameter(DocumentQueries.Positional(i), ids[i].ToString()));
         }
     }
 

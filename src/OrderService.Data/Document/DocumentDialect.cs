@@ -6,6 +6,13 @@ namespace OrderService.Data.Document;
 /// <summary>What one engine says differently in the document layout.</summary>
 public abstract class DocumentDialect
 {
+    protected const string InsertOrder = """
+        INSERT INTO order_documents (id, customer_id, status, version, created_at, document)
+        VALUES (@id, @customer_id, @status, @version, @created_at, @document)
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id
+        """;
+
     public abstract string ProviderName { get; }
 
     /// <summary>The ids of one InList batch command; far below every engine's parameter limit.</summary>
@@ -17,19 +24,30 @@ public abstract class DocumentDialect
     /// <summary>The transition's statements, run like <see cref="CreateStatements"/>.</summary>
     public abstract IReadOnlyList<string> TransitionStatements(TransitionCommand command);
 
-    public abstract string SelectDocument { get; }
+    public string SelectDocument => "SELECT document FROM order_documents WHERE id = @id";
 
-    /// <summary>A create's stored key: request_hash, the document of its order.</summary>
-    public abstract string SelectCreateKey { get; }
+    /// <summary>
+    /// A create's stored key: request_hash, the document of its order. The key look-ups are statements of their own
+    /// after a write that did nothing: a fresh snapshot sees a concurrent retry's key.
+    /// </summary>
+    public virtual string SelectCreateKey => """
+        SELECT k.request_hash, d.document
+        FROM order_document_keys k JOIN order_documents d ON d.id = k.order_id
+        WHERE k.key = @key
+        """;
 
     /// <summary>A transition's stored key: request_hash, order_id, version, the document of its order.</summary>
-    public abstract string SelectTransitionKey { get; }
+    public virtual string SelectTransitionKey => """
+        SELECT k.request_hash, k.order_id, k.version, d.document
+        FROM order_document_keys k LEFT JOIN order_documents d ON d.id = k.order_id
+        WHERE k.key = @key
+        """;
 
     /// <summary>The documents of the ids bound by <see cref="AddIdSet"/>, in one parameter.</summary>
     public abstract string SelectManyByIdSet { get; }
 
     /// <summary>The documents of <paramref name="count"/> ids bound by <see cref="AddIdList"/>.</summary>
-    public abstract string SelectManyByIdList(int count);
+    public string SelectManyByIdList(int count) => DocumentQueries.SelectManyByList(count);
 
     public abstract string DeleteExpiredKeys { get; }
 

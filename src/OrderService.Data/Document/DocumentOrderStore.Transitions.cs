@@ -1,7 +1,6 @@
 using System.Data;
 using System.Data.Common;
 using OrderService.Data.Orders;
-using OrderService.Data.Relational;
 
 namespace OrderService.Data.Document;
 
@@ -17,15 +16,8 @@ public sealed partial class DocumentOrderStore
         {
             if (_groupCommit is not null && statements.Count == 1)
             {
-                GroupedResult<string> grouped;
-                using (StoreTelemetry.Command(_dialect.ProviderName, "document.transition", statements[0],
-                    _writeIsolationInForce))
-                {
-                    grouped = await _groupCommit.ExecuteAsync(
-                        new GroupedStatement(statements[0], command.OrderId, parameters), static row =>
-                            row.GetString(0), cancellationToken);
-                }
-
+                var grouped = await GroupAsync("document.transition", statements[0], command.OrderId, parameters,
+                    static row => row.GetString(0), cancellationToken);
                 if (grouped is { RanInGroup: true, HasRow: true, Row: { } document })
                 {
                     return TransitionResult.Applied(OrderDocument.FromJson(document));
@@ -33,7 +25,8 @@ public sealed partial class DocumentOrderStore
 
                 if (grouped.RanInGroup)
                 {
-                    return await ExplainNoMatchAsync(command, cancellationToken);
+                    return await _connections.WriteAsync(null, (connection, transaction) =>
+                        ExplainNoMatchAsync(connection, transaction, command, cancellationToken), cancellationToken);
                 }
             }
 
@@ -54,11 +47,6 @@ public sealed partial class DocumentOrderStore
                 cancellationToken);
         }
     }
-
-    private Task<TransitionResult> ExplainNoMatchAsync(TransitionCommand command,
-        CancellationToken cancellationToken) =>
-        _connections.WriteAsync(null, (connection, transaction) =>
-            ExplainNoMatchAsync(connection, transaction, command, cancellationToken), cancellationToken);
 
     private async Task<TransitionResult> ExplainNoMatchAsync(DbConnection connection, DbTransaction? transaction,
         TransitionCommand command, CancellationToken cancellationToken)

@@ -42,14 +42,8 @@ public sealed partial class DocumentOrderStore : IOrderStore
         var parameters = new DocumentParameters(collection => _dialect.AddCreate(collection, stored, document, order));
         if (_groupCommit is not null && statements.Count == 1)
         {
-            GroupedResult<bool> grouped;
-            using (StoreTelemetry.Command(_dialect.ProviderName, "document.create", statements[0],
-                _writeIsolationInForce))
-            {
-                grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(statements[0], stored.Id, parameters),
-                    static _ => true, cancellationToken);
-            }
-
+            var grouped = await GroupAsync("document.create", statements[0], stored.Id, parameters, static _ => true,
+                cancellationToken);
             if (grouped.RanInGroup)
             {
                 return grouped.HasRow
@@ -139,6 +133,14 @@ public sealed partial class DocumentOrderStore : IOrderStore
         return (true, first);
     }
 
+    private async Task<GroupedResult<T>> GroupAsync<T>(string operation, string sql, Guid orderId,
+        DocumentParameters parameters, Func<DbDataReader, T> readRow, CancellationToken cancellationToken)
+    {
+        using var activity = StoreTelemetry.Command(_dialect.ProviderName, operation, sql, _writeIsolationInForce);
+        return await _groupCommit!.ExecuteAsync(new GroupedStatement(sql, orderId, parameters), readRow,
+            cancellationToken);
+    }
+
     private async Task<CreateResult> ReadExistingAsync(DbConnection connection, DbTransaction? transaction,
         NewOrder order, CancellationToken cancellationToken)
     {
@@ -148,7 +150,7 @@ public sealed partial class DocumentOrderStore : IOrderStore
                 cancellationToken)
                 ?? throw new InvalidOperationException(
                     $"Order {order.Order.Id} conflicted on insert but cannot be read.");
-            return OrderDocument.Existing(order, null, document);
+            return OrderDocument.Existing(order, null, OrderDocument.FromJson(document));
         }
 
         using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.create_existing",
@@ -157,7 +159,7 @@ public sealed partial class DocumentOrderStore : IOrderStore
         _dialect.AddKeyLookup(select.Parameters, order.IdempotencyKey, order.Order.Id);
         await using var reader = await select.ExecuteReaderAsync(CommandBehavior.SingleRow, cancellationToken);
         return await reader.ReadAsync(cancellationToken)
-            ? OrderDocument.Existing(order, reader.GetString(0), reader.GetString(1))
+            ? OrderDocument.Existing(order, reader.GetString(0), OrderDocument.FromJson(reader.GetString(1)))
             : throw new Keys.IdempotencyKeyForgottenException(order.IdempotencyKey);
     }
 

@@ -40,19 +40,18 @@ public static class DocumentQueries
 
     public const string Ready = "SELECT 1";
 
-    /// <summary>SELECT … WHERE id IN (p1, …, pn): one parameter per id (the InList batch filter).</summary>
-    public static string SelectManyByList(int count, Func<int, string> placeholder)
+    /// <summary>SELECT … WHERE id IN ($1, …, $n): one parameter per id (the InList batch filter).</summary>
+    public static string SelectManyByList(int count)
     {
         var sql = new StringBuilder("SELECT document FROM order_documents WHERE id IN (", 64 + (count * 7));
         for (var i = 0; i < count; i++)
         {
-            sql.Append(i == 0 ? "" : ", ").Append(placeholder(i));
+            sql.Append(i == 0 ? "" : ", ").Append(Positional(i));
         }
 
         return sql.Append(')').ToString();
     }
 
+    /// <summary>The <paramref name="index"/>th id's placeholder, also its name where the driver binds by name.</summary>
     public static string Positional(int index) => "$" + (index + 1).ToString(CultureInfo.InvariantCulture);
-
-    public static string Named(int index) => "@p" + index.ToString(CultureInfo.InvariantCulture);
 }

@@ -44,20 +44,11 @@ public static class OrderDocument
     public static string IdsJson(IEnumerable<Guid> ids) => JsonSerializer.Serialize(ids.ToArray(), Json.GuidArray);
 
     /// <summary>A create that inserted nothing met an earlier write.</summary>
-    public static CreateResult Existing(NewOrder request, string? storedRequestHash, string storedDocument) =>
-        IsKeyReusedWithDifferentRequest(request, storedRequestHash)
-            ? new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null)
-            : new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(FromJson(storedDocument), 1));
-
-    /// <summary>The same decision for a store that reads the earlier order as an <see cref="Order"/>.</summary>
     public static CreateResult Existing(NewOrder request, string? storedRequestHash, Order stored) =>
-        IsKeyReusedWithDifferentRequest(request, storedRequestHash)
+        request.IdempotencyKey is not null && storedRequestHash is not null
+        && !string.Equals(storedRequestHash, request.RequestHash, StringComparison.Ordinal)
             ? new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null)
             : new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(stored, 1));
-
-    private static bool IsKeyReusedWithDifferentRequest(NewOrder request, string? storedRequestHash) =>
-        request.IdempotencyKey is not null && storedRequestHash is not null
-        && !string.Equals(storedRequestHash, request.RequestHash, StringComparison.Ordinal);
 
     /// <summary>A transition's Idempotency-Key that is already stored.</summary>
     public static TransitionResult KnownKey(TransitionCommand command, string storedRequestHash, Guid storedOrderId,
