@@ -18,7 +18,7 @@ public sealed class SqliteDocumentDialect : DocumentDialect
 
     private const string InsertTransitionKey = """
         INSERT INTO order_document_keys (key, request_hash, order_id, version, created_at)
-        SELECT @key, @request_hash, id, version, @at FROM order_documents WHERE id = @id
+        SELECT @key, @request_hash, id, version, @key_at FROM order_documents WHERE id = @id
         RETURNING key
         """;
 
@@ -48,27 +48,8 @@ public sealed class SqliteDocumentDialect : DocumentDialect
     public override string SelectManyByIdSet =>
         "SELECT document FROM order_documents WHERE id IN (SELECT value FROM json_each(@ids))";
 
-    /// <summary>Through the index on created_at; SQLite has one writer, so nothing to skip.</summary>
-    public override string DeleteExpiredKeys => """
-        DELETE FROM order_document_keys WHERE key IN (
-            SELECT key FROM order_document_keys WHERE created_at < @before ORDER BY created_at LIMIT @limit)
-        """;
-
-    public override void AddTransition(DbParameterCollection parameters, TransitionCommand command)
-    {
-        AddId(parameters, "id", command.OrderId);
-        AddText(parameters, "status", Transitions.Target(command.Action).ToString());
-        AddText(parameters, "type", Transitions.EventType(command.Action));
-        AddTimestamp(parameters, "at", command.At);
-        AddText(parameters, "data", Relational.OrderJson.EventData(command.Data));
-        parameters.Add(new SqliteParameter("@expected",
-            command.ExpectedVersion is { } expected ? expected : DBNull.Value));
-        if (command.IdempotencyKey is { } key)
-        {
-            AddText(parameters, "key", key);
-            AddText(parameters, "request_hash", command.RequestHash);
-        }
-    }
+    protected override void AddExpectedVersion(DbParameterCollection parameters, TransitionCommand command) =>
+        parameters.Add(new SqliteParameter("@expected", command.ExpectedVersion is { } v ? v : DBNull.Value));
 
     public override void AddId(DbParameterCollection parameters, string name, Guid id) =>
         parameters.Add(new SqliteParameter("@" + name, id.ToString()));
@@ -92,11 +73,6 @@ public sealed class SqliteDocumentDialect : DocumentDialect
             parameters.Add(new SqliteParameter(DocumentQueries.Positional(i), ids[i].ToString()));
         }
     }
-
-    public override Guid ReadId(DbDataReader reader, int ordinal) => Guid.Parse(reader.GetString(ordinal));
-
-    public override DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal) =>
-        reader.GetFieldValue<DateTimeOffset>(ordinal).ToUniversalTime();
 
     private static string TransitionFor(OrderAction action)
     {

@@ -15,9 +15,6 @@ public abstract class DocumentDialect
 
     public abstract string ProviderName { get; }
 
-    /// <summary>The ids of one InList batch command; far below every engine's parameter limit.</summary>
-    public virtual int InListChunkSize => 1_000;
-
     /// <summary>The create's statements, run in order in one write unit.</summary>
     public abstract IReadOnlyList<string> CreateStatements(bool withKey);
 
@@ -49,7 +46,11 @@ public abstract class DocumentDialect
     /// <summary>The documents of <paramref name="count"/> ids bound by <see cref="AddIdList"/>.</summary>
     public string SelectManyByIdList(int count) => DocumentQueries.SelectManyByList(count);
 
-    public abstract string DeleteExpiredKeys { get; }
+    /// <summary>The oldest keys up to <c>@limit</c>, through the index on created_at.</summary>
+    public virtual string DeleteExpiredKeys => """
+        DELETE FROM order_document_keys WHERE key IN (
+            SELECT key FROM order_document_keys WHERE created_at < @before ORDER BY created_at LIMIT @limit)
+        """;
 
     /// <summary>The id a keyed create's order gets from its key, or null when the request's id stands.</summary>
     public virtual Guid? CreatedOrderId(string key) => null;
@@ -72,7 +73,24 @@ public abstract class DocumentDialect
         }
     }
 
-    public abstract void AddTransition(DbParameterCollection parameters, TransitionCommand command);
+    public void AddTransition(DbParameterCollection parameters, TransitionCommand command)
+    {
+        AddId(parameters, "id", command.OrderId);
+        AddText(parameters, "status", Transitions.Target(command.Action).ToString());
+        AddText(parameters, "type", Transitions.EventType(command.Action));
+        AddText(parameters, "at", Timestamps.ToText(command.At));
+        AddDocument(parameters, "data", Relational.OrderJson.EventData(command.Data));
+        AddExpectedVersion(parameters, command);
+        if (command.IdempotencyKey is { } key)
+        {
+            AddText(parameters, "key", key);
+            AddText(parameters, "request_hash", command.RequestHash);
+            AddTimestamp(parameters, "key_at", command.At);
+        }
+    }
+
+    /// <summary><c>@expected</c>, NULL when the step names no version, and what else the engine's step binds.</summary>
+    protected abstract void AddExpectedVersion(DbParameterCollection parameters, TransitionCommand command);
 
     public abstract void AddId(DbParameterCollection parameters, string name, Guid id);
 
@@ -93,8 +111,4 @@ public abstract class DocumentDialect
     /// <summary>A key look-up's parameters: <c>key</c>, and whatever else the engine finds it by.</summary>
     public virtual void AddKeyLookup(DbParameterCollection parameters, string key, Guid orderId) =>
         AddText(parameters, "key", key);
-
-    public abstract Guid ReadId(DbDataReader reader, int ordinal);
-
-    public abstract DateTimeOffset ReadTimestamp(DbDataReader reader, int ordinal);
 }

@@ -35,8 +35,8 @@ public sealed partial class DocumentOrderStore
             StreamPageAsync(query, range, CancellationToken.None));
     }
 
-    private OrderPosition? ReadPosition(DbDataReader row) =>
-        new OrderPosition(_dialect.ReadTimestamp(row, 0), _dialect.ReadId(row, 1));
+    private static OrderPosition? ReadPosition(DbDataReader row) =>
+        new OrderPosition(Relational.OrderRowReader.ReadTimestamp(row, 0), row.GetGuid(1));
 
     private async IAsyncEnumerable<Order> StreamPageAsync(CustomerOrdersQuery query, PageRange range,
         [EnumeratorCancellation] CancellationToken cancellationToken)

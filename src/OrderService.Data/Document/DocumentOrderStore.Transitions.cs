@@ -85,7 +85,7 @@ public sealed partial class DocumentOrderStore
         }
 
         // The key and its document update committed together, so the document read with the key holds the step.
-        return OrderDocument.KnownKey(command, reader.GetString(0), _dialect.ReadId(reader, 1), reader.GetInt32(2),
+        return OrderDocument.KnownKey(command, reader.GetString(0), reader.GetGuid(1), reader.GetInt32(2),
             reader.IsDBNull(3) ? null : reader.GetString(3));
     }
 }

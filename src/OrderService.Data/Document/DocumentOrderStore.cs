@@ -9,6 +9,9 @@ namespace OrderService.Data.Document;
 /// <summary>The document layout on every SQL engine: one JSON document per order, events embedded.</summary>
 public sealed partial class DocumentOrderStore : IOrderStore
 {
+    // The ids of one InList batch command; far below every engine's parameter limit.
+    private const int InListChunkSize = 1_000;
+
     private readonly DocumentDialect _dialect;
     private readonly IRelationalConnections _connections;
     private readonly bool _jsonBatchFilter;
@@ -90,7 +93,7 @@ public sealed partial class DocumentOrderStore : IOrderStore
             yield break;
         }
 
-        foreach (var chunk in distinct.Chunk(_dialect.InListChunkSize))
+        foreach (var chunk in distinct.Chunk(InListChunkSize))
         {
             await using var command = Command(connection, null, _dialect.SelectManyByIdList(chunk.Length));
             _dialect.AddIdList(command.Parameters, chunk);
@@ -109,6 +112,19 @@ public sealed partial class DocumentOrderStore : IOrderStore
         await using var command = Command(connection, null, DocumentQueries.Ready);
         await command.ExecuteScalarAsync(cancellationToken);
     }
+
+    /// <summary>The clean-up's batch: one delete in a write unit of its own.</summary>
+    public Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit,
+        CancellationToken cancellationToken) =>
+        _connections.WriteAsync(null, async (connection, transaction) =>
+        {
+            using var activity = StoreTelemetry.Command(_dialect.ProviderName, "document.forget_keys",
+                _dialect.DeleteExpiredKeys, _writeIsolationInForce);
+            await using var command = Command(connection, transaction, _dialect.DeleteExpiredKeys);
+            _dialect.AddTimestamp(command.Parameters, "before", storedBefore);
+            _dialect.AddInteger(command.Parameters, "limit", limit);
+            return await command.ExecuteNonQueryAsync(cancellationToken);
+        }, cancellationToken);
 
     private async Task<(bool Wrote, object? First)> WriteAsync(
         DbConnection connection, DbTransaction? transaction, string operation, IReadOnlyList<string> statements,

@@ -52,6 +52,6 @@ public static class DocumentQueries
         return sql.Append(')').ToString();
     }
 
-    /// <summary>The <paramref name="index"/>th id's placeholder, also its name where the driver binds by name.</summary>
+    /// <summary>The placeholder of the id at <paramref name="index"/>; SQLite binds it by that name.</summary>
     public static string Positional(int index) => "$" + (index + 1).ToString(CultureInfo.InvariantCulture);
 }
