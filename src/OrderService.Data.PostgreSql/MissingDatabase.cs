@@ -28,24 +28,8 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
         var target = new NpgsqlConnectionStringBuilder(connectionString);
         var name = target.Database ?? target.Username ?? "postgres";
         await using var maintenance = await OpenMaintenanceAsync(target, name, cancellationToken);
-
-        string role;
-        bool mayCreate;
-        await using (var privileges =
-            new NpgsqlCommand("SELECT current_user::text, rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = " +
-                "current_user", maintenance))
-        await using (var reader = await privileges.ExecuteReaderAsync(cancellationToken))
-        {
-            await reader.ReadAsync(cancellationToken);
-            role = reader.GetString(0);
-            mayCreate = reader.GetBoolean(1);
-        }
-
-        if (!mayCreate)
-        {
-            throw NotAllowed(name, role);
-        }
-
+        await using var currentUser = new NpgsqlCommand("SELECT current_user::text", maintenance);
+        var role = (string)(await currentUser.ExecuteScalarAsync(cancellationToken))!;
         try
         {
             await using var create = new NpgsqlCommand($"CREATE DATABASE {Quote(name)}", maintenance);
@@ -59,7 +43,7 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
         }
         catch (PostgresException denied) when (denied.SqlState == PostgresErrorCodes.InsufficientPrivilege)
         {
-            throw NotAllowed(name, role, denied);
+            throw NotAllowed(name, role);
         }
     }
 
@@ -90,11 +74,10 @@ internal sealed class MissingDatabase(string connectionString, ILogger logger)
             last) { NeedsOperator = true };
     }
 
-    private static StoreUnavailableException NotAllowed(string name, string role, Exception? inner = null) => new(
+    private static StoreUnavailableException NotAllowed(string name, string role) => new(
         $"PostgreSQL database \"{name}\" does not exist, and role \"{role}\" may not create it (it lacks CREATEDB). " +
         $"Create it once as a superuser: CREATE DATABASE {Quote(name)} OWNER {Quote(role)}; or let the role create " +
-        $"it: ALTER ROLE {Quote(role)} CREATEDB;",
-        inner) { NeedsOperator = true };
+        $"it: ALTER ROLE {Quote(role)} CREATEDB;") { NeedsOperator = true };
 
     private static string Quote(string identifier) => "\"" + identifier.Replace("\"", "\"\"", StringComparison.Ordinal)
         + "\"";

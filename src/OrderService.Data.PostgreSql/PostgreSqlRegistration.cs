@@ -12,7 +12,6 @@ namespace OrderService.Data.PostgreSql;
 /// <summary>Offers the PostgreSQL store to the host; it is built only when Store:Provider=PostgreSql.</summary>
 public static class PostgreSqlRegistration
 {
-    /// <summary>The primary's data source.</summary>
     public const string PrimaryDataSource = "OrderService.Store.PostgreSql";
 
     /// <summary>The standby's data source: Store:PostgreSql:ReadConnectionString, tuned the same way.</summary>
@@ -25,22 +24,10 @@ public static class PostgreSqlRegistration
         DbProviderFactories.RegisterFactory(ConnectionStringValidator.DriverName(StoreProvider.PostgreSql),
             NpgsqlFactory.Instance);
 
-        // The connection strings are known only once the options are bound, so each builder takes its own from the
-        // store's context.
-        services.AddNpgsqlDataSource(string.Empty, (container, dataSource) =>
-        {
-            var context = container.GetRequiredService<StoreContext>();
-            PostgresDatabase.Tune(dataSource.ConnectionStringBuilder, context.ConnectionString, context.Options,
-                context.Settings<PostgreSqlStoreOptions>());
-        }, serviceKey: PrimaryDataSource);
-        services.AddNpgsqlDataSource(string.Empty, (container, dataSource) =>
-        {
-            var context = container.GetRequiredService<StoreContext>();
-            var postgres = context.Settings<PostgreSqlStoreOptions>();
-            PostgresDatabase.Tune(dataSource.ConnectionStringBuilder, postgres.ReadConnectionString!, context.Options,
-                postgres);
-        }, serviceKey: StandbyDataSource);
         return services
+            .AddDataSource(PrimaryDataSource, static context => context.ConnectionString)
+            .AddDataSource(StandbyDataSource,
+                static context => context.Settings<PostgreSqlStoreOptions>().ReadConnectionString!)
             .AddSettings<PostgreSqlStoreOptions>(PostgreSqlStoreOptions.SectionName, static (c, o) => c.Bind(o),
                 new PostgreSqlStoreOptionsValidator())
             .AddSingleton<IValidateOptions<StoreOptions>>(static container => new ReadConnectionStringValidator(
@@ -49,6 +36,17 @@ public static class PostgreSqlRegistration
                 "reads from standbys are a PostgreSQL switch"))
             .AddSingleton(new StoreEngine(StoreProvider.PostgreSql, PostgreSqlStores.Create));
     }
+
+    // The connection strings are known only once the options are bound, so each builder takes its own from the
+    // store's context.
+    private static IServiceCollection AddDataSource(this IServiceCollection services, string key,
+        Func<StoreContext, string> connectionString) =>
+        services.AddNpgsqlDataSource(string.Empty, (container, dataSource) =>
+        {
+            var context = container.GetRequiredService<StoreContext>();
+            PostgresDatabase.Tune(dataSource.ConnectionStringBuilder, connectionString(context), context.Options,
+                context.Settings<PostgreSqlStoreOptions>());
+        }, serviceKey: key);
 
     /// <summary>Npgsql's spans and metrics, for a host that exports them.</summary>
     public static IServiceCollection AddPostgreSqlStoreTelemetry(this IServiceCollection services) => services

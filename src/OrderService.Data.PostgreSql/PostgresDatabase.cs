@@ -58,7 +58,8 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         builder.NoResetOnClose = true;
 
         builder.CommandTimeout = options.CommandTimeoutSeconds;
-        builder.Options = JoinOptions(builder.Options, SessionSettings(postgres, builder.Options));
+        var session = SessionSettings(postgres, builder.Options);
+        builder.Options = string.IsNullOrWhiteSpace(builder.Options) ? session : builder.Options + " " + session;
     }
 
     /// <summary>The group commit of this pool's writes, started on first use; null when GroupCommit is off.</summary>
@@ -80,7 +81,6 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
 
     public NpgsqlDataSource DataSource { get; }
 
-    /// <summary>Store:PostgreSql:Distribution: how the schema lays the tables over the servers.</summary>
     public PostgreSqlDistribution Distribution => _postgres.Distribution;
 
     /// <summary>The effective connection string, session settings included.</summary>
@@ -179,7 +179,4 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
 
         return string.Join(' ', settings);
     }
-
-    private static string JoinOptions(string? existing, string added) =>
-        string.IsNullOrWhiteSpace(existing) ? added : existing + " " + added;
 }

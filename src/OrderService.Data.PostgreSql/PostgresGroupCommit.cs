@@ -12,7 +12,6 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
         new UnboundedChannelOptions { SingleReader = false, SingleWriter = false });
 
     private readonly PostgresDatabase _database;
-    private readonly PostgresTransientFaults _faults = new();
     private readonly int _maxBatch;
     private readonly int _commandTimeoutSeconds;
     private readonly Task[] _writers;
@@ -94,8 +93,8 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
                 foreach (var statement in group)
                 {
                     var command = batch.CreateBatchCommand();
-                    command.CommandText = statement.Sql;
-                    statement.Parameters.AddTo(new ParameterTarget(command));
+                    command.CommandText = statement.Statement.Sql;
+                    statement.Statement.Parameters.AddTo(new ParameterTarget(command));
                     batch.BatchCommands.Add(command);
                 }
 
@@ -111,7 +110,7 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
             }
         }
         catch (PostgresException rolledBack) when (
-            _faults.Classify(rolledBack) is StoreFault.RolledBack or StoreFault.Permanent)
+            PostgresTransientFaults.Instance.Classify(rolledBack) is StoreFault.RolledBack or StoreFault.Permanent)
         {
             foreach (var statement in group)
             {
@@ -144,7 +143,8 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
         {
             if (i > 0 && !await reader.NextResultAsync())
             {
-                throw new InvalidOperationException($"A grouped statement returned no result set ({group[i].Sql}).");
+                throw new InvalidOperationException(
+                    $"A grouped statement returned no result set ({group[i].Statement.Sql}).");
             }
 
             if (await reader.ReadAsync())
@@ -163,15 +163,13 @@ public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
     {
         /// <summary>By order id, then by arrival: the statements of one order keep the order they came in.</summary>
         public static readonly Comparison<PendingStatement> LockOrder = static (a, b) =>
-            a.OrderId.CompareTo(b.OrderId) is var byOrder and not 0 ? byOrder : a._arrival.CompareTo(b._arrival);
+            a.Statement.OrderId.CompareTo(b.Statement.OrderId) is var byOrder and not 0
+                ? byOrder
+                : a._arrival.CompareTo(b._arrival);
 
         private readonly long _arrival = arrival;
 
-        public string Sql => statement.Sql;
-
-        public Guid OrderId => statement.OrderId;
-
-        public IStatementParameters Parameters => statement.Parameters;
+        public GroupedStatement Statement { get; } = statement;
 
         public abstract bool IsCancelled { get; }
 

@@ -12,12 +12,8 @@ public static class CitusOrderIds
 
     public static Guid ForCreateKey(string key)
     {
-        var text = Encoding.UTF8.GetBytes(key);
-        var input = new byte[Namespace.Length + text.Length];
-        Namespace.CopyTo(input, 0);
-        text.CopyTo(input, Namespace.Length);
         Span<byte> hash = stackalloc byte[SHA256.HashSizeInBytes];
-        SHA256.HashData(input, hash);
+        SHA256.HashData([.. Namespace, .. Encoding.UTF8.GetBytes(key)], hash);
         var bytes = hash[..16];
         bytes[6] = (byte)(0x80 | (bytes[6] & 0x0F));
         bytes[8] = (byte)(0x80 | (bytes[8] & 0x3F));
