@@ -12,7 +12,6 @@ public sealed class SqliteDatabase : IAsyncDisposable
     public const string ProviderName = "sqlite";
 
     private readonly string _connectionString;
-    private readonly SqliteStoreOptions _sqlite;
     private readonly bool _readUncommitted;
     private readonly string _connectionPragmas;
     private readonly SqliteGroupCommitWriter? _groupWriter;
@@ -25,7 +24,6 @@ public sealed class SqliteDatabase : IAsyncDisposable
 
     public SqliteDatabase(string connectionString, StoreOptions options, SqliteStoreOptions sqlite)
     {
-        _sqlite = sqlite;
         _readUncommitted = options.ReadIsolation == ReadIsolation.ReadUncommitted;
         var builder = new SqliteConnectionStringBuilder(connectionString)
         {
@@ -38,10 +36,10 @@ public sealed class SqliteDatabase : IAsyncDisposable
         _connectionString = builder.ToString();
         DataSourcePath = builder.DataSource;
         _connectionPragmas =
-            $"PRAGMA synchronous={_sqlite.Synchronous.ToString().ToUpperInvariant()}; " +
-            $"PRAGMA busy_timeout={_sqlite.BusyTimeoutMilliseconds}; PRAGMA foreign_keys=ON;";
-        _groupWriter = _sqlite.GroupCommit
-            ? new SqliteGroupCommitWriter(() => Open("group-writer"), _sqlite.GroupCommitMaxBatch)
+            $"PRAGMA synchronous={sqlite.Synchronous.ToString().ToUpperInvariant()}; " +
+            $"PRAGMA busy_timeout={sqlite.BusyTimeoutMilliseconds}; PRAGMA foreign_keys=ON;";
+        _groupWriter = sqlite.GroupCommit
+            ? new SqliteGroupCommitWriter(() => Open("group-writer"), sqlite.GroupCommitMaxBatch)
             : null;
     }
 

@@ -1,10 +1,11 @@
+using System.Diagnostics;
 using System.Threading.Channels;
 using Microsoft.Data.Sqlite;
 
 namespace OrderService.Data.Sqlite;
 
 /// <summary>Group commit for SQLite: a savepoint per write, each answered after the group's one commit.</summary>
-internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
+internal sealed class SqliteGroupCommitWriter : IAsyncDisposable
 {
     private readonly Channel<PendingWrite> _queue = Channel.CreateUnbounded<PendingWrite>(
         new UnboundedChannelOptions { SingleReader = true, SingleWriter = false });
@@ -43,7 +44,7 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
     private void Run()
     {
         var batch = new List<PendingWrite>(_maxBatch);
-        while (WaitForWork())
+        while (_queue.Reader.WaitToReadAsync().AsTask().GetAwaiter().GetResult())
         {
             batch.Clear();
             while (batch.Count < _maxBatch && _queue.Reader.TryRead(out var next))
@@ -60,8 +61,6 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
             }
         }
     }
-
-    private bool WaitForWork() => _queue.Reader.WaitToReadAsync().AsTask().GetAwaiter().GetResult();
 
     private void CommitGroup(List<PendingWrite> batch)
     {
@@ -140,6 +139,59 @@ internal sealed partial class SqliteGroupCommitWriter : IAsyncDisposable
             command.CommandText = sql;
             command.Prepare();
             return command;
+        }
+    }
+
+    internal abstract class PendingWrite
+    {
+        public abstract bool IsCancelled { get; }
+
+        public abstract void Run(SqliteConnection connection);
+
+        public abstract void Complete();
+
+        public abstract void Fail(Exception exception);
+    }
+
+    private sealed class PendingWrite<T>(Func<SqliteConnection, T> work, CancellationToken cancellationToken)
+        : PendingWrite
+    {
+        private readonly TaskCompletionSource<T> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        // The writer thread runs the work outside the request's flow: its span keeps the commands in the trace.
+        private readonly Activity? _caller = Activity.Current;
+        private T? _result;
+        private bool _failed;
+
+        public Task<T> Task => _completion.Task;
+
+        public override bool IsCancelled => QueuedWrites.Abandoned(_completion, cancellationToken);
+
+        public override void Run(SqliteConnection connection)
+        {
+            var writer = Activity.Current;
+            Activity.Current = _caller;
+            try
+            {
+                _result = work(connection);
+            }
+            finally
+            {
+                Activity.Current = writer;
+            }
+        }
+
+        public override void Complete()
+        {
+            if (!_failed)
+            {
+                _completion.TrySetResult(_result!);
+            }
+        }
+
+        public override void Fail(Exception exception)
+        {
+            _failed = true;
+            _completion.TrySetException(exception);
         }
     }
 }
