@@ -4,7 +4,6 @@ using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.Extensions.Options;
 using Microsoft.OpenApi;
-using OrderService.Apis;
 using OrderService.Data;
 using OrderService.Data.Orders;
 
@@ -29,6 +28,14 @@ public static class OpenApiSetup
         "Every error is an RFC 7807 problem (application/problem+json); validation problems carry an `errors` map " +
         "keyed by field path (lines[2].quantity). " +
         "Any call that reaches the store may answer 503 with Retry-After.";
+
+    private static readonly Dictionary<string, string> TagDescriptions = new()
+    {
+        ["Orders"] = "Create an order, read it, move it through its workflow (pay, ship, complete, or cancel), and " +
+            "read many by id.",
+        ["Customers"] = "A customer's orders, newest first.",
+        ["Health"] = "Probes for an orchestrator: liveness (the process) and readiness (the store).",
+    };
 
     private static readonly Dictionary<string, string> ProblemMeanings = new()
     {
@@ -71,12 +78,6 @@ public static class OpenApiSetup
             {
                 DescribeQuery(operation);
                 DescribeProblems(operation);
-                if (operation.OperationId is { } name
-                    && EndpointDescriptions.Operations.TryGetValue(name, out var description))
-                {
-                    operation.Description ??= description;
-                }
-
                 return Task.CompletedTask;
             });
         });
@@ -94,7 +95,7 @@ public static class OpenApiSetup
 
         foreach (var tag in document.Tags ?? new HashSet<OpenApiTag>())
         {
-            if (tag.Name is { } name && EndpointDescriptions.Tags.TryGetValue(name, out var description))
+            if (tag.Name is { } name && TagDescriptions.TryGetValue(name, out var description))
             {
                 tag.Description ??= description;
             }
