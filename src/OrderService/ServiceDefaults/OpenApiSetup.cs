@@ -40,6 +40,8 @@ public static class OpenApiSetup
     private static readonly Dictionary<string, string> ProblemMeanings = new()
     {
         ["400"] = "Invalid input: `errors` maps each field path (lines[2].quantity, If-Match, id) to what is wrong.",
+        ["401"] = "No valid bearer token (missing, expired, wrong issuer, audience or signature); WWW-Authenticate " +
+            "says which.",
         ["404"] = "No order with this id.",
         ["409"] = "The step is illegal from the current status (type ...:illegal-transition) or If-Match is stale " +
             "(...:stale-version). `currentStatus` and `currentVersion` tell what the order is now.",
