@@ -85,7 +85,8 @@ public static class OrdersApi
     internal static async Task<Results<Created<Order>, ValidationProblem, ProblemHttpResult>> CreateOrderAsync(
         CreateOrderRequest request,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
+        [FromServices] TimeProvider clock,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
@@ -97,12 +98,12 @@ public static class OrdersApi
             return errors.ToProblem();
         }
 
-        var now = Timestamps.Now(services.Clock);
+        var now = Timestamps.Now(clock);
         var order = Transitions.Create(Guid.CreateVersion7(now), request.CustomerId!, lines!, now);
 
         // The hash only matters with a key: it tells a retry from a different request under the same key.
         var hash = key is null ? string.Empty : RequestFingerprint.Of(order.CustomerId, order.Lines);
-        var result = await services.Store.CreateAsync(new NewOrder(order, key, hash), cancellationToken);
+        var result = await store.CreateAsync(new NewOrder(order, key, hash), cancellationToken);
         if (result.Outcome == CreateOutcome.KeyReusedWithDifferentRequest)
         {
             return ApiProblems.IdempotencyKeyReused();
@@ -120,11 +121,11 @@ public static class OrdersApi
 
     internal static async Task<Results<Ok<Order>, ProblemHttpResult>> GetOrderAsync(
         Guid id,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
-        var order = await services.Store.GetAsync(id, cancellationToken);
+        var order = await store.GetAsync(id, cancellationToken);
         return order is null ? ApiProblems.OrderNotFound(id) : ETags.Ok(order, response);
     }
 
@@ -133,43 +134,48 @@ public static class OrdersApi
         PayOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
+        [FromServices] TimeProvider clock,
         HttpResponse response,
         CancellationToken cancellationToken) =>
         StepAsync(id, OrderAction.Pay, request?.PaymentReference is { } reference
                 ? new OrderEventData(PaymentReference: reference) : NoData,
-            ifMatch, idempotencyKey, services, response, cancellationToken);
+            ifMatch, idempotencyKey, store, clock, response, cancellationToken);
 
     internal static Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> ShipOrderAsync(
         Guid id,
         ShipOrderRequest request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
+        [FromServices] TimeProvider clock,
         HttpResponse response,
         CancellationToken cancellationToken) =>
         StepAsync(id, OrderAction.Ship, new OrderEventData(Carrier: request.Carrier,
-            TrackingNumber: request.TrackingNumber), ifMatch, idempotencyKey, services, response, cancellationToken);
+                TrackingNumber: request.TrackingNumber),
+            ifMatch, idempotencyKey, store, clock, response, cancellationToken);
 
     internal static Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> CompleteOrderAsync(
         Guid id,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
+        [FromServices] TimeProvider clock,
         HttpResponse response,
         CancellationToken cancellationToken) =>
-        StepAsync(id, OrderAction.Complete, NoData, ifMatch, idempotencyKey, services, response, cancellationToken);
+        StepAsync(id, OrderAction.Complete, NoData, ifMatch, idempotencyKey, store, clock, response, cancellationToken);
 
     internal static Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> CancelOrderAsync(
         Guid id,
         CancelOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
+        [FromServices] TimeProvider clock,
         HttpResponse response,
         CancellationToken cancellationToken) =>
         StepAsync(id, OrderAction.Cancel, request?.Reason is { } reason ? new OrderEventData(Reason: reason) : NoData,
-            ifMatch, idempotencyKey, services, response, cancellationToken);
+            ifMatch, idempotencyKey, store, clock, response, cancellationToken);
 
     internal static async Task<OrderStream> GetOrdersBatchAsync(
         OrderBatchRequest request,
@@ -196,7 +202,8 @@ public static class OrdersApi
         OrderEventData data,
         string? ifMatch,
         string? idempotencyKey,
-        OrderServices services,
+        IOrderStore store,
+        TimeProvider clock,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
@@ -208,7 +215,14 @@ public static class OrdersApi
             return errors.ToProblem();
         }
 
-        var result = await services.TransitionAsync(id, action, expected, data, key, cancellationToken);
+        // The event is stamped here, so every store records the same instant.
+        var result = await store.TransitionAsync(
+            new TransitionCommand(id, action, expected, Timestamps.Now(clock), data)
+            {
+                IdempotencyKey = key,
+                RequestHash = key is null ? string.Empty : RequestFingerprint.OfTransition(id, action, data),
+            },
+            cancellationToken);
         return result.Outcome switch
         {
             TransitionOutcome.Applied or TransitionOutcome.Replayed => Succeeded(result, response),
