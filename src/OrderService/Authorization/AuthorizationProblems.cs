@@ -22,7 +22,7 @@ public static class AuthorizationProblems
 
     public static ProblemDetails MissingScope(string scope) => Forbidden($"The token does not grant scope {scope}.");
 
-    public static ProblemDetails NoCustomer() => Forbidden($"The token names no customer " +
+    public static ProblemDetails NoCustomer() => Forbidden("The token names no customer " +
         $"({OrderScopes.CustomerClaim} claim) and lacks scope {OrderScopes.Admin}, which reaches every customer.");
 
     public static ProblemHttpResult OtherCustomer() => TypedResults.Problem(
