@@ -17,7 +17,6 @@ public static class ApiSetup
         builder.Services.AddApiProblems();
         builder.Services.AddSingleton<IOperatorAccess, OperatorRule>();
         builder.Services.AddValidation();
-        builder.Services.AddSingleton<OrderServices>();
         builder.Services.AddHostedService<ContractWarmUp>();
         return builder;
     }

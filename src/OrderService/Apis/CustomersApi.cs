@@ -25,7 +25,9 @@ public static class CustomersApi
         customers.MapGet("/{customerId}/orders", ListOrdersAsync)
             .WithName("ListCustomerOrders")
             .WithSummary("A customer's orders, newest first: status filters, limit is 1–1,000 (default 100); Link " +
-                "rel=\"next\" leads to the next page.");
+                "rel=\"next\" leads to the next page.")
+            .WithDescription("A customer's orders, newest first, as a JSON array streamed while the store returns " +
+                "rows; an unknown customer has none.");
         return customers;
     }
 

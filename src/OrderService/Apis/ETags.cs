@@ -6,10 +6,7 @@ namespace OrderService.Apis;
 /// <summary>The order version as a strong ETag ("3"), the value a client sends back in If-Match.</summary>
 public static class ETags
 {
-    // A workflow reaches version 4 or 5; caching the first few avoids a string per response.
-    private static readonly string[] Small = [.. Enumerable.Range(0, 16).Select(Format)];
-
-    public static string For(int version) => (uint)version < (uint)Small.Length ? Small[version] : Format(version);
+    public static string For(int version) => string.Create(CultureInfo.InvariantCulture, $"\"{version}\"");
 
     /// <summary>Sets the ETag header and answers 200 with the order.</summary>
     public static Microsoft.AspNetCore.Http.HttpResults.Ok<Order> Ok(Order order, HttpResponse response)
@@ -17,6 +14,4 @@ public static class ETags
         response.Headers.ETag = For(order.Version);
         return TypedResults.Ok(order);
     }
-
-    private static string Format(int version) => string.Create(CultureInfo.InvariantCulture, $"\"{version}\"");
 }

@@ -22,8 +22,12 @@ public static class HealthApi
     {
         var health = app.MapGroup("/health").WithTags("Health");
         health.MapGet("/live", static () => TypedResults.Ok(Healthy)).WithName("Live")
-            .WithSummary("Liveness: the process answers.");
+            .WithSummary("Liveness: the process answers.")
+            .WithDescription("200 while the process answers. It checks no dependency, so a store outage never " +
+                "restarts the service.");
         health.MapGet("/ready", ReadyAsync).WithName("Ready").WithSummary("Readiness: the store answers.")
+            .WithDescription("200 when the store answers within the attempt timeout; 503 otherwise, which takes the " +
+                "instance out of rotation until it recovers.")
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
         health.MapGet("/detail", DetailAsync).WithName("ReadyDetail").ExcludeFromDescription();
         return health;

@@ -31,23 +31,42 @@ public static class OrdersApi
 
         orders.MapPost("", CreateOrderAsync).WithName("CreateOrder")
             .WithSummary("Create an order (201). Idempotency-Key makes a retry return the first order.")
+            .WithDescription("Creates an order in status Created at version 1, with its first event. The answer " +
+                "carries Location and ETag. With an Idempotency-Key, a retry with the same body returns the first " +
+                "order (201, `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 422.")
             .AcceptsJsonOnly().ProducesProblem(Status422UnprocessableEntity);
         // Get and complete take no body: the validation filter would only check the services and the response.
         orders.MapGet("/{id}", GetOrderAsync).WithName("GetOrder").WithSummary("Read an order with its events.")
+            .WithDescription("The order with its lines, total, status, version and every event, oldest first. ETag " +
+                "is the version, to send back in If-Match.")
             .ProducesProblem(Status404NotFound).DisableValidation();
-        orders.MapPost("/{id}/pay", PayOrderAsync).WithName("PayOrder")
-            .WithSummary("Created -> Paid.").AcceptsJsonOnly().Transition();
+        orders.MapPost("/{id}/pay", PayOrderAsync).WithName("PayOrder").WithSummary("Created -> Paid.")
+            .WithDescription("Moves a Created order to Paid and appends a Paid event; the body and its " +
+                "paymentReference are optional. With If-Match the step applies only at that version (409 " +
+                "stale-version otherwise); from another status it is 409 illegal-transition.")
+            .AcceptsJsonOnly().Transition();
         orders.MapPost("/{id}/ship", ShipOrderAsync).WithName("ShipOrder").WithSummary("Paid -> Shipped.")
+            .WithDescription("Moves a Paid order to Shipped with its carrier and tracking number, and appends a " +
+                "Shipped event. If-Match works as for pay.")
             .AcceptsJsonOnly().Transition().Fulfils();
         orders.MapPost("/{id}/complete", CompleteOrderAsync).WithName("CompleteOrder")
-            .WithSummary("Shipped -> Completed.").Transition().Fulfils().DisableValidation();
+            .WithSummary("Shipped -> Completed.")
+            .WithDescription("Moves a Shipped order to Completed and appends a Completed event. It takes no body. " +
+                "If-Match works as for pay.")
+            .Transition().Fulfils().DisableValidation();
         orders.MapPost("/{id}/cancel", CancelOrderAsync).WithName("CancelOrder")
-            .WithSummary("Created or Paid -> Cancelled.").AcceptsJsonOnly().Transition();
+            .WithSummary("Created or Paid -> Cancelled.")
+            .WithDescription("Cancels an order that is Created or Paid, with an optional reason, and appends a " +
+                "Cancelled event. If-Match works as for pay.")
+            .AcceptsJsonOnly().Transition();
 
         // Pay, ship, complete and cancel take an optional Idempotency-Key.
         orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch")
-            .WithSummary("The orders among 1–1,000 ids, streamed; unknown ids are left out.").AcceptsJsonOnly()
-            .ReadsOnly();
+            .WithSummary("The orders among 1–1,000 ids, streamed; unknown ids are left out.")
+            .WithDescription("Reads many orders by id in one call, as a JSON array streamed while the store returns " +
+                "rows. A repeated id is returned once and an unknown id is left out, so the array can be shorter " +
+                "than the list of ids.")
+            .AcceptsJsonOnly().ReadsOnly();
         return orders;
     }
 
@@ -66,7 +85,8 @@ public static class OrdersApi
     internal static async Task<Results<Created<Order>, ValidationProblem, ProblemHttpResult>> CreateOrderAsync(
         CreateOrderRequest request,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
+        [FromServices] TimeProvider clock,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
@@ -78,12 +98,12 @@ public static class OrdersApi
             return errors.ToProblem();
         }
 
-        var now = Timestamps.Now(services.Clock);
+        var now = Timestamps.Now(clock);
         var order = Transitions.Create(Guid.CreateVersion7(now), request.CustomerId!, lines!, now);
 
         // The hash only matters with a key: it tells a retry from a different request under the same key.
         var hash = key is null ? string.Empty : RequestFingerprint.Of(order.CustomerId, order.Lines);
-        var result = await services.Store.CreateAsync(new NewOrder(order, key, hash), cancellationToken);
+        var result = await store.CreateAsync(new NewOrder(order, key, hash), cancellationToken);
         if (result.Outcome == CreateOutcome.KeyReusedWithDifferentRequest)
         {
             return ApiProblems.IdempotencyKeyReused();
@@ -96,130 +116,75 @@ public static class OrdersApi
         }
 
         response.Headers.ETag = ETags.For(stored.Version);
-        return TypedResults.Created(Location(stored.Id), stored);
+        return TypedResults.Created($"/orders/{stored.Id}", stored);
     }
 
     internal static async Task<Results<Ok<Order>, ProblemHttpResult>> GetOrderAsync(
         Guid id,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
         HttpResponse response,
         CancellationToken cancellationToken)
     {
-        var order = await services.Store.GetAsync(id, cancellationToken);
+        var order = await store.GetAsync(id, cancellationToken);
         return order is null ? ApiProblems.OrderNotFound(id) : ETags.Ok(order, response);
     }
 
-    internal static async Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> PayOrderAsync(
+    internal static Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> PayOrderAsync(
         Guid id,
         PayOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
+        [FromServices] TimeProvider clock,
         HttpResponse response,
-        CancellationToken cancellationToken)
-    {
-        var errors = default(ValidationErrors);
-        var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = Key(idempotencyKey, response, ref errors);
-        if (errors.Any)
-        {
-            return errors.ToProblem();
-        }
+        CancellationToken cancellationToken) =>
+        StepAsync(id, OrderAction.Pay, request?.PaymentReference is { } reference
+                ? new OrderEventData(PaymentReference: reference) : NoData,
+            ifMatch, idempotencyKey, store, clock, response, cancellationToken);
 
-        var reference = request?.PaymentReference;
-        var data = reference is null ? NoData : new OrderEventData(PaymentReference: reference);
-        var result = await services.TransitionAsync(id, OrderAction.Pay, expected, data, key, cancellationToken);
-        return result.Outcome switch
-        {
-            TransitionOutcome.Applied or TransitionOutcome.Replayed => Succeeded(result, response),
-            TransitionOutcome.NotFound => ApiProblems.OrderNotFound(id),
-            TransitionOutcome.KeyReusedWithDifferentRequest => ApiProblems.IdempotencyKeyReused(),
-            _ => ApiProblems.Conflict(result, OrderAction.Pay, expected),
-        };
-    }
-
-    internal static async Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> ShipOrderAsync(
+    internal static Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> ShipOrderAsync(
         Guid id,
         ShipOrderRequest request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
+        [FromServices] TimeProvider clock,
         HttpResponse response,
-        CancellationToken cancellationToken)
-    {
-        var errors = default(ValidationErrors);
-        var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = Key(idempotencyKey, response, ref errors);
-        if (errors.Any)
-        {
-            return errors.ToProblem();
-        }
+        CancellationToken cancellationToken) =>
+        StepAsync(id, OrderAction.Ship, new OrderEventData(Carrier: request.Carrier,
+                TrackingNumber: request.TrackingNumber),
+            ifMatch, idempotencyKey, store, clock, response, cancellationToken);
 
-        var data = new OrderEventData(Carrier: request.Carrier, TrackingNumber: request.TrackingNumber);
-        var result = await services.TransitionAsync(id, OrderAction.Ship, expected, data, key, cancellationToken);
-        return Answer(result, id, OrderAction.Ship, expected, response);
-    }
-
-    internal static async Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> CompleteOrderAsync(
+    internal static Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> CompleteOrderAsync(
         Guid id,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
+        [FromServices] TimeProvider clock,
         HttpResponse response,
-        CancellationToken cancellationToken)
-    {
-        var errors = default(ValidationErrors);
-        var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = Key(idempotencyKey, response, ref errors);
-        if (errors.Any)
-        {
-            return errors.ToProblem();
-        }
+        CancellationToken cancellationToken) =>
+        StepAsync(id, OrderAction.Complete, NoData, ifMatch, idempotencyKey, store, clock, response, cancellationToken);
 
-        var result = await services.TransitionAsync(id, OrderAction.Complete, expected, NoData, key, cancellationToken);
-        return Answer(result, id, OrderAction.Complete, expected, response);
-    }
-
-    internal static async Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> CancelOrderAsync(
+    internal static Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> CancelOrderAsync(
         Guid id,
         CancelOrderRequest? request,
         [FromHeader(Name = IfMatchHeader)] string? ifMatch,
         [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] OrderServices services,
+        [FromServices] IOrderStore store,
+        [FromServices] TimeProvider clock,
         HttpResponse response,
-        CancellationToken cancellationToken)
-    {
-        var errors = default(ValidationErrors);
-        var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = Key(idempotencyKey, response, ref errors);
-        if (errors.Any)
-        {
-            return errors.ToProblem();
-        }
-
-        var data = request?.Reason is { } reason ? new OrderEventData(Reason: reason) : NoData;
-        var result = await services.TransitionAsync(id, OrderAction.Cancel, expected, data, key, cancellationToken);
-        return Answer(result, id, OrderAction.Cancel, expected, response);
-    }
+        CancellationToken cancellationToken) =>
+        StepAsync(id, OrderAction.Cancel, request?.Reason is { } reason ? new OrderEventData(Reason: reason) : NoData,
+            ifMatch, idempotencyKey, store, clock, response, cancellationToken);
 
     internal static async Task<OrderStream> GetOrdersBatchAsync(
         OrderBatchRequest request,
         [FromServices] IOrderStore store,
         CancellationToken cancellationToken)
     {
-        var ids = OrderRequestRules.DistinctIds(request.Ids!);
-
-        return await OrderStream.OpenAsync(store.GetManyAsync(ids!, cancellationToken), cancellationToken);
+        // The store returns a repeated id once.
+        return await OrderStream.OpenAsync(store.GetManyAsync(request.Ids!, cancellationToken), cancellationToken);
     }
-
-    /// <summary>/orders/{id}, formatted in place: one string (the id's text and the concatenation otherwise).</summary>
-    private static string Location(Guid id) => string.Create(OrdersPath.Length + 36, id, static (text, id) =>
-    {
-        OrdersPath.CopyTo(text);
-        id.TryFormat(text[OrdersPath.Length..], out _);
-    });
-
-    private const string OrdersPath = "/orders/";
 
     /// <summary>A header sent with an empty value binds as null, yet it is a malformed value, not an absent
     /// one.</summary>
@@ -230,15 +195,42 @@ public static class OrdersApi
         CallerKeys.Scoped(response.HttpContext.User,
             OrderRequestRules.IdempotencyKey(Present(header, response, IdempotencyKeyHeader), ref errors));
 
-    private static Results<Ok<Order>, ValidationProblem, ProblemHttpResult> Answer(
-        TransitionResult result, Guid id, OrderAction action, int? expectedVersion, HttpResponse response) =>
-            result.Outcome switch
+    /// <summary>A workflow step: If-Match and Idempotency-Key are checked together, so one 400 names both.</summary>
+    private static async Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> StepAsync(
+        Guid id,
+        OrderAction action,
+        OrderEventData data,
+        string? ifMatch,
+        string? idempotencyKey,
+        IOrderStore store,
+        TimeProvider clock,
+        HttpResponse response,
+        CancellationToken cancellationToken)
+    {
+        var errors = default(ValidationErrors);
+        var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
+        var key = Key(idempotencyKey, response, ref errors);
+        if (errors.Any)
+        {
+            return errors.ToProblem();
+        }
+
+        // The event is stamped here, so every store records the same instant.
+        var result = await store.TransitionAsync(
+            new TransitionCommand(id, action, expected, Timestamps.Now(clock), data)
+            {
+                IdempotencyKey = key,
+                RequestHash = key is null ? string.Empty : RequestFingerprint.OfTransition(id, action, data),
+            },
+            cancellationToken);
+        return result.Outcome switch
         {
             TransitionOutcome.Applied or TransitionOutcome.Replayed => Succeeded(result, response),
             TransitionOutcome.NotFound => ApiProblems.OrderNotFound(id),
             TransitionOutcome.KeyReusedWithDifferentRequest => ApiProblems.IdempotencyKeyReused(),
-            _ => ApiProblems.Conflict(result, action, expectedVersion),
+            _ => ApiProblems.Conflict(result, action, expected),
         };
+    }
 
     /// <summary>200 with the order; a replay answers exactly like the first call (the order as that step left it, its
     /// ETag), marked so a client can tell.</summary>

@@ -7,53 +7,29 @@ using OrderService.Problems;
 
 namespace OrderService.Authorization;
 
-/// <summary>401 and 403 as problems that say which scope the call needs.</summary>
+/// <summary>401 and 403 as problems that say which scope the call needs; type and title are the framework's.</summary>
 public static class AuthorizationProblems
 {
-    public const string UnauthorizedType = "https://tools.ietf.org/html/rfc9110#section-15.5.2";
-    public const string ForbiddenType = "https://tools.ietf.org/html/rfc9110#section-15.5.4";
-
     public static ProblemDetails Unauthorized(string? scope) => new()
     {
-        Type = UnauthorizedType,
-        Title = "Unauthorized",
         Status = StatusCodes.Status401Unauthorized,
         Detail = $"This call needs a valid bearer token{(scope is null ? "" : $" with scope {scope}")} " +
             $"(Authorization: Bearer <token>); when one was sent, WWW-Authenticate says why it was refused.",
     };
 
-    public static ProblemDetails MissingScope(string scope) => new()
-    {
-        Type = ForbiddenType,
-        Title = "Forbidden",
-        Status = StatusCodes.Status403Forbidden,
-        Detail = $"The token does not grant scope {scope}.",
-    };
+    public static ProblemDetails Forbidden(string detail) =>
+        new() { Status = StatusCodes.Status403Forbidden, Detail = detail };
 
-    public static ProblemDetails NoCustomer() => new()
-    {
-        Type = ForbiddenType,
-        Title = "Forbidden",
-        Status = StatusCodes.Status403Forbidden,
-        Detail = $"The token names no customer ({OrderScopes.CustomerClaim} claim) and lacks scope " +
-            $"{OrderScopes.Admin}, which reaches every customer.",
-    };
+    public static ProblemDetails MissingScope(string scope) => Forbidden($"The token does not grant scope {scope}.");
 
-    public static ProblemHttpResult OtherCustomer() => TypedResults.Problem(new ProblemDetails
-    {
-        Type = ForbiddenType,
-        Title = "Forbidden",
-        Status = StatusCodes.Status403Forbidden,
-        Detail = $"The token's {OrderScopes.CustomerClaim} claim allows only that customer's orders.",
-    });
+    public static ProblemDetails NoCustomer() => Forbidden("The token names no customer " +
+        $"({OrderScopes.CustomerClaim} claim) and lacks scope {OrderScopes.Admin}, which reaches every customer.");
 
-    public static ProblemHttpResult AmbiguousCustomer() => TypedResults.Problem(new ProblemDetails
-    {
-        Type = ForbiddenType,
-        Title = "Forbidden",
-        Status = StatusCodes.Status403Forbidden,
-        Detail = $"The token carries more than one {OrderScopes.CustomerClaim} claim; it must name one customer.",
-    });
+    public static ProblemHttpResult OtherCustomer() => TypedResults.Problem(
+        Forbidden($"The token's {OrderScopes.CustomerClaim} claim allows only that customer's orders."));
+
+    public static ProblemHttpResult AmbiguousCustomer() => TypedResults.Problem(Forbidden(
+        $"The token carries more than one {OrderScopes.CustomerClaim} claim; it must name one customer."));
 }
 
 /// <summary>Challenges and forbids as the default handler does, then writes a problem naming the scope.</summary>

@@ -27,9 +27,8 @@ public static class BearerAuthorization
 
         if (configuration.GetSection(BearerTokenOptions.SectionName).Exists())
         {
-            services.AddOptions<BearerTokenOptions>().Bind(configuration.GetSection(BearerTokenOptions.SectionName))
-                .ValidateOnStart();
-            services.AddSingleton<IValidateOptions<BearerTokenOptions>, BearerTokenOptionsValidator>();
+            services.AddSettings<BearerTokenOptions>(BearerTokenOptions.SectionName, static (c, o) => c.Bind(o),
+                new BearerTokenOptionsValidator(configuration), configuration);
         }
 
         // The scheme reads its own section (Authentication:Schemes:Bearer); an Authority is added beside its keys.

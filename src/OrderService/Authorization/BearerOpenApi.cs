@@ -44,21 +44,14 @@ internal static class BearerOpenApi
             operation.Description = ($"{operation.Description} Needs scope `{scope}`, and a " +
                 $"`{OrderScopes.CustomerClaim}` claim (only that customer's orders) or scope `{OrderScopes.Admin}`.")
                 .TrimStart();
-            Describe(operation, "401",
-                "No valid bearer token (missing, expired, wrong issuer, audience or signature); WWW-Authenticate " +
-                "says which.");
-            Describe(operation, "403",
-                $"The token lacks scope {scope}, names no customer without {OrderScopes.Admin}, or names another " +
-                $"customer in `{OrderScopes.CustomerClaim}`.");
+            if (operation.Responses?.TryGetValue("403", out var forbidden) == true
+                && forbidden is OpenApiResponse refused)
+            {
+                refused.Description = $"The token lacks scope {scope}, names no customer without " +
+                    $"{OrderScopes.Admin}, or names another customer in `{OrderScopes.CustomerClaim}`.";
+            }
+
             return Task.CompletedTask;
         });
-    }
-
-    private static void Describe(OpenApiOperation operation, string status, string meaning)
-    {
-        if (operation.Responses?.TryGetValue(status, out var response) == true && response is OpenApiResponse described)
-        {
-            described.Description = meaning;
-        }
     }
 }

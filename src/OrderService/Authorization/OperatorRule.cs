@@ -12,12 +12,6 @@ public sealed class OperatorRule(BearerAuthorizationSwitch authorization) : IOpe
         : context.Connection.RemoteIpAddress is { } address
             && IPAddress.IsLoopback(address.IsIPv4MappedToIPv6 ? address.MapToIPv4() : address);
 
-    public static ProblemDetails Refused() => new()
-    {
-        Type = AuthorizationProblems.ForbiddenType,
-        Title = "Forbidden",
-        Status = StatusCodes.Status403Forbidden,
-        Detail = $"Only an operator reads this: a token with scope {OrderScopes.Admin} when authorization is on, a " +
-            "call from loopback when it is off.",
-    };
+    public static ProblemDetails Refused() => AuthorizationProblems.Forbidden("Only an operator reads this: a " +
+        $"token with scope {OrderScopes.Admin} when authorization is on, a call from loopback when it is off.");
 }

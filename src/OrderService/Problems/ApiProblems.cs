@@ -38,7 +38,7 @@ public static class ApiProblems
         };
         if (result.CurrentStatus is { } status)
         {
-            problem.Extensions["currentStatus"] = StatusName(status);
+            problem.Extensions["currentStatus"] = status.ToString();
         }
 
         if (result.CurrentVersion is { } version)
@@ -72,16 +72,5 @@ public static class ApiProblems
             : circuitOpen ? $"The order store failed repeatedly; calls to it are paused (circuit open). Retry after " +
                 $"{retryAfterSeconds} s."
             : $"The order store cannot be reached right now. Retry after {retryAfterSeconds} s.",
-    };
-
-    // Enum.ToString allocates; conflicts are frequent under contention.
-    private static string StatusName(OrderStatus status) => status switch
-    {
-        OrderStatus.Created => nameof(OrderStatus.Created),
-        OrderStatus.Paid => nameof(OrderStatus.Paid),
-        OrderStatus.Shipped => nameof(OrderStatus.Shipped),
-        OrderStatus.Completed => nameof(OrderStatus.Completed),
-        OrderStatus.Cancelled => nameof(OrderStatus.Cancelled),
-        _ => status.ToString(),
     };
 }

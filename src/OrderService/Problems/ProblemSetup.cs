@@ -12,9 +12,9 @@ public static class ProblemSetup
         // Binding failures throw, so the exception handler can answer them as problems that name the field, instead of
         // an empty 400.
         services.Configure<RouteHandlerOptions>(routes => routes.ThrowOnBadRequest = true);
+        // The framework gives each problem its status's type and title; validation errors are renamed here.
         services.AddProblemDetails(problems => problems.CustomizeProblemDetails = static context =>
         {
-            context.ProblemDetails.Title ??= ReasonPhrase(context.ProblemDetails.Status);
             if (context.ProblemDetails is HttpValidationProblemDetails invalid)
             {
                 NameByJson(invalid.Errors, context.HttpContext);
@@ -67,10 +67,6 @@ public static class ProblemSetup
             }
         }
     }
-
-    private static string ReasonPhrase(int? status) =>
-        Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase(status ?? 0) is { Length: > 0 } phrase ? phrase
-            : "Error";
 
     private sealed class AnyAcceptProblemWriter(IServiceProvider services) : IProblemDetailsWriter
     {

@@ -23,7 +23,7 @@ public static class ConfigurationCheck
         [.. args.Where(a => !string.Equals(a, Flag, StringComparison.Ordinal))];
 
     /// <summary>Checks every options class first: false once bad settings are printed; a test host throws.</summary>
-    public static bool SettingsAreValid(this IHost host, TextWriter? errors = null)
+    public static bool SettingsAreValid(this IHost host)
     {
         try
         {
@@ -32,10 +32,9 @@ public static class ConfigurationCheck
         }
         catch (Exception exception) when (IsOwnProcess(host) && Describe(exception) is { Count: > 0 } lines)
         {
-            errors ??= Console.Error;
             foreach (var line in lines)
             {
-                errors.WriteLine(line);
+                Console.Error.WriteLine(line);
             }
 
             return false;

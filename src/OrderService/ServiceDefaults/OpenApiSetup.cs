@@ -4,7 +4,6 @@ using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.Extensions.Options;
 using Microsoft.OpenApi;
-using OrderService.Apis;
 using OrderService.Data;
 using OrderService.Data.Orders;
 
@@ -30,9 +29,19 @@ public static class OpenApiSetup
         "keyed by field path (lines[2].quantity). " +
         "Any call that reaches the store may answer 503 with Retry-After.";
 
+    private static readonly Dictionary<string, string> TagDescriptions = new()
+    {
+        ["Orders"] = "Create an order, read it, move it through its workflow (pay, ship, complete, or cancel), and " +
+            "read many by id.",
+        ["Customers"] = "A customer's orders, newest first.",
+        ["Health"] = "Probes for an orchestrator: liveness (the process) and readiness (the store).",
+    };
+
     private static readonly Dictionary<string, string> ProblemMeanings = new()
     {
         ["400"] = "Invalid input: `errors` maps each field path (lines[2].quantity, If-Match, id) to what is wrong.",
+        ["401"] = "No valid bearer token (missing, expired, wrong issuer, audience or signature); WWW-Authenticate " +
+            "says which.",
         ["404"] = "No order with this id.",
         ["409"] = "The step is illegal from the current status (type ...:illegal-transition) or If-Match is stale " +
             "(...:stale-version). `currentStatus` and `currentVersion` tell what the order is now.",
@@ -71,12 +80,6 @@ public static class OpenApiSetup
             {
                 DescribeQuery(operation);
                 DescribeProblems(operation);
-                if (operation.OperationId is { } name
-                    && EndpointDescriptions.Operations.TryGetValue(name, out var description))
-                {
-                    operation.Description ??= description;
-                }
-
                 return Task.CompletedTask;
             });
         });
@@ -94,7 +97,7 @@ public static class OpenApiSetup
 
         foreach (var tag in document.Tags ?? new HashSet<OpenApiTag>())
         {
-            if (tag.Name is { } name && EndpointDescriptions.Tags.TryGetValue(name, out var description))
+            if (tag.Name is { } name && TagDescriptions.TryGetValue(name, out var description))
             {
                 tag.Description ??= description;
             }

@@ -68,18 +68,6 @@ public static class OrderRequestRules
         return null;
     }
 
-    /// <summary>Each id once: repeats are dropped here so the store sees a set.</summary>
-    public static IReadOnlyCollection<Guid> DistinctIds(IReadOnlyList<Guid> ids)
-    {
-        if (ids.Count == 1)
-        {
-            return ids;
-        }
-
-        var distinct = new HashSet<Guid>(ids);
-        return distinct.Count == ids.Count ? ids : distinct;
-    }
-
     /// <summary>A status name, case-insensitive; numbers and flag combinations are not statuses.</summary>
     public static OrderStatus? StatusFilter(string? value, ref ValidationErrors errors)
     {

@@ -10,15 +10,12 @@ namespace OrderService.Validation;
 /// </summary>
 public static class RequestFingerprint
 {
-    public static string Of(string customerId, IReadOnlyList<OrderLine> lines)
-    {
-        var buffer = new ArrayBufferWriter<byte>(256);
-        using (var writer = new Utf8JsonWriter(buffer))
+    public static string Of(string customerId, IReadOnlyList<OrderLine> lines) =>
+        Hash((customerId, lines), static (writer, request) =>
         {
-            writer.WriteStartObject();
-            writer.WriteString("customerId", customerId);
+            writer.WriteString("customerId", request.customerId);
             writer.WriteStartArray("lines");
-            foreach (var line in lines)
+            foreach (var line in request.lines)
             {
                 writer.WriteStartObject();
                 writer.WriteString("sku", line.Sku);
@@ -30,25 +27,27 @@ public static class RequestFingerprint
             }
 
             writer.WriteEndArray();
-            writer.WriteEndObject();
-        }
-
-        return Convert.ToHexStringLower(SHA256.HashData(buffer.WrittenSpan));
-    }
+        });
 
     /// <summary>A transition's hash: order id, action, event data; not If-Match, which a replay skips.</summary>
-    public static string OfTransition(Guid orderId, OrderAction action, OrderEventData data)
+    public static string OfTransition(Guid orderId, OrderAction action, OrderEventData data) =>
+        Hash((orderId, action, data), static (writer, step) =>
+        {
+            writer.WriteString("step", step.action.ToString().ToLowerInvariant());
+            writer.WriteString("orderId", step.orderId);
+            WriteIfSet(writer, "paymentReference", step.data.PaymentReference);
+            WriteIfSet(writer, "carrier", step.data.Carrier);
+            WriteIfSet(writer, "trackingNumber", step.data.TrackingNumber);
+            WriteIfSet(writer, "reason", step.data.Reason);
+        });
+
+    private static string Hash<T>(T state, Action<Utf8JsonWriter, T> write)
     {
         var buffer = new ArrayBufferWriter<byte>(256);
         using (var writer = new Utf8JsonWriter(buffer))
         {
             writer.WriteStartObject();
-            writer.WriteString("step", ActionName(action));
-            writer.WriteString("orderId", orderId);
-            WriteIfSet(writer, "paymentReference", data.PaymentReference);
-            WriteIfSet(writer, "carrier", data.Carrier);
-            WriteIfSet(writer, "trackingNumber", data.TrackingNumber);
-            WriteIfSet(writer, "reason", data.Reason);
+            write(writer, state);
             writer.WriteEndObject();
         }
 
@@ -62,13 +61,4 @@ public static class RequestFingerprint
             writer.WriteString(name, value);
         }
     }
-
-    private static string ActionName(OrderAction action) => action switch
-    {
-        OrderAction.Pay => "pay",
-        OrderAction.Ship => "ship",
-        OrderAction.Complete => "complete",
-        OrderAction.Cancel => "cancel",
-        _ => throw new ArgumentOutOfRangeException(nameof(action), action, null),
-    };
 }

@@ -156,7 +156,7 @@ public static class AllocationTable
     }
 
     /// <summary>The real service in memory on its defaults, with SQLite in a temporary file and logging at Warning.</summary>
-    private sealed class ServiceFactory : WebApplicationFactory<OrderService.Apis.OrderServices>
+    private sealed class ServiceFactory : WebApplicationFactory<OrderService.Apis.OrderStream>
     {
         private readonly string _connectionString;
 
