@@ -30,8 +30,7 @@ public static class StoreRegistration
             var provider = sp.GetRequiredService<IOptions<StoreOptions>>().Value.Provider;
             var bundle = sp.GetRequiredService<StoreBundle>();
             return new ResilientCalls(bundle.Schema, bundle.TransientFaults, bundle.Pool,
-                StorePipeline.For(sp, provider),
-                StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
+                StorePipeline.For(sp, provider), StoreTelemetry.SystemName(provider));
         });
         services.AddSingleton(sp =>
             new ResilientOrderStore(sp.GetRequiredService<StoreBundle>().Store,
