@@ -15,7 +15,6 @@ public static class StoreTelemetry
 
     private static readonly Counter<long> ConnectionsOpened =
         Meter.CreateCounter<long>("orderservice.store.connections.opened");
-    private static readonly Counter<long> CommandsSent = Meter.CreateCounter<long>("orderservice.store.commands.sent");
     private static readonly Counter<long> GroupCommits = Meter.CreateCounter<long>("orderservice.store.group_commits");
     private static readonly Histogram<long> GroupCommitSize =
         Meter.CreateHistogram<long>("orderservice.store.group_commit.size");
@@ -58,8 +57,6 @@ public static class StoreTelemetry
     /// <summary>Starts an activity for one command (null when nobody listens, which costs nothing).</summary>
     public static Activity? Command(string provider, string operation, string sql, string isolation)
     {
-        CommandsSent.Add(1, new KeyValuePair<string, object?>("db.system", provider), new KeyValuePair<string,
-            object?>("db.operation", operation));
         var activity = ActivitySource.StartActivity(operation, ActivityKind.Client);
         if (activity is not null)
         {
