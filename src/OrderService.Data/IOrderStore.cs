@@ -131,26 +131,7 @@ public sealed record CustomerOrdersQuery(string CustomerId, OrderStatus? Status,
     null);
 
 /// <summary>The positions that bound one page, both inclusive: its first (newest) and its last order.</summary>
-public readonly record struct PageRange(OrderPosition Top, OrderPosition Last)
-{
-    /// <summary>
-    /// The range of a lookahead of up to <paramref name="limit"/> + 1 positions; null when it found none.
-    /// </summary>
-    public static PageRange? FromLookahead(IReadOnlyList<OrderPosition> positions, int limit, out OrderPosition? next)
-    {
-        ArgumentNullException.ThrowIfNull(positions);
-        ArgumentOutOfRangeException.ThrowIfLessThan(limit, 1);
-        next = null;
-        if (positions.Count == 0)
-        {
-            return null;
-        }
-
-        var last = positions[Math.Min(positions.Count, limit) - 1];
-        next = positions.Count > limit ? last : null;
-        return new PageRange(positions[0], last);
-    }
-}
+public readonly record struct PageRange(OrderPosition Top, OrderPosition Last);
 
 /// <summary>One page: its orders, a cold stream, and where the next page starts (null on the last page).</summary>
 public sealed record OrderPage(IAsyncEnumerable<Order> Orders, OrderPosition? Next)
@@ -161,8 +142,15 @@ public sealed record OrderPage(IAsyncEnumerable<Order> Orders, OrderPosition? Ne
     public static OrderPage FromLookahead(IReadOnlyList<OrderPosition> positions, int limit, Func<PageRange,
         IAsyncEnumerable<Order>> rows)
     {
+        ArgumentNullException.ThrowIfNull(positions);
         ArgumentNullException.ThrowIfNull(rows);
-        return PageRange.FromLookahead(positions, limit, out var next) is { } range ? new OrderPage(rows(range), next)
-            : Empty;
+        ArgumentOutOfRangeException.ThrowIfLessThan(limit, 1);
+        if (positions.Count == 0)
+        {
+            return Empty;
+        }
+
+        var last = positions[Math.Min(positions.Count, limit) - 1];
+        return new OrderPage(rows(new PageRange(positions[0], last)), positions.Count > limit ? last : null);
     }
 }

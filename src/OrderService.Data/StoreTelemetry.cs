@@ -15,7 +15,6 @@ public static class StoreTelemetry
 
     private static readonly Counter<long> ConnectionsOpened =
         Meter.CreateCounter<long>("orderservice.store.connections.opened");
-    private static readonly Counter<long> CommandsSent = Meter.CreateCounter<long>("orderservice.store.commands.sent");
     private static readonly Counter<long> GroupCommits = Meter.CreateCounter<long>("orderservice.store.group_commits");
     private static readonly Histogram<long> GroupCommitSize =
         Meter.CreateHistogram<long>("orderservice.store.group_commit.size");
@@ -58,8 +57,6 @@ public static class StoreTelemetry
     /// <summary>Starts an activity for one command (null when nobody listens, which costs nothing).</summary>
     public static Activity? Command(string provider, string operation, string sql, string isolation)
     {
-        CommandsSent.Add(1, new KeyValuePair<string, object?>("db.system", provider), new KeyValuePair<string,
-            object?>("db.operation", operation));
         var activity = ActivitySource.StartActivity(operation, ActivityKind.Client);
         if (activity is not null)
         {
@@ -72,7 +69,7 @@ public static class StoreTelemetry
     }
 
     /// <summary>Starts one store call: a span named after the operation and its duration.</summary>
-    public static StoreCall? Call(string provider, string operation)
+    internal static StoreCall? Call(string provider, string operation)
     {
         var activity = ActivitySource.StartActivity(operation, ActivityKind.Internal);
         if (activity is null && !CallDuration.Enabled)
@@ -129,38 +126,28 @@ public static class StoreTelemetry
     };
 
     /// <summary>One store call in flight; see <see cref="Call"/>.</summary>
-    public sealed class StoreCall : IDisposable
+    internal sealed class StoreCall(string provider, string operation, Activity? activity) : IDisposable
     {
-        private readonly string _provider;
-        private readonly string _operation;
-        private readonly Activity? _activity;
         private readonly long _started = Stopwatch.GetTimestamp();
         private string? _errorType;
 
-        internal StoreCall(string provider, string operation, Activity? activity)
-        {
-            _provider = provider;
-            _operation = operation;
-            _activity = activity;
-        }
-
         /// <summary>The call failed; <paramref name="errorType"/> becomes error.type.</summary>
-        public void Fail(string errorType, string? description = null)
+        public void Fail(string errorType, string description)
         {
             _errorType = errorType;
-            _activity?.SetStatus(ActivityStatusCode.Error, description);
-            _activity?.SetTag("error.type", errorType);
+            activity?.SetStatus(ActivityStatusCode.Error, description);
+            activity?.SetTag("error.type", errorType);
         }
 
         public void Dispose()
         {
-            _activity?.Dispose();
+            activity?.Dispose();
             if (CallDuration.Enabled)
             {
                 var tags = new TagList
                 {
-                    { "db.system", _provider },
-                    { "db.operation.name", _operation },
+                    { "db.system", provider },
+                    { "db.operation.name", operation },
                 };
                 if (_errorType is not null)
                 {

@@ -30,8 +30,7 @@ public static class StoreRegistration
             var provider = sp.GetRequiredService<IOptions<StoreOptions>>().Value.Provider;
             var bundle = sp.GetRequiredService<StoreBundle>();
             return new ResilientCalls(bundle.Schema, bundle.TransientFaults, bundle.Pool,
-                StorePipeline.For(sp, provider),
-                StoreTelemetry.SystemName(provider), sp.GetRequiredService<TimeProvider>());
+                StorePipeline.For(sp, provider), StoreTelemetry.SystemName(provider));
         });
         services.AddSingleton(sp =>
             new ResilientOrderStore(sp.GetRequiredService<StoreBundle>().Store,
@@ -45,34 +44,19 @@ public static class StoreRegistration
         return services;
     }
 
-    /// <summary>The connection string for the configured provider, with the embedded default for SQLite.</summary>
-    public static string ResolveConnectionString(IConfiguration configuration, StoreProvider provider)
-    {
-        var configured = configuration.GetConnectionString(ConnectionStringName);
-        if (!string.IsNullOrWhiteSpace(configured))
-        {
-            return configured;
-        }
-
-        return provider == StoreProvider.Sqlite
-            ? DefaultSqliteConnectionString
-            : throw new OptionsValidationException(ConnectionStringName, typeof(StoreOptions),
-                [$"ConnectionStrings:{ConnectionStringName} must be set when Store:Provider={provider}."]);
-    }
-
+    // The options' validators have already refused a missing connection string and a provider with no engine.
     private static StoreContext CreateContext(IServiceProvider services, IConfiguration configuration)
     {
         var options = services.GetRequiredService<IOptions<StoreOptions>>().Value;
-        return new StoreContext(options, ResolveConnectionString(configuration, options.Provider), services);
+        var configured = configuration.GetConnectionString(ConnectionStringName);
+        return new StoreContext(options,
+            string.IsNullOrWhiteSpace(configured) ? DefaultSqliteConnectionString : configured, services);
     }
 
     private static StoreBundle CreateStore(IServiceProvider services)
     {
         var context = services.GetRequiredService<StoreContext>();
-        var engine = services.GetServices<StoreEngine>().LastOrDefault(e => e.Provider == context.Options.Provider)
-            ?? throw new OptionsValidationException(StoreOptions.SectionName, typeof(StoreOptions),
-                [$"Store:Provider={context.Options.Provider} has no store in this build."]);
-        return engine.Create(context);
+        return services.GetServices<StoreEngine>().Last(e => e.Provider == context.Options.Provider).Create(context);
     }
 }
 

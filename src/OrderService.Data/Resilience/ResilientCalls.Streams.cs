@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+
 namespace OrderService.Data.Resilience;
 
 /// <summary>Streamed reads: a fault before the first row is retried or a 503; one after it ends the stream.</summary>
@@ -12,30 +13,30 @@ public sealed partial class ResilientCalls
         TArgument argument,
         [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        var rows = await RunAsync(
+        var opened = await RunAsync(
             operation,
             RerunSafety.Always,
-            static (source, state, token) =>
-                state.Self.OpenStreamAsync(state.Open, source, state.Argument, state.Caller, token),
+            static (source, state, token) => OpenAsync(state.Open, source, state.Argument, state.Caller, token),
             target,
-            (Self: this, Open: open, Argument: argument, Caller: cancellationToken),
+            (Open: open, Argument: argument, Caller: cancellationToken),
             cancellationToken,
             abandonable: false);
-        await using (rows)
+        using var lifetime = opened.Lifetime;
+        await using var rows = opened.Rows;
+        for (var more = opened.HasFirst; more; more = await NextAsync(rows))
         {
-            while (await rows.MoveNextAsync())
-            {
-                yield return rows.Current;
-            }
+            yield return rows.Current;
         }
     }
 
-    private async Task<OpenedStream<TRow>> OpenStreamAsync<TTarget, TArgument, TRow>(
-        Func<TTarget, TArgument, CancellationToken, IAsyncEnumerable<TRow>> open,
-        TTarget target,
-        TArgument argument,
-        CancellationToken callerToken,
-        CancellationToken attemptToken)
+    /// <summary>Opens the stream and reads its first row within the attempt; the rows outlive the attempt.</summary>
+    private static async Task<(IAsyncEnumerator<TRow> Rows, CancellationTokenSource Lifetime, bool HasFirst)>
+        OpenAsync<TTarget, TArgument, TRow>(
+            Func<TTarget, TArgument, CancellationToken, IAsyncEnumerable<TRow>> open,
+            TTarget target,
+            TArgument argument,
+            CancellationToken callerToken,
+            CancellationToken attemptToken)
     {
         var lifetime = CancellationTokenSource.CreateLinkedTokenSource(callerToken);
         var enumerator = open(target, argument, lifetime.Token).GetAsyncEnumerator(lifetime.Token);
@@ -50,7 +51,7 @@ public sealed partial class ResilientCalls
             // The attempt timed out just as the first row came: the stream's token is spent, so try again.
             attemptToken.ThrowIfCancellationRequested();
 
-            return new OpenedStream<TRow>(enumerator, lifetime, hasFirst, _faults);
+            return (enumerator, lifetime, hasFirst);
         }
         catch
         {
@@ -60,52 +61,19 @@ public sealed partial class ResilientCalls
         }
     }
 
-    private sealed class OpenedStream<TRow>(IAsyncEnumerator<TRow> rows, CancellationTokenSource lifetime,
-        bool hasFirst, ITransientFaults faults)
-        : IAsyncDisposable
+    private async ValueTask<bool> NextAsync<TRow>(IAsyncEnumerator<TRow> rows)
     {
-        private bool _firstPending = hasFirst;
-        private bool _ended = !hasFirst;
-
-        public TRow Current => rows.Current;
-
-        public async ValueTask<bool> MoveNextAsync()
+        try
         {
-            if (_firstPending)
-            {
-                _firstPending = false;
-                return true;
-            }
-
-            if (_ended)
-            {
-                return false;
-            }
-
-            try
-            {
-                _ended = !await rows.MoveNextAsync();
-                return !_ended;
-            }
-            catch (Exception fault) when (faults.IsRefusal(fault))
-            {
-                throw new StoreRefusedException(StoreErrors.Describe(fault, faults) ?? fault.Message, fault);
-            }
-            catch (Exception fault) when (faults.IsTransient(fault))
-            {
-                throw new StoreUnavailableException($"The order store failed mid-stream: {fault.Message}", fault);
-            }
-            catch (Exception fault) when (StoreErrors.Describe(fault, faults) is { } engineError)
-            {
-                throw new StoreUnavailableException($"The order store failed mid-stream: {engineError}",
-                    fault) { UnclassifiedEngineError = engineError };
-            }
+            return await rows.MoveNextAsync();
         }
-
-        public async ValueTask DisposeAsync()
+        catch (Exception fault) when (!_faults.IsRefusal(fault) && _faults.IsTransient(fault))
         {
-            await rows.DisposeAsync();
-            lifetime.Dispose();
+            throw new StoreUnavailableException($"The order store failed mid-stream: {fault.Message}", fault);
+        }
+        catch (Exception fault) when (Settle(fault, "failed mid-stream") is { } settled)
+        {
+            throw settled;
         }
     }
 }

@@ -6,7 +6,7 @@ namespace OrderService.Data.Resilience;
 
 /// <summary>Every call to the store: bounded, retried, behind the circuit; what still fails is a 503.</summary>
 public sealed partial class ResilientCalls(IStoreSchema schema, ITransientFaults faults, IConnectionPool? pool,
-    ResiliencePipeline pipeline, string system, TimeProvider clock) : IDisposable
+    ResiliencePipeline pipeline, string system) : IDisposable
 {
     private readonly ITransientFaults _faults = faults;
     private readonly IConnectionPool? _pool = pool;
@@ -32,7 +32,7 @@ public sealed partial class ResilientCalls(IStoreSchema schema, ITransientFaults
     {
         using var telemetry = StoreTelemetry.Call(system, operation);
         var context = ResilienceContextPool.Shared.Get(operation, cancellationToken);
-        context.Properties.Set(StorePipeline.Facts, new StoreCallFacts(operation, rerun, clock.GetTimestamp()));
+        context.Properties.Set(StorePipeline.Facts, new StoreCallFacts(operation, rerun));
         try
         {
             // Run as object: one pipeline serves every result type, with no per-type bridge in Polly.
@@ -77,20 +77,11 @@ public sealed partial class ResilientCalls(IStoreSchema schema, ITransientFaults
                 unavailable.Message);
             throw unavailable;
         }
-        catch (Exception fault) when (!cancellationToken.IsCancellationRequested && _faults.IsRefusal(fault))
-        {
-            // The engine refused the statement for good: a retry gets the same answer, so not an outage (no 503).
-            var refused = new StoreRefusedException(StoreErrors.Describe(fault, _faults) ?? fault.Message, fault);
-            telemetry?.Fail(fault.GetType().FullName!, refused.EngineError);
-            throw refused;
-        }
         catch (Exception fault) when (!cancellationToken.IsCancellationRequested
-            && StoreErrors.Describe(fault, _faults) is { } engineError)
+            && Settle(fault, "failed") is { } settled)
         {
-            // An engine error the store does not classify: still the store's fault, so a 503 and never retried.
-            telemetry?.Fail(fault.GetType().FullName!, fault.Message);
-            throw new StoreUnavailableException($"The order store failed: {engineError}",
-                fault) { UnclassifiedEngineError = engineError };
+            telemetry?.Fail(fault.GetType().FullName!, settled.Message);
+            throw settled;
         }
         catch (Exception fault)
         {
@@ -101,6 +92,25 @@ public sealed partial class ResilientCalls(IStoreSchema schema, ITransientFaults
         {
             ResilienceContextPool.Shared.Return(context);
         }
+    }
+
+    /// <summary>
+    /// An engine's error: a refusal, for good (a 500: a retry gets the same answer), or else a 503 naming the error
+    /// that the store does not classify. Null for any other exception.
+    /// </summary>
+    private Exception? Settle(Exception fault, string failed)
+    {
+        if (_faults.IsRefusal(fault))
+        {
+            return new StoreRefusedException(StoreErrors.Describe(fault, _faults) ?? fault.Message, fault);
+        }
+
+        return StoreErrors.Describe(fault, _faults) is { } engineError
+            ? new StoreUnavailableException($"The order store {failed}: {engineError}", fault)
+            {
+                UnclassifiedEngineError = engineError,
+            }
+            : null;
     }
 
     // A key the clean-up forgot under a create's feet: nothing was written, and the rerun creates the order.

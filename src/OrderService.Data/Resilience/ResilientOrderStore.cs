@@ -18,8 +18,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
         try
         {
             var result = await calls.RunAsync("transition", RerunRule.Of(command), static (store, command, token) =>
-                store.TransitionAsync(command, token), inner, command, cancellationToken)
-                ;
+                store.TransitionAsync(command, token), inner, command, cancellationToken);
             StoreTelemetry.Transition(calls.System, command.Action, OutcomeName(result.Outcome));
             return result;
         }
@@ -45,8 +44,7 @@ public sealed class ResilientOrderStore(IOrderStore inner, ResilientCalls calls)
     public async Task<OrderPage> ListByCustomerAsync(CustomerOrdersQuery query, CancellationToken cancellationToken)
     {
         var page = await calls.RunAsync("list_by_customer", RerunSafety.Always, static (store, query, token) =>
-            store.ListByCustomerAsync(query, token), inner, query, cancellationToken)
-            ;
+            store.ListByCustomerAsync(query, token), inner, query, cancellationToken);
         return page with { Orders =
             calls.StreamAsync("list_by_customer_rows", static (_, rows, _) => rows, inner, page.Orders,
             CancellationToken.None) };

@@ -1,6 +1,5 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Polly;
 using Polly.CircuitBreaker;
@@ -11,7 +10,9 @@ using Polly.Timeout;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>One resilience pipeline per store: retry → circuit breaker → attempt timeout → the store.</summary>
+/// <summary>
+/// One resilience pipeline per store: total timeout → retry → circuit breaker → attempt timeout → the store.
+/// </summary>
 public static class StorePipeline
 {
     /// <summary>The call's facts, read by the strategies.</summary>
@@ -25,7 +26,8 @@ public static class StorePipeline
         services.AddSettings<ResilienceOptions>(ResilienceOptions.SectionName, static (c, o) => c.Bind(o),
             new ResilienceOptionsValidator(), configuration);
 
-        // Polly's telemetry, but a retry and the attempt before it are routine under contention: Debug, not warnings.
+        // Polly logs the circuit's and the timeouts' events; a retry and the attempt before it are routine under
+        // contention: Debug, not warnings.
         services.Configure<TelemetryOptions>(static telemetry =>
         {
             telemetry.SeverityProvider = static args =>
@@ -41,13 +43,10 @@ public static class StorePipeline
             services.AddResiliencePipeline(KeyFor(provider), (pipeline, context) =>
             {
                 var options = context.ServiceProvider.GetRequiredService<IOptions<ResilienceOptions>>().Value;
-                var logger = context.ServiceProvider.GetRequiredService<ILoggerFactory>()
-                    .CreateLogger(ResilienceLog.Category);
                 var circuit = new CircuitBreakerStateProvider();
                 context.OnPipelineDisposed(StoreTelemetry.ObserveCircuit(system, () => (int)circuit.CircuitState)
                     .Dispose);
-                Configure(pipeline, options, system, circuit, logger,
-                    context.ServiceProvider.GetService<ITransientFaults>);
+                Configure(pipeline, options, system, circuit);
             });
         }
 
@@ -58,14 +57,10 @@ public static class StorePipeline
     public static ResiliencePipeline For(IServiceProvider services, StoreProvider provider) =>
         services.GetRequiredService<ResiliencePipelineProvider<string>>().GetPipeline(KeyFor(provider));
 
-    /// <param name="engine">Names the engine's error when the circuit opens (the store is built by then).</param>
     internal static void Configure(ResiliencePipelineBuilder pipeline, ResilienceOptions options, string system,
-        CircuitBreakerStateProvider circuit, ILogger logger,
-        Func<ITransientFaults?> engine)
+        CircuitBreakerStateProvider circuit)
     {
-        var total = TimeSpan.FromSeconds(options.TotalTimeoutSeconds);
-        var attempt = TimeSpan.FromSeconds(options.AttemptTimeoutSeconds);
-        var timeProvider = pipeline.TimeProvider ?? TimeProvider.System;
+        pipeline.AddTimeout(TimeSpan.FromSeconds(options.TotalTimeoutSeconds));
         var mostRetries = Math.Max(options.MaxRetries, options.MaxConflictRetries);
         if (mostRetries > 0)
         {
@@ -74,10 +69,8 @@ public static class StorePipeline
             {
                 MaxRetryAttempts = mostRetries,
                 ShouldHandle = args => ValueTask.FromResult(
-                    ShouldRerun(args.Outcome.Exception, args.Context, args.AttemptNumber, options)
-                        && Remaining(args.Context, total, timeProvider) > TimeSpan.Zero),
-                DelayGenerator = args => ValueTask.FromResult<TimeSpan?>(
-                    FullJitter(args.AttemptNumber, baseDelay, Remaining(args.Context, total, timeProvider))),
+                    ShouldRerun(args.Outcome.Exception, args.Context, args.AttemptNumber, options)),
+                DelayGenerator = args => ValueTask.FromResult<TimeSpan?>(FullJitter(args.AttemptNumber, baseDelay)),
                 OnRetry = args =>
                 {
                     var facts = args.Context.Properties.GetValue(Facts, default);
@@ -96,40 +89,9 @@ public static class StorePipeline
             BreakDuration = TimeSpan.FromSeconds(options.CircuitBreakSeconds),
             ShouldHandle = static args => ValueTask.FromResult(IsOutage(args.Outcome.Exception)),
             StateProvider = circuit,
-            OnOpened = args =>
-            {
-                ResilienceLog.CircuitOpened(logger, system, args.BreakDuration.TotalSeconds,
-                    FaultDescription(args.Outcome.Exception, engine()));
-                return ValueTask.CompletedTask;
-            },
-            OnHalfOpened = _ =>
-            {
-                ResilienceLog.CircuitHalfOpened(logger, system);
-                return ValueTask.CompletedTask;
-            },
-            OnClosed = _ =>
-            {
-                ResilienceLog.CircuitClosed(logger, system);
-                return ValueTask.CompletedTask;
-            },
         });
-        pipeline.AddTimeout(new TimeoutStrategyOptions
-        {
-            TimeoutGenerator = args =>
-                ValueTask.FromResult(AttemptBound(attempt, Remaining(args.Context, total, timeProvider))),
-            OnTimeout = args =>
-            {
-                ResilienceLog.TimedOut(logger, system, args.Context.Properties.GetValue(Facts, default).Operation
-                    ?? "unknown", args.Timeout.TotalSeconds);
-                return ValueTask.CompletedTask;
-            },
-        });
+        pipeline.AddTimeout(TimeSpan.FromSeconds(options.AttemptTimeoutSeconds));
     }
-
-    /// <summary>The attempt bound or what is left of the total, never zero (Polly's "no timeout").</summary>
-    public static TimeSpan AttemptBound(TimeSpan attempt, TimeSpan remaining) =>
-        remaining >= attempt ? attempt : remaining > TimeSpan.FromMilliseconds(1) ? remaining
-            : TimeSpan.FromMilliseconds(1);
 
     /// <summary>The retry rule: MaxConflictRetries for rolled-back conflicts, else MaxRetries.</summary>
     internal static bool ShouldRerun(Exception? exception, ResilienceContext context, int attempt,
@@ -156,17 +118,10 @@ public static class StorePipeline
         _ => false,
     };
 
-    /// <summary>Full jitter: uniform from 0 to base × 2^attempt, capped by what is left of the total.</summary>
-    public static TimeSpan FullJitter(int attempt, TimeSpan baseDelay, TimeSpan remaining)
-    {
-        var ceiling = Math.Min(baseDelay.TotalMilliseconds * Math.Pow(2, Math.Min(attempt, 30)),
-            Math.Max(0, remaining.TotalMilliseconds));
-        return TimeSpan.FromMilliseconds(Random.Shared.NextDouble() * ceiling);
-    }
-
-    private static TimeSpan Remaining(ResilienceContext context, TimeSpan total, TimeProvider clock) =>
-        context.Properties.GetValue(Facts, default) is { Started: > 0 } facts ? total
-            - clock.GetElapsedTime(facts.Started) : total;
+    /// <summary>Full jitter: uniform from 0 to base × 2^attempt; the total timeout cuts a longer wait short.</summary>
+    public static TimeSpan FullJitter(int attempt, TimeSpan baseDelay) =>
+        TimeSpan.FromMilliseconds(Random.Shared.NextDouble() * baseDelay.TotalMilliseconds
+            * Math.Pow(2, Math.Min(attempt, 30)));
 
     private static string FaultName(Exception? exception) => exception switch
     {
@@ -178,14 +133,6 @@ public static class StorePipeline
         _ => "other",
     };
 
-    /// <summary>For the log: the engine's code and message where an engine raised it, else the exception's.</summary>
-    internal static string FaultDescription(Exception? exception, ITransientFaults? engine)
-    {
-        var fault = exception is TransientStoreFault transient ? transient.InnerException! : exception;
-        return fault is null ? "unknown" : StoreErrors.Describe(fault, engine)
-            ?? $"{fault.GetType().FullName}: {fault.Message}";
-    }
-
     internal static string ErrorType(Exception? exception) => exception switch
     {
         TransientStoreFault transient => transient.InnerException!.GetType().FullName!,
@@ -195,7 +142,7 @@ public static class StorePipeline
 }
 
 /// <summary>What the pipeline needs to know about one store call.</summary>
-internal readonly record struct StoreCallFacts(string? Operation, RerunSafety Rerun, long Started);
+internal readonly record struct StoreCallFacts(string? Operation, RerunSafety Rerun);
 
 /// <summary>A fault the store called transient, with what it left behind, so strategies need not ask again.</summary>
 internal sealed class TransientStoreFault(Exception inner, StoreFault fault) : Exception(inner.Message, inner)

@@ -161,7 +161,7 @@ public sealed class PostgresCircuitBreakerTests
     /// <summary>The store pipeline's resilience events as this host logs them (per host, unlike the process-wide meters).</summary>
     private sealed class ResilienceEvents : ILoggerProvider
     {
-        public const string Category = "OrderService.Store.Resilience";
+        public const string Category = "Polly";
 
         private readonly ConcurrentQueue<string> _events = new();
 
@@ -182,7 +182,8 @@ public sealed class PostgresCircuitBreakerTests
 
             public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
             {
-                if (events is not null && eventId.Name is { } name)
+                if (events is not null && state is IReadOnlyList<KeyValuePair<string, object?>> fields
+                    && fields.FirstOrDefault(f => f.Key == "EventName").Value is string name)
                 {
                     events.Enqueue(name);
                 }

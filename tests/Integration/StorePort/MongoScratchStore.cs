@@ -45,7 +45,7 @@ public sealed class MongoScratchStore : IAsyncDisposable
     public IOrderStore Resilient => new ResilientOrderStore(_bundle.Store, Calls);
 
     private ResilientCalls Calls => _calls ??= new ResilientCalls(
-        _bundle.Schema, _bundle.TransientFaults, _bundle.Pool, StorePipeline.For(_services, StoreProvider.MongoDb), StoreTelemetry.SystemName(StoreProvider.MongoDb), TimeProvider.System);
+        _bundle.Schema, _bundle.TransientFaults, _bundle.Pool, StorePipeline.For(_services, StoreProvider.MongoDb), StoreTelemetry.SystemName(StoreProvider.MongoDb));
 
     public string ConnectionString { get; }
 

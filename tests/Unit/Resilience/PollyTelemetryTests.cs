@@ -47,7 +47,7 @@ public sealed class PollyTelemetryTests
         services.AddStoreResilience(new ConfigurationBuilder().Build());
         await using var provider = services.BuildServiceProvider();
         var context = ResilienceContextPool.Shared.Get(TestContext.Current.CancellationToken);
-        context.Properties.Set(StorePipeline.Facts, new StoreCallFacts(operation, RerunSafety.Always, TimeProvider.System.GetTimestamp()));
+        context.Properties.Set(StorePipeline.Facts, new StoreCallFacts(operation, RerunSafety.Always));
 
         await call(StorePipeline.For(provider, StoreProvider.Sqlite), context);
         ResilienceContextPool.Shared.Return(context);

@@ -42,31 +42,38 @@ public sealed class RerunRuleTests
         RerunRule.Of(Command(expectedVersion: null) with { IdempotencyKey = "pay-1", RequestHash = "h" }).ShouldBe(RerunSafety.Always);
 
     [Theory]
-    [InlineData(2_000, 5_000, 2_000)] // the attempt bound while the total leaves more
-    [InlineData(2_000, 700, 700)] // what is left of the total when that is shorter: the total bound holds without a strategy of its own
-    [InlineData(2_000, 0, 1)] // never zero, which Polly reads as "no timeout"
-    [InlineData(2_000, -50, 1)]
-    public void An_attempt_is_bounded_by_the_attempt_timeout_or_what_is_left_of_the_total(int attemptMs, int remainingMs, int boundMs) =>
-        StorePipeline.AttemptBound(TimeSpan.FromMilliseconds(attemptMs), TimeSpan.FromMilliseconds(remainingMs)).ShouldBe(TimeSpan.FromMilliseconds(boundMs));
-
-    [Theory]
-    [InlineData(0, 100, 5_000, 100)]
-    [InlineData(3, 100, 5_000, 800)]
-    [InlineData(6, 100, 1_000, 1_000)] // the ceiling never passes what is left of the total timeout
-    [InlineData(2, 100, 0, 0)]
-    public void Full_jitter_draws_from_zero_to_the_exponential_ceiling_within_the_budget(int attempt, int baseMs, int remainingMs, int ceilingMs)
+    [InlineData(0, 100, 100)]
+    [InlineData(3, 100, 800)]
+    public void Full_jitter_draws_from_zero_to_the_exponential_ceiling(int attempt, int baseMs, int ceilingMs)
     {
         var delays = Enumerable.Range(0, 2_000)
-            .Select(_ => StorePipeline.FullJitter(attempt, TimeSpan.FromMilliseconds(baseMs), TimeSpan.FromMilliseconds(remainingMs)).TotalMilliseconds)
+            .Select(_ => StorePipeline.FullJitter(attempt, TimeSpan.FromMilliseconds(baseMs)).TotalMilliseconds)
             .ToList();
 
         delays.ShouldAllBe(d => d >= 0 && d <= ceilingMs);
-        if (ceilingMs > 0)
+
+        // Full jitter, not "exponential plus a little": the draws spread over the whole range.
+        delays.Min().ShouldBeLessThan(ceilingMs * 0.1);
+        delays.Max().ShouldBeGreaterThan(ceilingMs * 0.9);
+    }
+
+    [Fact]
+    public async Task The_total_timeout_ends_retries_and_backoff_that_would_outlast_it()
+    {
+        var builder = new Polly.ResiliencePipelineBuilder();
+        StorePipeline.Configure(builder, new ResilienceOptions
         {
-            // Full jitter, not "exponential plus a little": the draws spread over the whole range.
-            delays.Min().ShouldBeLessThan(ceilingMs * 0.1);
-            delays.Max().ShouldBeGreaterThan(ceilingMs * 0.9);
-        }
+            TotalTimeoutSeconds = 1,
+            AttemptTimeoutSeconds = 1,
+            MaxConflictRetries = 20,
+            RetryDelayMilliseconds = 10_000,
+        }, "test", new Polly.CircuitBreaker.CircuitBreakerStateProvider());
+        var context = Polly.ResilienceContextPool.Shared.Get(TestContext.Current.CancellationToken);
+        context.Properties.Set(StorePipeline.Facts, new StoreCallFacts("test", RerunSafety.Always));
+
+        await Should.ThrowAsync<Polly.Timeout.TimeoutRejectedException>(async () =>
+            await builder.Build().ExecuteAsync(static _ => throw new TransientStoreFault(
+                new InvalidOperationException("serialization failure"), StoreFault.RolledBack), context));
     }
 
     private static TransitionCommand Command(int? expectedVersion) =>
