@@ -14,7 +14,6 @@ public sealed partial class MongoOrderStore : IOrderStore
     private readonly IMongoClient _client;
     private readonly IMongoDatabase _database;
     private readonly IMongoCollection<BsonDocument> _orders;
-    private readonly IMongoCollection<OrderInsert> _inserts;
     private readonly IMongoCollection<BsonDocument> _explaining;
     private readonly ClientSessionOptions _requestSession;
     private readonly StoreOptions _options;
@@ -37,7 +36,6 @@ public sealed partial class MongoOrderStore : IOrderStore
         }
 
         _orders = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, orders);
-        _inserts = _database.GetCollection<OrderInsert>(MongoSettings.CollectionName, orders);
         _explaining = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Explaining);
 
         _requestSession = new ClientSessionOptions { CausalConsistency = settings.CausalSessions };
@@ -49,15 +47,15 @@ public sealed partial class MongoOrderStore : IOrderStore
     public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
     {
         var stored = OrderDocument.Normalize(order.Order);
-        var document = new OrderInsert(stored, order.IdempotencyKey, order.RequestHash);
+        var document = OrderClassMaps.Insert(stored, order.IdempotencyKey, order.RequestHash);
         using var turn = order.IdempotencyKey is { } key ? await _keyTurns.EnterAsync(key, cancellationToken)
             : default(OneKeyAtATime.Held?);
         using var session = await StartSessionAsync(cancellationToken);
         try
         {
             var insert = session is null
-                ? _inserts.InsertOneAsync(document, null, cancellationToken)
-                : _inserts.InsertOneAsync(session, document, null, cancellationToken);
+                ? _orders.InsertOneAsync(document, null, cancellationToken)
+                : _orders.InsertOneAsync(session, document, null, cancellationToken);
             await insert;
             return new CreateResult(CreateOutcome.Created, stored);
         }
@@ -114,7 +112,7 @@ public sealed partial class MongoOrderStore : IOrderStore
         CancellationToken cancellationToken)
     {
         var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByKey(key)
-            : OrderDefinitions.KeyedById(order.Order.Id);
+            : OrderDefinitions.ById(order.Order.Id);
         var existing = await FindKeyedAsync(session, filter, order.IdempotencyKey, cancellationToken)
             ?? (order.IdempotencyKey is { } forgotten
                 ? throw new Keys.IdempotencyKeyForgottenException(forgotten)
@@ -126,10 +124,11 @@ public sealed partial class MongoOrderStore : IOrderStore
     private async Task<KeyedOrder?> FindKeyedAsync(IClientSessionHandle? session, FilterDefinition<BsonDocument> filter,
         string? key, CancellationToken cancellationToken)
     {
-        var options = new FindOptions<BsonDocument,
-            KeyedOrder> { Projection = OrderDefinitions.WithKey(key), Limit = 1 };
+        var options = new FindOptions<BsonDocument> { Limit = 1 };
         using var cursor = await FindAsync(_explaining, session, filter, options, cancellationToken);
-        return await cursor.FirstOrDefaultAsync(cancellationToken);
+        return await cursor.FirstOrDefaultAsync(cancellationToken) is { } document
+            ? KeyedOrder.Read(document, key)
+            : null;
     }
 
     private async IAsyncEnumerable<Order> StreamAsync(

@@ -15,11 +15,8 @@ public static partial class OrderDefinitions
 
     /// <summary>Reads leave the keys out and read the rest with the order's class map.</summary>
     public static readonly ProjectionDefinition<BsonDocument, Order> WithoutKeys =
-        new ReadAs<Order>(new BsonDocument(OrderKeys.Field, 0), OrderClassMaps.Order);
-
-    /// <summary>The whole stored document with its entry for <paramref name="key"/>.</summary>
-    public static ProjectionDefinition<BsonDocument, KeyedOrder> WithKey(string? key) =>
-        new ReadAs<KeyedOrder>(null, new KeyedOrderBsonSerializer(key));
+        new BsonDocumentProjectionDefinition<BsonDocument, Order>(new BsonDocument(OrderKeys.Field, 0),
+            OrderClassMaps.Order);
 
     /// <summary>What the read that explains a write that matched nothing needs: status and version.</summary>
     public static readonly ProjectionDefinition<BsonDocument, BsonDocument> StateOnly =
@@ -65,9 +62,6 @@ public static partial class OrderDefinitions
 
     /// <summary>The order that holds an Idempotency-Key, whichever step stored it.</summary>
     public static FilterDefinition<BsonDocument> ByKey(string key) => Filter.Eq(OrderKeys.KeyPath, key);
-
-    public static FilterDefinition<BsonDocument> KeyedById(Guid id) =>
-        Builders<BsonDocument>.Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
 
     /// <summary>The transition's condition: this order, allowed status, expected version, key not yet held.</summary>
     public static FilterDefinition<BsonDocument> Transitionable(TransitionCommand command)
@@ -127,12 +121,4 @@ public static partial class OrderDefinitions
     }
 
     private static BsonDocument Literal(BsonValue value) => new("$literal", value);
-
-    private sealed class ReadAs<TResult>(BsonDocument? projection,
-        MongoDB.Bson.Serialization.IBsonSerializer<TResult> serializer)
-        : ProjectionDefinition<BsonDocument, TResult>
-    {
-        public override RenderedProjectionDefinition<TResult> Render(RenderArgs<BsonDocument> args) =>
-            new(projection, serializer);
-    }
 }

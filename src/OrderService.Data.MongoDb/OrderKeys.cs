@@ -1,7 +1,6 @@
 using MongoDB.Bson;
 using MongoDB.Bson.IO;
 using MongoDB.Bson.Serialization;
-using MongoDB.Bson.Serialization.Serializers;
 using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
@@ -44,22 +43,13 @@ public static class OrderKeys
 public readonly record struct StoredKey(string Key, string RequestHash, int Version);
 
 /// <summary>A stored order with its entry for the key it was found by.</summary>
-public sealed record KeyedOrder(Order Order, StoredKey? Key);
-
-/// <summary>Reads an order together with its entry for <paramref name="key"/>.</summary>
-public sealed class KeyedOrderBsonSerializer(string? key) : SerializerBase<KeyedOrder>
+public sealed record KeyedOrder(Order Order, StoredKey? Key)
 {
-    /// <summary>The key whose entry is read.</summary>
-    public string? Key { get; } = key;
-
-    public override KeyedOrder Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args)
+    /// <summary>The order in <paramref name="document"/> with its entry for <paramref name="key"/>.</summary>
+    public static KeyedOrder Read(BsonDocument document, string? key)
     {
-        var document = BsonDocumentSerializer.Instance.Deserialize(context);
         using var reader = new BsonDocumentReader(document);
         var order = OrderClassMaps.Order.Deserialize(BsonDeserializationContext.CreateRoot(reader));
-        return new KeyedOrder(order, Key is null ? null : OrderKeys.Find(document, Key));
+        return new KeyedOrder(order, key is null ? null : OrderKeys.Find(document, key));
     }
-
-    public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, KeyedOrder value) =>
-        throw new NotSupportedException("A keyed order is only read; inserts write an OrderInsert.");
 }

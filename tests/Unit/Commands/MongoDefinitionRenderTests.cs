@@ -35,10 +35,6 @@ public sealed class MongoDefinitionRenderTests
         Rendered.Json(OrderDefinitions.ByKey("order-42")).ShouldBe("""{ "keys.key" : "order-42" }""");
 
     [Fact]
-    public void A_retried_insert_without_a_key_is_found_by_its_id() =>
-        Rendered.Json(OrderDefinitions.KeyedById(OrderId)).ShouldBe("""{ "_id" : UUID("0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001") }""");
-
-    [Fact]
     public void The_customer_listing_filters_on_the_customer_and_optionally_the_status()
     {
         Rendered.Json(OrderDefinitions.ByCustomer("c-1", null)).ShouldBe("""{ "customerId" : "c-1" }""");
@@ -54,15 +50,6 @@ public sealed class MongoDefinitionRenderTests
     {
         Rendered.Json(OrderDefinitions.WithoutKeys).ShouldBe("""{ "keys" : 0 }""");
         OrderDefinitions.WithoutKeys.Render(Rendered.Args).ProjectionSerializer.ShouldBeSameAs(OrderClassMaps.Order);
-    }
-
-    [Fact]
-    public void The_read_that_compares_request_hashes_takes_the_whole_document_with_the_entry_of_its_key()
-    {
-        var rendered = OrderDefinitions.WithKey("pay-1").Render(Rendered.Args);
-
-        rendered.Document.ShouldBeNull();
-        rendered.ProjectionSerializer.ShouldBeOfType<KeyedOrderBsonSerializer>().Key.ShouldBe("pay-1");
     }
 
     [Fact]
