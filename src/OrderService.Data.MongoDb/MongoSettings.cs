@@ -95,26 +95,14 @@ public sealed class MongoSettings
             effective);
     }
 
-    /// <summary>The driver's w for a value <see cref="MongoStoreOptions.TryParseW"/> takes; false otherwise.</summary>
-    public static bool TryParseW(string value, out WriteConcern.WValue? w)
-    {
-        w = null;
-        if (!MongoStoreOptions.TryParseW(value, out var members))
-        {
-            return false;
-        }
-
-        w = members is { } count ? new WriteConcern.WCount(count) : WriteConcern.WMode.Majority;
-        return true;
-    }
-
     public string Describe() =>
         $"database {DatabaseName}; " + string.Join("; ", Effective.Select(s => $"{s.Name}={s.Value} ({s.Source})"));
 
+    /// <summary>A <see cref="MongoStoreOptions.W"/> its annotation let through: majority or a count.</summary>
     private static WriteConcern.WValue ParseW(string value) =>
-        TryParseW(value, out var w) ? w!
-            : throw new OptionsValidationException($"{MongoStoreOptions.SectionName}:W", typeof(MongoStoreOptions),
-            [$"{MongoStoreOptions.SectionName}:W '{value}' is invalid."]);
+        int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var members)
+            ? new WriteConcern.WCount(members)
+            : WriteConcern.WMode.Majority;
 
     /// <summary>What a connection string must be, in the start-up errors.</summary>
     internal const string UriForm = "a MongoDB URI (mongodb://host/database?options)";

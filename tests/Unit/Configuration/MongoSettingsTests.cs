@@ -192,8 +192,7 @@ public sealed class MongoSettingsTests
         {
             ReadConcern = (MongoReadConcern)9, ReadPreference = (MongoReadPreference)9,
         };
-        var result = new SectionSettings<MongoStoreOptions>(MongoStoreOptions.SectionName, static (_, _) => { },
-            new MongoStoreOptionsAnnotations(), null).Validate(null, options);
+        var result = Annotated(options);
 
         result.FailureMessage!.ShouldContain("Store:MongoDb:ReadConcern");
         result.FailureMessage!.ShouldContain("Store:MongoDb:ReadPreference");
@@ -210,8 +209,17 @@ public sealed class MongoSettingsTests
     private static MongoSettings Build(string uri, MongoStoreOptions options, int attemptSeconds = 2) =>
         MongoSettings.Build(uri, options, new ResilienceOptions { AttemptTimeoutSeconds = attemptSeconds, TotalTimeoutSeconds = 5 });
 
-    private static ValidateOptionsResult Validate(MongoStoreOptions mongo) =>
-        new MongoStoreOptionsValidator(Options.Create(new ResilienceOptions())).Validate(null, mongo);
+    private static ValidateOptionsResult Validate(MongoStoreOptions mongo)
+    {
+        var results = new ValidateOptionsResultBuilder();
+        results.AddResult(Annotated(mongo));
+        results.AddResult(new MongoStoreOptionsValidator(Options.Create(new ResilienceOptions())).Validate(null, mongo));
+        return results.Build();
+    }
+
+    private static ValidateOptionsResult Annotated(MongoStoreOptions mongo) =>
+        new SectionSettings<MongoStoreOptions>(MongoStoreOptions.SectionName, static (_, _) => { },
+            new MongoStoreOptionsAnnotations(), null).Validate(null, mongo);
 
     private static TimeSpan[] AllTimeouts(MongoClientSettings client) =>
         [client.ServerSelectionTimeout, client.ConnectTimeout, client.SocketTimeout, client.WaitQueueTimeout];
