@@ -73,24 +73,15 @@ public static partial class OrderDefinitions
         return command.IdempotencyKey is { } key ? Filter.And(condition, Filter.Ne(OrderKeys.KeyPath, key)) : condition;
     }
 
-    /// <summary>The transition's one atomic update; client values go in <c>$literal</c>, never as operators.</summary>
+    /// <summary>
+    /// The transition's one atomic update, a pipeline stage whose sequence is the stored version plus one; client
+    /// values go in <c>$literal</c>, never as operators.
+    /// </summary>
     public static UpdateDefinition<BsonDocument> Transition(TransitionCommand command)
     {
         var status = Transitions.Target(command.Action).ToString();
         var type = Transitions.EventType(command.Action);
         var at = OrderBson.ToMicroseconds(command.At);
-        if (command.ExpectedVersion is { } expected)
-        {
-            var update = Builders<BsonDocument>.Update
-                .Set(OrderBson.Status, status)
-                .Set(OrderBson.UpdatedAt, at)
-                .Inc(OrderBson.Version, 1)
-                .Push(OrderBson.Events, OrderClassMaps.EventDocument(expected + 1, type, command.At, command.Data));
-            return command.IdempotencyKey is { } key
-                ? update.Push(OrderKeys.Field, OrderKeys.Entry(key, command.RequestHash, expected + 1, command.At))
-                : update;
-        }
-
         var next = new BsonDocument("$add", new BsonArray { "$" + OrderBson.Version, 1 });
         var pushed = OrderClassMaps.EventDocument(0, type, command.At, command.Data);
         pushed["sequence"] = next;
