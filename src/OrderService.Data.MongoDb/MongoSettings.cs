@@ -72,12 +72,13 @@ public sealed class MongoSettings
             $"{key}:WTimeoutMilliseconds", url.WTimeout, "wtimeoutMS", "unset: wait as long as it takes");
         client.WriteConcern = new WriteConcern(w, wtimeout, fsync: null, journal: journal);
 
-        var readConcern = Record(effective, "readConcern", options.ReadConcern is { } level ? ToLevel(level) : null,
+        var readConcern = Record(effective, "readConcern",
+            options.ReadConcern is { } level ? Enum.Parse<ReadConcernLevel>(level.ToString()) : null,
             $"{key}:ReadConcern", url.ReadConcernLevel, "readConcernLevel", "unset: the server's default (local)");
         client.ReadConcern = readConcern is { } concernLevel ? new ReadConcern(concernLevel) : ReadConcern.Default;
 
         var readPreference = Record(effective, "readPreference",
-            options.ReadPreference is { } mode ? new ReadPreference(ToMode(mode)) : null, $"{key}:ReadPreference",
+            options.ReadPreference is { } mode ? new ReadPreference(mode) : null, $"{key}:ReadPreference",
             url.ReadPreference, "readPreference", "unset: primary");
         client.ReadPreference = readPreference ?? ReadPreference.Primary;
 
@@ -157,22 +158,6 @@ public sealed class MongoSettings
         ReadPreference preference => char.ToLowerInvariant(preference.ReadPreferenceMode.ToString()[0])
             + preference.ReadPreferenceMode.ToString()[1..],
         _ => value.ToString() ?? "-",
-    };
-
-    private static ReadConcernLevel ToLevel(MongoReadConcern level) => level switch
-    {
-        MongoReadConcern.Majority => ReadConcernLevel.Majority,
-        MongoReadConcern.Available => ReadConcernLevel.Available,
-        _ => ReadConcernLevel.Local,
-    };
-
-    private static ReadPreferenceMode ToMode(MongoReadPreference preference) => preference switch
-    {
-        MongoReadPreference.PrimaryPreferred => ReadPreferenceMode.PrimaryPreferred,
-        MongoReadPreference.Secondary => ReadPreferenceMode.Secondary,
-        MongoReadPreference.SecondaryPreferred => ReadPreferenceMode.SecondaryPreferred,
-        MongoReadPreference.Nearest => ReadPreferenceMode.Nearest,
-        _ => ReadPreferenceMode.Primary,
     };
 }
 

@@ -1,6 +1,7 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
 using Microsoft.Extensions.Options;
+using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
@@ -43,11 +44,11 @@ public sealed class MongoStoreOptions
 
     [Description("Which members the reads may go to (a secondary may lag; a GET or batch id it lacks is re-read on " +
         "the primary). Unset: the connection string's readPreference, else the primary.")]
-    [EnumDataType(typeof(MongoReadPreference))]
-    public MongoReadPreference? ReadPreference { get; set; }
+    [EnumDataType(typeof(ReadPreferenceMode))]
+    public ReadPreferenceMode? ReadPreference { get; set; }
 }
 
-/// <summary>The read concern levels a plain read may use.</summary>
+/// <summary>The read concern levels a plain read may use, each the driver's level of that name.</summary>
 public enum MongoReadConcern
 {
     /// <summary>The member's newest data, which a failover may still roll back.</summary>
@@ -58,15 +59,6 @@ public enum MongoReadConcern
 
     /// <summary>Like local; on a sharded cluster it also skips the orphan filter.</summary>
     Available,
-}
-
-public enum MongoReadPreference
-{
-    Primary,
-    PrimaryPreferred,
-    Secondary,
-    SecondaryPreferred,
-    Nearest,
 }
 
 [OptionsValidator]

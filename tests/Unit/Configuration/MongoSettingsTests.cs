@@ -67,12 +67,12 @@ public sealed class MongoSettingsTests
         Build(Uri, new MongoStoreOptions { ReadConcern = readConcern }).CausalSessions.ShouldBe(causal);
 
     [Theory]
-    [InlineData(MongoReadPreference.Primary, ReadPreferenceMode.Primary)]
-    [InlineData(MongoReadPreference.PrimaryPreferred, ReadPreferenceMode.PrimaryPreferred)]
-    [InlineData(MongoReadPreference.Secondary, ReadPreferenceMode.Secondary)]
-    [InlineData(MongoReadPreference.SecondaryPreferred, ReadPreferenceMode.SecondaryPreferred)]
-    [InlineData(MongoReadPreference.Nearest, ReadPreferenceMode.Nearest)]
-    public void The_read_preference_key_sets_where_reads_go(MongoReadPreference key, ReadPreferenceMode mode)
+    [InlineData(ReadPreferenceMode.Primary, ReadPreferenceMode.Primary)]
+    [InlineData(ReadPreferenceMode.PrimaryPreferred, ReadPreferenceMode.PrimaryPreferred)]
+    [InlineData(ReadPreferenceMode.Secondary, ReadPreferenceMode.Secondary)]
+    [InlineData(ReadPreferenceMode.SecondaryPreferred, ReadPreferenceMode.SecondaryPreferred)]
+    [InlineData(ReadPreferenceMode.Nearest, ReadPreferenceMode.Nearest)]
+    public void The_read_preference_key_sets_where_reads_go(ReadPreferenceMode key, ReadPreferenceMode mode)
     {
         var settings = Build(Uri, new MongoStoreOptions { ReadPreference = key });
 
@@ -83,7 +83,7 @@ public sealed class MongoSettingsTests
     [Fact]
     public void The_read_that_explains_a_rejected_write_always_asks_the_primary_for_its_newest_state()
     {
-        var settings = Build(Uri, new MongoStoreOptions { ReadConcern = MongoReadConcern.Majority, ReadPreference = MongoReadPreference.SecondaryPreferred });
+        var settings = Build(Uri, new MongoStoreOptions { ReadConcern = MongoReadConcern.Majority, ReadPreference = ReadPreferenceMode.SecondaryPreferred });
 
         settings.Explaining.ReadConcern.ShouldBe(ReadConcern.Local);
         settings.Explaining.ReadPreference.ShouldBe(ReadPreference.Primary);
@@ -190,7 +190,7 @@ public sealed class MongoSettingsTests
     {
         var options = new MongoStoreOptions
         {
-            ReadConcern = (MongoReadConcern)9, ReadPreference = (MongoReadPreference)9,
+            ReadConcern = (MongoReadConcern)9, ReadPreference = (ReadPreferenceMode)9,
         };
         var result = Annotated(options);
 
