@@ -7,10 +7,6 @@ namespace OrderService.Data.MongoDb;
 /// <summary>Every filter, update, projection, sort and index the MongoDB store sends, rendered in tests.</summary>
 public static partial class OrderDefinitions
 {
-    public const string CustomerIndexName = "customer_newest_first";
-    public const string KeyIndexName = "idempotency_keys";
-    public const string KeyAgeIndexName = "idempotency_keys_at";
-
     private static readonly FilterDefinitionBuilder<BsonDocument> Filter = Builders<BsonDocument>.Filter;
 
     /// <summary>Reads leave the keys out and read the rest with the order's class map.</summary>
@@ -29,14 +25,14 @@ public static partial class OrderDefinitions
     public static readonly CreateIndexModel<BsonDocument> CustomerIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.CustomerId).Descending(OrderBson.CreatedAt)
             .Descending(OrderBson.Id),
-        new CreateIndexOptions { Name = CustomerIndexName });
+        new CreateIndexOptions { Name = "customer_newest_first" });
 
     /// <summary>One request per Idempotency-Key across orders, creates and transitions alike.</summary>
     public static readonly CreateIndexModel<BsonDocument> KeyIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.KeyPath),
         new CreateIndexOptions<BsonDocument>
         {
-            Name = KeyIndexName,
+            Name = "idempotency_keys",
             Unique = true,
             PartialFilterExpression = Filter.Exists(OrderKeys.KeyPath),
         });
@@ -46,7 +42,7 @@ public static partial class OrderDefinitions
         Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.AtPath),
         new CreateIndexOptions<BsonDocument>
         {
-            Name = KeyAgeIndexName,
+            Name = "idempotency_keys_at",
             PartialFilterExpression = Filter.Exists(OrderKeys.AtPath),
         });
 

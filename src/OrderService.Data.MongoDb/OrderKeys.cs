@@ -27,7 +27,6 @@ public static class OrderKeys
     /// <summary>The entry of <paramref name="wanted"/> in a stored order's <see cref="Field"/> array, if any.</summary>
     public static StoredKey? Find(BsonDocument order, string wanted)
     {
-        ArgumentNullException.ThrowIfNull(order);
         if (!order.TryGetValue(Field, out var keys))
         {
             return null;
