@@ -28,13 +28,8 @@ public sealed partial class MongoOrderStore : IOrderStore
         _client = client;
         _options = options;
         _database = client.GetDatabase(settings.DatabaseName);
-        var orders = settings.Orders;
-        if (primaryReads)
-        {
-            orders = orders.Clone();
-            orders.ReadPreference = ReadPreference.Primary;
-        }
-
+        // The reads and writes of orders take the client's switches; the fallback store reads the primary.
+        var orders = primaryReads ? new MongoCollectionSettings { ReadPreference = ReadPreference.Primary } : null;
         _orders = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, orders);
         _explaining = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Explaining);
 

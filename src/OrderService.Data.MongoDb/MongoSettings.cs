@@ -19,14 +19,6 @@ public sealed class MongoSettings
         DatabaseName = databaseName;
         Effective = effective;
 
-        // The reads of orders (get, batch, listing) and the writes honour the switches explicitly, not by inheritance.
-        Orders = new MongoCollectionSettings
-        {
-            WriteConcern = client.WriteConcern,
-            ReadConcern = client.ReadConcern,
-            ReadPreference = client.ReadPreference,
-        };
-
         // The read that explains a write that matched nothing, or finds the order an idempotency key already created,
         // asks the primary for its newest state.
         Explaining = new MongoCollectionSettings
@@ -42,8 +34,6 @@ public sealed class MongoSettings
 
     /// <summary>The URI's path, else <see cref="DefaultDatabase"/>.</summary>
     public string DatabaseName { get; }
-
-    public MongoCollectionSettings Orders { get; }
 
     public MongoCollectionSettings Explaining { get; }
 
@@ -161,5 +151,4 @@ public sealed class MongoSettings
     };
 }
 
-/// <summary>A switch's value in force, and its source.</summary>
 public sealed record EffectiveSetting(string Name, string Value, string Source);

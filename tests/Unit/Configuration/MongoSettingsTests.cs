@@ -42,7 +42,6 @@ public sealed class MongoSettingsTests
         var settings = Build(Uri, new MongoStoreOptions { W = w, Journal = journal, WTimeoutMilliseconds = wtimeout });
 
         Rendered.Bson(settings.Client.WriteConcern.ToBsonDocument()).ShouldBe(sent);
-        settings.Orders.WriteConcern.ShouldBe(settings.Client.WriteConcern);
         settings.Explaining.WriteConcern.ShouldBe(settings.Client.WriteConcern);
     }
 
@@ -55,7 +54,6 @@ public sealed class MongoSettingsTests
         var settings = Build(Uri, new MongoStoreOptions { ReadConcern = key });
 
         settings.Client.ReadConcern.Level.ShouldBe(level);
-        settings.Orders.ReadConcern!.Level.ShouldBe(level);
     }
 
     [Theory]
@@ -77,7 +75,6 @@ public sealed class MongoSettingsTests
         var settings = Build(Uri, new MongoStoreOptions { ReadPreference = key });
 
         settings.Client.ReadPreference.ReadPreferenceMode.ShouldBe(mode);
-        settings.Orders.ReadPreference!.ReadPreferenceMode.ShouldBe(mode);
     }
 
     [Fact]
