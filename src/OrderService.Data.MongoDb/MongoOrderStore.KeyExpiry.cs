@@ -3,7 +3,6 @@ using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>The clean-up's batch.</summary>
 public sealed partial class MongoOrderStore
 {
     public async Task<int> ForgetKeysStoredBeforeAsync(DateTimeOffset storedBefore, int limit,

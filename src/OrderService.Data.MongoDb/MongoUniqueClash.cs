@@ -2,7 +2,6 @@ using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>A write met a unique index.</summary>
 public static class MongoUniqueClash
 {
     public const int DuplicateKey = 11000;

@@ -3,7 +3,6 @@ using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>The clean-up's filter and update.</summary>
 public static partial class OrderDefinitions
 {
     public static readonly ProjectionDefinition<BsonDocument, BsonDocument> IdOnly =

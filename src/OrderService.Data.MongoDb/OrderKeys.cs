@@ -44,7 +44,6 @@ public readonly record struct StoredKey(string Key, string RequestHash, int Vers
 /// <summary>A stored order with its entry for the key it was found by.</summary>
 public sealed record KeyedOrder(Order Order, StoredKey? Key)
 {
-    /// <summary>The order in <paramref name="document"/> with its entry for <paramref name="key"/>.</summary>
     public static KeyedOrder Read(BsonDocument document, string? key)
     {
         using var reader = new BsonDocumentReader(document);
