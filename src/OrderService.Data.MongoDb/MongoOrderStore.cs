@@ -71,14 +71,14 @@ public sealed partial class MongoOrderStore : IOrderStore
     public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids,
         [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        var chunks = BatchChunks(ids);
-        if (chunks.Count == 0)
+        var distinct = OrderDocument.DistinctIds(ids);
+        if (distinct.Length == 0)
         {
             yield break;
         }
 
         using var session = await StartSessionAsync(cancellationToken);
-        foreach (var chunk in chunks)
+        foreach (var chunk in _options.BatchFilter == BatchFilter.Json ? [distinct] : distinct.Chunk(InListChunkSize))
         {
             await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk),
                 BatchOptions(OrderDefinitions.WithoutKeys, chunk.Length), cancellationToken))
@@ -91,13 +91,6 @@ public sealed partial class MongoOrderStore : IOrderStore
     private static FindOptions<BsonDocument,
         TRow> BatchOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, int ids) =>
         new() { Projection = projection, BatchSize = Math.Min(ids, InListChunkSize) };
-
-    private IReadOnlyList<Guid[]> BatchChunks(IReadOnlyCollection<Guid> ids)
-    {
-        var distinct = OrderDocument.DistinctIds(ids);
-        return distinct.Length == 0 ? [] : _options.BatchFilter == BatchFilter.Json ? [distinct]
-            : [.. distinct.Chunk(InListChunkSize)];
-    }
 
     /// <summary>A ping that needs the primary: ready means writes can be accepted.</summary>
     public Task CheckReadyAsync(CancellationToken cancellationToken) =>

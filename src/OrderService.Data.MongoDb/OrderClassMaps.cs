@@ -59,18 +59,14 @@ public static class OrderClassMaps
                 o.UpdatedAt, o.Events));
         });
         Order = BsonSerializer.LookupSerializer<Order>();
-        Event = BsonSerializer.LookupSerializer<OrderEvent>();
     }
 
     /// <summary>An order as stored, without its Idempotency-Keys.</summary>
     public static IBsonSerializer<Order> Order { get; }
 
-    /// <summary>One event as embedded in <see cref="OrderBson.Events"/>.</summary>
-    public static IBsonSerializer<OrderEvent> Event { get; }
-
     /// <summary>One event as an insert embeds it, for a transition's pipeline.</summary>
     public static BsonDocument EventDocument(int sequence, string type, DateTimeOffset at, OrderEventData data) =>
-        new OrderEvent(sequence, type, at, data).ToBsonDocument(Event);
+        new OrderEvent(sequence, type, at, data).ToBsonDocument();
 
     /// <summary>
     /// The document an insert stores: a create's key is the first entry of the one key list its order's transitions
