@@ -23,7 +23,6 @@ public sealed class MongoSettings
         // asks the primary for its newest state.
         Explaining = new MongoCollectionSettings
         {
-            WriteConcern = client.WriteConcern,
             ReadConcern = ReadConcern.Local,
             ReadPreference = ReadPreference.Primary,
         };
