@@ -23,19 +23,6 @@ public static class OrderKeys
         { "version", version },
         { At, OrderBson.ToMicroseconds(at) },
     };
-
-    /// <summary>The entry of <paramref name="wanted"/> in a stored order's <see cref="Field"/> array, if any.</summary>
-    public static StoredKey? Find(BsonDocument order, string wanted)
-    {
-        if (!order.TryGetValue(Field, out var keys))
-        {
-            return null;
-        }
-
-        var entry = keys.AsBsonArray.Select(entry => entry.AsBsonDocument)
-            .LastOrDefault(entry => string.Equals(entry["key"].AsString, wanted, StringComparison.Ordinal));
-        return entry is null ? null : new StoredKey(wanted, entry["requestHash"].AsString, entry["version"].AsInt32);
-    }
 }
 
 /// <summary>One stored Idempotency-Key: the request it names and the version the keyed step produced.</summary>
@@ -48,6 +35,11 @@ public sealed record KeyedOrder(Order Order, StoredKey? Key)
     {
         using var reader = new BsonDocumentReader(document);
         var order = OrderClassMaps.Order.Deserialize(BsonDeserializationContext.CreateRoot(reader));
-        return new KeyedOrder(order, key is null ? null : OrderKeys.Find(document, key));
+        var entry = key is not null && document.TryGetValue(OrderKeys.Field, out var keys)
+            ? keys.AsBsonArray.Select(stored => stored.AsBsonDocument)
+                .LastOrDefault(stored => string.Equals(stored["key"].AsString, key, StringComparison.Ordinal))
+            : null;
+        return new KeyedOrder(order,
+            entry is null ? null : new StoredKey(key!, entry["requestHash"].AsString, entry["version"].AsInt32));
     }
 }
