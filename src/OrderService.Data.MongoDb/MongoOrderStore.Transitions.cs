@@ -10,12 +10,6 @@ public sealed partial class MongoOrderStore
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
         using var session = await StartSessionAsync(cancellationToken);
-        return await ApplyAsync(session, command, cancellationToken);
-    }
-
-    private async Task<TransitionResult> ApplyAsync(IClientSessionHandle? session, TransitionCommand command,
-        CancellationToken cancellationToken)
-    {
         Order? after;
         try
         {
@@ -23,7 +17,9 @@ public sealed partial class MongoOrderStore
         }
         catch (MongoException taken) when (command.IdempotencyKey is not null && MongoUniqueClash.Is(taken))
         {
-            return await KeyHolderAnswerAsync(session, command, cancellationToken);
+            return await AnswerFromKeyAsync(session, command, command.IdempotencyKey, cancellationToken)
+                ?? throw new InvalidOperationException("The Idempotency-Key of a transition of order " +
+                    $"{command.OrderId} was reported as stored but cannot be found.");
         }
 
         return after is not null
@@ -62,13 +58,6 @@ public sealed partial class MongoOrderStore
             : TransitionResult.Rejected(Enum.Parse<OrderStatus>(state[OrderBson.Status].AsString),
                 state[OrderBson.Version].AsInt32, command.Action, command.ExpectedVersion);
     }
-
-    private async Task<TransitionResult> KeyHolderAnswerAsync(IClientSessionHandle? session, TransitionCommand command,
-        CancellationToken cancellationToken) =>
-        await AnswerFromKeyAsync(session, command, command.IdempotencyKey!, cancellationToken)
-        ?? throw new InvalidOperationException(
-            $"The Idempotency-Key of a transition of order {command.OrderId} was reported as stored but cannot be " +
-            $"found.");
 
     private async Task<TransitionResult?> AnswerFromKeyAsync(IClientSessionHandle? session, TransitionCommand command,
         string key, CancellationToken cancellationToken)

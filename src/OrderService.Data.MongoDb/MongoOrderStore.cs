@@ -14,7 +14,6 @@ public sealed partial class MongoOrderStore : IOrderStore
     private readonly IMongoClient _client;
     private readonly IMongoDatabase _database;
     private readonly IMongoCollection<BsonDocument> _orders;
-    private readonly IMongoCollection<OrderInsert> _inserts;
     private readonly IMongoCollection<BsonDocument> _explaining;
     private readonly ClientSessionOptions _requestSession;
     private readonly StoreOptions _options;
@@ -29,15 +28,9 @@ public sealed partial class MongoOrderStore : IOrderStore
         _client = client;
         _options = options;
         _database = client.GetDatabase(settings.DatabaseName);
-        var orders = settings.Orders;
-        if (primaryReads)
-        {
-            orders = orders.Clone();
-            orders.ReadPreference = ReadPreference.Primary;
-        }
-
+        // The reads and writes of orders take the client's switches; the fallback store reads the primary.
+        var orders = primaryReads ? new MongoCollectionSettings { ReadPreference = ReadPreference.Primary } : null;
         _orders = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, orders);
-        _inserts = _database.GetCollection<OrderInsert>(MongoSettings.CollectionName, orders);
         _explaining = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Explaining);
 
         _requestSession = new ClientSessionOptions { CausalConsistency = settings.CausalSessions };
@@ -49,15 +42,15 @@ public sealed partial class MongoOrderStore : IOrderStore
     public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
     {
         var stored = OrderDocument.Normalize(order.Order);
-        var document = new OrderInsert(stored, order.IdempotencyKey, order.RequestHash);
+        var document = OrderClassMaps.Insert(stored, order.IdempotencyKey, order.RequestHash);
         using var turn = order.IdempotencyKey is { } key ? await _keyTurns.EnterAsync(key, cancellationToken)
             : default(OneKeyAtATime.Held?);
         using var session = await StartSessionAsync(cancellationToken);
         try
         {
             var insert = session is null
-                ? _inserts.InsertOneAsync(document, null, cancellationToken)
-                : _inserts.InsertOneAsync(session, document, null, cancellationToken);
+                ? _orders.InsertOneAsync(document, null, cancellationToken)
+                : _orders.InsertOneAsync(session, document, null, cancellationToken);
             await insert;
             return new CreateResult(CreateOutcome.Created, stored);
         }
@@ -78,14 +71,14 @@ public sealed partial class MongoOrderStore : IOrderStore
     public async IAsyncEnumerable<Order> GetManyAsync(IReadOnlyCollection<Guid> ids,
         [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        var chunks = BatchChunks(ids);
-        if (chunks.Count == 0)
+        var distinct = OrderDocument.DistinctIds(ids);
+        if (distinct.Length == 0)
         {
             yield break;
         }
 
         using var session = await StartSessionAsync(cancellationToken);
-        foreach (var chunk in chunks)
+        foreach (var chunk in _options.BatchFilter == BatchFilter.Json ? [distinct] : distinct.Chunk(InListChunkSize))
         {
             await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk),
                 BatchOptions(OrderDefinitions.WithoutKeys, chunk.Length), cancellationToken))
@@ -99,13 +92,6 @@ public sealed partial class MongoOrderStore : IOrderStore
         TRow> BatchOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, int ids) =>
         new() { Projection = projection, BatchSize = Math.Min(ids, InListChunkSize) };
 
-    private IReadOnlyList<Guid[]> BatchChunks(IReadOnlyCollection<Guid> ids)
-    {
-        var distinct = OrderDocument.DistinctIds(ids);
-        return distinct.Length == 0 ? [] : _options.BatchFilter == BatchFilter.Json ? [distinct]
-            : [.. distinct.Chunk(InListChunkSize)];
-    }
-
     /// <summary>A ping that needs the primary: ready means writes can be accepted.</summary>
     public Task CheckReadyAsync(CancellationToken cancellationToken) =>
         _database.RunCommandAsync<BsonDocument>(new BsonDocument("ping", 1), ReadPreference.Primary, cancellationToken);
@@ -114,7 +100,7 @@ public sealed partial class MongoOrderStore : IOrderStore
         CancellationToken cancellationToken)
     {
         var filter = order.IdempotencyKey is { } key ? OrderDefinitions.ByKey(key)
-            : OrderDefinitions.KeyedById(order.Order.Id);
+            : OrderDefinitions.ById(order.Order.Id);
         var existing = await FindKeyedAsync(session, filter, order.IdempotencyKey, cancellationToken)
             ?? (order.IdempotencyKey is { } forgotten
                 ? throw new Keys.IdempotencyKeyForgottenException(forgotten)
@@ -126,10 +112,11 @@ public sealed partial class MongoOrderStore : IOrderStore
     private async Task<KeyedOrder?> FindKeyedAsync(IClientSessionHandle? session, FilterDefinition<BsonDocument> filter,
         string? key, CancellationToken cancellationToken)
     {
-        var options = new FindOptions<BsonDocument,
-            KeyedOrder> { Projection = OrderDefinitions.WithKey(key), Limit = 1 };
+        var options = new FindOptions<BsonDocument> { Limit = 1 };
         using var cursor = await FindAsync(_explaining, session, filter, options, cancellationToken);
-        return await cursor.FirstOrDefaultAsync(cancellationToken);
+        return await cursor.FirstOrDefaultAsync(cancellationToken) is { } document
+            ? KeyedOrder.Read(document, key)
+            : null;
     }
 
     private async IAsyncEnumerable<Order> StreamAsync(

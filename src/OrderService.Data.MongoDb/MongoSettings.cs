@@ -19,19 +19,10 @@ public sealed class MongoSettings
         DatabaseName = databaseName;
         Effective = effective;
 
-        // The reads of orders (get, batch, listing) and the writes honour the switches explicitly, not by inheritance.
-        Orders = new MongoCollectionSettings
-        {
-            WriteConcern = client.WriteConcern,
-            ReadConcern = client.ReadConcern,
-            ReadPreference = client.ReadPreference,
-        };
-
         // The read that explains a write that matched nothing, or finds the order an idempotency key already created,
         // asks the primary for its newest state.
         Explaining = new MongoCollectionSettings
         {
-            WriteConcern = client.WriteConcern,
             ReadConcern = ReadConcern.Local,
             ReadPreference = ReadPreference.Primary,
         };
@@ -42,8 +33,6 @@ public sealed class MongoSettings
 
     /// <summary>The URI's path, else <see cref="DefaultDatabase"/>.</summary>
     public string DatabaseName { get; }
-
-    public MongoCollectionSettings Orders { get; }
 
     public MongoCollectionSettings Explaining { get; }
 
@@ -72,12 +61,13 @@ public sealed class MongoSettings
             $"{key}:WTimeoutMilliseconds", url.WTimeout, "wtimeoutMS", "unset: wait as long as it takes");
         client.WriteConcern = new WriteConcern(w, wtimeout, fsync: null, journal: journal);
 
-        var readConcern = Record(effective, "readConcern", options.ReadConcern is { } level ? ToLevel(level) : null,
+        var readConcern = Record(effective, "readConcern",
+            options.ReadConcern is { } level ? Enum.Parse<ReadConcernLevel>(level.ToString()) : null,
             $"{key}:ReadConcern", url.ReadConcernLevel, "readConcernLevel", "unset: the server's default (local)");
         client.ReadConcern = readConcern is { } concernLevel ? new ReadConcern(concernLevel) : ReadConcern.Default;
 
         var readPreference = Record(effective, "readPreference",
-            options.ReadPreference is { } mode ? new ReadPreference(ToMode(mode)) : null, $"{key}:ReadPreference",
+            options.ReadPreference is { } mode ? new ReadPreference(mode) : null, $"{key}:ReadPreference",
             url.ReadPreference, "readPreference", "unset: primary");
         client.ReadPreference = readPreference ?? ReadPreference.Primary;
 
@@ -95,26 +85,14 @@ public sealed class MongoSettings
             effective);
     }
 
-    /// <summary>The driver's w for a value <see cref="MongoStoreOptions.TryParseW"/> takes; false otherwise.</summary>
-    public static bool TryParseW(string value, out WriteConcern.WValue? w)
-    {
-        w = null;
-        if (!MongoStoreOptions.TryParseW(value, out var members))
-        {
-            return false;
-        }
-
-        w = members is { } count ? new WriteConcern.WCount(count) : WriteConcern.WMode.Majority;
-        return true;
-    }
-
     public string Describe() =>
         $"database {DatabaseName}; " + string.Join("; ", Effective.Select(s => $"{s.Name}={s.Value} ({s.Source})"));
 
+    /// <summary>A <see cref="MongoStoreOptions.W"/> its annotation let through: majority or a count.</summary>
     private static WriteConcern.WValue ParseW(string value) =>
-        TryParseW(value, out var w) ? w!
-            : throw new OptionsValidationException($"{MongoStoreOptions.SectionName}:W", typeof(MongoStoreOptions),
-            [$"{MongoStoreOptions.SectionName}:W '{value}' is invalid."]);
+        int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var members)
+            ? new WriteConcern.WCount(members)
+            : WriteConcern.WMode.Majority;
 
     /// <summary>What a connection string must be, in the start-up errors.</summary>
     internal const string UriForm = "a MongoDB URI (mongodb://host/database?options)";
@@ -170,23 +148,6 @@ public sealed class MongoSettings
             + preference.ReadPreferenceMode.ToString()[1..],
         _ => value.ToString() ?? "-",
     };
-
-    private static ReadConcernLevel ToLevel(MongoReadConcern level) => level switch
-    {
-        MongoReadConcern.Majority => ReadConcernLevel.Majority,
-        MongoReadConcern.Available => ReadConcernLevel.Available,
-        _ => ReadConcernLevel.Local,
-    };
-
-    private static ReadPreferenceMode ToMode(MongoReadPreference preference) => preference switch
-    {
-        MongoReadPreference.PrimaryPreferred => ReadPreferenceMode.PrimaryPreferred,
-        MongoReadPreference.Secondary => ReadPreferenceMode.Secondary,
-        MongoReadPreference.SecondaryPreferred => ReadPreferenceMode.SecondaryPreferred,
-        MongoReadPreference.Nearest => ReadPreferenceMode.Nearest,
-        _ => ReadPreferenceMode.Primary,
-    };
 }
 
-/// <summary>A switch's value in force, and its source.</summary>
 public sealed record EffectiveSetting(string Name, string Value, string Source);

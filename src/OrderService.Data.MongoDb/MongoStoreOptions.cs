@@ -1,7 +1,7 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
-using System.Globalization;
 using Microsoft.Extensions.Options;
+using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
@@ -13,39 +13,19 @@ public sealed class MongoStoreOptions
 {
     public const string SectionName = "Store:MongoDb";
 
-    public const int MaxMembers = 50;
-
-    /// <summary>w:0, unacknowledged, could not report a duplicate key or a conditional update's result.</summary>
-    public const string WRule = "majority, or 1 to 50 members";
-
     public const string WTimeoutRule = "1 to below Resilience:AttemptTimeoutSeconds in milliseconds, so the server's " +
         "write-concern timeout arrives before the attempt is abandoned";
 
-    /// <summary>The server's default is w:majority on a replica set, so the "acknowledged" baseline says w:1.</summary>
+    /// <summary>
+    /// The server's default is w:majority on a replica set, so the "acknowledged" baseline says w:1. w:0,
+    /// unacknowledged, could not report a duplicate key or a conditional update's result.
+    /// </summary>
     [Description("The write concern's w: majority, or how many members must acknowledge. Unset: the connection " +
-        "string's w, else the server's default write concern. Allowed: " + WRule + ".")]
-    public string? W { get => _w; set => _w = string.IsNullOrWhiteSpace(value) ? null : value; }
+        "string's w, else the server's default write concern. Allowed: majority, or 1 to 50 members.")]
+    [RegularExpression("^(?i:majority)$|^([1-9]|[1-4][0-9]|50)$")]
+    public string? W { get => _w; set => _w = string.IsNullOrWhiteSpace(value) ? null : value.Trim(); }
 
     private string? _w;
-
-    /// <summary>"majority" or 1–<see cref="MaxMembers"/>; false for anything else.</summary>
-    public static bool TryParseW(string value, out int? members)
-    {
-        members = null;
-        if (string.Equals(value.Trim(), "majority", StringComparison.OrdinalIgnoreCase))
-        {
-            return true;
-        }
-
-        if (int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var count)
-            && count is >= 1 and <= MaxMembers)
-        {
-            members = count;
-            return true;
-        }
-
-        return false;
-    }
 
     [Description("The write concern's j: true acknowledges a write once it is in the on-disk journal. Unset: the " +
         "connection string's journal, else the server's default.")]
@@ -64,11 +44,11 @@ public sealed class MongoStoreOptions
 
     [Description("Which members the reads may go to (a secondary may lag; a GET or batch id it lacks is re-read on " +
         "the primary). Unset: the connection string's readPreference, else the primary.")]
-    [EnumDataType(typeof(MongoReadPreference))]
-    public MongoReadPreference? ReadPreference { get; set; }
+    [EnumDataType(typeof(ReadPreferenceMode))]
+    public ReadPreferenceMode? ReadPreference { get; set; }
 }
 
-/// <summary>The read concern levels a plain read may use.</summary>
+/// <summary>The read concern levels a plain read may use, each the driver's level of that name.</summary>
 public enum MongoReadConcern
 {
     /// <summary>The member's newest data, which a failover may still roll back.</summary>
@@ -79,15 +59,6 @@ public enum MongoReadConcern
 
     /// <summary>Like local; on a sharded cluster it also skips the orphan filter.</summary>
     Available,
-}
-
-public enum MongoReadPreference
-{
-    Primary,
-    PrimaryPreferred,
-    Secondary,
-    SecondaryPreferred,
-    Nearest,
 }
 
 [OptionsValidator]

@@ -8,25 +8,13 @@ namespace OrderService.Data.MongoDb;
 public sealed class MongoStoreOptionsValidator(IOptions<ResilienceOptions> resilience)
     : IValidateOptions<MongoStoreOptions>
 {
-    public ValidateOptionsResult Validate(string? name, MongoStoreOptions mongo)
-    {
-        var failures = new List<string>();
-        if (mongo.W is { } w && !MongoStoreOptions.TryParseW(w, out _))
-        {
-            failures.Add($"Invalid setting {MongoStoreOptions.SectionName}:W = \"{w.ReplaceLineEndings(" ")}\"; " +
-                $"allowed: {MongoStoreOptions.WRule}.");
-        }
-
-        if (mongo.WTimeoutMilliseconds is { } wtimeout && AttemptMilliseconds() is { } attemptMilliseconds
-            && (wtimeout < 1 || wtimeout >= attemptMilliseconds))
-        {
-            failures.Add(string.Create(CultureInfo.InvariantCulture,
+    public ValidateOptionsResult Validate(string? name, MongoStoreOptions mongo) =>
+        mongo.WTimeoutMilliseconds is { } wtimeout && AttemptMilliseconds() is { } attemptMilliseconds
+            && (wtimeout < 1 || wtimeout >= attemptMilliseconds)
+            ? ValidateOptionsResult.Fail(string.Create(CultureInfo.InvariantCulture,
                 $"Invalid setting {MongoStoreOptions.SectionName}:WTimeoutMilliseconds = \"{wtimeout}\"; allowed: " +
-                $"{MongoStoreOptions.WTimeoutRule} (now below {attemptMilliseconds})."));
-        }
-
-        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
-    }
+                $"{MongoStoreOptions.WTimeoutRule} (now below {attemptMilliseconds})."))
+            : ValidateOptionsResult.Success;
 
     private int? AttemptMilliseconds()
     {

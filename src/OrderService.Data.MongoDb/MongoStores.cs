@@ -8,7 +8,6 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>Builds the MongoDB store.</summary>
 public static class MongoStores
 {
     public static StoreBundle Create(StoreContext context)
@@ -34,19 +33,14 @@ public static class MongoStores
 
         var client = new MongoClient(settings.Client);
         var store = new MongoOrderStore(client, settings, options);
-        var primary = PrimaryForFallback(client, settings, options);
         return new StoreBundle(
-            primary is null ? store : new StandbyReadsOrderStore(primary, store),
+            settings.Client.ReadPreference.ReadPreferenceMode == ReadPreferenceMode.Primary
+                ? store
+                : new StandbyReadsOrderStore(new MongoOrderStore(client, settings, options, primaryReads: true), store),
             new MongoSchema(store.Orders),
             MongoTransientFaults.Instance,
             new ClientRelease(client));
     }
-
-    private static MongoOrderStore? PrimaryForFallback(MongoClient client, MongoSettings settings,
-        StoreOptions options) =>
-        settings.Orders.ReadPreference.ReadPreferenceMode == ReadPreferenceMode.Primary
-            ? null
-            : new MongoOrderStore(client, settings, options, primaryReads: true);
 
     private static string Sessions(StoreOptions options, MongoSettings settings) =>
         options.UnitOfWork != UnitOfWork.PerRequest

@@ -11,9 +11,6 @@ public sealed class MongoTransientFaults : ITransientFaults
 {
     public static readonly MongoTransientFaults Instance = new();
 
-    /// <summary>How the driver words a wait for a pooled connection that ran out (a plain TimeoutException).</summary>
-    public const string PoolWaitTimedOut = "Timed out waiting for a connection";
-
     private static readonly HashSet<int> RefusedCodes =
     [
         6, 7,                           // HostUnreachable, HostNotFound
@@ -62,7 +59,8 @@ public sealed class MongoTransientFaults : ITransientFaults
 
         // The driver's own pool had no connection in time: nothing was sent; load on this service, not an outage.
         MongoWaitQueueFullException => StoreFault.Saturated,
-        TimeoutException waiting when waiting.Message.StartsWith(PoolWaitTimedOut, StringComparison.Ordinal) =>
+        TimeoutException waiting
+            when waiting.Message.StartsWith("Timed out waiting for a connection", StringComparison.Ordinal) =>
             StoreFault.Saturated,
         MongoConnectionException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused
             or SocketError.HostNotFound or SocketError.HostUnreachable or SocketError.NetworkUnreachable } }
@@ -114,7 +112,6 @@ public sealed class MongoTransientFaults : ITransientFaults
         return code is null ? null : $"{code}: {exception.Message}";
     }
 
-    /// <summary>The driver and its BSON library.</summary>
     public IReadOnlyList<string> DriverNamespaces { get; } = ["MongoDB."];
 }
 

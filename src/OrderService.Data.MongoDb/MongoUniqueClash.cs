@@ -2,7 +2,6 @@ using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary>A write met a unique index.</summary>
 public static class MongoUniqueClash
 {
     public const int DuplicateKey = 11000;
@@ -15,14 +14,11 @@ public static class MongoUniqueClash
 
     public static bool Is(MongoException exception) => exception switch
     {
+        // FerretDB's clash: code 1 with PostgreSQL's exclusion-constraint message, nothing looser.
         MongoCommandException command => command.Code == DuplicateKey
-            || IsExclusionViolation(command.Code, command.ErrorMessage),
+            || (command.Code == InternalError
+                && command.ErrorMessage?.StartsWith(ExclusionViolation, StringComparison.Ordinal) == true),
         MongoWriteException write => write.WriteError?.Category == ServerErrorCategory.DuplicateKey,
         _ => false,
     };
-
-    /// <summary>FerretDB's clash: code 1 with PostgreSQL's exclusion-constraint message, nothing looser.</summary>
-    public static bool IsExclusionViolation(int code, string? message) =>
-        code == InternalError && message is not null
-            && message.StartsWith(ExclusionViolation, StringComparison.Ordinal);
 }

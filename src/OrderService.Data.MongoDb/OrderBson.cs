@@ -14,7 +14,6 @@ public static class OrderBson
     public const string CreatedAt = "createdAt";
     public const string UpdatedAt = "updatedAt";
     public const string Events = "events";
-    public const string Keys = OrderKeys.Field;
 
     private static readonly long EpochTicks = DateTimeOffset.UnixEpoch.UtcTicks;
 

@@ -58,23 +58,31 @@ public static class OrderClassMaps
             map.MapCreator(o => new Order(o.Id, o.CustomerId, o.Status, o.Lines, o.Total, o.Version, o.CreatedAt,
                 o.UpdatedAt, o.Events));
         });
-        OrderMap = BsonClassMap.LookupClassMap(typeof(Order));
         Order = BsonSerializer.LookupSerializer<Order>();
-        Event = BsonSerializer.LookupSerializer<OrderEvent>();
     }
 
     /// <summary>An order as stored, without its Idempotency-Keys.</summary>
     public static IBsonSerializer<Order> Order { get; }
 
-    /// <summary>The order's class map: an insert with a key writes its members, then the key list.</summary>
-    public static BsonClassMap OrderMap { get; }
-
-    /// <summary>One event as embedded in <see cref="OrderBson.Events"/>.</summary>
-    public static IBsonSerializer<OrderEvent> Event { get; }
-
-    /// <summary>One event as an insert embeds it, for a transition's <c>$push</c>.</summary>
+    /// <summary>One event as an insert embeds it, for a transition's pipeline.</summary>
     public static BsonDocument EventDocument(int sequence, string type, DateTimeOffset at, OrderEventData data) =>
-        new OrderEvent(sequence, type, at, data).ToBsonDocument(Event);
+        new OrderEvent(sequence, type, at, data).ToBsonDocument();
+
+    /// <summary>
+    /// The document an insert stores: a create's key is the first entry of the one key list its order's transitions
+    /// add to, under one unique index.
+    /// </summary>
+    public static BsonDocument Insert(Order order, string? key = null, string? requestHash = null)
+    {
+        var document = order.ToBsonDocument(Order);
+        if (key is not null)
+        {
+            document.Add(OrderKeys.Field,
+                new BsonArray { OrderKeys.Entry(key, requestHash ?? "", 1, order.CreatedAt) });
+        }
+
+        return document;
+    }
 
     private static void Register<T>(Action<BsonClassMap<T>> mapping)
     {

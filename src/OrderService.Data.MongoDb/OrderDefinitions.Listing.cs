@@ -9,7 +9,6 @@ namespace OrderService.Data.MongoDb;
 /// </summary>
 public static partial class OrderDefinitions
 {
-    /// <summary>What the lookahead reads.</summary>
     public static readonly ProjectionDefinition<BsonDocument, BsonDocument> PositionOnly =
         new BsonDocumentProjectionDefinition<BsonDocument,
             BsonDocument>(new BsonDocument { { OrderBson.Id, 1 }, { OrderBson.CreatedAt, 1 } });
@@ -24,7 +23,6 @@ public static partial class OrderDefinitions
         return status is { } wanted ? Filter.And(customer, Filter.Eq(OrderBson.Status, wanted.ToString())) : customer;
     }
 
-    /// <summary>The lookahead's filter.</summary>
     public static FilterDefinition<BsonDocument> PagePositions(CustomerOrdersQuery query)
     {
         var customer = ByCustomer(query.CustomerId, query.Status);

@@ -7,19 +7,12 @@ namespace OrderService.Data.MongoDb;
 /// <summary>Every filter, update, projection, sort and index the MongoDB store sends, rendered in tests.</summary>
 public static partial class OrderDefinitions
 {
-    public const string CustomerIndexName = "customer_newest_first";
-    public const string KeyIndexName = "idempotency_keys";
-    public const string KeyAgeIndexName = "idempotency_keys_at";
-
     private static readonly FilterDefinitionBuilder<BsonDocument> Filter = Builders<BsonDocument>.Filter;
 
     /// <summary>Reads leave the keys out and read the rest with the order's class map.</summary>
     public static readonly ProjectionDefinition<BsonDocument, Order> WithoutKeys =
-        new ReadAs<Order>(new BsonDocument(OrderKeys.Field, 0), OrderClassMaps.Order);
-
-    /// <summary>The whole stored document with its entry for <paramref name="key"/>.</summary>
-    public static ProjectionDefinition<BsonDocument, KeyedOrder> WithKey(string? key) =>
-        new ReadAs<KeyedOrder>(null, new KeyedOrderBsonSerializer(key));
+        new BsonDocumentProjectionDefinition<BsonDocument, Order>(new BsonDocument(OrderKeys.Field, 0),
+            OrderClassMaps.Order);
 
     /// <summary>What the read that explains a write that matched nothing needs: status and version.</summary>
     public static readonly ProjectionDefinition<BsonDocument, BsonDocument> StateOnly =
@@ -32,14 +25,14 @@ public static partial class OrderDefinitions
     public static readonly CreateIndexModel<BsonDocument> CustomerIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderBson.CustomerId).Descending(OrderBson.CreatedAt)
             .Descending(OrderBson.Id),
-        new CreateIndexOptions { Name = CustomerIndexName });
+        new CreateIndexOptions { Name = "customer_newest_first" });
 
     /// <summary>One request per Idempotency-Key across orders, creates and transitions alike.</summary>
     public static readonly CreateIndexModel<BsonDocument> KeyIndex = new(
         Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.KeyPath),
         new CreateIndexOptions<BsonDocument>
         {
-            Name = KeyIndexName,
+            Name = "idempotency_keys",
             Unique = true,
             PartialFilterExpression = Filter.Exists(OrderKeys.KeyPath),
         });
@@ -49,7 +42,7 @@ public static partial class OrderDefinitions
         Builders<BsonDocument>.IndexKeys.Ascending(OrderKeys.AtPath),
         new CreateIndexOptions<BsonDocument>
         {
-            Name = KeyAgeIndexName,
+            Name = "idempotency_keys_at",
             PartialFilterExpression = Filter.Exists(OrderKeys.AtPath),
         });
 
@@ -66,9 +59,6 @@ public static partial class OrderDefinitions
     /// <summary>The order that holds an Idempotency-Key, whichever step stored it.</summary>
     public static FilterDefinition<BsonDocument> ByKey(string key) => Filter.Eq(OrderKeys.KeyPath, key);
 
-    public static FilterDefinition<BsonDocument> KeyedById(Guid id) =>
-        Builders<BsonDocument>.Filter.Eq(OrderBson.Id, (BsonValue)OrderBson.IdValue(id));
-
     /// <summary>The transition's condition: this order, allowed status, expected version, key not yet held.</summary>
     public static FilterDefinition<BsonDocument> Transitionable(TransitionCommand command)
     {
@@ -79,24 +69,15 @@ public static partial class OrderDefinitions
         return command.IdempotencyKey is { } key ? Filter.And(condition, Filter.Ne(OrderKeys.KeyPath, key)) : condition;
     }
 
-    /// <summary>The transition's one atomic update; client values go in <c>$literal</c>, never as operators.</summary>
+    /// <summary>
+    /// The transition's one atomic update, a pipeline stage whose sequence is the stored version plus one; client
+    /// values go in <c>$literal</c>, never as operators.
+    /// </summary>
     public static UpdateDefinition<BsonDocument> Transition(TransitionCommand command)
     {
         var status = Transitions.Target(command.Action).ToString();
         var type = Transitions.EventType(command.Action);
         var at = OrderBson.ToMicroseconds(command.At);
-        if (command.ExpectedVersion is { } expected)
-        {
-            var update = Builders<BsonDocument>.Update
-                .Set(OrderBson.Status, status)
-                .Set(OrderBson.UpdatedAt, at)
-                .Inc(OrderBson.Version, 1)
-                .Push(OrderBson.Events, OrderClassMaps.EventDocument(expected + 1, type, command.At, command.Data));
-            return command.IdempotencyKey is { } key
-                ? update.Push(OrderKeys.Field, OrderKeys.Entry(key, command.RequestHash, expected + 1, command.At))
-                : update;
-        }
-
         var next = new BsonDocument("$add", new BsonArray { "$" + OrderBson.Version, 1 });
         var pushed = OrderClassMaps.EventDocument(0, type, command.At, command.Data);
         pushed["sequence"] = next;
@@ -127,12 +108,4 @@ public static partial class OrderDefinitions
     }
 
     private static BsonDocument Literal(BsonValue value) => new("$literal", value);
-
-    private sealed class ReadAs<TResult>(BsonDocument? projection,
-        MongoDB.Bson.Serialization.IBsonSerializer<TResult> serializer)
-        : ProjectionDefinition<BsonDocument, TResult>
-    {
-        public override RenderedProjectionDefinition<TResult> Render(RenderArgs<BsonDocument> args) =>
-            new(projection, serializer);
-    }
 }

@@ -1,7 +1,6 @@
 using MongoDB.Bson;
 using MongoDB.Bson.IO;
 using MongoDB.Bson.Serialization;
-using MongoDB.Bson.Serialization.Serializers;
 using OrderService.Data.Orders;
 
 namespace OrderService.Data.MongoDb;
@@ -24,42 +23,23 @@ public static class OrderKeys
         { "version", version },
         { At, OrderBson.ToMicroseconds(at) },
     };
-
-    /// <summary>The entry of <paramref name="wanted"/> in a stored order's <see cref="Field"/> array, if any.</summary>
-    public static StoredKey? Find(BsonDocument order, string wanted)
-    {
-        ArgumentNullException.ThrowIfNull(order);
-        if (!order.TryGetValue(Field, out var keys))
-        {
-            return null;
-        }
-
-        var entry = keys.AsBsonArray.Select(entry => entry.AsBsonDocument)
-            .LastOrDefault(entry => string.Equals(entry["key"].AsString, wanted, StringComparison.Ordinal));
-        return entry is null ? null : new StoredKey(wanted, entry["requestHash"].AsString, entry["version"].AsInt32);
-    }
 }
 
 /// <summary>One stored Idempotency-Key: the request it names and the version the keyed step produced.</summary>
 public readonly record struct StoredKey(string Key, string RequestHash, int Version);
 
 /// <summary>A stored order with its entry for the key it was found by.</summary>
-public sealed record KeyedOrder(Order Order, StoredKey? Key);
-
-/// <summary>Reads an order together with its entry for <paramref name="key"/>.</summary>
-public sealed class KeyedOrderBsonSerializer(string? key) : SerializerBase<KeyedOrder>
+public sealed record KeyedOrder(Order Order, StoredKey? Key)
 {
-    /// <summary>The key whose entry is read.</summary>
-    public string? Key { get; } = key;
-
-    public override KeyedOrder Deserialize(BsonDeserializationContext context, BsonDeserializationArgs args)
+    public static KeyedOrder Read(BsonDocument document, string? key)
     {
-        var document = BsonDocumentSerializer.Instance.Deserialize(context);
         using var reader = new BsonDocumentReader(document);
         var order = OrderClassMaps.Order.Deserialize(BsonDeserializationContext.CreateRoot(reader));
-        return new KeyedOrder(order, Key is null ? null : OrderKeys.Find(document, Key));
+        var entry = key is not null && document.TryGetValue(OrderKeys.Field, out var keys)
+            ? keys.AsBsonArray.Select(stored => stored.AsBsonDocument)
+                .LastOrDefault(stored => string.Equals(stored["key"].AsString, key, StringComparison.Ordinal))
+            : null;
+        return new KeyedOrder(order,
+            entry is null ? null : new StoredKey(key!, entry["requestHash"].AsString, entry["version"].AsInt32));
     }
-
-    public override void Serialize(BsonSerializationContext context, BsonSerializationArgs args, KeyedOrder value) =>
-        throw new NotSupportedException("A keyed order is only read; inserts write an OrderInsert.");
 }

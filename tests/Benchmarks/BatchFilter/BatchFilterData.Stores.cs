@@ -2,6 +2,7 @@ using System.Globalization;
 using Microsoft.Data.SqlClient;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
+using MongoDB.Bson;
 using MongoDB.Driver;
 using Npgsql;
 using OrderService.Data;
@@ -159,10 +160,10 @@ public static partial class BatchFilterData
             _mongoDatabase = url;
             _ids ??= ComputedIds();
             using var client = new MongoClient(url);
-            var orders = client.GetDatabase(RunDatabase).GetCollection<OrderInsert>(MongoSettings.CollectionName);
+            var orders = client.GetDatabase(RunDatabase).GetCollection<BsonDocument>(MongoSettings.CollectionName);
             foreach (var chunk in Enumerable.Range(1, Orders).Chunk(SeedChunk))
             {
-                await orders.InsertManyAsync(chunk.Select(i => new OrderInsert(Transitions.Create(
+                await orders.InsertManyAsync(chunk.Select(i => OrderClassMaps.Insert(Transitions.Create(
                     _ids[i - 1],
                     $"customer-{(i % 1000) + 1}",
                     [new OrderLine($"SKU-{i % 50}", 1, 12.50m), new OrderLine($"SKU-{i % 70}", 2, 10.00m)],

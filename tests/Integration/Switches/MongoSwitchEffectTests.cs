@@ -1,3 +1,4 @@
+using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Data.MongoDb;
 using OrderService.Data.Orders;
@@ -122,10 +123,10 @@ public sealed class MongoSwitchEffectTests
     }
 
     [Theory]
-    [InlineData(MongoReadPreference.Secondary, 2, 2)]
-    [InlineData(MongoReadPreference.SecondaryPreferred, 2, 2)]
-    [InlineData(MongoReadPreference.Primary, 1, 1)]
-    public async Task A_read_that_may_go_to_a_secondary_rereads_a_miss_on_the_primary(MongoReadPreference preference, int findsForAMissingGet, int findsForAHalfMissingBatch)
+    [InlineData(ReadPreferenceMode.Secondary, 2, 2)]
+    [InlineData(ReadPreferenceMode.SecondaryPreferred, 2, 2)]
+    [InlineData(ReadPreferenceMode.Primary, 1, 1)]
+    public async Task A_read_that_may_go_to_a_secondary_rereads_a_miss_on_the_primary(ReadPreferenceMode preference, int findsForAMissingGet, int findsForAHalfMissingBatch)
     {
         // One server here (FerretDB, or a one-member set): a secondary read finds what the primary has, so what shows
         // the fallback is the extra find a miss sends, and only a miss: a replica set's lagging secondary is not at hand.

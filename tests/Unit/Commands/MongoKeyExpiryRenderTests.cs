@@ -32,15 +32,6 @@ public sealed class MongoKeyExpiryRenderTests
         Rendered.Json(OrderDefinitions.ForgetKeysStoredBefore(At)).ShouldBe($$"""{ "$pull" : { "keys" : { "at" : { "$lt" : NumberLong("{{AtMicros}}") } } } }""");
 
     [Fact]
-    public void Untimed_entries_are_found_in_orders_unchanged_since_the_cutoff_walking_on_from_the_last_id() =>
-        Rendered.Json(OrderDefinitions.HoldingUntimedKeysUnchangedSince(At, new BsonInt32(7))).ShouldBe(
-            $$"""{ "_id" : { "$gt" : 7 }, "keys" : { "$elemMatch" : { "at" : { "$exists" : false } } }, "updatedAt" : { "$lt" : NumberLong("{{AtMicros}}") } }""");
-
-    [Fact]
-    public void Untimed_entries_are_pulled_alone() =>
-        Rendered.Json(OrderDefinitions.ForgetUntimedKeys).ShouldBe("""{ "$pull" : { "keys" : { "at" : { "$exists" : false } } } }""");
-
-    [Fact]
     public void The_update_is_limited_to_the_batch_and_still_to_expired_entries() =>
         Rendered.Json(OrderDefinitions.HoldingKeysStoredBefore(At, [new BsonInt32(7)])).ShouldBe(
             $$"""{ "_id" : { "$in" : [7] }, "keys.at" : { "$lt" : NumberLong("{{AtMicros}}") } }""");

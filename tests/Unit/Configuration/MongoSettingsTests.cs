@@ -42,8 +42,6 @@ public sealed class MongoSettingsTests
         var settings = Build(Uri, new MongoStoreOptions { W = w, Journal = journal, WTimeoutMilliseconds = wtimeout });
 
         Rendered.Bson(settings.Client.WriteConcern.ToBsonDocument()).ShouldBe(sent);
-        settings.Orders.WriteConcern.ShouldBe(settings.Client.WriteConcern);
-        settings.Explaining.WriteConcern.ShouldBe(settings.Client.WriteConcern);
     }
 
     [Theory]
@@ -55,7 +53,6 @@ public sealed class MongoSettingsTests
         var settings = Build(Uri, new MongoStoreOptions { ReadConcern = key });
 
         settings.Client.ReadConcern.Level.ShouldBe(level);
-        settings.Orders.ReadConcern!.Level.ShouldBe(level);
     }
 
     [Theory]
@@ -67,23 +64,22 @@ public sealed class MongoSettingsTests
         Build(Uri, new MongoStoreOptions { ReadConcern = readConcern }).CausalSessions.ShouldBe(causal);
 
     [Theory]
-    [InlineData(MongoReadPreference.Primary, ReadPreferenceMode.Primary)]
-    [InlineData(MongoReadPreference.PrimaryPreferred, ReadPreferenceMode.PrimaryPreferred)]
-    [InlineData(MongoReadPreference.Secondary, ReadPreferenceMode.Secondary)]
-    [InlineData(MongoReadPreference.SecondaryPreferred, ReadPreferenceMode.SecondaryPreferred)]
-    [InlineData(MongoReadPreference.Nearest, ReadPreferenceMode.Nearest)]
-    public void The_read_preference_key_sets_where_reads_go(MongoReadPreference key, ReadPreferenceMode mode)
+    [InlineData(ReadPreferenceMode.Primary, ReadPreferenceMode.Primary)]
+    [InlineData(ReadPreferenceMode.PrimaryPreferred, ReadPreferenceMode.PrimaryPreferred)]
+    [InlineData(ReadPreferenceMode.Secondary, ReadPreferenceMode.Secondary)]
+    [InlineData(ReadPreferenceMode.SecondaryPreferred, ReadPreferenceMode.SecondaryPreferred)]
+    [InlineData(ReadPreferenceMode.Nearest, ReadPreferenceMode.Nearest)]
+    public void The_read_preference_key_sets_where_reads_go(ReadPreferenceMode key, ReadPreferenceMode mode)
     {
         var settings = Build(Uri, new MongoStoreOptions { ReadPreference = key });
 
         settings.Client.ReadPreference.ReadPreferenceMode.ShouldBe(mode);
-        settings.Orders.ReadPreference!.ReadPreferenceMode.ShouldBe(mode);
     }
 
     [Fact]
     public void The_read_that_explains_a_rejected_write_always_asks_the_primary_for_its_newest_state()
     {
-        var settings = Build(Uri, new MongoStoreOptions { ReadConcern = MongoReadConcern.Majority, ReadPreference = MongoReadPreference.SecondaryPreferred });
+        var settings = Build(Uri, new MongoStoreOptions { ReadConcern = MongoReadConcern.Majority, ReadPreference = ReadPreferenceMode.SecondaryPreferred });
 
         settings.Explaining.ReadConcern.ShouldBe(ReadConcern.Local);
         settings.Explaining.ReadPreference.ShouldBe(ReadPreference.Primary);
@@ -190,10 +186,9 @@ public sealed class MongoSettingsTests
     {
         var options = new MongoStoreOptions
         {
-            ReadConcern = (MongoReadConcern)9, ReadPreference = (MongoReadPreference)9,
+            ReadConcern = (MongoReadConcern)9, ReadPreference = (ReadPreferenceMode)9,
         };
-        var result = new SectionSettings<MongoStoreOptions>(MongoStoreOptions.SectionName, static (_, _) => { },
-            new MongoStoreOptionsAnnotations(), null).Validate(null, options);
+        var result = Annotated(options);
 
         result.FailureMessage!.ShouldContain("Store:MongoDb:ReadConcern");
         result.FailureMessage!.ShouldContain("Store:MongoDb:ReadPreference");
@@ -210,8 +205,17 @@ public sealed class MongoSettingsTests
     private static MongoSettings Build(string uri, MongoStoreOptions options, int attemptSeconds = 2) =>
         MongoSettings.Build(uri, options, new ResilienceOptions { AttemptTimeoutSeconds = attemptSeconds, TotalTimeoutSeconds = 5 });
 
-    private static ValidateOptionsResult Validate(MongoStoreOptions mongo) =>
-        new MongoStoreOptionsValidator(Options.Create(new ResilienceOptions())).Validate(null, mongo);
+    private static ValidateOptionsResult Validate(MongoStoreOptions mongo)
+    {
+        var results = new ValidateOptionsResultBuilder();
+        results.AddResult(Annotated(mongo));
+        results.AddResult(new MongoStoreOptionsValidator(Options.Create(new ResilienceOptions())).Validate(null, mongo));
+        return results.Build();
+    }
+
+    private static ValidateOptionsResult Annotated(MongoStoreOptions mongo) =>
+        new SectionSettings<MongoStoreOptions>(MongoStoreOptions.SectionName, static (_, _) => { },
+            new MongoStoreOptionsAnnotations(), null).Validate(null, mongo);
 
     private static TimeSpan[] AllTimeouts(MongoClientSettings client) =>
         [client.ServerSelectionTimeout, client.ConnectTimeout, client.SocketTimeout, client.WaitQueueTimeout];

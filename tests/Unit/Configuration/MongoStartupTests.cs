@@ -1,6 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using MongoDB.Driver;
 using OrderService.Data;
 using OrderService.Data.Hosting;
 using OrderService.Data.MongoDb;
@@ -75,7 +76,7 @@ public sealed class MongoStartupTests
         {
             W = w,
             ReadConcern = readConcern is null ? null : Enum.Parse<MongoReadConcern>(readConcern),
-            ReadPreference = readPreference is null ? null : Enum.Parse<MongoReadPreference>(readPreference),
+            ReadPreference = readPreference is null ? null : Enum.Parse<ReadPreferenceMode>(readPreference),
         }, new ResilienceOptions());
 
         var warnings = MongoStores.StaleReads(settings).ToList();
