@@ -78,20 +78,8 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         exception is SqlException { Number: 2627 or 2601 } sql
             && sql.Message.Contains("idempotency_keys", StringComparison.OrdinalIgnoreCase);
 
-    /// <summary>Ordered by the id's canonical text, the order the engine streams InList chunks in.</summary>
-    protected override string BuildSelectOrdersByIdSet() =>
-        $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY {CanonicalIdOrder}";
-
-    public override string SelectOrdersByIdList(int count)
-    {
-        var sql = new StringBuilder(BuildOrderProjection()).Append(" WHERE o.id IN (");
-        for (var i = 0; i < count; i++)
-        {
-            sql.Append(i == 0 ? "@Id" : ", @Id").Append(i.ToString(CultureInfo.InvariantCulture));
-        }
-
-        return sql.Append(") ORDER BY ").Append(CanonicalIdOrder).ToString();
-    }
+    /// <summary>The id's canonical text, the order the engine streams InList chunks in.</summary>
+    protected override string IdOrder => "CONVERT(char(36), o.id)";
 
     /// <summary>
     /// <see cref="SqlDialect.CreateOrder"/> in T-SQL; it reads @created, as Babelfish's @@ROWCOUNT is 0.
@@ -166,6 +154,4 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         "SELECT w.version FROM @written w;\n" +
         (readBack is null ? "" : readBack + ";\n") +
         "COMMIT TRANSACTION;";
-
-    private const string CanonicalIdOrder = "CONVERT(char(36), o.id)";
 }

@@ -150,9 +150,9 @@ public sealed partial class RelationalOrderStore
             return answer;
         }
 
-        var (status, version) = await ReadStatusAndVersionAsync(command.OrderId, cancellationToken)
-            ?? (current.Status, current.Version);
-        return TransitionResult.Rejected(status, version, command.Action, command.ExpectedVersion ?? current.Version);
+        var latest = await GetAsync(command.OrderId, cancellationToken) ?? current;
+        return TransitionResult.Rejected(latest.Status, latest.Version, command.Action,
+            command.ExpectedVersion ?? current.Version);
     }
 
     private static bool HasEveryEvent(Order order) =>
@@ -206,30 +206,17 @@ public sealed partial class RelationalOrderStore
                 $"The idempotency key of a transition of order {command.OrderId} was reported as stored but cannot " +
                 $"be found.");
 
-    private TransitionParameters TransitionParameters(TransitionCommand command, int? expected) => new()
+    private StatementArguments TransitionParameters(TransitionCommand command, int? expected)
     {
-        Id = _dialect.Id(command.OrderId),
-        At = _dialect.Timestamp(command.At),
-        Data = OrderJson.EventData(command.Data),
-        Expected = expected,
-        Key = command.IdempotencyKey,
-        RequestHash = command.RequestHash,
-    };
-
-    private async Task<(OrderStatus Status, int Version)?> ReadStatusAndVersionAsync(Guid id,
-        CancellationToken cancellationToken)
-    {
-        var sql = _dialect.SelectStatusAndVersion;
-        await using var connection = await _connections.OpenReaderAsync(cancellationToken);
-        using (StoreTelemetry.Command(_dialect.ProviderName, "transition.reread", sql,
-            _connections.ReadIsolationInForce))
+        var parameters = new StatementArguments()
+            .Value("Id", _dialect.Id(command.OrderId))
+            .Value("At", _dialect.Timestamp(command.At))
+            .Text("Data", OrderJson.EventData(command.Data));
+        if (expected is { } version)
         {
-            await using var reader = await ExecuteReaderAsync(connection, null, sql, new StatementArguments()
-                .Value("Id", _dialect.Id(id)), cancellationToken);
-            return await _connections.ReadAsync(connection, reader, ReadStatusAndVersion, cancellationToken);
+            parameters.Int32("Expected", version);
         }
-    }
 
-    private static (OrderStatus Status, int Version)? ReadStatusAndVersion(DbDataReader row) =>
-        (OrderRowReader.ParseStatus(row.GetString(0)), row.GetInt32(1));
+        return parameters.Key(command.IdempotencyKey, command.RequestHash);
+    }
 }

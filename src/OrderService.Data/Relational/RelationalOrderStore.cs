@@ -10,6 +10,8 @@ namespace OrderService.Data.Relational;
 /// <summary>The one relational engine.</summary>
 public sealed partial class RelationalOrderStore : IOrderStore
 {
+    private const string Ping = "SELECT 1";
+
     private readonly SqlDialect _dialect;
     private readonly IRelationalConnections _connections;
     private readonly bool _perCall;
@@ -61,17 +63,14 @@ public sealed partial class RelationalOrderStore : IOrderStore
 
         var sql = _dialect.CreateOrder(order.IdempotencyKey is not null);
         var created = order.Order;
-        var parameters = new CreateParameters
-        {
-            Id = _dialect.Id(created.Id),
-            CustomerId = created.CustomerId,
-            Total = created.Total,
-            At = _dialect.Timestamp(created.CreatedAt),
-            Lines = OrderJson.LinesParameter(created.Lines),
-            Data = OrderJson.EventData(created.Events[0].Data),
-            Key = order.IdempotencyKey,
-            RequestHash = order.RequestHash,
-        };
+        var parameters = new StatementArguments()
+            .Value("Id", _dialect.Id(created.Id))
+            .Text("CustomerId", created.CustomerId)
+            .Value("Total", created.Total, DbType.Decimal)
+            .Value("At", _dialect.Timestamp(created.CreatedAt))
+            .Text("Lines", OrderJson.LinesParameter(created.Lines))
+            .Text("Data", OrderJson.EventData(created.Events[0].Data))
+            .Key(order.IdempotencyKey, order.RequestHash);
 
         return _groupCommit is null
             ? CreateAloneAsync(order, sql, parameters, cancellationToken)
@@ -79,7 +78,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
     }
 
     private async Task<CreateResult> CreateInGroupAsync(IGroupCommit group, NewOrder order, string sql,
-        CreateParameters parameters, CancellationToken cancellationToken)
+        StatementArguments parameters, CancellationToken cancellationToken)
     {
         GroupedResult<bool> grouped;
         using (StoreTelemetry.Command(_dialect.ProviderName, "create", sql, _createIsolationInForce))
@@ -100,7 +99,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
                     cancellationToken), cancellationToken);
     }
 
-    private Task<CreateResult> CreateAloneAsync(NewOrder order, string sql, CreateParameters parameters,
+    private Task<CreateResult> CreateAloneAsync(NewOrder order, string sql, StatementArguments parameters,
         CancellationToken cancellationToken)
     {
         var withKey = order.IdempotencyKey is not null;
@@ -234,11 +233,11 @@ public sealed partial class RelationalOrderStore : IOrderStore
     public async Task CheckReadyAsync(CancellationToken cancellationToken)
     {
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
-        using (StoreTelemetry.Command(_dialect.ProviderName, "ping", _dialect.Ping, _connections.ReadIsolationInForce))
+        using (StoreTelemetry.Command(_dialect.ProviderName, "ping", Ping, _connections.ReadIsolationInForce))
         {
             // A plain command: Dapper's one-time set-up would compete with the first requests for the CPU.
             await using var ping = connection.CreateCommand();
-            ping.CommandText = _dialect.Ping;
+            ping.CommandText = Ping;
             ping.CommandTimeout = _commandTimeout;
             await ping.ExecuteScalarAsync(cancellationToken);
         }

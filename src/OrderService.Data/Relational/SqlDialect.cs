@@ -7,7 +7,14 @@ namespace OrderService.Data.Relational;
 /// <summary>The SQL text of one relational engine for <see cref="RelationalOrderStore"/>.</summary>
 public abstract partial class SqlDialect
 {
-    private BuiltStatements? _built;
+    // Each text is built on first use because the Build* methods are virtual; a race builds one twice, harmlessly.
+    private static readonly int TransitionSlots = Enum.GetValues<OrderAction>().Length * 4;
+    private readonly string?[] _transitionWrites = new string?[TransitionSlots];
+    private readonly string?[] _transitions = new string?[TransitionSlots];
+    private string? _selectOrderById;
+    private string? _selectOrdersByIdSet;
+    private string? _createOrder;
+    private string? _createOrderWithKey;
 
     protected SqlDialect(ReadIsolation readIsolation)
     {
@@ -66,30 +73,28 @@ public abstract partial class SqlDialect
         $" ON CONFLICT ({conflictColumns}) DO NOTHING";
 
     /// <summary>One order row (see <see cref="BuildOrderProjection"/>) for <c>@Id</c>, or no row.</summary>
-    public string SelectOrderById => Built.SelectOrderById;
-
-    /// <summary>Columns status, version of <c>@Id</c>, or no row.</summary>
-    public string SelectStatusAndVersion => Built.SelectStatusAndVersion;
+    public string SelectOrderById => _selectOrderById ??= BuildSelectOrderById();
 
     /// <summary>Order rows whose id is in the one parameter <c>@Ids</c>, ordered by id.</summary>
-    public string SelectOrdersByIdSet => Built.SelectOrdersByIdSet;
-
-    public string Ping => Built.Ping;
+    public string SelectOrdersByIdSet => _selectOrdersByIdSet ??=
+        $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY {IdOrder}";
 
     /// <summary>Creates an order atomically; a known key or id inserts nothing, which is not an error.</summary>
-    public string CreateOrder(bool withIdempotencyKey) =>
-        withIdempotencyKey ? Built.CreateOrderWithKey : Built.CreateOrder;
+    public string CreateOrder(bool withIdempotencyKey) => withIdempotencyKey
+        ? _createOrderWithKey ??= BuildCreateOrder(withIdempotencyKey: true)
+        : _createOrder ??= BuildCreateOrder(withIdempotencyKey: false);
 
     /// <summary>A transition's conditional write, atomic; its version row comes back only when it wrote.</summary>
     public string TransitionWrite(OrderAction action, bool checksVersion, bool withKey = false) =>
-        Built.TransitionWrites[Slot(action, checksVersion, withKey)];
+        _transitionWrites[Slot(action, checksVersion, withKey)] ??=
+            BuildTransitionWrite(action, checksVersion, withKey);
 
     /// <summary><see cref="TransitionWrite"/> and the read-back in one command.</summary>
     public string Transition(OrderAction action, bool checksVersion, bool withKey = false) =>
-        Built.Transitions[Slot(action, checksVersion, withKey)];
+        _transitions[Slot(action, checksVersion, withKey)] ??= BuildTransition(action, checksVersion, withKey);
 
     /// <summary>Order rows whose id is one of <c>@Id0 .. @Id{count-1}</c>, ordered by id.</summary>
-    public virtual string SelectOrdersByIdList(int count)
+    public string SelectOrdersByIdList(int count)
     {
         var sql = new StringBuilder(BuildOrderProjection()).Append(" WHERE o.id IN (");
         for (var i = 0; i < count; i++)
@@ -97,23 +102,18 @@ public abstract partial class SqlDialect
             sql.Append(i == 0 ? "@Id" : ", @Id").Append(i.ToString(CultureInfo.InvariantCulture));
         }
 
-        return sql.Append(") ORDER BY o.id").ToString();
+        return sql.Append(") ORDER BY ").Append(IdOrder).ToString();
     }
 
+    /// <summary>The ORDER BY of the batch reads: the order the engine streams ids in.</summary>
+    protected virtual string IdOrder => "o.id";
+
     /// <summary>SELECT list + FROM for orders, one row per order, columns in this order.</summary>
-    protected virtual string BuildOrderProjection(string top = "") =>
-        $"SELECT {top}o.id, o.customer_id, o.status, o.total, o.version, o.created_at, o.updated_at, " +
+    protected string BuildOrderProjection() =>
+        $"SELECT o.id, o.customer_id, o.status, o.total, o.version, o.created_at, o.updated_at, " +
         $"{LinesJson("o")} AS lines, {EventsJson("o")} AS events FROM {ReadFrom("orders", "o")}";
 
     protected virtual string BuildSelectOrderById() => $"{BuildOrderProjection()} WHERE o.id = @Id";
-
-    protected virtual string BuildSelectStatusAndVersion() =>
-        $"SELECT o.status, o.version FROM {ReadFrom("orders", "o")} WHERE o.id = @Id";
-
-    protected virtual string BuildSelectOrdersByIdSet() =>
-        $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY o.id";
-
-    protected virtual string BuildPing() => "SELECT 1";
 
     /// <summary>See <see cref="CreateOrder"/>.</summary>
     protected virtual string BuildCreateOrder(bool withIdempotencyKey)
@@ -178,72 +178,4 @@ public abstract partial class SqlDialect
 
     private static int Slot(OrderAction action, bool checksVersion, bool withKey) => ((int)action * 4)
         + (checksVersion ? 2 : 0) + (withKey ? 1 : 0);
-
-    // Built lazily because the Build* methods are virtual; a race builds the same texts twice, which is harmless.
-    private BuiltStatements Built => _built ??= new BuiltStatements(this);
-
-    private sealed class BuiltStatements
-    {
-        public BuiltStatements(SqlDialect dialect)
-        {
-            SelectOrderById = dialect.BuildSelectOrderById();
-            SelectStatusAndVersion = dialect.BuildSelectStatusAndVersion();
-            SelectOrdersByIdSet = dialect.BuildSelectOrdersByIdSet();
-            SelectIdempotencyKey = dialect.BuildSelectIdempotencyKey();
-            SelectCustomerPagePositions = new string[4];
-            foreach (var withStatus in (bool[])[false, true])
-            {
-                foreach (var withAfter in (bool[])[false, true])
-                {
-                    SelectCustomerPagePositions[PageSlot(withStatus, withAfter)] =
-                        dialect.BuildSelectCustomerPagePositions(withStatus, withAfter);
-                }
-            }
-
-            SelectCustomerPageRange =
-                [dialect.BuildSelectCustomerPageRange(withStatus: false),
-                dialect.BuildSelectCustomerPageRange(withStatus: true)];
-            Ping = dialect.BuildPing();
-            CreateOrder = dialect.BuildCreateOrder(withIdempotencyKey: false);
-            CreateOrderWithKey = dialect.BuildCreateOrder(withIdempotencyKey: true);
-            var actions = Enum.GetValues<OrderAction>();
-            TransitionWrites = new string[actions.Length * 4];
-            Transitions = new string[actions.Length * 4];
-            foreach (var action in actions)
-            {
-                foreach (var checksVersion in (bool[])[false, true])
-                {
-                    foreach (var withKey in (bool[])[false, true])
-                    {
-                        TransitionWrites[Slot(action, checksVersion, withKey)] =
-                            dialect.BuildTransitionWrite(action, checksVersion, withKey);
-                        Transitions[Slot(action, checksVersion, withKey)] =
-                            dialect.BuildTransition(action, checksVersion, withKey);
-                    }
-                }
-            }
-        }
-
-        public string SelectOrderById { get; }
-
-        public string SelectStatusAndVersion { get; }
-
-        public string SelectOrdersByIdSet { get; }
-
-        public string SelectIdempotencyKey { get; }
-
-        public string[] SelectCustomerPagePositions { get; }
-
-        public string[] SelectCustomerPageRange { get; }
-
-        public string Ping { get; }
-
-        public string CreateOrder { get; }
-
-        public string CreateOrderWithKey { get; }
-
-        public string[] TransitionWrites { get; }
-
-        public string[] Transitions { get; }
-    }
 }

@@ -43,7 +43,6 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
             ("create", dialect.CreateOrder(false)),
             ("create with key", dialect.CreateOrder(true)),
             ("get by id", dialect.SelectOrderById),
-            ("status and version", dialect.SelectStatusAndVersion),
             ("key look-up", dialect.SelectIdempotencyKey),
         };
         foreach (var action in Enum.GetValues<OrderAction>())

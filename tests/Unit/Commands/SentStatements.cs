@@ -146,13 +146,6 @@ internal static class SentStatements
                 return [Table(("version", typeof(int))), OrderRow()];
             }
 
-            if (sql == dialect.SelectStatusAndVersion)
-            {
-                var table = Table(("status", typeof(string)), ("version", typeof(int)));
-                table.Rows.Add(Status.ToString(), 2);
-                return [table];
-            }
-
             if (sql == dialect.CreateOrder(withIdempotencyKey: true))
             {
                 // Not inserted: the key is known with the same request, so the store replays (reads the order).
