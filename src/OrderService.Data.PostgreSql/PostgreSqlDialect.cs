@@ -21,8 +21,6 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
     /// <summary>A uuid[]: one parameter, one plan, whatever the count.</summary>
     public override object IdSet(IReadOnlyList<Guid> ids) => ids as Guid[] ?? [.. ids];
 
-    protected override string JsonValue(string parameter) => $"{parameter}::jsonb";
-
     protected override string LinesJson(string orderAlias) =>
         "(SELECT json_agg(json_build_object('sku', l.sku, 'quantity', l.quantity, 'unitPrice', l.unit_price) ORDER " +
         "BY l.line_no) " +
@@ -33,7 +31,7 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
         "ORDER BY e.sequence) " +
         $"FROM order_events e WHERE e.order_id = {orderAlias}.id)";
 
-    protected override string LinesFromJson(string parameter) =>
+    private static string LinesFromJson(string parameter) =>
         $"jsonb_to_recordset({parameter}::jsonb) AS l(line_no int, sku text, quantity int, unit_price numeric)";
 
     protected override string IdIsInSet(string column, string parameter) => $"{column} = ANY({parameter})";

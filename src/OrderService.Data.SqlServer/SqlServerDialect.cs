@@ -17,18 +17,6 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
 
     public override int MaxParametersPerCommand => 2_100;
 
-    /// <summary>The ids as a JSON array for OPENJSON, sent as nvarchar(max) so every count shares one plan.</summary>
-    public override object IdSet(IReadOnlyList<Guid> ids)
-    {
-        var json = new StringBuilder((ids.Count * 39) + 2).Append('[');
-        for (var i = 0; i < ids.Count; i++)
-        {
-            json.Append(i == 0 ? "\"" : ",\"").Append(ids[i].ToString("D")).Append('"');
-        }
-
-        return json.Append(']').ToString();
-    }
-
     /// <summary>@Ids as nvarchar(max) (Size -1): ONE declaration, so one cached plan, for any number of ids.</summary>
     public override IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) =>
         new SqlServerMaxText("Ids", (string)IdSet(ids));
@@ -45,7 +33,7 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         "(SELECT e.[sequence] AS [sequence], e.[type] AS [type], e.[at] AS [at], JSON_QUERY(e.data) AS data " +
         $"FROM {ReadFrom("order_events", "e")} WHERE e.order_id = {orderAlias}.id ORDER BY e.[sequence] FOR JSON PATH)";
 
-    protected override string LinesFromJson(string parameter) =>
+    private static string LinesFromJson(string parameter) =>
         $"OPENJSON({parameter}) WITH (line_no int '$.line_no', sku nvarchar(64) '$.sku', quantity int '$.quantity', " +
         $"unit_price decimal(18,2) '$.unit_price') AS l";
 

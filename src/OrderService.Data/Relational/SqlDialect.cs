@@ -35,8 +35,26 @@ public abstract partial class SqlDialect
     /// <summary>A timestamp as a parameter value (SQLite stores sortable ISO-8601 text).</summary>
     public virtual object Timestamp(DateTimeOffset at) => at;
 
-    /// <summary>The value of <c>@Ids</c> for the Json batch filter: one parameter for all ids.</summary>
-    public abstract object IdSet(IReadOnlyList<Guid> ids);
+    /// <summary>
+    /// The value of <c>@Ids</c> for the Json batch filter, one parameter for all ids: by default a JSON array of their
+    /// canonical texts.
+    /// </summary>
+    public virtual object IdSet(IReadOnlyList<Guid> ids) =>
+        ids.Count == 0 ? "[]" : string.Create((ids.Count * IdSetItemLength) + 1, ids, static (json, ids) =>
+    {
+        // ["…","…"]: written in place, one string (a StringBuilder and a string per id otherwise).
+        json[0] = '[';
+        for (var i = 0; i < ids.Count; i++)
+        {
+            var item = json.Slice(1 + (i * IdSetItemLength), IdSetItemLength);
+            item[0] = '"';
+            ids[i].TryFormat(item[1..], out _, "D");
+            item[37] = '"';
+            item[38] = i == ids.Count - 1 ? ']' : ',';
+        }
+    });
+
+    private const int IdSetItemLength = 39;
 
     /// <summary>The Dapper parameters of <see cref="SelectOrdersByIdSet"/>.</summary>
     public virtual IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) => new StatementArguments()
@@ -44,9 +62,6 @@ public abstract partial class SqlDialect
 
     /// <summary>A table in the FROM of a read, with its alias.</summary>
     protected virtual string ReadFrom(string table, string alias) => $"{table} {alias}";
-
-    /// <summary>A JSON text parameter where a JSON column value is expected (PostgreSQL casts to jsonb).</summary>
-    protected virtual string JsonValue(string parameter) => parameter;
 
     /// <summary>A scalar subquery: the order's lines as a JSON array text, ordered by line_no.</summary>
     protected abstract string LinesJson(string orderAlias);
@@ -56,9 +71,6 @@ public abstract partial class SqlDialect
     /// </summary>
     protected abstract string EventsJson(string orderAlias);
 
-    /// <summary>A FROM source, aliased l, over the lines JSON array parameter <paramref name="parameter"/>.</summary>
-    protected abstract string LinesFromJson(string parameter);
-
     /// <summary>The filter "column is one of the ids in the one parameter <paramref name="parameter"/>".</summary>
     protected abstract string IdIsInSet(string column, string parameter);
 
@@ -67,10 +79,6 @@ public abstract partial class SqlDialect
 
     /// <summary>Words at the end of a SELECT that cap the rows.</summary>
     protected virtual string LimitRows(string parameter) => $" LIMIT {parameter}";
-
-    /// <summary>Turns an INSERT ... SELECT ... WHERE into one that silently skips a duplicate key.</summary>
-    protected virtual string OnDuplicateDoNothing(string conflictColumns) =>
-        $" ON CONFLICT ({conflictColumns}) DO NOTHING";
 
     /// <summary>One order row (see <see cref="BuildOrderProjection"/>) for <c>@Id</c>, or no row.</summary>
     public string SelectOrderById => _selectOrderById ??= BuildSelectOrderById();
@@ -115,46 +123,8 @@ public abstract partial class SqlDialect
 
     protected virtual string BuildSelectOrderById() => $"{BuildOrderProjection()} WHERE o.id = @Id";
 
-    /// <summary>See <see cref="CreateOrder"/>.</summary>
-    protected virtual string BuildCreateOrder(bool withIdempotencyKey)
-    {
-        var ownsKey = withIdempotencyKey
-            ? "EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.key = @Key AND k.order_id = @Id)"
-            : "1 = 1";
-        const string orderExists = "EXISTS (SELECT 1 FROM orders x WHERE x.id = @Id)";
-
-        // Every insert skips duplicates instead of failing, so a retried create or a known key is harmless; the lines
-        // and the event follow the order only when it exists.
-        var sql = new StringBuilder()
-            .Append("INSERT INTO customers (id, created_at) SELECT @CustomerId, @At WHERE 1 = 1")
-            .Append(OnDuplicateDoNothing("id")).AppendLine(";");
-        if (withIdempotencyKey)
-        {
-            sql.Append("INSERT INTO idempotency_keys (key, request_hash, order_id, created_at) SELECT @Key, " +
-                "@RequestHash, @Id, @At WHERE 1 = 1")
-                .Append(OnDuplicateDoNothing("key")).AppendLine(";");
-        }
-
-        sql.Append("INSERT INTO orders (id, customer_id, status, total, version, created_at, updated_at) ")
-            .Append(CultureInfo.InvariantCulture,
-                $"SELECT @Id, @CustomerId, '{nameof(OrderStatus.Created)}', @Total, 1, @At, @At WHERE {ownsKey}")
-            .Append(OnDuplicateDoNothing("id")).AppendLine(" RETURNING id;")
-            .Append("INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price) ")
-            .Append(CultureInfo.InvariantCulture,
-                $"SELECT @Id, l.line_no, l.sku, l.quantity, l.unit_price FROM {LinesFromJson("@Lines")} WHERE " +
-                $"{orderExists}")
-            .Append(OnDuplicateDoNothing("order_id, line_no")).AppendLine(";")
-            .Append("INSERT INTO order_events (order_id, sequence, type, at, data) ")
-            .Append(CultureInfo.InvariantCulture,
-                $"SELECT @Id, 1, '{Transitions.CreatedEventType}', @At, {JsonValue("@Data")} WHERE {orderExists}")
-            .Append(OnDuplicateDoNothing("order_id, sequence")).AppendLine(";");
-        if (withIdempotencyKey)
-        {
-            sql.Append("SELECT k.request_hash, k.order_id FROM idempotency_keys k WHERE k.key = @Key;");
-        }
-
-        return sql.ToString();
-    }
+    /// <summary>Builds <see cref="CreateOrder"/>; the shape differs per engine.</summary>
+    protected abstract string BuildCreateOrder(bool withIdempotencyKey);
 
     /// <summary>Builds <see cref="TransitionWrite"/>; the shape differs per engine.</summary>
     protected abstract string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey);
