@@ -69,9 +69,6 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
         return sql.ToString();
     }
 
-    /// <summary>The create with a key is the one statement above.</summary>
-    public override bool CreateLooksUpKeySeparately => true;
-
     /// <summary>UPDATE and event INSERT in one statement; a stored key aborts it all (no ON CONFLICT).</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) => _citus
         ? $"SELECT t.version FROM {CitusTransition(action, checksVersion, withKey)} t;"
@@ -92,9 +89,6 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
         "FROM (SELECT v.sequence, v.type, v.at, v.data FROM order_events v WHERE v.order_id = u.id UNION ALL SELECT " +
         "sequence, type, at, data FROM e) x) AS events " +
         "FROM u;";
-
-    /// <inheritdoc />
-    public override bool TransitionReturnsWrittenOrder => true;
 
     private static string WriteCtes(OrderAction action, bool checksVersion, bool withKey, string orderColumns,
         string eventColumns) =>

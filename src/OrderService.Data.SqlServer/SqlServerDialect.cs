@@ -109,24 +109,20 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
             .Append(CultureInfo.InvariantCulture,
                 $"SELECT c.id, 1, N'{Transitions.CreatedEventType}', @At, @Data FROM @created c;").AppendLine()
             .AppendLine("COMMIT TRANSACTION;")
-            .AppendLine("SELECT c.id FROM @created c;");
-        if (withIdempotencyKey)
-        {
-            sql.Append("SELECT k.request_hash, k.order_id FROM dbo.idempotency_keys k WHERE k.[key] = @Key;");
-        }
-
+            .Append("SELECT c.id FROM @created c;");
         return sql.ToString();
     }
 
     /// <summary>The UPDATE's OUTPUT goes to a table variable that the event INSERT and the final SELECT read.</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
-        TransitionBatch(action, checksVersion, withKey, readBack: null);
+        TransitionBatch(action, checksVersion, withKey, "SELECT w.version FROM @written w;");
 
-    /// <summary>The write and the read-back, the read-back still INSIDE the transaction.</summary>
+    /// <summary>The write, then the order row, read INSIDE the transaction, only if the write happened.</summary>
     protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
-        TransitionBatch(action, checksVersion, withKey, BuildSelectOrderById());
+        TransitionBatch(action, checksVersion, withKey,
+            BuildSelectOrderById() + " AND EXISTS (SELECT 1 FROM @written);");
 
-    private static string TransitionBatch(OrderAction action, bool checksVersion, bool withKey, string? readBack) =>
+    private static string TransitionBatch(OrderAction action, bool checksVersion, bool withKey, string result) =>
         AtomicPrologue +
         "DECLARE @written TABLE (version int NOT NULL);\n" +
         "BEGIN TRANSACTION;\n" +
@@ -139,7 +135,6 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
             ? "INSERT INTO dbo.idempotency_keys ([key], request_hash, order_id, version, created_at)\n" +
               "SELECT @Key, @RequestHash, @Id, w.version, @At FROM @written w;\n"
             : "") +
-        "SELECT w.version FROM @written w;\n" +
-        (readBack is null ? "" : readBack + ";\n") +
+        result + "\n" +
         "COMMIT TRANSACTION;";
 }

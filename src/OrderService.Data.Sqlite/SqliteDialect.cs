@@ -54,8 +54,7 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
             $"WHERE {orderExists} ON CONFLICT (order_id, line_no) DO NOTHING;\n" +
             "INSERT INTO order_events (order_id, sequence, type, at, data) " +
             $"SELECT @Id, 1, '{Transitions.CreatedEventType}', @At, @Data WHERE {orderExists} " +
-            "ON CONFLICT (order_id, sequence) DO NOTHING;\n" +
-            (withIdempotencyKey ? "SELECT k.request_hash, k.order_id FROM idempotency_keys k WHERE k.key = @Key;" : "");
+            "ON CONFLICT (order_id, sequence) DO NOTHING;";
     }
 
     /// <summary>UPDATE; the event INSERT only if the row changed; the version only if the INSERT ran.</summary>
@@ -66,9 +65,6 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
     /// <summary>The write, then the order row itself only if the write happened.</summary>
     protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
         WriteStatements(action, checksVersion, withKey) + BuildSelectOrderById() + " AND changes() = 1;";
-
-    /// <inheritdoc />
-    public override bool TransitionReturnsWrittenOrder => true;
 
     private string WriteStatements(OrderAction action, bool checksVersion, bool withKey) =>
         $"UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)}" +

@@ -42,25 +42,16 @@ public sealed partial class RelationalOrderStore
 
             return await _connections.WriteAsync(_writeTransaction, async (connection, transaction) =>
             {
-                bool applied;
-                Order? order = null;
+                Order? order;
                 using (StoreTelemetry.Command(_dialect.ProviderName, "transition", sql, _writeIsolationInForce))
                 {
                     await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
                         cancellationToken);
-                    applied = await reader.ReadAsync(cancellationToken);
-                    if (_dialect.TransitionReturnsWrittenOrder)
-                    {
-                        order = applied ? OrderRowReader.Read(reader) : null;
-                    }
-                    else if (await reader.NextResultAsync(cancellationToken)
-                        && await reader.ReadAsync(cancellationToken))
-                    {
-                        order = OrderRowReader.Read(reader);
-                    }
+                    order = await reader.ReadAsync(cancellationToken) ? OrderRowReader.Read(reader) : null;
                 }
 
-                return await AnswerAfterWriteAsync(connection, transaction, command, applied, order, cancellationToken);
+                return await AnswerAfterWriteAsync(connection, transaction, command, order is not null, order,
+                    cancellationToken);
             }, cancellationToken);
         }
         catch (Exception taken) when (withKey && _dialect.IsIdempotencyKeyTaken(taken))
@@ -73,7 +64,7 @@ public sealed partial class RelationalOrderStore
         DbConnection connection, DbTransaction? transaction, TransitionCommand command, bool applied, Order? order,
             CancellationToken cancellationToken)
     {
-        if (_dialect.TransitionReturnsWrittenOrder && (order is null || !HasEveryEvent(order)))
+        if (order is null || !HasEveryEvent(order))
         {
             order = await RereadAfterWriteAsync(connection, transaction, command.OrderId,
                 applied ? order?.Version : null, cancellationToken);

@@ -35,10 +35,10 @@ public abstract partial class SqlDialect
     /// <summary>A timestamp as a parameter value (SQLite stores sortable ISO-8601 text).</summary>
     public virtual object Timestamp(DateTimeOffset at) => at;
 
-    /// <summary>
-    /// The value of <c>@Ids</c> for the Json batch filter, one parameter for all ids: by default a JSON array of their
-    /// canonical texts.
-    /// </summary>
+    /// <summary>The id a create with <paramref name="key"/> must take, or null to keep the one it brings.</summary>
+    public virtual Guid? CreatedOrderId(string key) => null;
+
+    /// <summary>The value of <c>@Ids</c> for the Json batch filter: by default a JSON array of the id texts.</summary>
     public virtual object IdSet(IReadOnlyList<Guid> ids) =>
         ids.Count == 0 ? "[]" : string.Create((ids.Count * IdSetItemLength) + 1, ids, static (json, ids) =>
     {
@@ -129,9 +129,10 @@ public abstract partial class SqlDialect
     /// <summary>Builds <see cref="TransitionWrite"/>; the shape differs per engine.</summary>
     protected abstract string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey);
 
-    /// <summary>Builds <see cref="Transition"/>: by default the write, then the read-back, in one command.</summary>
-    protected virtual string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
-        BuildTransitionWrite(action, checksVersion, withKey) + "\n" + BuildSelectOrderById() + ";";
+    /// <summary>
+    /// Builds <see cref="Transition"/>: ONE result set, the order row after the write, only when it wrote.
+    /// </summary>
+    protected abstract string BuildTransition(OrderAction action, bool checksVersion, bool withKey);
 
     /// <summary>The WHERE of a conditional write: id, allowed statuses inlined, and the version.</summary>
     protected static string ConditionalWriteFilter(OrderAction action, bool checksVersion, string alias = "")
