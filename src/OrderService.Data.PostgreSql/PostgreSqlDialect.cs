@@ -7,9 +7,8 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.PostgreSql;
 
 /// <summary>PostgreSQL's words.</summary>
-public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, PostgreSqlDistribution distribution =
-    PostgreSqlDistribution.None)
-    : SqlDialect(readIsolation)
+public sealed partial class PostgreSqlDialect(PostgreSqlDistribution distribution = PostgreSqlDistribution.None)
+    : SqlDialect
 {
     private readonly bool _citus = distribution == PostgreSqlDistribution.Citus;
 

@@ -7,7 +7,7 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.SqlServer;
 
 /// <summary>SQL Server's words; a multi-statement write is atomic on its own (XACT_ABORT).</summary>
-public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
+public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect
 {
     public const string Provider = "mssql";
 
@@ -22,7 +22,7 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         new SqlServerMaxText("Ids", (string)IdSet(ids));
 
     protected override string ReadFrom(string table, string alias) =>
-        ReadIsolation == ReadIsolation.ReadUncommitted ? $"dbo.{table} {alias} WITH (NOLOCK)" : $"dbo.{table} {alias}";
+        readIsolation == ReadIsolation.ReadUncommitted ? $"dbo.{table} {alias} WITH (NOLOCK)" : $"dbo.{table} {alias}";
 
     protected override string LinesJson(string orderAlias) =>
         "(SELECT l.sku AS sku, l.quantity AS quantity, l.unit_price AS unitPrice " +

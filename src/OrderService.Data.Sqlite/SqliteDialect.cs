@@ -5,7 +5,7 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.Sqlite;
 
 /// <summary>SQLite's words.</summary>
-public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
+public sealed class SqliteDialect : SqlDialect
 {
     public override string ProviderName => SqliteDatabase.ProviderName;
 

@@ -16,18 +16,11 @@ public abstract partial class SqlDialect
     private string? _createOrder;
     private string? _createOrderWithKey;
 
-    protected SqlDialect(ReadIsolation readIsolation)
-    {
-        ReadIsolation = readIsolation;
-    }
-
     /// <summary>The db.system name in telemetry (<c>sqlite</c>, <c>postgresql</c>, <c>mssql</c>).</summary>
     public abstract string ProviderName { get; }
 
     /// <summary>The most parameters one command may carry; the InList batch filter chunks below it.</summary>
     public abstract int MaxParametersPerCommand { get; }
-
-    public ReadIsolation ReadIsolation { get; }
 
     /// <summary>An order id as a parameter value (SQLite stores the canonical text).</summary>
     public virtual object Id(Guid id) => id;

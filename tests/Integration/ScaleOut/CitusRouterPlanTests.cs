@@ -30,7 +30,7 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
         var connectionString = await Cluster.CreateDatabaseAsync("plan_relational", Ct);
         await using var database = StoreContexts.PostgresDatabase(connectionString, options, Citus);
         await new PostgresSchema(database, StoreLayout.Relational).EnsureCreatedAsync(Ct);
-        var dialect = new PostgreSqlDialect(options.ReadIsolation, PostgreSqlDistribution.Citus);
+        var dialect = new PostgreSqlDialect(PostgreSqlDistribution.Citus);
 
         var id = Guid.CreateVersion7();
         var values = new
