@@ -101,7 +101,7 @@ public sealed partial class PostgreSqlDialect(PostgreSqlDistribution distributio
     /// <summary>
     /// The keys go as an array, so the store's one generic plan deletes them through the key's index.
     /// </summary>
-    protected override string BuildDeleteExpiredKeys() => _citus
+    public override string DeleteExpiredKeys => _citus
         ? CitusDeleteExpiredKeys
         : """
             DELETE FROM idempotency_keys WHERE key = ANY(ARRAY(

@@ -47,7 +47,7 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect
     /// <summary>
     /// READPAST: a clean-up in another replica skips the rows this one holds instead of waiting on them.
     /// </summary>
-    protected override string BuildDeleteExpiredKeys() =>
+    public override string DeleteExpiredKeys =>
         "DELETE TOP (@Limit) FROM dbo.idempotency_keys WITH (READPAST) WHERE created_at < @Before;";
 
     /// <summary>

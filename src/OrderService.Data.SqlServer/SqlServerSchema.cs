@@ -51,8 +51,6 @@ public sealed class SqlServerSchema(string connectionString)
 
     public override string ProviderName => SqlServerDialect.Provider;
 
-    public override int CommandTimeoutSeconds => (int)PreparationTimeout.TotalSeconds;
-
     public override async Task<DbConnection> OpenAsync(CancellationToken cancellationToken)
     {
         var connection = new SqlConnection(connectionString);

@@ -77,6 +77,11 @@ public sealed class SqliteDialect : SqlDialect
               "SELECT @Key, @RequestHash, id, version, @At FROM orders WHERE id = @Id AND changes() = 1;\n"
             : "");
 
+    public override string DeleteExpiredKeys => """
+        DELETE FROM idempotency_keys WHERE key IN (
+            SELECT key FROM idempotency_keys WHERE created_at < @Before ORDER BY created_at LIMIT @Limit)
+        """;
+
     /// <summary>The guard above prevents a collision; should one happen, the engine answers from the key.</summary>
     public override bool IsIdempotencyKeyTaken(Exception exception) =>
         exception is SqliteException { SqliteErrorCode: ConstraintViolation } sqlite

@@ -10,7 +10,7 @@ public abstract class SchemaDialect(SchemaHistory history)
     /// <summary>The isolation the unit runs at, as telemetry reports it.</summary>
     public virtual string IsolationInForce => "ReadCommitted";
 
-    public virtual int CommandTimeoutSeconds => 120;
+    protected const int CommandTimeoutSeconds = 120;
 
     protected IReadOnlyList<string> OtherLayoutTables =>
         LayoutTables.Of(history.Layout == StoreLayout.Document ? StoreLayout.Relational : StoreLayout.Document);
