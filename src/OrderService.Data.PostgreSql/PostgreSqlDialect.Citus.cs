@@ -5,10 +5,7 @@ namespace OrderService.Data.PostgreSql;
 /// <summary>The statements on Citus, each a router plan of one task on the shard of its order.</summary>
 public sealed partial class PostgreSqlDialect
 {
-    /// <inheritdoc />
-    public override bool KeyDecidesCreatedOrderId => _citus;
-
-    public override Guid CreatedOrderId(string key) => Citus.CitusOrderIds.ForCreateKey(key);
+    public override Guid? CreatedOrderId(string key) => _citus ? Citus.CitusOrderIds.ForCreateKey(key) : null;
 
     private static string CitusCreateOrder(bool withKey) =>
         "SELECT c.id FROM orders_create(@Id, @CustomerId, @Total, @At, @Lines::jsonb, @Data::jsonb, " +

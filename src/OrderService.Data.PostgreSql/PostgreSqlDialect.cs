@@ -7,9 +7,8 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.PostgreSql;
 
 /// <summary>PostgreSQL's words.</summary>
-public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, PostgreSqlDistribution distribution =
-    PostgreSqlDistribution.None)
-    : SqlDialect(readIsolation)
+public sealed partial class PostgreSqlDialect(PostgreSqlDistribution distribution = PostgreSqlDistribution.None)
+    : SqlDialect
 {
     private readonly bool _citus = distribution == PostgreSqlDistribution.Citus;
 
@@ -21,8 +20,6 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
     /// <summary>A uuid[]: one parameter, one plan, whatever the count.</summary>
     public override object IdSet(IReadOnlyList<Guid> ids) => ids as Guid[] ?? [.. ids];
 
-    protected override string JsonValue(string parameter) => $"{parameter}::jsonb";
-
     protected override string LinesJson(string orderAlias) =>
         "(SELECT json_agg(json_build_object('sku', l.sku, 'quantity', l.quantity, 'unitPrice', l.unit_price) ORDER " +
         "BY l.line_no) " +
@@ -33,7 +30,7 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
         "ORDER BY e.sequence) " +
         $"FROM order_events e WHERE e.order_id = {orderAlias}.id)";
 
-    protected override string LinesFromJson(string parameter) =>
+    private static string LinesFromJson(string parameter) =>
         $"jsonb_to_recordset({parameter}::jsonb) AS l(line_no int, sku text, quantity int, unit_price numeric)";
 
     protected override string IdIsInSet(string column, string parameter) => $"{column} = ANY({parameter})";
@@ -71,9 +68,6 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
         return sql.ToString();
     }
 
-    /// <summary>The create with a key is the one statement above.</summary>
-    public override bool CreateLooksUpKeySeparately => true;
-
     /// <summary>UPDATE and event INSERT in one statement; a stored key aborts it all (no ON CONFLICT).</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) => _citus
         ? $"SELECT t.version FROM {CitusTransition(action, checksVersion, withKey)} t;"
@@ -95,9 +89,6 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
         "sequence, type, at, data FROM e) x) AS events " +
         "FROM u;";
 
-    /// <inheritdoc />
-    public override bool TransitionReturnsWrittenOrder => true;
-
     private static string WriteCtes(OrderAction action, bool checksVersion, bool withKey, string orderColumns,
         string eventColumns) =>
         $"WITH u AS (UPDATE orders SET {ConditionalWriteSet(action)} WHERE " +
@@ -110,7 +101,7 @@ public sealed partial class PostgreSqlDialect(ReadIsolation readIsolation, Postg
     /// <summary>
     /// The keys go as an array, so the store's one generic plan deletes them through the key's index.
     /// </summary>
-    protected override string BuildDeleteExpiredKeys() => _citus
+    public override string DeleteExpiredKeys => _citus
         ? CitusDeleteExpiredKeys
         : """
             DELETE FROM idempotency_keys WHERE key = ANY(ARRAY(

@@ -59,7 +59,7 @@ public static class PostgreSqlStores
         options.Layout == StoreLayout.Document
             ? new DocumentOrderStore(new PostgreSqlDocumentDialect(postgres.Distribution),
                 new PostgresConnections(database), options)
-            : new RelationalOrderStore(new PostgreSqlDialect(options.ReadIsolation, postgres.Distribution),
+            : new RelationalOrderStore(new PostgreSqlDialect(postgres.Distribution),
                 new PostgresConnections(database), options);
 
     private sealed class PrimaryAndStandbyPools(PostgresDatabase primary, PostgresDatabase standby) : IAsyncDisposable,

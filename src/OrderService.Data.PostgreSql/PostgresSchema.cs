@@ -31,9 +31,9 @@ public sealed class PostgresSchema(PostgresDatabase database, StoreLayout layout
 
     public override string RecordVersion(string table) => $"INSERT INTO {table} (version) VALUES (@version)";
 
-    protected override Task AfterScriptsAsync(DbConnection connection, DbTransaction? transaction,
+    protected override Task AfterScriptsAsync(DbConnection connection, DbTransaction transaction,
         CancellationToken cancellationToken) =>
         database.Distribution == PostgreSqlDistribution.Citus
-            ? CitusSchema.DistributeAsync(connection, transaction!, layout, cancellationToken)
+            ? CitusSchema.DistributeAsync(connection, transaction, layout, cancellationToken)
             : Task.CompletedTask;
 }

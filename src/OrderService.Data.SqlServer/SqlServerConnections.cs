@@ -25,30 +25,24 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         CancellationToken cancellationToken)
     {
         await using var connection = await OpenAsync("write", cancellationToken);
-        if (isolation is not { } level)
-        {
-            try
-            {
-                return await work(connection, null);
-            }
-            catch (Exception fault)
-            {
-                Discard(connection, fault);
-                throw;
-            }
-        }
 
-        await using var transaction = await connection.BeginTransactionAsync(level, cancellationToken);
+        // Disposing a transaction that did not commit rolls it back; on a broken connection the server does.
+        await using var transaction = isolation is { } level
+            ? await connection.BeginTransactionAsync(level, cancellationToken)
+            : null;
         try
         {
             var result = await work(connection, transaction);
-            await transaction.CommitAsync(cancellationToken);
+            if (transaction is not null)
+            {
+                await transaction.CommitAsync(cancellationToken);
+            }
+
             return result;
         }
         catch (Exception fault)
         {
             Discard(connection, fault);
-            await RollBackAsync(transaction);
             throw;
         }
     }
@@ -85,23 +79,6 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         if (connection is SqlConnection sql)
         {
             SqlConnection.ClearPool(sql);
-        }
-    }
-
-    private static async Task RollBackAsync(DbTransaction transaction)
-    {
-        if (transaction.Connection is null)
-        {
-            return;
-        }
-
-        try
-        {
-            await transaction.RollbackAsync(CancellationToken.None);
-        }
-        catch (Exception e) when (e is InvalidOperationException or DbException)
-        {
-            // The connection broke mid-transaction: the server rolls back, and the caller sees the original fault.
         }
     }
 

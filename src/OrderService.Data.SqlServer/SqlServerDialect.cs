@@ -7,7 +7,7 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.SqlServer;
 
 /// <summary>SQL Server's words; a multi-statement write is atomic on its own (XACT_ABORT).</summary>
-public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
+public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect
 {
     public const string Provider = "mssql";
 
@@ -17,24 +17,12 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
 
     public override int MaxParametersPerCommand => 2_100;
 
-    /// <summary>The ids as a JSON array for OPENJSON, sent as nvarchar(max) so every count shares one plan.</summary>
-    public override object IdSet(IReadOnlyList<Guid> ids)
-    {
-        var json = new StringBuilder((ids.Count * 39) + 2).Append('[');
-        for (var i = 0; i < ids.Count; i++)
-        {
-            json.Append(i == 0 ? "\"" : ",\"").Append(ids[i].ToString("D")).Append('"');
-        }
-
-        return json.Append(']').ToString();
-    }
-
     /// <summary>@Ids as nvarchar(max) (Size -1): ONE declaration, so one cached plan, for any number of ids.</summary>
     public override IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) =>
         new SqlServerMaxText("Ids", (string)IdSet(ids));
 
     protected override string ReadFrom(string table, string alias) =>
-        ReadIsolation == ReadIsolation.ReadUncommitted ? $"dbo.{table} {alias} WITH (NOLOCK)" : $"dbo.{table} {alias}";
+        readIsolation == ReadIsolation.ReadUncommitted ? $"dbo.{table} {alias} WITH (NOLOCK)" : $"dbo.{table} {alias}";
 
     protected override string LinesJson(string orderAlias) =>
         "(SELECT l.sku AS sku, l.quantity AS quantity, l.unit_price AS unitPrice " +
@@ -45,7 +33,7 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         "(SELECT e.[sequence] AS [sequence], e.[type] AS [type], e.[at] AS [at], JSON_QUERY(e.data) AS data " +
         $"FROM {ReadFrom("order_events", "e")} WHERE e.order_id = {orderAlias}.id ORDER BY e.[sequence] FOR JSON PATH)";
 
-    protected override string LinesFromJson(string parameter) =>
+    private static string LinesFromJson(string parameter) =>
         $"OPENJSON({parameter}) WITH (line_no int '$.line_no', sku nvarchar(64) '$.sku', quantity int '$.quantity', " +
         $"unit_price decimal(18,2) '$.unit_price') AS l";
 
@@ -59,7 +47,7 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
     /// <summary>
     /// READPAST: a clean-up in another replica skips the rows this one holds instead of waiting on them.
     /// </summary>
-    protected override string BuildDeleteExpiredKeys() =>
+    public override string DeleteExpiredKeys =>
         "DELETE TOP (@Limit) FROM dbo.idempotency_keys WITH (READPAST) WHERE created_at < @Before;";
 
     /// <summary>
@@ -78,20 +66,8 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
         exception is SqlException { Number: 2627 or 2601 } sql
             && sql.Message.Contains("idempotency_keys", StringComparison.OrdinalIgnoreCase);
 
-    /// <summary>Ordered by the id's canonical text, the order the engine streams InList chunks in.</summary>
-    protected override string BuildSelectOrdersByIdSet() =>
-        $"{BuildOrderProjection()} WHERE {IdIsInSet("o.id", "@Ids")} ORDER BY {CanonicalIdOrder}";
-
-    public override string SelectOrdersByIdList(int count)
-    {
-        var sql = new StringBuilder(BuildOrderProjection()).Append(" WHERE o.id IN (");
-        for (var i = 0; i < count; i++)
-        {
-            sql.Append(i == 0 ? "@Id" : ", @Id").Append(i.ToString(CultureInfo.InvariantCulture));
-        }
-
-        return sql.Append(") ORDER BY ").Append(CanonicalIdOrder).ToString();
-    }
+    /// <summary>The id's canonical text, the order the engine streams InList chunks in.</summary>
+    protected override string IdOrder => "CONVERT(char(36), o.id)";
 
     /// <summary>
     /// <see cref="SqlDialect.CreateOrder"/> in T-SQL; it reads @created, as Babelfish's @@ROWCOUNT is 0.
@@ -133,24 +109,20 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
             .Append(CultureInfo.InvariantCulture,
                 $"SELECT c.id, 1, N'{Transitions.CreatedEventType}', @At, @Data FROM @created c;").AppendLine()
             .AppendLine("COMMIT TRANSACTION;")
-            .AppendLine("SELECT c.id FROM @created c;");
-        if (withIdempotencyKey)
-        {
-            sql.Append("SELECT k.request_hash, k.order_id FROM dbo.idempotency_keys k WHERE k.[key] = @Key;");
-        }
-
+            .Append("SELECT c.id FROM @created c;");
         return sql.ToString();
     }
 
     /// <summary>The UPDATE's OUTPUT goes to a table variable that the event INSERT and the final SELECT read.</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
-        TransitionBatch(action, checksVersion, withKey, readBack: null);
+        TransitionBatch(action, checksVersion, withKey, "SELECT w.version FROM @written w;");
 
-    /// <summary>The write and the read-back, the read-back still INSIDE the transaction.</summary>
+    /// <summary>The write, then the order row, read INSIDE the transaction, only if the write happened.</summary>
     protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
-        TransitionBatch(action, checksVersion, withKey, BuildSelectOrderById());
+        TransitionBatch(action, checksVersion, withKey,
+            BuildSelectOrderById() + " AND EXISTS (SELECT 1 FROM @written);");
 
-    private static string TransitionBatch(OrderAction action, bool checksVersion, bool withKey, string? readBack) =>
+    private static string TransitionBatch(OrderAction action, bool checksVersion, bool withKey, string result) =>
         AtomicPrologue +
         "DECLARE @written TABLE (version int NOT NULL);\n" +
         "BEGIN TRANSACTION;\n" +
@@ -163,9 +135,6 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect(r
             ? "INSERT INTO dbo.idempotency_keys ([key], request_hash, order_id, version, created_at)\n" +
               "SELECT @Key, @RequestHash, @Id, w.version, @At FROM @written w;\n"
             : "") +
-        "SELECT w.version FROM @written w;\n" +
-        (readBack is null ? "" : readBack + ";\n") +
+        result + "\n" +
         "COMMIT TRANSACTION;";
-
-    private const string CanonicalIdOrder = "CONVERT(char(36), o.id)";
 }

@@ -14,6 +14,26 @@ public sealed class SqlServerSchema(string connectionString)
 
     private SharedRun? _preparation;
 
+    /// <summary>SQL Server error: "Database 'x' already exists".</summary>
+    public const int DatabaseAlreadyExists = 1801;
+
+    /// <summary>CREATE DATABASE takes no parameters, so the name goes through QUOTENAME inside dynamic SQL.</summary>
+    public const string CreateDatabaseIfMissing = """
+        IF DB_ID(@database) IS NULL
+        BEGIN
+            DECLARE @create nvarchar(300) = N'CREATE DATABASE ' + QUOTENAME(@database);
+            EXEC sp_executesql @create;
+        END
+        """;
+
+    /// <summary>Held until the transaction ends: concurrent start-ups apply the scripts one after another.</summary>
+    public const string SchemaLock = """
+        DECLARE @result int;
+        EXEC @result = sp_getapplock @Resource = N'OrderService.Schema', @LockMode = N'Exclusive',
+            @LockOwner = N'Transaction', @LockTimeout = 60000;
+        IF @result < 0 THROW 50001, N'Could not acquire the schema lock.', 1;
+        """;
+
     /// <summary>Waits for the preparation, which runs once for every caller.</summary>
     public Task EnsureCreatedAsync(CancellationToken cancellationToken) =>
         LazyInitializer.EnsureInitialized(ref _preparation, () => new SharedRun(PrepareAsync, PreparationTimeout))
@@ -31,8 +51,6 @@ public sealed class SqlServerSchema(string connectionString)
 
     public override string ProviderName => SqlServerDialect.Provider;
 
-    public override int CommandTimeoutSeconds => (int)PreparationTimeout.TotalSeconds;
-
     public override async Task<DbConnection> OpenAsync(CancellationToken cancellationToken)
     {
         var connection = new SqlConnection(connectionString);
@@ -41,16 +59,20 @@ public sealed class SqlServerSchema(string connectionString)
         return connection;
     }
 
-    protected override string LockStatement => SqlServerSchemaSql.AcquireLock;
+    protected override string LockStatement => SchemaLock;
 
-    public override string CreateVersionsTable(string table) =>
-        SqlServerSchemaSql.CreateVersionsTable.Replace("schema_versions", table, StringComparison.Ordinal);
+    public override string CreateVersionsTable(string table) => $"""
+        IF OBJECT_ID(N'dbo.{table}', N'U') IS NULL
+            CREATE TABLE dbo.{table} (
+                version     int NOT NULL CONSTRAINT pk_{table} PRIMARY KEY,
+                applied_at  datetimeoffset(6) NOT NULL
+            );
+        """;
 
-    public override string AppliedVersions(string table) =>
-        SqlServerSchemaSql.AppliedVersions.Replace("schema_versions", table, StringComparison.Ordinal);
+    public override string AppliedVersions(string table) => $"SELECT version FROM dbo.{table};";
 
     public override string RecordVersion(string table) =>
-        SqlServerSchemaSql.RecordVersion.Replace("schema_versions", table, StringComparison.Ordinal);
+        $"INSERT INTO dbo.{table} (version, applied_at) VALUES (@version, SYSUTCDATETIME());";
 
     private async Task EnsureDatabaseAsync(CancellationToken cancellationToken)
     {
@@ -73,10 +95,12 @@ public sealed class SqlServerSchema(string connectionString)
         StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
         try
         {
-            await Execute(connection, null, "schema.database", SqlServerSchemaSql.CreateDatabaseIfMissing,
-                new { database }, cancellationToken);
+            using var activity = StoreTelemetry.Command(SqlServerDialect.Provider, "schema.database",
+                CreateDatabaseIfMissing, IsolationInForce);
+            await connection.ExecuteAsync(new CommandDefinition(CreateDatabaseIfMissing, new { database },
+                commandTimeout: CommandTimeoutSeconds, cancellationToken: cancellationToken));
         }
-        catch (SqlException e) when (e.Number == SqlServerSchemaSql.DatabaseAlreadyExists)
+        catch (SqlException e) when (e.Number == DatabaseAlreadyExists)
         {
             // Another instance created it between our check and our CREATE: that is what we wanted.
         }
@@ -96,14 +120,5 @@ public sealed class SqlServerSchema(string connectionString)
             // The server answered but would not open the database: the path through master creates it.
             return false;
         }
-    }
-
-    private Task<int> Execute(SqlConnection connection, SqlTransaction? transaction, string operation, string sql,
-        object? parameters, CancellationToken cancellationToken)
-    {
-        using var activity = StoreTelemetry.Command(SqlServerDialect.Provider, operation, sql, "ReadCommitted");
-        return connection.ExecuteAsync(
-            new CommandDefinition(sql, parameters, transaction, (int)PreparationTimeout.TotalSeconds,
-            cancellationToken: cancellationToken));
     }
 }

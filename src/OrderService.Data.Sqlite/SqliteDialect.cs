@@ -5,7 +5,7 @@ using OrderService.Data.Relational;
 namespace OrderService.Data.Sqlite;
 
 /// <summary>SQLite's words.</summary>
-public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(readIsolation)
+public sealed class SqliteDialect : SqlDialect
 {
     public override string ProviderName => SqliteDatabase.ProviderName;
 
@@ -15,24 +15,6 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
     public override object Id(Guid id) => id.ToString("D");
 
     public override object Timestamp(DateTimeOffset at) => Timestamps.ToText(at);
-
-    /// <summary>A JSON array of the canonical id texts, read with json_each.</summary>
-    public override object IdSet(IReadOnlyList<Guid> ids) =>
-        ids.Count == 0 ? "[]" : string.Create((ids.Count * IdSetItemLength) + 1, ids, static (json, ids) =>
-    {
-        // ["…","…"]: written in place, one string (a StringBuilder and a string per id otherwise).
-        json[0] = '[';
-        for (var i = 0; i < ids.Count; i++)
-        {
-            var item = json.Slice(1 + (i * IdSetItemLength), IdSetItemLength);
-            item[0] = '"';
-            ids[i].TryFormat(item[1..], out _, "D");
-            item[37] = '"';
-            item[38] = i == ids.Count - 1 ? ']' : ',';
-        }
-    });
-
-    private const int IdSetItemLength = 39;
 
     protected override string LinesJson(string orderAlias) =>
         "(SELECT json_group_array(json_object('sku', l.sku, 'quantity', l.quantity, 'unitPrice', l.unit_price) ORDER " +
@@ -44,12 +26,36 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
         "json(e.data)) ORDER BY e.sequence) " +
         $"FROM order_events e WHERE e.order_id = {orderAlias}.id)";
 
-    protected override string LinesFromJson(string parameter) =>
-        "(SELECT j.value ->> 'line_no' AS line_no, j.value ->> 'sku' AS sku, j.value ->> 'quantity' AS quantity, " +
-        $"j.value ->> 'unit_price' AS unit_price FROM json_each({parameter}) j) l";
-
     protected override string IdIsInSet(string column, string parameter) =>
         $"{column} IN (SELECT value FROM json_each({parameter}))";
+
+    /// <summary>
+    /// Every insert skips a duplicate instead of failing, so a retried create or a known key is harmless; the lines and
+    /// the event follow the order only when it exists.
+    /// </summary>
+    protected override string BuildCreateOrder(bool withIdempotencyKey)
+    {
+        const string orderExists = "EXISTS (SELECT 1 FROM orders x WHERE x.id = @Id)";
+        var ownsKey = withIdempotencyKey
+            ? "EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.key = @Key AND k.order_id = @Id)"
+            : "1 = 1";
+        return "INSERT INTO customers (id, created_at) SELECT @CustomerId, @At WHERE 1 = 1 " +
+            "ON CONFLICT (id) DO NOTHING;\n" +
+            (withIdempotencyKey
+                ? "INSERT INTO idempotency_keys (key, request_hash, order_id, created_at) SELECT @Key, @RequestHash, " +
+                  "@Id, @At WHERE 1 = 1 ON CONFLICT (key) DO NOTHING;\n"
+                : "") +
+            "INSERT INTO orders (id, customer_id, status, total, version, created_at, updated_at) SELECT @Id, " +
+            $"@CustomerId, '{nameof(OrderStatus.Created)}', @Total, 1, @At, @At WHERE {ownsKey} " +
+            "ON CONFLICT (id) DO NOTHING RETURNING id;\n" +
+            "INSERT INTO order_lines (order_id, line_no, sku, quantity, unit_price) SELECT @Id, l.line_no, l.sku, " +
+            "l.quantity, l.unit_price FROM (SELECT j.value ->> 'line_no' AS line_no, j.value ->> 'sku' AS sku, " +
+            "j.value ->> 'quantity' AS quantity, j.value ->> 'unit_price' AS unit_price FROM json_each(@Lines) j) l " +
+            $"WHERE {orderExists} ON CONFLICT (order_id, line_no) DO NOTHING;\n" +
+            "INSERT INTO order_events (order_id, sequence, type, at, data) " +
+            $"SELECT @Id, 1, '{Transitions.CreatedEventType}', @At, @Data WHERE {orderExists} " +
+            "ON CONFLICT (order_id, sequence) DO NOTHING;";
+    }
 
     /// <summary>UPDATE; the event INSERT only if the row changed; the version only if the INSERT ran.</summary>
     protected override string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey) =>
@@ -59,9 +65,6 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
     /// <summary>The write, then the order row itself only if the write happened.</summary>
     protected override string BuildTransition(OrderAction action, bool checksVersion, bool withKey) =>
         WriteStatements(action, checksVersion, withKey) + BuildSelectOrderById() + " AND changes() = 1;";
-
-    /// <inheritdoc />
-    public override bool TransitionReturnsWrittenOrder => true;
 
     private string WriteStatements(OrderAction action, bool checksVersion, bool withKey) =>
         $"UPDATE orders SET {ConditionalWriteSet(action)} WHERE {ConditionalWriteFilter(action, checksVersion)}" +
@@ -73,6 +76,11 @@ public sealed class SqliteDialect(ReadIsolation readIsolation) : SqlDialect(read
             ? "INSERT INTO idempotency_keys (key, request_hash, order_id, version, created_at) " +
               "SELECT @Key, @RequestHash, id, version, @At FROM orders WHERE id = @Id AND changes() = 1;\n"
             : "");
+
+    public override string DeleteExpiredKeys => """
+        DELETE FROM idempotency_keys WHERE key IN (
+            SELECT key FROM idempotency_keys WHERE created_at < @Before ORDER BY created_at LIMIT @Limit)
+        """;
 
     /// <summary>The guard above prevents a collision; should one happen, the engine answers from the key.</summary>
     public override bool IsIdempotencyKeyTaken(Exception exception) =>

@@ -25,26 +25,6 @@ public sealed class SqliteSchema(SqliteDatabase database, StoreLayout layout)
     public override Task<DbConnection> OpenAsync(CancellationToken cancellationToken) =>
         Task.FromResult<DbConnection>(database.OpenReader());
 
-    // Plain SQL rather than BeginTransaction(): BEGIN IMMEDIATE takes the write lock before the versions are read.
-    protected override Task<DbTransaction?> BeginAsync(DbConnection connection, CancellationToken cancellationToken)
-    {
-        SqliteDatabase.Execute(connection, "BEGIN IMMEDIATE;");
-        return Task.FromResult<DbTransaction?>(null);
-    }
-
-    protected override Task CommitAsync(DbConnection connection, DbTransaction? transaction,
-        CancellationToken cancellationToken)
-    {
-        SqliteDatabase.Execute(connection, "COMMIT;");
-        return Task.CompletedTask;
-    }
-
-    protected override Task RollbackAsync(DbConnection connection, DbTransaction? transaction)
-    {
-        SqliteDatabase.TryRollback(connection);
-        return Task.CompletedTask;
-    }
-
     public override string CreateVersionsTable(string table) =>
         $"CREATE TABLE IF NOT EXISTS {table} (version INTEGER NOT NULL PRIMARY KEY, applied_at TEXT NOT NULL);";
 

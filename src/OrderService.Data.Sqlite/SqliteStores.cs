@@ -17,7 +17,7 @@ public static class SqliteStores
         var database = new SqliteDatabase(context.ConnectionString, options, sqlite);
         IOrderStore store = options.Layout == StoreLayout.Document
             ? new DocumentOrderStore(new SqliteDocumentDialect(), new SqliteConnections(database), options)
-            : new RelationalOrderStore(new SqliteDialect(options.ReadIsolation), new SqliteConnections(database),
+            : new RelationalOrderStore(new SqliteDialect(), new SqliteConnections(database),
                 options);
         var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance)
             .CreateLogger(typeof(SqliteStores));

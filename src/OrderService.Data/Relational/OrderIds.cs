@@ -8,24 +8,9 @@ public static class OrderIds
     /// </summary>
     public static Guid[] DistinctInTextOrder(IReadOnlyCollection<Guid> ids)
     {
-        var sorted = new Guid[ids.Count];
-        var count = 0;
-        foreach (var id in ids)
-        {
-            sorted[count++] = id;
-        }
-
+        var sorted = ids.ToArray();
         Array.Sort(sorted, CompareAsText);
-        var distinct = 0;
-        for (var i = 0; i < sorted.Length; i++)
-        {
-            if (distinct == 0 || sorted[i] != sorted[distinct - 1])
-            {
-                sorted[distinct++] = sorted[i];
-            }
-        }
-
-        return distinct == sorted.Length ? sorted : sorted[..distinct];
+        return [.. sorted.Where((id, i) => i == 0 || id != sorted[i - 1])];
     }
 
     /// <summary>The ordinal order of the two ids' canonical texts.</summary>

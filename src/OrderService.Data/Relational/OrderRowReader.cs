@@ -9,7 +9,7 @@ public static class OrderRowReader
     public static Order Read(DbDataReader row) => new(
         row.GetGuid(0),
         row.GetString(1),
-        ParseStatus(row.GetString(2)),
+        Enum.Parse<OrderStatus>(row.GetString(2)),
         OrderJson.ParseLines(row.IsDBNull(7) ? null : row.GetString(7)),
         Money.TwoDecimals(row.GetDecimal(3)),
         row.GetInt32(4),
@@ -19,14 +19,4 @@ public static class OrderRowReader
 
     public static DateTimeOffset ReadTimestamp(DbDataReader row, int ordinal) =>
         row.GetFieldValue<DateTimeOffset>(ordinal).ToUniversalTime();
-
-    public static OrderStatus ParseStatus(string status) => status switch
-    {
-        nameof(OrderStatus.Created) => OrderStatus.Created,
-        nameof(OrderStatus.Paid) => OrderStatus.Paid,
-        nameof(OrderStatus.Shipped) => OrderStatus.Shipped,
-        nameof(OrderStatus.Completed) => OrderStatus.Completed,
-        nameof(OrderStatus.Cancelled) => OrderStatus.Cancelled,
-        _ => throw new InvalidOperationException($"Unknown order status '{status}' in the store."),
-    };
 }

@@ -8,72 +8,69 @@ namespace OrderService.Data.Relational;
 /// </summary>
 public sealed partial class RelationalOrderStore
 {
-    public Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken) =>
-        _perCall || _strictTransitionsReadFirst
-            ? TransitionPerCallAsync(command, cancellationToken)
-            : TransitionPerRequestAsync(command, cancellationToken);
+    public async Task<TransitionResult> TransitionAsync(TransitionCommand command,
+        CancellationToken cancellationToken)
+    {
+        try
+        {
+            return _perCall || _strictTransitionsReadFirst
+                ? await TransitionPerCallAsync(command, cancellationToken)
+                : await TransitionPerRequestAsync(command, cancellationToken);
+        }
+        catch (Exception taken) when (command.IdempotencyKey is not null && _dialect.IsIdempotencyKeyTaken(taken))
+        {
+            return await AnswerFromKeyInOwnUnitAsync(command, cancellationToken)
+                ?? throw new InvalidOperationException(
+                    $"The idempotency key of a transition of order {command.OrderId} was reported as stored but " +
+                    $"cannot be found.");
+        }
+    }
 
     private async Task<TransitionResult> TransitionPerRequestAsync(TransitionCommand command,
         CancellationToken cancellationToken)
     {
-        var withKey = command.IdempotencyKey is not null;
-        var sql = _dialect.Transition(command.Action, command.ExpectedVersion.HasValue, withKey);
+        var sql = _dialect.Transition(command.Action, command.ExpectedVersion.HasValue,
+            command.IdempotencyKey is not null);
         var parameters = TransitionParameters(command, command.ExpectedVersion);
-        try
+        if (_groupCommit is not null)
         {
-            if (_groupCommit is not null)
+            GroupedResult<Order> grouped;
+            using (StoreTelemetry.Command(_dialect.ProviderName, "transition", sql, _writeIsolationInForce))
             {
-                GroupedResult<Order> grouped;
-                using (StoreTelemetry.Command(_dialect.ProviderName, "transition", sql, _writeIsolationInForce))
-                {
-                    grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(sql, command.OrderId, parameters),
-                        OrderRowReader.Read, cancellationToken);
-                }
-
-                if (grouped.RanInGroup)
-                {
-                    return grouped is { HasRow: true, Row: { } written } && HasEveryEvent(written)
-                        ? TransitionResult.Applied(written)
-                        : await _connections.WriteAsync(null, (connection, transaction) =>
-                            AnswerAfterWriteAsync(connection, transaction, command, grouped.HasRow, grouped.Row,
-                                cancellationToken).AsTask(), cancellationToken);
-                }
+                grouped = await _groupCommit.ExecuteAsync(new GroupedStatement(sql, command.OrderId, parameters),
+                    OrderRowReader.Read, cancellationToken);
             }
 
-            return await _connections.WriteAsync(_writeTransaction, async (connection, transaction) =>
+            if (grouped.RanInGroup)
             {
-                bool applied;
-                Order? order = null;
-                using (StoreTelemetry.Command(_dialect.ProviderName, "transition", sql, _writeIsolationInForce))
-                {
-                    await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
-                        cancellationToken);
-                    applied = await reader.ReadAsync(cancellationToken);
-                    if (_dialect.TransitionReturnsWrittenOrder)
-                    {
-                        order = applied ? OrderRowReader.Read(reader) : null;
-                    }
-                    else if (await reader.NextResultAsync(cancellationToken)
-                        && await reader.ReadAsync(cancellationToken))
-                    {
-                        order = OrderRowReader.Read(reader);
-                    }
-                }
+                return grouped is { HasRow: true, Row: { } written } && HasEveryEvent(written)
+                    ? TransitionResult.Applied(written)
+                    : await _connections.WriteAsync(null, (connection, transaction) =>
+                        AnswerAfterWriteAsync(connection, transaction, command, grouped.HasRow, grouped.Row,
+                            cancellationToken).AsTask(), cancellationToken);
+            }
+        }
 
-                return await AnswerAfterWriteAsync(connection, transaction, command, applied, order, cancellationToken);
-            }, cancellationToken);
-        }
-        catch (Exception taken) when (withKey && _dialect.IsIdempotencyKeyTaken(taken))
+        return await _connections.WriteAsync(_writeTransaction, async (connection, transaction) =>
         {
-            return await AnswerFromTakenKeyAsync(command, cancellationToken);
-        }
+            Order? order;
+            using (StoreTelemetry.Command(_dialect.ProviderName, "transition", sql, _writeIsolationInForce))
+            {
+                await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
+                    cancellationToken);
+                order = await reader.ReadAsync(cancellationToken) ? OrderRowReader.Read(reader) : null;
+            }
+
+            return await AnswerAfterWriteAsync(connection, transaction, command, order is not null, order,
+                cancellationToken);
+        }, cancellationToken);
     }
 
     private async ValueTask<TransitionResult> AnswerAfterWriteAsync(
         DbConnection connection, DbTransaction? transaction, TransitionCommand command, bool applied, Order? order,
             CancellationToken cancellationToken)
     {
-        if (_dialect.TransitionReturnsWrittenOrder && (order is null || !HasEveryEvent(order)))
+        if (order is null || !HasEveryEvent(order))
         {
             order = await RereadAfterWriteAsync(connection, transaction, command.OrderId,
                 applied ? order?.Version : null, cancellationToken);
@@ -117,42 +114,32 @@ public sealed partial class RelationalOrderStore
         // The version just read guards the write: a concurrent writer in between makes it match nothing.
         var sql = _dialect.TransitionWrite(command.Action, checksVersion: true, withKey);
         var parameters = TransitionParameters(command, current.Version);
-        TransitionResult? answer;
-        try
+        var answer = await _connections.WriteAsync(_writeTransaction, async (connection, transaction) =>
         {
-            answer = await _connections.WriteAsync(_writeTransaction, async (connection, transaction) =>
+            bool applied;
+            using (StoreTelemetry.Command(_dialect.ProviderName, "transition.write", sql, _writeIsolationInForce))
             {
-                bool applied;
-                using (StoreTelemetry.Command(_dialect.ProviderName, "transition.write", sql, _writeIsolationInForce))
-                {
-                    await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
-                        cancellationToken);
-                    applied = await reader.ReadAsync(cancellationToken);
-                }
+                await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
+                    cancellationToken);
+                applied = await reader.ReadAsync(cancellationToken);
+            }
 
-                if (applied)
-                {
-                    return TransitionResult.Applied(
-                        Transitions.Apply(current, command.Action, command.At, command.Data));
-                }
+            if (applied)
+            {
+                return TransitionResult.Applied(Transitions.Apply(current, command.Action, command.At, command.Data));
+            }
 
-                return withKey ? await AnswerFromKeyAsync(connection, transaction, command, null, cancellationToken)
-                    : null;
-            }, cancellationToken);
-        }
-        catch (Exception taken) when (withKey && _dialect.IsIdempotencyKeyTaken(taken))
-        {
-            return await AnswerFromTakenKeyAsync(command, cancellationToken);
-        }
-
+            return withKey ? await AnswerFromKeyAsync(connection, transaction, command, null, cancellationToken)
+                : null;
+        }, cancellationToken);
         if (answer is not null)
         {
             return answer;
         }
 
-        var (status, version) = await ReadStatusAndVersionAsync(command.OrderId, cancellationToken)
-            ?? (current.Status, current.Version);
-        return TransitionResult.Rejected(status, version, command.Action, command.ExpectedVersion ?? current.Version);
+        var latest = await GetAsync(command.OrderId, cancellationToken) ?? current;
+        return TransitionResult.Rejected(latest.Status, latest.Version, command.Action,
+            command.ExpectedVersion ?? current.Version);
     }
 
     private static bool HasEveryEvent(Order order) =>
@@ -199,37 +186,17 @@ public sealed partial class RelationalOrderStore
         _connections.WriteAsync(null, (connection, transaction) =>
             AnswerFromKeyAsync(connection, transaction, command, null, cancellationToken), cancellationToken);
 
-    private async Task<TransitionResult> AnswerFromTakenKeyAsync(TransitionCommand command,
-        CancellationToken cancellationToken) =>
-        await AnswerFromKeyInOwnUnitAsync(command, cancellationToken)
-            ?? throw new InvalidOperationException(
-                $"The idempotency key of a transition of order {command.OrderId} was reported as stored but cannot " +
-                $"be found.");
-
-    private TransitionParameters TransitionParameters(TransitionCommand command, int? expected) => new()
+    private StatementArguments TransitionParameters(TransitionCommand command, int? expected)
     {
-        Id = _dialect.Id(command.OrderId),
-        At = _dialect.Timestamp(command.At),
-        Data = OrderJson.EventData(command.Data),
-        Expected = expected,
-        Key = command.IdempotencyKey,
-        RequestHash = command.RequestHash,
-    };
-
-    private async Task<(OrderStatus Status, int Version)?> ReadStatusAndVersionAsync(Guid id,
-        CancellationToken cancellationToken)
-    {
-        var sql = _dialect.SelectStatusAndVersion;
-        await using var connection = await _connections.OpenReaderAsync(cancellationToken);
-        using (StoreTelemetry.Command(_dialect.ProviderName, "transition.reread", sql,
-            _connections.ReadIsolationInForce))
+        var parameters = new StatementArguments()
+            .Value("Id", _dialect.Id(command.OrderId))
+            .Value("At", _dialect.Timestamp(command.At))
+            .Text("Data", OrderJson.EventData(command.Data));
+        if (expected is { } version)
         {
-            await using var reader = await ExecuteReaderAsync(connection, null, sql, new StatementArguments()
-                .Value("Id", _dialect.Id(id)), cancellationToken);
-            return await _connections.ReadAsync(connection, reader, ReadStatusAndVersion, cancellationToken);
+            parameters.Int32("Expected", version);
         }
-    }
 
-    private static (OrderStatus Status, int Version)? ReadStatusAndVersion(DbDataReader row) =>
-        (OrderRowReader.ParseStatus(row.GetString(0)), row.GetInt32(1));
+        return parameters.Key(command.IdempotencyKey, command.RequestHash);
+    }
 }

@@ -10,6 +10,8 @@ namespace OrderService.Data.Relational;
 /// <summary>The one relational engine.</summary>
 public sealed partial class RelationalOrderStore : IOrderStore
 {
+    private const string Ping = "SELECT 1";
+
     private readonly SqlDialect _dialect;
     private readonly IRelationalConnections _connections;
     private readonly bool _perCall;
@@ -46,32 +48,26 @@ public sealed partial class RelationalOrderStore : IOrderStore
         _writeIsolationInForce = connections.WriteIsolationInForce(_writeTransaction ?? IsolationLevel.ReadCommitted);
         _strictTransitionsReadFirst = _writeTransaction is not null && !connections.SerializesWrites;
         _createIsolationInForce = connections.WriteIsolationInForce(IsolationLevel.ReadCommitted);
-        _groupCommit = !_perCall && _writeTransaction is null && dialect.CreateLooksUpKeySeparately
-            && dialect.TransitionReturnsWrittenOrder
-            ? connections.GroupCommit
-            : null;
+        _groupCommit = !_perCall && _writeTransaction is null ? connections.GroupCommit : null;
     }
 
     public Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
     {
-        if (_dialect.KeyDecidesCreatedOrderId && order.IdempotencyKey is { } key)
+        if (order.IdempotencyKey is { } key && _dialect.CreatedOrderId(key) is { } keyedId)
         {
-            order = order with { Order = order.Order with { Id = _dialect.CreatedOrderId(key) } };
+            order = order with { Order = order.Order with { Id = keyedId } };
         }
 
         var sql = _dialect.CreateOrder(order.IdempotencyKey is not null);
         var created = order.Order;
-        var parameters = new CreateParameters
-        {
-            Id = _dialect.Id(created.Id),
-            CustomerId = created.CustomerId,
-            Total = created.Total,
-            At = _dialect.Timestamp(created.CreatedAt),
-            Lines = OrderJson.LinesParameter(created.Lines),
-            Data = OrderJson.EventData(created.Events[0].Data),
-            Key = order.IdempotencyKey,
-            RequestHash = order.RequestHash,
-        };
+        var parameters = new StatementArguments()
+            .Value("Id", _dialect.Id(created.Id))
+            .Text("CustomerId", created.CustomerId)
+            .Value("Total", created.Total, DbType.Decimal)
+            .Value("At", _dialect.Timestamp(created.CreatedAt))
+            .Text("Lines", OrderJson.LinesParameter(created.Lines))
+            .Text("Data", OrderJson.EventData(created.Events[0].Data))
+            .Key(order.IdempotencyKey, order.RequestHash);
 
         return _groupCommit is null
             ? CreateAloneAsync(order, sql, parameters, cancellationToken)
@@ -79,7 +75,7 @@ public sealed partial class RelationalOrderStore : IOrderStore
     }
 
     private async Task<CreateResult> CreateInGroupAsync(IGroupCommit group, NewOrder order, string sql,
-        CreateParameters parameters, CancellationToken cancellationToken)
+        StatementArguments parameters, CancellationToken cancellationToken)
     {
         GroupedResult<bool> grouped;
         using (StoreTelemetry.Command(_dialect.ProviderName, "create", sql, _createIsolationInForce))
@@ -96,14 +92,12 @@ public sealed partial class RelationalOrderStore : IOrderStore
         return grouped.HasRow
             ? new CreateResult(CreateOutcome.Created, order.Order)
             : await _connections.WriteAsync(null, (connection, transaction) =>
-                AnswerNotInsertedAsync(connection, transaction, order, knownHash: null, knownOrderId: order.Order.Id,
-                    cancellationToken), cancellationToken);
+                AnswerNotInsertedAsync(connection, transaction, order, cancellationToken), cancellationToken);
     }
 
-    private Task<CreateResult> CreateAloneAsync(NewOrder order, string sql, CreateParameters parameters,
+    private Task<CreateResult> CreateAloneAsync(NewOrder order, string sql, StatementArguments parameters,
         CancellationToken cancellationToken)
     {
-        var withKey = order.IdempotencyKey is not null;
         var created = order.Order;
 
         // Every decision of a create is a unique or foreign key, which holds alike at every isolation level, so it runs
@@ -111,19 +105,11 @@ public sealed partial class RelationalOrderStore : IOrderStore
         return _connections.WriteAsync(null, async (connection, transaction) =>
         {
             bool inserted;
-            string? knownHash = null;
-            Guid knownOrderId = created.Id;
             using (StoreTelemetry.Command(_dialect.ProviderName, "create", sql, _createIsolationInForce))
             {
                 await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
                     cancellationToken);
                 inserted = await reader.ReadAsync(cancellationToken);
-                if (withKey && await reader.NextResultAsync(cancellationToken)
-                    && await reader.ReadAsync(cancellationToken))
-                {
-                    knownHash = reader.GetString(0);
-                    knownOrderId = reader.GetGuid(1);
-                }
 
                 // Run the create's statements to the end here: Microsoft.Data.Sqlite swallows a failure of a
                 // statement after the last result read when the reader is disposed.
@@ -134,31 +120,24 @@ public sealed partial class RelationalOrderStore : IOrderStore
 
             return inserted
                 ? new CreateResult(CreateOutcome.Created, created)
-                : await AnswerNotInsertedAsync(connection, transaction, order, knownHash, knownOrderId,
-                    cancellationToken);
+                : await AnswerNotInsertedAsync(connection, transaction, order, cancellationToken);
         }, cancellationToken);
     }
 
     private async Task<CreateResult> AnswerNotInsertedAsync(
-        DbConnection connection, DbTransaction? transaction, NewOrder order, string? knownHash, Guid knownOrderId,
-            CancellationToken cancellationToken)
+        DbConnection connection, DbTransaction? transaction, NewOrder order, CancellationToken cancellationToken)
     {
-        var withKey = order.IdempotencyKey is not null;
-        if (withKey && _dialect.CreateLooksUpKeySeparately
-            && await ReadStoredKeyAsync(connection, transaction, order.IdempotencyKey!, order.Order.Id, "create.key",
-                _createIsolationInForce, cancellationToken) is { } stored)
+        var knownOrderId = order.Order.Id;
+        if (order.IdempotencyKey is { } key)
         {
-            (knownHash, knownOrderId) = (stored.Hash, stored.OrderId);
-        }
+            var stored = await ReadStoredKeyAsync(connection, transaction, key, order.Order.Id, "create.key",
+                _createIsolationInForce, cancellationToken) ?? throw new Keys.IdempotencyKeyForgottenException(key);
+            if (stored.Hash != order.RequestHash)
+            {
+                return new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null);
+            }
 
-        if (withKey && knownHash is null)
-        {
-            throw new Keys.IdempotencyKeyForgottenException(order.IdempotencyKey!);
-        }
-
-        if (withKey && knownHash != order.RequestHash)
-        {
-            return new CreateResult(CreateOutcome.KeyReusedWithDifferentRequest, null);
+            knownOrderId = stored.OrderId;
         }
 
         var first = await ReadOrderAsync(connection, transaction, "create.replay", knownOrderId,
@@ -234,11 +213,11 @@ public sealed partial class RelationalOrderStore : IOrderStore
     public async Task CheckReadyAsync(CancellationToken cancellationToken)
     {
         await using var connection = await _connections.OpenReaderAsync(cancellationToken);
-        using (StoreTelemetry.Command(_dialect.ProviderName, "ping", _dialect.Ping, _connections.ReadIsolationInForce))
+        using (StoreTelemetry.Command(_dialect.ProviderName, "ping", Ping, _connections.ReadIsolationInForce))
         {
             // A plain command: Dapper's one-time set-up would compete with the first requests for the CPU.
             await using var ping = connection.CreateCommand();
-            ping.CommandText = _dialect.Ping;
+            ping.CommandText = Ping;
             ping.CommandTimeout = _commandTimeout;
             await ping.ExecuteScalarAsync(cancellationToken);
         }

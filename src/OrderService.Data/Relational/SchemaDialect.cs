@@ -10,7 +10,7 @@ public abstract class SchemaDialect(SchemaHistory history)
     /// <summary>The isolation the unit runs at, as telemetry reports it.</summary>
     public virtual string IsolationInForce => "ReadCommitted";
 
-    public virtual int CommandTimeoutSeconds => 120;
+    protected const int CommandTimeoutSeconds = 120;
 
     protected IReadOnlyList<string> OtherLayoutTables =>
         LayoutTables.Of(history.Layout == StoreLayout.Document ? StoreLayout.Relational : StoreLayout.Document);
@@ -34,62 +34,35 @@ public abstract class SchemaDialect(SchemaHistory history)
     public async Task ApplyAsync(CancellationToken cancellationToken)
     {
         await using var connection = await OpenAsync(cancellationToken);
-        var transaction = await BeginAsync(connection, cancellationToken);
-        try
-        {
-            await ExecuteAsync(connection, transaction, "schema.versions", CreateVersionsTable(history.VersionsTable),
-                null, cancellationToken);
-            var applied = await AppliedVersionsAsync(connection, transaction, cancellationToken);
-            foreach (var script in history.Scripts.Where(script => !applied.Contains(script.Version)))
-            {
-                await ExecuteAsync(connection, transaction, $"schema.apply.{script.Name}", script.Sql, null,
-                    cancellationToken);
-                await ExecuteAsync(connection, transaction, "schema.record", RecordVersion(history.VersionsTable),
-                    script.Version, cancellationToken);
-            }
 
-            await AfterScriptsAsync(connection, transaction, cancellationToken);
-            await CommitAsync(connection, transaction, cancellationToken);
-        }
-        catch
-        {
-            await RollbackAsync(connection, transaction);
-            throw;
-        }
-        finally
-        {
-            if (transaction is not null)
-            {
-                await transaction.DisposeAsync();
-            }
-        }
-    }
-
-    /// <summary>Begins the unit and takes the schema lock.</summary>
-    protected virtual async Task<DbTransaction?> BeginAsync(DbConnection connection,
-        CancellationToken cancellationToken)
-    {
-        var transaction = await connection.BeginTransactionAsync(cancellationToken);
+        // Disposed uncommitted, it rolls back; on SQLite it is BEGIN IMMEDIATE, the write lock before any read.
+        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
         if (LockStatement is { } lockStatement)
         {
             await ExecuteAsync(connection, transaction, "schema.lock", lockStatement, null, cancellationToken);
         }
 
-        return transaction;
+        await ExecuteAsync(connection, transaction, "schema.versions", CreateVersionsTable(history.VersionsTable),
+            null, cancellationToken);
+        var applied = await AppliedVersionsAsync(connection, transaction, cancellationToken);
+        foreach (var script in history.Scripts.Where(script => !applied.Contains(script.Version)))
+        {
+            await ExecuteAsync(connection, transaction, $"schema.apply.{script.Name}", script.Sql, null,
+                cancellationToken);
+            await ExecuteAsync(connection, transaction, "schema.record", RecordVersion(history.VersionsTable),
+                script.Version, cancellationToken);
+        }
+
+        await AfterScriptsAsync(connection, transaction, cancellationToken);
+        await transaction.CommitAsync(cancellationToken);
     }
 
     /// <summary>What the engine adds after the scripts, in the same unit.</summary>
-    protected virtual Task AfterScriptsAsync(DbConnection connection, DbTransaction? transaction,
+    protected virtual Task AfterScriptsAsync(DbConnection connection, DbTransaction transaction,
         CancellationToken cancellationToken) =>
         Task.CompletedTask;
 
-    protected virtual Task CommitAsync(DbConnection connection, DbTransaction? transaction,
-        CancellationToken cancellationToken) =>
-        transaction!.CommitAsync(cancellationToken);
-
-    protected virtual Task RollbackAsync(DbConnection connection, DbTransaction? transaction) => Task.CompletedTask;
-
-    private async Task<HashSet<long>> AppliedVersionsAsync(DbConnection connection, DbTransaction? transaction,
+    private async Task<HashSet<long>> AppliedVersionsAsync(DbConnection connection, DbTransaction transaction,
         CancellationToken cancellationToken)
     {
         await using var command = Command(connection, transaction, AppliedVersions(history.VersionsTable));
@@ -103,7 +76,7 @@ public abstract class SchemaDialect(SchemaHistory history)
         return applied;
     }
 
-    private async Task ExecuteAsync(DbConnection connection, DbTransaction? transaction, string operation, string sql,
+    private async Task ExecuteAsync(DbConnection connection, DbTransaction transaction, string operation, string sql,
         int? version, CancellationToken cancellationToken)
     {
         using var activity = StoreTelemetry.Command(ProviderName, operation, sql, IsolationInForce);
@@ -120,7 +93,7 @@ public abstract class SchemaDialect(SchemaHistory history)
         await command.ExecuteNonQueryAsync(cancellationToken);
     }
 
-    private static DbCommand Command(DbConnection connection, DbTransaction? transaction, string sql)
+    private static DbCommand Command(DbConnection connection, DbTransaction transaction, string sql)
     {
         var command = connection.CreateCommand();
         command.CommandText = sql;

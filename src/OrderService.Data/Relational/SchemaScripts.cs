@@ -17,41 +17,31 @@ public static class SchemaScripts
     public static IReadOnlyList<SchemaScript> Load(string folder, Assembly assembly)
     {
         var prefix = assembly.GetName().Name + "." + folder.Replace('/', '.').Replace('\\', '.') + ".";
-        var scripts = new List<SchemaScript>();
-        foreach (var resource in assembly.GetManifestResourceNames())
-        {
-            if (!resource.StartsWith(prefix, StringComparison.Ordinal)
-                || !resource.EndsWith(".sql", StringComparison.Ordinal))
-            {
-                continue;
-            }
-
-            var name = resource[prefix.Length..^".sql".Length];
-            var digits = name.TakeWhile(char.IsAsciiDigit).Count();
-            if (digits == 0)
-            {
-                throw new InvalidOperationException($"Schema script '{resource}' must start with its version number.");
-            }
-
-            scripts.Add(new SchemaScript(int.Parse(name[..digits], CultureInfo.InvariantCulture), name,
-                Read(assembly, resource)));
-        }
-
-        var duplicate = scripts.GroupBy(s => s.Version).FirstOrDefault(g => g.Count() > 1);
-        if (duplicate is not null)
+        var scripts = assembly.GetManifestResourceNames()
+            .Where(resource => resource.StartsWith(prefix, StringComparison.Ordinal)
+                && resource.EndsWith(".sql", StringComparison.Ordinal))
+            .Select(resource => Read(assembly, resource, resource[prefix.Length..^".sql".Length]))
+            .OrderBy(s => s.Version)
+            .ToArray();
+        if (scripts.GroupBy(s => s.Version).FirstOrDefault(g => g.Count() > 1) is { } duplicate)
         {
             throw new InvalidOperationException($"Two schema scripts in {folder} share version {duplicate.Key}.");
         }
 
-        return scripts.Count == 0
+        return scripts.Length == 0
             ? throw new InvalidOperationException($"No schema scripts are embedded under {folder}.")
-            : scripts.OrderBy(s => s.Version).ToArray();
+            : scripts;
     }
 
-    private static string Read(Assembly assembly, string resource)
+    private static SchemaScript Read(Assembly assembly, string resource, string name)
     {
-        using var stream = assembly.GetManifestResourceStream(resource)!;
-        using var reader = new StreamReader(stream);
-        return reader.ReadToEnd();
+        var digits = name.TakeWhile(char.IsAsciiDigit).Count();
+        if (digits == 0)
+        {
+            throw new InvalidOperationException($"Schema script '{resource}' must start with its version number.");
+        }
+
+        using var reader = new StreamReader(assembly.GetManifestResourceStream(resource)!);
+        return new SchemaScript(int.Parse(name[..digits], CultureInfo.InvariantCulture), name, reader.ReadToEnd());
     }
 }

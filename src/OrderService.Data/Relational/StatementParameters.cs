@@ -61,7 +61,7 @@ public readonly struct ParameterTarget
     }
 }
 
-/// <summary>Named arguments of one statement, for reads and deletes without a parameter class.</summary>
+/// <summary>Named arguments of one statement.</summary>
 public sealed class StatementArguments : IStatementParameters
 {
     private readonly List<(string Name, object? Value, DbType? Type)> _arguments = new(4);
@@ -79,12 +79,16 @@ public sealed class StatementArguments : IStatementParameters
         return this;
     }
 
-    /// <summary>A value the provider maps itself.</summary>
-    public StatementArguments Value(string name, object? value)
+    /// <summary>A value the provider maps itself unless <paramref name="type"/> declares it.</summary>
+    public StatementArguments Value(string name, object? value, DbType? type = null)
     {
-        _arguments.Add((name, value, null));
+        _arguments.Add((name, value, type));
         return this;
     }
+
+    /// <summary>The idempotency key and its request's hash, when the write carries a key.</summary>
+    public StatementArguments Key(string? key, string? requestHash) =>
+        key is null ? this : Text(nameof(Key), key).Text("RequestHash", requestHash);
 
     public void AddTo(ParameterTarget target)
     {

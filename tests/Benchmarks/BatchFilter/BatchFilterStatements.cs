@@ -1,6 +1,5 @@
 using System.Globalization;
 using Npgsql;
-using OrderService.Data;
 
 namespace OrderService.Benchmarks.BatchFilter;
 
@@ -86,7 +85,7 @@ public static class BatchFilterStatements
     /// <summary>EXPLAIN ANALYZE of both filters' statements at one size, with the store's own SQL text.</summary>
     private static async Task ExplainAsync(NpgsqlConnection connection, int size)
     {
-        var dialect = new Data.PostgreSql.PostgreSqlDialect(ReadIsolation.ReadCommitted);
+        var dialect = new Data.PostgreSql.PostgreSqlDialect();
         var ids = BatchFilterData.PickIds(size).OrderBy(id => id.ToString(), StringComparer.Ordinal).ToArray();
 
         await using var json = new NpgsqlCommand("EXPLAIN (ANALYZE, SUMMARY) " + dialect.SelectOrdersByIdSet.Replace("@Ids", "$1", StringComparison.Ordinal), connection);

@@ -30,7 +30,7 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
         var connectionString = await Cluster.CreateDatabaseAsync("plan_relational", Ct);
         await using var database = StoreContexts.PostgresDatabase(connectionString, options, Citus);
         await new PostgresSchema(database, StoreLayout.Relational).EnsureCreatedAsync(Ct);
-        var dialect = new PostgreSqlDialect(options.ReadIsolation, PostgreSqlDistribution.Citus);
+        var dialect = new PostgreSqlDialect(PostgreSqlDistribution.Citus);
 
         var id = Guid.CreateVersion7();
         var values = new
@@ -43,7 +43,6 @@ public sealed partial class CitusRouterPlanTests : CitusClusterTests
             ("create", dialect.CreateOrder(false)),
             ("create with key", dialect.CreateOrder(true)),
             ("get by id", dialect.SelectOrderById),
-            ("status and version", dialect.SelectStatusAndVersion),
             ("key look-up", dialect.SelectIdempotencyKey),
         };
         foreach (var action in Enum.GetValues<OrderAction>())

@@ -51,7 +51,7 @@ public sealed partial class PostgresPlanCacheTests(RelationalStores stores)
         await using var database = StoreContexts.PostgresDatabase(await stores.NewDatabaseAsync(Engine.PostgreSql), options);
         await new PostgresSchema(database, layout).EnsureCreatedAsync(Ct);
         var expiry = layout == StoreLayout.Relational
-            ? new PostgreSqlDialect(options.ReadIsolation).DeleteExpiredKeys
+            ? new PostgreSqlDialect().DeleteExpiredKeys
             : new PostgreSqlDocumentDialect(PostgreSqlDistribution.None).DeleteExpiredKeys;
 
         await using var connection = await database.OpenAsync("test", Ct);

@@ -24,11 +24,12 @@ public sealed class SchemaScriptTests
             TSql.Parse(script.Sql, $"schema script {script.Name}");
         }
 
-        TSql.Parse(SqlServerSchemaSql.CreateDatabaseIfMissing, nameof(SqlServerSchemaSql.CreateDatabaseIfMissing));
-        TSql.Parse(SqlServerSchemaSql.AcquireLock, nameof(SqlServerSchemaSql.AcquireLock));
-        TSql.Parse(SqlServerSchemaSql.CreateVersionsTable, nameof(SqlServerSchemaSql.CreateVersionsTable));
-        TSql.Parse(SqlServerSchemaSql.AppliedVersions, nameof(SqlServerSchemaSql.AppliedVersions));
-        TSql.Parse(SqlServerSchemaSql.RecordVersion, nameof(SqlServerSchemaSql.RecordVersion));
+        TSql.Parse(SqlServerSchema.CreateDatabaseIfMissing, nameof(SqlServerSchema.CreateDatabaseIfMissing));
+        TSql.Parse(SqlServerSchema.SchemaLock, nameof(SqlServerSchema.SchemaLock));
+        var schema = new SqlServerSchema("Server=localhost;Database=orders");
+        TSql.Parse(schema.CreateVersionsTable("schema_versions"), nameof(schema.CreateVersionsTable));
+        TSql.Parse(schema.AppliedVersions("schema_versions"), nameof(schema.AppliedVersions));
+        TSql.Parse(schema.RecordVersion("schema_versions"), nameof(schema.RecordVersion));
     }
 
     [Fact]

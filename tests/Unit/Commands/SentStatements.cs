@@ -143,22 +143,14 @@ internal static class SentStatements
 
             if (IsTransition(sql, withKey: true))
             {
-                return [Table(("version", typeof(int))), OrderRow()];
-            }
-
-            if (sql == dialect.SelectStatusAndVersion)
-            {
-                var table = Table(("status", typeof(string)), ("version", typeof(int)));
-                table.Rows.Add(Status.ToString(), 2);
-                return [table];
+                // Not written: the store reads the order and the key, and replays.
+                return [OrderTable()];
             }
 
             if (sql == dialect.CreateOrder(withIdempotencyKey: true))
             {
                 // Not inserted: the key is known with the same request, so the store replays (reads the order).
-                var key = Table(("request_hash", typeof(string)), ("order_id", typeof(Guid)));
-                key.Rows.Add("hash", Guid.CreateVersion7());
-                return [Table(("id", typeof(Guid))), key];
+                return [Table(("id", typeof(Guid)))];
             }
 
             if (sql == dialect.CreateOrder(withIdempotencyKey: false) || IsTransitionWrite(sql))
@@ -168,9 +160,7 @@ internal static class SentStatements
 
             if (IsTransition(sql, withKey: false))
             {
-                var written = Table(("version", typeof(int)));
-                written.Rows.Add(2);
-                return [written, OrderRow()];
+                return [OrderRow()];
             }
 
             return [OrderTable()];

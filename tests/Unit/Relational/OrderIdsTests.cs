@@ -1,5 +1,4 @@
 using System.Text.Json;
-using OrderService.Data;
 using OrderService.Data.Relational;
 using OrderService.Data.Sqlite;
 using Shouldly;
@@ -44,7 +43,7 @@ public sealed class OrderIdsTests
     {
         var ids = Enumerable.Range(0, count).Select(_ => Guid.NewGuid()).ToArray();
 
-        var json = (string)new SqliteDialect(ReadIsolation.ReadCommitted).IdSet(ids);
+        var json = (string)new SqliteDialect().IdSet(ids);
 
         JsonSerializer.Deserialize<string[]>(json).ShouldBe(ids.Select(id => id.ToString("D")).ToArray());
     }
