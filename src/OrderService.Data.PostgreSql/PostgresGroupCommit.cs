@@ -5,7 +5,6 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>Group commit for PostgreSQL (<see cref="IGroupCommit"/>).</summary>
 public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
 {
     private readonly Channel<PendingStatement> _queue = Channel.CreateUnbounded<PendingStatement>(

@@ -6,7 +6,6 @@ using SQLitePCL;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>One SQLite database file as the stores see it.</summary>
 public sealed class SqliteDatabase : IAsyncDisposable
 {
     public const string ProviderName = "sqlite";

@@ -36,7 +36,6 @@ public static class ProblemSetup
         return app;
     }
 
-    /// <summary>Answers <paramref name="problem"/> with its status, through IProblemDetailsService.</summary>
     public static Task WriteAsync(HttpContext httpContext, ProblemDetails problem)
     {
         httpContext.Response.StatusCode = problem.Status ??= StatusCodes.Status500InternalServerError;
