@@ -7,8 +7,7 @@ namespace OrderService.Data.PostgreSql;
 
 public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
 {
-    private readonly Channel<PendingStatement> _queue = Channel.CreateUnbounded<PendingStatement>(
-        new UnboundedChannelOptions { SingleReader = false, SingleWriter = false });
+    private readonly Channel<PendingStatement> _queue = Channel.CreateUnbounded<PendingStatement>();
 
     private readonly PostgresDatabase _database;
     private readonly int _maxBatch;
