@@ -43,7 +43,6 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
             builder.MaxPoolSize = MinimumPoolSize;
         }
 
-        // Prepared statements save the parse and plan of every repeated statement.
         if (builder.MaxAutoPrepare == 0)
         {
             builder.MaxAutoPrepare = 64;

@@ -12,7 +12,6 @@ public static class ProblemSetup
         // Binding failures throw, so the exception handler can answer them as problems that name the field, instead of
         // an empty 400.
         services.Configure<RouteHandlerOptions>(routes => routes.ThrowOnBadRequest = true);
-        // The framework gives each problem its status's type and title; validation errors are renamed here.
         services.AddProblemDetails(problems => problems.CustomizeProblemDetails = static context =>
         {
             if (context.ProblemDetails is HttpValidationProblemDetails invalid)
