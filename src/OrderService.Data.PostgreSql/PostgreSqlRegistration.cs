@@ -48,7 +48,6 @@ public static class PostgreSqlRegistration
                 context.Settings<PostgreSqlStoreOptions>());
         }, serviceKey: key);
 
-    /// <summary>Npgsql's spans and metrics, for a host that exports them.</summary>
     public static IServiceCollection AddPostgreSqlStoreTelemetry(this IServiceCollection services) => services
         .ConfigureOpenTelemetryTracerProvider(static tracing => tracing.AddNpgsql())
         .ConfigureOpenTelemetryMeterProvider(static metrics => metrics.AddNpgsqlInstrumentation());

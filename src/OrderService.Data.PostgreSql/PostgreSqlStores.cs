@@ -8,7 +8,6 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>Builds the PostgreSql store for the configured layout and switches.</summary>
 public static class PostgreSqlStores
 {
     public static StoreBundle Create(StoreContext context)
@@ -32,7 +31,6 @@ public static class PostgreSqlStores
             : WithStandbyReads(primary, database, context, postgres, logger);
     }
 
-    /// <summary>The primary's pool, from the container.</summary>
     internal static PostgresDatabase Database(StoreContext context, ILogger? logger = null) => new(
         context.Services.GetRequiredKeyedService<NpgsqlDataSource>(PostgreSqlRegistration.PrimaryDataSource),
             context.ConnectionString, context.Options, context.Settings<PostgreSqlStoreOptions>(), logger);

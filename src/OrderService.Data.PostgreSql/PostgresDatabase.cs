@@ -5,7 +5,6 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>The PostgreSQL connection pool as the stores see it.</summary>
 public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
 {
     public const string ProviderName = "postgresql";
@@ -33,9 +32,6 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         _readsOnly = readsOnly;
     }
 
-    /// <summary>
-    /// Sets <paramref name="builder"/> to <paramref name="connectionString"/> with the store's settings.
-    /// </summary>
     public static void Tune(NpgsqlConnectionStringBuilder builder, string connectionString, StoreOptions options,
         PostgreSqlStoreOptions postgres)
     {
@@ -47,7 +43,6 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
             builder.MaxPoolSize = MinimumPoolSize;
         }
 
-        // Prepared statements save the parse and plan of every repeated statement.
         if (builder.MaxAutoPrepare == 0)
         {
             builder.MaxAutoPrepare = 64;
@@ -105,7 +100,6 @@ public sealed class PostgresDatabase : IAsyncDisposable, IConnectionPool
         return connection;
     }
 
-    /// <summary>The schema's connection, first of the process.</summary>
     public async ValueTask<NpgsqlConnection> OpenForSchemaAsync(CancellationToken cancellationToken)
     {
         try

@@ -5,11 +5,9 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.PostgreSql;
 
-/// <summary>Group commit for PostgreSQL (<see cref="IGroupCommit"/>).</summary>
 public sealed class PostgresGroupCommit : IGroupCommit, IAsyncDisposable
 {
-    private readonly Channel<PendingStatement> _queue = Channel.CreateUnbounded<PendingStatement>(
-        new UnboundedChannelOptions { SingleReader = false, SingleWriter = false });
+    private readonly Channel<PendingStatement> _queue = Channel.CreateUnbounded<PendingStatement>();
 
     private readonly PostgresDatabase _database;
     private readonly int _maxBatch;

@@ -6,13 +6,11 @@ using SQLitePCL;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>One SQLite database file as the stores see it.</summary>
 public sealed class SqliteDatabase : IAsyncDisposable
 {
     public const string ProviderName = "sqlite";
 
     private readonly string _connectionString;
-    private readonly bool _readUncommitted;
     private readonly string _connectionPragmas;
     private readonly SqliteGroupCommitWriter? _groupWriter;
 
@@ -24,14 +22,14 @@ public sealed class SqliteDatabase : IAsyncDisposable
 
     public SqliteDatabase(string connectionString, StoreOptions options, SqliteStoreOptions sqlite)
     {
-        _readUncommitted = options.ReadIsolation == ReadIsolation.ReadUncommitted;
+        ReadsUncommitted = options.ReadIsolation == ReadIsolation.ReadUncommitted;
         var builder = new SqliteConnectionStringBuilder(connectionString)
         {
             Pooling = true,
             DefaultTimeout = options.CommandTimeoutSeconds,
 
             // Shared cache is what lets a reader see another connection's uncommitted write (the NOLOCK risk).
-            Cache = _readUncommitted ? SqliteCacheMode.Shared : SqliteCacheMode.Private,
+            Cache = ReadsUncommitted ? SqliteCacheMode.Shared : SqliteCacheMode.Private,
         };
         _connectionString = builder.ToString();
         DataSourcePath = builder.DataSource;
@@ -48,7 +46,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
 
     public bool UsesGroupCommit => _groupWriter is not null;
 
-    public bool ReadsUncommitted => _readUncommitted;
+    public bool ReadsUncommitted { get; }
 
     /// <summary>Creates the database's folder and switches the file to WAL, once, before any other use.</summary>
     public void PrepareFile()
@@ -78,7 +76,7 @@ public sealed class SqliteDatabase : IAsyncDisposable
     public SqliteConnection OpenReader()
     {
         var connection = Open("read");
-        if (_readUncommitted)
+        if (ReadsUncommitted)
         {
             Execute(connection, "PRAGMA read_uncommitted=1;");
         }

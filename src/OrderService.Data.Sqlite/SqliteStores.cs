@@ -7,7 +7,6 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.Sqlite;
 
-/// <summary>Builds the SQLite store for the configured layout and switches.</summary>
 public static class SqliteStores
 {
     public static StoreBundle Create(StoreContext context)

@@ -43,9 +43,6 @@ public abstract class DocumentDialect
     /// <summary>The documents of the ids bound by <see cref="AddIdSet"/>, in one parameter.</summary>
     public abstract string SelectManyByIdSet { get; }
 
-    /// <summary>The documents of <paramref name="count"/> ids bound by <see cref="AddIdList"/>.</summary>
-    public string SelectManyByIdList(int count) => DocumentQueries.SelectManyByList(count);
-
     /// <summary>The oldest keys up to <c>@limit</c>, through the index on created_at.</summary>
     public virtual string DeleteExpiredKeys => """
         DELETE FROM order_document_keys WHERE key IN (

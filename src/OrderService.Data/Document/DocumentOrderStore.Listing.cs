@@ -4,7 +4,6 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Document;
 
-/// <summary>The customer listing of the document layout, one keyset page at a time.</summary>
 public sealed partial class DocumentOrderStore
 {
     /// <summary>A keyset page: the positions-only lookahead, then the documents of its range.</summary>

@@ -4,10 +4,8 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Document;
 
-/// <summary>The transitions of the document layout (see <see cref="IOrderStore.TransitionAsync"/>).</summary>
 public sealed partial class DocumentOrderStore
 {
-    /// <summary>One unit of the dialect's transition statements.</summary>
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
         var statements = _dialect.TransitionStatements(command);

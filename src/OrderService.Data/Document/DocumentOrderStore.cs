@@ -95,7 +95,7 @@ public sealed partial class DocumentOrderStore : IOrderStore
 
         foreach (var chunk in distinct.Chunk(InListChunkSize))
         {
-            await using var command = Command(connection, null, _dialect.SelectManyByIdList(chunk.Length));
+            await using var command = Command(connection, null, DocumentQueries.SelectManyByList(chunk.Length));
             _dialect.AddIdList(command.Parameters, chunk);
             await foreach (var order in StreamAsync(command, "document.get_many", cancellationToken))
             {

@@ -8,7 +8,6 @@ public static class DocumentQueries
 {
     public const string SelectState = "SELECT status, version FROM order_documents WHERE id = @id";
 
-    /// <summary>A keyset page's lookahead.</summary>
     public static string PagePositions(bool withStatus, bool withAfter) =>
         PagePositionTexts[(withStatus ? 2 : 0) + (withAfter ? 1 : 0)];
 

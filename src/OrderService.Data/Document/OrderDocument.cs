@@ -66,7 +66,6 @@ public static class OrderDocument
         return TransitionResult.Replayed(order, storedVersion);
     }
 
-    /// <summary>A batch's ids, each once.</summary>
     public static Guid[] DistinctIds(IReadOnlyCollection<Guid> ids) => ids.Distinct().ToArray();
 
     private static OrderEventData Normalize(OrderEventData data) =>

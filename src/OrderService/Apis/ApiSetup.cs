@@ -4,8 +4,6 @@ using OrderService.Problems;
 
 namespace OrderService.Apis;
 
-/// <summary>What the endpoints rely on: the JSON contract (warmed up in the background), the body limit, the problems,
-/// validation and the handlers' services.</summary>
 public static class ApiSetup
 {
     public static WebApplicationBuilder AddOrdersApi(this WebApplicationBuilder builder)

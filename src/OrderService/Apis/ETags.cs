@@ -8,7 +8,6 @@ public static class ETags
 {
     public static string For(int version) => string.Create(CultureInfo.InvariantCulture, $"\"{version}\"");
 
-    /// <summary>Sets the ETag header and answers 200 with the order.</summary>
     public static Microsoft.AspNetCore.Http.HttpResults.Ok<Order> Ok(Order order, HttpResponse response)
     {
         response.Headers.ETag = For(order.Version);

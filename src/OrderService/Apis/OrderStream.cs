@@ -17,7 +17,6 @@ namespace OrderService.Apis;
 /// </summary>
 public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCodeHttpResult, ICustomerScopedResult
 {
-    /// <summary>The request time-out policy of every streamed response: its deadline.</summary>
     public const string TimeoutPolicy = "stream";
 
     private const int FlushEvery = 32;
@@ -38,7 +37,6 @@ public sealed class OrderStream : IResult, IEndpointMetadataProvider, IStatusCod
 
     public int? StatusCode => StatusCodes.Status200OK;
 
-    /// <summary>Starts the query and waits for its first row.</summary>
     public static async Task<OrderStream> OpenAsync(IAsyncEnumerable<Order> orders,
         CancellationToken cancellationToken)
     {

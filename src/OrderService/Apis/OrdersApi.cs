@@ -60,7 +60,6 @@ public static class OrdersApi
                 "Cancelled event. If-Match works as for pay.")
             .AcceptsJsonOnly().Transition();
 
-        // Pay, ship, complete and cancel take an optional Idempotency-Key.
         orders.MapPost("/batch", GetOrdersBatchAsync).WithName("GetOrdersBatch")
             .WithSummary("The orders among 1–1,000 ids, streamed; unknown ids are left out.")
             .WithDescription("Reads many orders by id in one call, as a JSON array streamed while the store returns " +
@@ -132,50 +131,30 @@ public static class OrdersApi
     internal static Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> PayOrderAsync(
         Guid id,
         PayOrderRequest? request,
-        [FromHeader(Name = IfMatchHeader)] string? ifMatch,
-        [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] IOrderStore store,
-        [FromServices] TimeProvider clock,
-        HttpResponse response,
-        CancellationToken cancellationToken) =>
+        [AsParameters] Step step) =>
         StepAsync(id, OrderAction.Pay, request?.PaymentReference is { } reference
                 ? new OrderEventData(PaymentReference: reference) : NoData,
-            ifMatch, idempotencyKey, store, clock, response, cancellationToken);
+            step);
 
     internal static Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> ShipOrderAsync(
         Guid id,
         ShipOrderRequest request,
-        [FromHeader(Name = IfMatchHeader)] string? ifMatch,
-        [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] IOrderStore store,
-        [FromServices] TimeProvider clock,
-        HttpResponse response,
-        CancellationToken cancellationToken) =>
+        [AsParameters] Step step) =>
         StepAsync(id, OrderAction.Ship, new OrderEventData(Carrier: request.Carrier,
                 TrackingNumber: request.TrackingNumber),
-            ifMatch, idempotencyKey, store, clock, response, cancellationToken);
+            step);
 
     internal static Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> CompleteOrderAsync(
         Guid id,
-        [FromHeader(Name = IfMatchHeader)] string? ifMatch,
-        [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] IOrderStore store,
-        [FromServices] TimeProvider clock,
-        HttpResponse response,
-        CancellationToken cancellationToken) =>
-        StepAsync(id, OrderAction.Complete, NoData, ifMatch, idempotencyKey, store, clock, response, cancellationToken);
+        [AsParameters] Step step) =>
+        StepAsync(id, OrderAction.Complete, NoData, step);
 
     internal static Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> CancelOrderAsync(
         Guid id,
         CancelOrderRequest? request,
-        [FromHeader(Name = IfMatchHeader)] string? ifMatch,
-        [FromHeader(Name = IdempotencyKeyHeader)] string? idempotencyKey,
-        [FromServices] IOrderStore store,
-        [FromServices] TimeProvider clock,
-        HttpResponse response,
-        CancellationToken cancellationToken) =>
+        [AsParameters] Step step) =>
         StepAsync(id, OrderAction.Cancel, request?.Reason is { } reason ? new OrderEventData(Reason: reason) : NoData,
-            ifMatch, idempotencyKey, store, clock, response, cancellationToken);
+            step);
 
     internal static async Task<OrderStream> GetOrdersBatchAsync(
         OrderBatchRequest request,
@@ -195,34 +174,39 @@ public static class OrdersApi
         CallerKeys.Scoped(response.HttpContext.User,
             OrderRequestRules.IdempotencyKey(Present(header, response, IdempotencyKeyHeader), ref errors));
 
+    /// <summary>What every workflow step binds besides its id and body.</summary>
+    internal readonly record struct Step(
+        [property: FromHeader(Name = IfMatchHeader)] string? IfMatch,
+        [property: FromHeader(Name = IdempotencyKeyHeader)] string? IdempotencyKey,
+        [property: FromServices] IOrderStore Store,
+        [property: FromServices] TimeProvider Clock,
+        HttpResponse Response,
+        CancellationToken CancellationToken);
+
     /// <summary>A workflow step: If-Match and Idempotency-Key are checked together, so one 400 names both.</summary>
     private static async Task<Results<Ok<Order>, ValidationProblem, ProblemHttpResult>> StepAsync(
         Guid id,
         OrderAction action,
         OrderEventData data,
-        string? ifMatch,
-        string? idempotencyKey,
-        IOrderStore store,
-        TimeProvider clock,
-        HttpResponse response,
-        CancellationToken cancellationToken)
+        Step step)
     {
         var errors = default(ValidationErrors);
-        var expected = OrderRequestRules.IfMatch(Present(ifMatch, response, IfMatchHeader), ref errors);
-        var key = Key(idempotencyKey, response, ref errors);
+        var response = step.Response;
+        var expected = OrderRequestRules.IfMatch(Present(step.IfMatch, response, IfMatchHeader), ref errors);
+        var key = Key(step.IdempotencyKey, response, ref errors);
         if (errors.Any)
         {
             return errors.ToProblem();
         }
 
         // The event is stamped here, so every store records the same instant.
-        var result = await store.TransitionAsync(
-            new TransitionCommand(id, action, expected, Timestamps.Now(clock), data)
+        var result = await step.Store.TransitionAsync(
+            new TransitionCommand(id, action, expected, Timestamps.Now(step.Clock), data)
             {
                 IdempotencyKey = key,
                 RequestHash = key is null ? string.Empty : RequestFingerprint.OfTransition(id, action, data),
             },
-            cancellationToken);
+            step.CancellationToken);
         return result.Outcome switch
         {
             TransitionOutcome.Applied or TransitionOutcome.Replayed => Succeeded(result, response),

@@ -54,7 +54,7 @@ internal sealed class ProblemAuthorizationResultHandler : IAuthorizationMiddlewa
 
         await context.ForbidAsync();
         var failed = authorizeResult.AuthorizationFailure?.FailedRequirements ?? [];
-        var onlyCustomer = failed.Contains(CustomerRequirement.Instance) && !failed.OfType<ScopeRequirement>().Any();
+        var onlyCustomer = failed.Contains(OrderScopes.CustomerRequirement) && !failed.OfType<ScopeRequirement>().Any();
         await ProblemSetup.WriteAsync(context,
             onlyCustomer ? AuthorizationProblems.NoCustomer() : AuthorizationProblems.MissingScope(scope ?? "(none)"));
     }

@@ -3,7 +3,6 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Authorization;
 
-/// <summary>Whether calls need a bearer token.</summary>
 public enum AuthorizationMode
 {
     Bearer,

@@ -6,7 +6,6 @@ using OrderService.Data;
 
 namespace OrderService.Authorization;
 
-/// <summary>Whether calls need a bearer token (<see cref="AuthorizationSettings.Resolve"/>).</summary>
 public sealed record BearerAuthorizationSwitch(bool IsOn);
 
 /// <summary>JWT bearer authorization, configured the ASP.NET Core way; fails closed outside Development.</summary>
@@ -42,7 +41,7 @@ public static class BearerAuthorization
         foreach (var scope in (string[])[OrderScopes.Read, OrderScopes.Write, OrderScopes.Fulfil])
         {
             authorization.AddPolicy(scope, policy => policy.RequireAuthenticatedUser()
-                .AddRequirements(new ScopeRequirement(scope), CustomerRequirement.Instance));
+                .AddRequirements(new ScopeRequirement(scope), OrderScopes.CustomerRequirement));
         }
 
         services.AddSingleton<IAuthorizationMiddlewareResultHandler, ProblemAuthorizationResultHandler>();

@@ -36,7 +36,6 @@ public sealed class BearerTokenOptions
     private const string AudienceRule =
         "At least one audience (ValidAudience or ValidAudiences): without one, a token for any audience would pass.";
 
-    /// <summary>A symmetric key as <c>dotnet user-jwts</c> stores it.</summary>
     [Description("One symmetric signing key.")]
     public sealed class SigningKey
     {

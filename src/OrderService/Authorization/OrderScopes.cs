@@ -1,5 +1,5 @@
 using System.Security.Claims;
-using Microsoft.AspNetCore.Authorization;
+using Microsoft.AspNetCore.Authorization.Infrastructure;
 
 namespace OrderService.Authorization;
 
@@ -16,11 +16,14 @@ public static class OrderScopes
     /// <summary>A token with this claim reaches only that customer's orders.</summary>
     public const string CustomerClaim = "customer_id";
 
+    /// <summary>Every customer is reached by orders:admin, never by a missing customer_id claim.</summary>
+    public static readonly AssertionRequirement CustomerRequirement = new(static c =>
+        c.User.HasClaim(static claim => claim.Type == CustomerClaim) || Has(c.User, Admin));
+
     // "scope" as RFC 8693 names it; the long name is what it becomes if an operator sets MapInboundClaims=true.
     private static readonly string[] ScopeClaimTypes =
         ["scope", "scp", "http://schemas.microsoft.com/identity/claims/scope"];
 
-    /// <summary>The token's <c>sub</c> (NameIdentifier under MapInboundClaims); null without a token.</summary>
     public static string? Subject(ClaimsPrincipal user) =>
         (user.FindFirst("sub") ?? user.FindFirst(ClaimTypes.NameIdentifier))?.Value;
 
@@ -48,35 +51,7 @@ public static class OrderScopes
     }
 }
 
-/// <summary>Requires one scope.</summary>
-public sealed class ScopeRequirement(string scope) : AuthorizationHandler<ScopeRequirement>, IAuthorizationRequirement
+public sealed class ScopeRequirement(string scope) : AssertionRequirement(c => OrderScopes.Has(c.User, scope))
 {
     public string Scope { get; } = scope;
-
-    protected override Task HandleRequirementAsync(AuthorizationHandlerContext context, ScopeRequirement requirement)
-    {
-        if (OrderScopes.Has(context.User, requirement.Scope))
-        {
-            context.Succeed(requirement);
-        }
-
-        return Task.CompletedTask;
-    }
-}
-
-/// <summary>Every customer is reached by orders:admin, never by a missing customer_id claim.</summary>
-public sealed class CustomerRequirement : AuthorizationHandler<CustomerRequirement>, IAuthorizationRequirement
-{
-    public static readonly CustomerRequirement Instance = new();
-
-    protected override Task HandleRequirementAsync(AuthorizationHandlerContext context, CustomerRequirement requirement)
-    {
-        if (context.User.HasClaim(static c => c.Type == OrderScopes.CustomerClaim)
-            || OrderScopes.Has(context.User, OrderScopes.Admin))
-        {
-            context.Succeed(requirement);
-        }
-
-        return Task.CompletedTask;
-    }
 }

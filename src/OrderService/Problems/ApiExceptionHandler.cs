@@ -28,8 +28,6 @@ public sealed partial class ApiExceptionHandler(IOptions<ResilienceOptions> resi
                         unavailable.Message);
                 }
 
-                // An open circuit knows when it will let a call through again; any other outage uses the configured
-                // hint.
                 var retryAfter = unavailable.RetryAfter is { } left
                     ? Math.Max(1, (int)Math.Ceiling(left.TotalSeconds))
                     : resilience.Value.RetryAfterSeconds;

@@ -5,7 +5,6 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Problems;
 
-/// <summary>The domain's problems, one factory each.</summary>
 public static class ApiProblems
 {
     public const string OrderNotFoundType = "urn:orderservice:problem:order-not-found";

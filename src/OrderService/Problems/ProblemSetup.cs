@@ -12,7 +12,6 @@ public static class ProblemSetup
         // Binding failures throw, so the exception handler can answer them as problems that name the field, instead of
         // an empty 400.
         services.Configure<RouteHandlerOptions>(routes => routes.ThrowOnBadRequest = true);
-        // The framework gives each problem its status's type and title; validation errors are renamed here.
         services.AddProblemDetails(problems => problems.CustomizeProblemDetails = static context =>
         {
             if (context.ProblemDetails is HttpValidationProblemDetails invalid)
@@ -36,7 +35,6 @@ public static class ProblemSetup
         return app;
     }
 
-    /// <summary>Answers <paramref name="problem"/> with its status, through IProblemDetailsService.</summary>
     public static Task WriteAsync(HttpContext httpContext, ProblemDetails problem)
     {
         httpContext.Response.StatusCode = problem.Status ??= StatusCodes.Status500InternalServerError;

@@ -19,7 +19,6 @@ public sealed class OpenApiSettings
     public bool? Enabled { get; set; }
 }
 
-/// <summary>The OpenAPI document at /openapi/v1.json.</summary>
 public static class OpenApiSetup
 {
     private const string Description =
@@ -52,7 +51,6 @@ public static class OpenApiSetup
             "not called until the break ends).",
     };
 
-    /// <summary>Whether <c>OpenApi:Enabled</c>, or else the Development environment, says to serve them.</summary>
     public static bool IsServed(IServiceProvider services) =>
         services.GetRequiredService<IOptions<OpenApiSettings>>().Value.Enabled
         ?? services.GetRequiredService<IHostEnvironment>().IsDevelopment();

@@ -42,29 +42,23 @@ public static class Telemetry
     /// <summary>What every signal holds, as configuration only.</summary>
     public static IServiceCollection Describe(IServiceCollection services, string serviceName = DefaultServiceName)
     {
-        services.ConfigureOpenTelemetryTracerProvider(tracing =>
-            DescribeTraces(tracing.ConfigureResource(resource => resource.AddService(serviceName))));
-        services.ConfigureOpenTelemetryMeterProvider(metrics =>
-            DescribeMetrics(metrics.ConfigureResource(resource => resource.AddService(serviceName))));
+        services.ConfigureOpenTelemetryTracerProvider(tracing => tracing
+            .ConfigureResource(resource => resource.AddService(serviceName))
+            .AddAspNetCoreInstrumentation(static aspNetCore =>
+
+                // Probes every few seconds would drown the traces that matter.
+                aspNetCore.Filter = static context =>
+                    !context.Request.Path.StartsWithSegments("/health", StringComparison.OrdinalIgnoreCase))
+            .AddHttpClientInstrumentation()
+            .AddSource(StoreTelemetry.Name));
+        services.ConfigureOpenTelemetryMeterProvider(metrics => metrics
+            .ConfigureResource(resource => resource.AddService(serviceName))
+            .AddAspNetCoreInstrumentation()
+            .AddHttpClientInstrumentation()
+            .AddRuntimeInstrumentation()
+            .AddMeter(StoreTelemetry.Name, "Polly"));
         services.ConfigureOpenTelemetryLoggerProvider(logs =>
             logs.ConfigureResource(resource => resource.AddService(serviceName)));
         return services.AddStoreEngineTelemetry();
     }
-
-    private static void DescribeTraces(TracerProviderBuilder tracing) => tracing
-        .AddAspNetCoreInstrumentation(static aspNetCore =>
-
-            // Probes every few seconds would drown the traces that matter.
-            aspNetCore.Filter = static context =>
-                !context.Request.Path.StartsWithSegments("/health", StringComparison.OrdinalIgnoreCase))
-        .AddHttpClientInstrumentation()
-        .AddSource(StoreTelemetry.Name);
-
-    private static void DescribeMetrics(MeterProviderBuilder metrics) => metrics
-        .AddAspNetCoreInstrumentation()
-        .AddHttpClientInstrumentation()
-        .AddRuntimeInstrumentation()
-        .AddMeter(StoreTelemetry.Name, PollyMeter);
-
-    private const string PollyMeter = "Polly";
 }

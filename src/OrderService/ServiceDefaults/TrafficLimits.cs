@@ -66,7 +66,6 @@ public static class TrafficLimits
         return app;
     }
 
-    /// <summary>The token's subject when authenticated, else the remote address.</summary>
     private static string ClientOf(HttpContext context) =>
         OrderScopes.Subject(context.User) is { } subject
             ? "sub:" + subject
@@ -100,7 +99,6 @@ public static class TrafficLimits
     }
 }
 
-/// <summary>The <c>RateLimiting</c> section.</summary>
 [Description("ASP.NET Core's rate limiter: a fixed window per client, the token's sub when authenticated, else the " +
     "remote address (behind a proxy, anonymous callers share the proxy's). Over the limit: 429 with Retry-After. " +
     "/health is not limited.")]
@@ -117,7 +115,6 @@ public sealed class RateLimitingOptions
     public int WindowSeconds { get; set; } = 10;
 }
 
-/// <summary>The <c>RequestTimeouts</c> section.</summary>
 [Description("ASP.NET Core's request time-outs. A request still running at its time-out is cancelled; one that has " +
     "not answered yet gets 503 with Retry-After, a streamed response that has begun is cut off.")]
 public sealed class RequestTimeoutSettings

@@ -7,7 +7,6 @@ using OrderService.Data.Sqlite;
 
 namespace OrderService.Stores;
 
-/// <summary>The store engines this build ships, each from its own project.</summary>
 internal static class StoreEngines
 {
     public static IHostApplicationBuilder AddStoreEngines(this IHostApplicationBuilder builder)
@@ -21,7 +20,6 @@ internal static class StoreEngines
         return builder;
     }
 
-    /// <summary>Each engine's driver instrumentation, described only when something exports.</summary>
     public static IServiceCollection AddStoreEngineTelemetry(this IServiceCollection services)
     {
 #if !NATIVE_AOT

@@ -88,7 +88,6 @@ public static class OrderRequestRules
         return null;
     }
 
-    /// <summary>The listing's limit.</summary>
     public static int Limit(string? value, ref ValidationErrors errors)
     {
         if (string.IsNullOrEmpty(value))
