@@ -10,7 +10,7 @@ public sealed partial class MongoOrderStore
     {
         var options = new FindOptions<BsonDocument,
             BsonDocument> { Projection = OrderDefinitions.IdOnly, Limit = limit };
-        using var cursor = await _orders.FindAsync(OrderDefinitions.HoldingKeysStoredBefore(storedBefore), options,
+        using var cursor = await Orders.FindAsync(OrderDefinitions.HoldingKeysStoredBefore(storedBefore), options,
             cancellationToken);
         var ids = (await cursor.ToListAsync(cancellationToken)).ConvertAll(order => order[OrderBson.Id]);
         if (ids.Count == 0)
@@ -19,7 +19,7 @@ public sealed partial class MongoOrderStore
         }
 
         // Modified, not found: an order another replica's clean-up pulled first is not counted twice.
-        var pulled = await _orders.UpdateManyAsync(
+        var pulled = await Orders.UpdateManyAsync(
             OrderDefinitions.HoldingKeysStoredBefore(storedBefore, ids),
                 OrderDefinitions.ForgetKeysStoredBefore(storedBefore), cancellationToken: cancellationToken);
         return (int)pulled.ModifiedCount;

@@ -9,11 +9,17 @@ public sealed partial class MongoOrderStore
 {
     public async Task<TransitionResult> TransitionAsync(TransitionCommand command, CancellationToken cancellationToken)
     {
+        var filter = OrderDefinitions.Transitionable(command);
+        var update = OrderDefinitions.Transition(command);
+        var options = new FindOneAndUpdateOptions<BsonDocument,
+            Order> { ReturnDocument = ReturnDocument.After, Projection = OrderDefinitions.WithoutKeys };
         using var session = await StartSessionAsync(cancellationToken);
         Order? after;
         try
         {
-            after = await UpdateAsync(session, command, cancellationToken);
+            after = await (session is null
+                ? Orders.FindOneAndUpdateAsync(filter, update, options, cancellationToken)
+                : Orders.FindOneAndUpdateAsync(session, filter, update, options, cancellationToken));
         }
         catch (MongoException taken) when (command.IdempotencyKey is not null && MongoUniqueClash.Is(taken))
         {
@@ -25,18 +31,6 @@ public sealed partial class MongoOrderStore
         return after is not null
             ? TransitionResult.Applied(after)
             : await ExplainNoMatchAsync(session, command, cancellationToken);
-    }
-
-    private async Task<Order?> UpdateAsync(IClientSessionHandle? session, TransitionCommand command,
-        CancellationToken cancellationToken)
-    {
-        var filter = OrderDefinitions.Transitionable(command);
-        var update = OrderDefinitions.Transition(command);
-        var options = new FindOneAndUpdateOptions<BsonDocument,
-            Order> { ReturnDocument = ReturnDocument.After, Projection = OrderDefinitions.WithoutKeys };
-        return await (session is null
-            ? _orders.FindOneAndUpdateAsync(filter, update, options, cancellationToken)
-            : _orders.FindOneAndUpdateAsync(session, filter, update, options, cancellationToken));
     }
 
     private async Task<TransitionResult> ExplainNoMatchAsync(IClientSessionHandle? session, TransitionCommand command,

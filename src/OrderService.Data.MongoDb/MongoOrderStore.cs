@@ -13,7 +13,6 @@ public sealed partial class MongoOrderStore : IOrderStore
 
     private readonly IMongoClient _client;
     private readonly IMongoDatabase _database;
-    private readonly IMongoCollection<BsonDocument> _orders;
     private readonly IMongoCollection<BsonDocument> _explaining;
     private readonly ClientSessionOptions _requestSession;
     private readonly StoreOptions _options;
@@ -28,16 +27,14 @@ public sealed partial class MongoOrderStore : IOrderStore
         _client = client;
         _options = options;
         _database = client.GetDatabase(settings.DatabaseName);
-        // The reads and writes of orders take the client's switches; the fallback store reads the primary.
         var orders = primaryReads ? new MongoCollectionSettings { ReadPreference = ReadPreference.Primary } : null;
-        _orders = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, orders);
+        Orders = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, orders);
         _explaining = _database.GetCollection<BsonDocument>(MongoSettings.CollectionName, settings.Explaining);
 
         _requestSession = new ClientSessionOptions { CausalConsistency = settings.CausalSessions };
     }
 
-    /// <summary>The collection the schema gate creates indexes on.</summary>
-    public IMongoCollection<BsonDocument> Orders => _orders;
+    public IMongoCollection<BsonDocument> Orders { get; }
 
     public async Task<CreateResult> CreateAsync(NewOrder order, CancellationToken cancellationToken)
     {
@@ -48,10 +45,9 @@ public sealed partial class MongoOrderStore : IOrderStore
         using var session = await StartSessionAsync(cancellationToken);
         try
         {
-            var insert = session is null
-                ? _orders.InsertOneAsync(document, null, cancellationToken)
-                : _orders.InsertOneAsync(session, document, null, cancellationToken);
-            await insert;
+            await (session is null
+                ? Orders.InsertOneAsync(document, null, cancellationToken)
+                : Orders.InsertOneAsync(session, document, null, cancellationToken));
             return new CreateResult(CreateOutcome.Created, stored);
         }
         catch (MongoException duplicate) when (MongoUniqueClash.Is(duplicate))
@@ -64,7 +60,7 @@ public sealed partial class MongoOrderStore : IOrderStore
     {
         using var session = await StartSessionAsync(cancellationToken);
         var options = new FindOptions<BsonDocument, Order> { Projection = OrderDefinitions.WithoutKeys, Limit = 1 };
-        using var cursor = await FindAsync(_orders, session, OrderDefinitions.ById(id), options, cancellationToken);
+        using var cursor = await FindAsync(Orders, session, OrderDefinitions.ById(id), options, cancellationToken);
         return await cursor.FirstOrDefaultAsync(cancellationToken);
     }
 
@@ -80,17 +76,17 @@ public sealed partial class MongoOrderStore : IOrderStore
         using var session = await StartSessionAsync(cancellationToken);
         foreach (var chunk in _options.BatchFilter == BatchFilter.Json ? [distinct] : distinct.Chunk(InListChunkSize))
         {
-            await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk),
-                BatchOptions(OrderDefinitions.WithoutKeys, chunk.Length), cancellationToken))
+            var options = new FindOptions<BsonDocument, Order>
+            {
+                Projection = OrderDefinitions.WithoutKeys,
+                BatchSize = Math.Min(chunk.Length, InListChunkSize),
+            };
+            await foreach (var order in StreamAsync(session, OrderDefinitions.ByIds(chunk), options, cancellationToken))
             {
                 yield return order;
             }
         }
     }
-
-    private static FindOptions<BsonDocument,
-        TRow> BatchOptions<TRow>(ProjectionDefinition<BsonDocument, TRow> projection, int ids) =>
-        new() { Projection = projection, BatchSize = Math.Min(ids, InListChunkSize) };
 
     /// <summary>A ping that needs the primary: ready means writes can be accepted.</summary>
     public Task CheckReadyAsync(CancellationToken cancellationToken) =>
@@ -123,7 +119,7 @@ public sealed partial class MongoOrderStore : IOrderStore
         IClientSessionHandle? session, FilterDefinition<BsonDocument> filter, FindOptions<BsonDocument, Order> options,
             [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        using var cursor = await FindAsync(_orders, session, filter, options, cancellationToken);
+        using var cursor = await FindAsync(Orders, session, filter, options, cancellationToken);
         while (await cursor.MoveNextAsync(cancellationToken))
         {
             foreach (var order in cursor.Current)

@@ -8,8 +8,6 @@ namespace OrderService.Data.MongoDb;
 /// <summary>Offers the MongoDB store to the host; it is built only when Store:Provider=MongoDb.</summary>
 public static class MongoRegistration
 {
-    private const string UriKey = $"ConnectionStrings:{StoreRegistration.ConnectionStringName}";
-
     public static IServiceCollection AddMongoDbOrderStore(this IServiceCollection services)
     {
         // Parsed at start-up, as other engines' drivers parse theirs.
@@ -17,7 +15,8 @@ public static class MongoRegistration
                 store.Provider != StoreProvider.MongoDb
                 || configuration.GetConnectionString(StoreRegistration.ConnectionStringName) is not { Length: > 0 } uri
                 || MongoSettings.ParseUrl(uri) is not null,
-            $"Invalid setting {UriKey} = (value hidden: it may hold a credential); allowed: {MongoSettings.UriForm}.");
+            $"Invalid setting ConnectionStrings:{StoreRegistration.ConnectionStringName} = (value hidden: it may " +
+            $"hold a credential); allowed: {MongoSettings.UriForm}.");
         return services
             .AddSettings<MongoStoreOptions>(MongoStoreOptions.SectionName, static (c, o) => c.Bind(o),
                 new MongoStoreOptionsAnnotations())

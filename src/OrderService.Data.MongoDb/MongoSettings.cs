@@ -7,40 +7,28 @@ using OrderService.Data.Resilience;
 namespace OrderService.Data.MongoDb;
 
 /// <summary>The one place where the MongoDB switches become driver settings.</summary>
-public sealed class MongoSettings
+/// <param name="Client">The client's settings (frozen by the MongoClient that takes them).</param>
+/// <param name="DatabaseName">The URI's path, else <see cref="DefaultDatabase"/>.</param>
+/// <param name="Effective">Each switch's value in force and where it came from, for the start-up log.</param>
+public sealed record MongoSettings(
+    MongoClientSettings Client, string DatabaseName, IReadOnlyList<EffectiveSetting> Effective)
 {
     public const string DefaultDatabase = "orders";
     public const string CollectionName = "orders";
     public const string ApplicationName = "OrderService";
 
-    private MongoSettings(MongoClientSettings client, string databaseName, IReadOnlyList<EffectiveSetting> effective)
+    /// <summary>
+    /// The read that explains a write that matched nothing, or finds the order an idempotency key already created,
+    /// asks the primary for its newest state.
+    /// </summary>
+    public MongoCollectionSettings Explaining { get; } = new()
     {
-        Client = client;
-        DatabaseName = databaseName;
-        Effective = effective;
-
-        // The read that explains a write that matched nothing, or finds the order an idempotency key already created,
-        // asks the primary for its newest state.
-        Explaining = new MongoCollectionSettings
-        {
-            ReadConcern = ReadConcern.Local,
-            ReadPreference = ReadPreference.Primary,
-        };
-    }
-
-    /// <summary>The client's settings (frozen by the MongoClient that takes them).</summary>
-    public MongoClientSettings Client { get; }
-
-    /// <summary>The URI's path, else <see cref="DefaultDatabase"/>.</summary>
-    public string DatabaseName { get; }
-
-    public MongoCollectionSettings Explaining { get; }
+        ReadConcern = ReadConcern.Local,
+        ReadPreference = ReadPreference.Primary,
+    };
 
     /// <summary>Whether PerRequest sessions are causal: not with read concern "available", which forbids it.</summary>
     public bool CausalSessions => Client.ReadConcern.Level != ReadConcernLevel.Available;
-
-    /// <summary>Each switch's value in force and where it came from, for the start-up log.</summary>
-    public IReadOnlyList<EffectiveSetting> Effective { get; }
 
     public static MongoSettings Build(string connectionString, MongoStoreOptions options, ResilienceOptions resilience)
     {

@@ -5,7 +5,6 @@ using MongoDB.Driver;
 
 namespace OrderService.Data.MongoDb;
 
-/// <summary><c>Store:MongoDb</c>: the seed's MongoDB switches, each honoured in one place.</summary>
 [Description("The MongoDB write and read concerns, and how lists are read (with Store:Provider=MongoDb). Every key " +
     "is optional; a key set here wins over the same option in the mongodb:// connection string, which wins over the " +
     "driver's and the server's defaults.")]
@@ -31,7 +30,6 @@ public sealed class MongoStoreOptions
         "connection string's journal, else the server's default.")]
     public bool? Journal { get; set; }
 
-    /// <summary>Below the attempt timeout, or the attempt is abandoned before the server could say so.</summary>
     [Description("The write concern's wtimeout: how long the server waits for W members before it answers with a " +
         "write-concern error (the write stays applied on the primary). Unset: the connection string's wtimeoutMS, " +
         "else no limit. Allowed: " + WTimeoutRule + ".")]

@@ -1,7 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
-using Microsoft.Extensions.Options;
 using MongoDB.Driver;
 using OrderService.Data.Hosting;
 using OrderService.Data.Resilience;
@@ -13,7 +12,7 @@ public static class MongoStores
     public static StoreBundle Create(StoreContext context)
     {
         var options = context.Options;
-        var resilience = context.Services.GetService<IOptions<ResilienceOptions>>()?.Value ?? new ResilienceOptions();
+        var resilience = context.Settings<ResilienceOptions>();
         var logger = (context.Services.GetService<ILoggerFactory>() ?? NullLoggerFactory.Instance)
             .CreateLogger(typeof(MongoStores));
         var settings = MongoSettings.Build(context.ConnectionString, context.Settings<MongoStoreOptions>(), resilience);

@@ -64,10 +64,6 @@ public static class OrderClassMaps
     /// <summary>An order as stored, without its Idempotency-Keys.</summary>
     public static IBsonSerializer<Order> Order { get; }
 
-    /// <summary>One event as an insert embeds it, for a transition's pipeline.</summary>
-    public static BsonDocument EventDocument(int sequence, string type, DateTimeOffset at, OrderEventData data) =>
-        new OrderEvent(sequence, type, at, data).ToBsonDocument();
-
     /// <summary>
     /// The document an insert stores: a create's key is the first entry of the one key list its order's transitions
     /// add to, under one unique index.

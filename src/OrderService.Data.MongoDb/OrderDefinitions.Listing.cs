@@ -54,7 +54,6 @@ public static partial class OrderDefinitions
                 Filter.Gte(OrderBson.Id, (BsonValue)OrderBson.IdValue(range.Last.Id))));
     }
 
-    /// <summary>A position as the lookahead reads it (<see cref="PositionOnly"/>).</summary>
     public static OrderPosition Position(BsonDocument document) =>
         new(OrderBson.FromMicroseconds(document[OrderBson.CreatedAt].AsInt64), document[OrderBson.Id]
             .AsBsonBinaryData.ToGuid(GuidRepresentation.Standard));

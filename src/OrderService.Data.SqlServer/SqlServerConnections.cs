@@ -47,7 +47,6 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
     }
 
-    /// <summary>The one command path of the engine (Dapper); a fault goes to <see cref="Discard"/>.</summary>
     public async Task<DbDataReader> ExecuteReaderAsync(DbConnection connection, CommandDefinition command)
     {
         try
@@ -61,7 +60,6 @@ public sealed class SqlServerConnections(Func<DbConnection> openConnection, Read
         }
     }
 
-    /// <summary>An abandoned command (<see cref="IsAbandoned"/>) or a driver fault clears the pool.</summary>
     public void Discard(DbConnection connection, Exception fault)
     {
         if (IsAbandoned(fault) || StoreErrors.IsDriverFault(fault, SqlServerTransientFaults.Instance))

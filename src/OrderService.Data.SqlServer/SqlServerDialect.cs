@@ -1,3 +1,4 @@
+using System.Data;
 using System.Globalization;
 using System.Text;
 using Microsoft.Data.SqlClient;
@@ -19,7 +20,7 @@ public sealed class SqlServerDialect(ReadIsolation readIsolation) : SqlDialect
 
     /// <summary>@Ids as nvarchar(max) (Size -1): ONE declaration, so one cached plan, for any number of ids.</summary>
     public override IStatementParameters IdSetParameters(IReadOnlyList<Guid> ids) =>
-        new SqlServerMaxText("Ids", (string)IdSet(ids));
+        new StatementArguments().Value("Ids", IdSet(ids), DbType.String, size: -1);
 
     protected override string ReadFrom(string table, string alias) =>
         readIsolation == ReadIsolation.ReadUncommitted ? $"dbo.{table} {alias} WITH (NOLOCK)" : $"dbo.{table} {alias}";

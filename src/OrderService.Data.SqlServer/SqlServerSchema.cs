@@ -6,16 +6,12 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>The relational schema on SQL Server.</summary>
 public sealed class SqlServerSchema(string connectionString)
     : SchemaDialect(new SchemaHistory(StoreLayout.Relational, Scripts())), IStoreSchema
 {
     private static readonly TimeSpan PreparationTimeout = TimeSpan.FromSeconds(120);
 
     private SharedRun? _preparation;
-
-    /// <summary>SQL Server error: "Database 'x' already exists".</summary>
-    public const int DatabaseAlreadyExists = 1801;
 
     /// <summary>CREATE DATABASE takes no parameters, so the name goes through QUOTENAME inside dynamic SQL.</summary>
     public const string CreateDatabaseIfMissing = """
@@ -34,7 +30,6 @@ public sealed class SqlServerSchema(string connectionString)
         IF @result < 0 THROW 50001, N'Could not acquire the schema lock.', 1;
         """;
 
-    /// <summary>Waits for the preparation, which runs once for every caller.</summary>
     public Task EnsureCreatedAsync(CancellationToken cancellationToken) =>
         LazyInitializer.EnsureInitialized(ref _preparation, () => new SharedRun(PrepareAsync, PreparationTimeout))
             .WaitAsync(cancellationToken);
@@ -100,9 +95,9 @@ public sealed class SqlServerSchema(string connectionString)
             await connection.ExecuteAsync(new CommandDefinition(CreateDatabaseIfMissing, new { database },
                 commandTimeout: CommandTimeoutSeconds, cancellationToken: cancellationToken));
         }
-        catch (SqlException e) when (e.Number == DatabaseAlreadyExists)
+        catch (SqlException e) when (e.Number == 1801)
         {
-            // Another instance created it between our check and our CREATE: that is what we wanted.
+            // "Database already exists": another instance created it between our check and our CREATE.
         }
     }
 
@@ -110,9 +105,7 @@ public sealed class SqlServerSchema(string connectionString)
     {
         try
         {
-            await using var connection = new SqlConnection(connectionString);
-            await connection.OpenAsync(cancellationToken);
-            StoreTelemetry.ConnectionOpened(SqlServerDialect.Provider, "schema");
+            await using var connection = await OpenAsync(cancellationToken);
             return true;
         }
         catch (SqlException e) when (e.Class < 20)

@@ -7,7 +7,6 @@ public sealed class SqlServerStoreOptions
 {
     public const string SectionName = "Store:SqlServer";
 
-    /// <summary>Where reads go, e.g. an ApplicationIntent=ReadOnly listener; writes stay on the primary.</summary>
     [Description("A readable secondary's connection string (an availability group listener with " +
         "ApplicationIntent=ReadOnly): GET by id, the batch and the listing read there; a miss is re-read on the " +
         "primary. Empty: every read goes to the primary.")]

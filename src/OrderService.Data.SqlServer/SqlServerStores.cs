@@ -7,7 +7,6 @@ using OrderService.Data.Relational;
 
 namespace OrderService.Data.SqlServer;
 
-/// <summary>Builds the SQL Server store.</summary>
 public static class SqlServerStores
 {
     public static StoreBundle Create(StoreContext context)

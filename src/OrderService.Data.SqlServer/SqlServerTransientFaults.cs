@@ -70,7 +70,8 @@ public sealed class SqlServerTransientFaults : ITransientFaults
                     return Classify(sql);
                 case TimeoutException:
                     return StoreFault.Interrupted;
-                case InvalidOperationException when IsPoolTimeout(current):
+                case InvalidOperationException
+                    when current.Message.Contains("obtaining a connection from the pool", StringComparison.Ordinal):
                     return StoreFault.Saturated;
             }
         }
@@ -131,9 +132,6 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         SocketException or IOException or Win32Exception or TimeoutException => StoreFault.Interrupted,
         _ => StoreFault.Permanent,
     };
-
-    private static bool IsPoolTimeout(Exception exception) =>
-        exception.Message.Contains("obtaining a connection from the pool", StringComparison.Ordinal);
 
     public string? DescribeError(Exception exception) => exception is SqlException sql
         ? string.Create(CultureInfo.InvariantCulture,

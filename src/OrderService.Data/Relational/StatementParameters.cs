@@ -28,8 +28,8 @@ public readonly struct ParameterTarget
     /// <summary>The target's own collection, for a binder that makes its provider's parameters itself.</summary>
     public DbParameterCollection Parameters => _batchCommand?.Parameters ?? (DbParameterCollection)_command!.Parameters;
 
-    /// <summary>Binds <paramref name="value"/> (null as DBNull).</summary>
-    public void Add(string name, object? value, DbType? type = null)
+    /// <summary>Binds <paramref name="value"/> (null as DBNull), of <paramref name="size"/> if given.</summary>
+    public void Add(string name, object? value, DbType? type = null, int? size = null)
     {
         var command = _command;
         if (command is not null && !SqlText.NamesParameter(command.CommandText, name))
@@ -43,7 +43,12 @@ public readonly struct ParameterTarget
         if (type is { } declared)
         {
             parameter.DbType = declared;
-            if (command is not null && declared == DbType.String && value is string { Length: <= DapperStringSize })
+            if (size is { } declaredSize)
+            {
+                parameter.Size = declaredSize;
+            }
+            else if (command is not null && declared == DbType.String
+                && value is string { Length: <= DapperStringSize })
             {
                 // A longer text is left unsized: no driver can take a size as a limit to cut it at.
                 parameter.Size = DapperStringSize;
@@ -64,25 +69,25 @@ public readonly struct ParameterTarget
 /// <summary>Named arguments of one statement.</summary>
 public sealed class StatementArguments : IStatementParameters
 {
-    private readonly List<(string Name, object? Value, DbType? Type)> _arguments = new(4);
+    private readonly List<(string Name, object? Value, DbType? Type, int? Size)> _arguments = new(4);
 
     /// <summary>A string, declared as such (<see cref="DbType.String"/>).</summary>
     public StatementArguments Text(string name, string? value)
     {
-        _arguments.Add((name, value, DbType.String));
+        _arguments.Add((name, value, DbType.String, null));
         return this;
     }
 
     public StatementArguments Int32(string name, int value)
     {
-        _arguments.Add((name, value, DbType.Int32));
+        _arguments.Add((name, value, DbType.Int32, null));
         return this;
     }
 
     /// <summary>A value the provider maps itself unless <paramref name="type"/> declares it.</summary>
-    public StatementArguments Value(string name, object? value, DbType? type = null)
+    public StatementArguments Value(string name, object? value, DbType? type = null, int? size = null)
     {
-        _arguments.Add((name, value, type));
+        _arguments.Add((name, value, type, size));
         return this;
     }
 
@@ -92,9 +97,9 @@ public sealed class StatementArguments : IStatementParameters
 
     public void AddTo(ParameterTarget target)
     {
-        foreach (var (name, value, type) in _arguments)
+        foreach (var (name, value, type, size) in _arguments)
         {
-            target.Add(name, value, type);
+            target.Add(name, value, type, size);
         }
     }
 }
