@@ -5,6 +5,18 @@ internal sealed class OneKeyAtATime
 {
     private readonly Dictionary<string, Turn> _turns = new(StringComparer.Ordinal);
 
+    /// <summary>How many keys have a create running or waiting (none once every turn is handed back).</summary>
+    public int KeysInUse
+    {
+        get
+        {
+            lock (_turns)
+            {
+                return _turns.Count;
+            }
+        }
+    }
+
     /// <summary>Waits for the key's turn; disposing the result hands the turn on.</summary>
     public async ValueTask<Held> EnterAsync(string key, CancellationToken cancellationToken)
     {

@@ -1,5 +1,3 @@
-using System.Collections;
-using System.Reflection;
 using OrderService.Data.MongoDb;
 using Shouldly;
 using Xunit;
@@ -10,11 +8,6 @@ namespace OrderService.Unit.Tests.Concurrency;
 public sealed class OneKeyAtATimeTests
 {
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
-
-    /// <summary>How many keys have a create running or waiting: none once every turn is handed back.</summary>
-    private static int KeysInUse(OneKeyAtATime turns) =>
-        ((ICollection)typeof(OneKeyAtATime).GetField("_turns", BindingFlags.NonPublic | BindingFlags.Instance)!
-            .GetValue(turns)!).Count;
 
     [Fact]
     public async Task A_second_create_with_the_key_waits_until_the_first_hands_on()
@@ -28,7 +21,7 @@ public sealed class OneKeyAtATimeTests
 
         first.Dispose();
         (await second.WaitAsync(TimeSpan.FromSeconds(5), Ct)).Dispose();
-        KeysInUse(turns).ShouldBe(0);
+        turns.KeysInUse.ShouldBe(0);
     }
 
     [Fact]
@@ -58,6 +51,6 @@ public sealed class OneKeyAtATimeTests
         var next = turns.EnterAsync("key-1", Ct).AsTask();
         next.IsCompletedSuccessfully.ShouldBeTrue("the cancelled waiter must not keep the turn");
         (await next).Dispose();
-        KeysInUse(turns).ShouldBe(0);
+        turns.KeysInUse.ShouldBe(0);
     }
 }
