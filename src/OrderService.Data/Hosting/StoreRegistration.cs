@@ -38,7 +38,6 @@ public static class StoreRegistration
         services.AddSingleton<IOrderStore>(sp => sp.GetRequiredService<ResilientOrderStore>());
 
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Schema);
-        services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().TransientFaults);
         services.AddSingleton<Keys.IdempotencyKeyCleanup>();
         services.AddHostedService(sp => sp.GetRequiredService<Keys.IdempotencyKeyCleanup>());
         return services;

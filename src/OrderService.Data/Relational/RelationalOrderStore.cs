@@ -233,7 +233,6 @@ public sealed partial class RelationalOrderStore : IOrderStore
         ReadFirstAsync(connection, transaction, operation, _dialect.SelectOrderById,
             new StatementArguments().Value("Id", _dialect.Id(id)), isolation, OrderRowReader.Read, cancellationToken);
 
-    /// <summary>The first row of one command, or default when it returns none.</summary>
     private async Task<T?> ReadFirstAsync<T>(DbConnection connection, DbTransaction? transaction, string operation,
         string sql, IStatementParameters parameters, string isolation, Func<DbDataReader, T> row,
         CancellationToken cancellationToken)
