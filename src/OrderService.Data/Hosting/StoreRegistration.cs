@@ -6,7 +6,6 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.Hosting;
 
-/// <summary>Chooses the store from configuration.</summary>
 public static class StoreRegistration
 {
     public const string ConnectionStringName = "Orders";

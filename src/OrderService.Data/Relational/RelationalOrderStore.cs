@@ -7,7 +7,6 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>The one relational engine.</summary>
 public sealed partial class RelationalOrderStore : IOrderStore
 {
     private const string Ping = "SELECT 1";
