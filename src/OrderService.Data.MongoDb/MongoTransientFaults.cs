@@ -34,8 +34,6 @@ public sealed class MongoTransientFaults : ITransientFaults
         PackedSqlState.SerializationFailure,
     ];
 
-    public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
-
     public StoreFault Classify(Exception exception)
     {
         for (var current = exception; current is not null; current = current.InnerException)

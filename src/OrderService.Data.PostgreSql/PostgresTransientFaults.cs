@@ -11,8 +11,6 @@ public sealed class PostgresTransientFaults : ITransientFaults
     /// <summary>How Npgsql words a wait for a pooled connection that ran out (it has no code of its own).</summary>
     public const string PoolExhausted = "The connection pool has been exhausted";
 
-    public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
-
     /// <summary>How Citus words a statement whose worker it could not reach.</summary>
     public const string CitusRemoteNodeFailure = "connection to the remote node ";
 

@@ -58,8 +58,6 @@ public sealed class SqlServerTransientFaults : ITransientFaults
         40197, 40540, // the service failed over or failed while processing the request
     ];
 
-    public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
-
     public StoreFault Classify(Exception exception)
     {
         for (var current = exception; current is not null; current = current.InnerException)

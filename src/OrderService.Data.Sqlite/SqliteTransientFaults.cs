@@ -11,8 +11,6 @@ public sealed class SqliteTransientFaults : ITransientFaults
     private const int IoError = 10;
     private const int CantOpen = 14;
 
-    public bool IsTransient(Exception exception) => Classify(exception) != StoreFault.Permanent;
-
     public StoreFault Classify(Exception exception) => exception switch
     {
         SqliteException sqlite => (sqlite.SqliteErrorCode & 0xFF) switch

@@ -3,10 +3,8 @@ namespace OrderService.Data;
 /// <summary>Which driver errors are worth a retry and what each says about a write in flight.</summary>
 public interface ITransientFaults
 {
-    bool IsTransient(Exception exception);
-
-    /// <summary>What the fault left behind; the default never reruns a write that may have committed.</summary>
-    StoreFault Classify(Exception exception) => IsTransient(exception) ? StoreFault.Interrupted : StoreFault.Permanent;
+    /// <summary>What the fault left behind; <see cref="StoreFault.Permanent"/> when it is not transient.</summary>
+    StoreFault Classify(Exception exception);
 
     /// <summary>True when the engine refused the statement for good: a defect, never retried.</summary>
     bool IsRefusal(Exception exception) => false;

@@ -3,7 +3,6 @@ using System.ComponentModel.DataAnnotations;
 
 namespace OrderService.Data;
 
-/// <summary><c>Store:IdempotencyKeys</c>: a key is honoured at least RetentionHours after it was stored.</summary>
 [Description("How long an Idempotency-Key is honoured, and the clean-up that forgets older keys. A key is honoured " +
     "for at least the retention and forgotten within the retention plus the clean-up interval; a retry after that is " +
     "a new request.")]

@@ -49,7 +49,6 @@ public enum BatchFilter
     InList,
 }
 
-/// <summary>The <c>Store</c> section: which store, which layout, and the seed's switches.</summary>
 [Description("Which store, which layout, and the reference study's switches.")]
 public sealed class StoreOptions : IValidatableObject
 {

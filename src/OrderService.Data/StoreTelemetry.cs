@@ -125,7 +125,6 @@ public static class StoreTelemetry
         _ => action.ToString().ToLowerInvariant(),
     };
 
-    /// <summary>One store call in flight; see <see cref="Call"/>.</summary>
     internal sealed class StoreCall(string provider, string operation, Activity? activity) : IDisposable
     {
         private readonly long _started = Stopwatch.GetTimestamp();

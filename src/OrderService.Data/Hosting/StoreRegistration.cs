@@ -6,7 +6,6 @@ using OrderService.Data.Resilience;
 
 namespace OrderService.Data.Hosting;
 
-/// <summary>Chooses the store from configuration.</summary>
 public static class StoreRegistration
 {
     public const string ConnectionStringName = "Orders";
@@ -38,7 +37,6 @@ public static class StoreRegistration
         services.AddSingleton<IOrderStore>(sp => sp.GetRequiredService<ResilientOrderStore>());
 
         services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().Schema);
-        services.AddSingleton(sp => sp.GetRequiredService<StoreBundle>().TransientFaults);
         services.AddSingleton<Keys.IdempotencyKeyCleanup>();
         services.AddHostedService(sp => sp.GetRequiredService<Keys.IdempotencyKeyCleanup>());
         return services;

@@ -38,7 +38,6 @@ public static class OrderHistory
             events };
     }
 
-    /// <summary>The status an event of <paramref name="eventType"/> left the order in.</summary>
     public static OrderStatus StatusReachedBy(string eventType) => eventType switch
     {
         Transitions.CreatedEventType => OrderStatus.Created,

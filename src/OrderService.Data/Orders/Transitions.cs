@@ -18,7 +18,6 @@ public static class Transitions
     private static readonly OrderStatus[] FromShipped = [OrderStatus.Shipped];
     private static readonly OrderStatus[] FromCreatedOrPaid = [OrderStatus.Created, OrderStatus.Paid];
 
-    /// <summary>The statuses from which <paramref name="action"/> is legal.</summary>
     public static IReadOnlyList<OrderStatus> AllowedFrom(OrderAction action) => action switch
     {
         OrderAction.Pay => FromCreated,
@@ -28,7 +27,6 @@ public static class Transitions
         _ => throw new ArgumentOutOfRangeException(nameof(action), action, null),
     };
 
-    /// <summary>The status an order has after <paramref name="action"/>.</summary>
     public static OrderStatus Target(OrderAction action) => action switch
     {
         OrderAction.Pay => OrderStatus.Paid,
@@ -43,7 +41,6 @@ public static class Transitions
 
     public static bool IsAllowed(OrderStatus from, OrderAction action) => AllowedFrom(action).Contains(from);
 
-    /// <summary>Judges a transition against the current state.</summary>
     public static TransitionVerdict Decide(OrderStatus current, int currentVersion, OrderAction action,
         int? expectedVersion)
     {

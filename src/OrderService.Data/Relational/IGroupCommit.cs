@@ -16,5 +16,4 @@ public interface IGroupCommit
 /// <summary>One write unit's statement; groups lock orders by OrderId, so two groups cannot deadlock.</summary>
 public readonly record struct GroupedStatement(string Sql, Guid OrderId, IStatementParameters Parameters);
 
-/// <summary>What a grouped statement returned.</summary>
 public readonly record struct GroupedResult<T>(bool RanInGroup, bool HasRow, T? Row);

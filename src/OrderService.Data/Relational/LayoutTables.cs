@@ -3,7 +3,6 @@ using Dapper;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>Which tables belong to which layout.</summary>
 public static class LayoutTables
 {
     public static IReadOnlyList<string> Of(StoreLayout layout) => layout == StoreLayout.Relational

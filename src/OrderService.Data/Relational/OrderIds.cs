@@ -8,18 +8,9 @@ public static class OrderIds
     /// </summary>
     public static Guid[] DistinctInTextOrder(IReadOnlyCollection<Guid> ids)
     {
+        // Guid's own order compares its fields as unsigned numbers: the ordinal order of its canonical text.
         var sorted = ids.ToArray();
-        Array.Sort(sorted, CompareAsText);
+        Array.Sort(sorted);
         return [.. sorted.Where((id, i) => i == 0 || id != sorted[i - 1])];
-    }
-
-    /// <summary>The ordinal order of the two ids' canonical texts.</summary>
-    public static int CompareAsText(Guid left, Guid right)
-    {
-        Span<byte> leftBytes = stackalloc byte[16];
-        Span<byte> rightBytes = stackalloc byte[16];
-        left.TryWriteBytes(leftBytes, bigEndian: true, out _);
-        right.TryWriteBytes(rightBytes, bigEndian: true, out _);
-        return leftBytes.SequenceCompareTo(rightBytes);
     }
 }

@@ -53,14 +53,8 @@ public sealed partial class RelationalOrderStore
 
         return await _connections.WriteAsync(_writeTransaction, async (connection, transaction) =>
         {
-            Order? order;
-            using (StoreTelemetry.Command(_dialect.ProviderName, "transition", sql, _writeIsolationInForce))
-            {
-                await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
-                    cancellationToken);
-                order = await reader.ReadAsync(cancellationToken) ? OrderRowReader.Read(reader) : null;
-            }
-
+            var order = await ReadFirstAsync(connection, transaction, "transition", sql, parameters,
+                _writeIsolationInForce, OrderRowReader.Read, cancellationToken);
             return await AnswerAfterWriteAsync(connection, transaction, command, order is not null, order,
                 cancellationToken);
         }, cancellationToken);
@@ -116,15 +110,8 @@ public sealed partial class RelationalOrderStore
         var parameters = TransitionParameters(command, current.Version);
         var answer = await _connections.WriteAsync(_writeTransaction, async (connection, transaction) =>
         {
-            bool applied;
-            using (StoreTelemetry.Command(_dialect.ProviderName, "transition.write", sql, _writeIsolationInForce))
-            {
-                await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
-                    cancellationToken);
-                applied = await reader.ReadAsync(cancellationToken);
-            }
-
-            if (applied)
+            if (await ReadFirstAsync(connection, transaction, "transition.write", sql, parameters,
+                _writeIsolationInForce, static _ => true, cancellationToken))
             {
                 return TransitionResult.Applied(Transitions.Apply(current, command.Action, command.At, command.Data));
             }

@@ -7,7 +7,6 @@ using OrderService.Data.Orders;
 
 namespace OrderService.Data.Relational;
 
-/// <summary>The one relational engine.</summary>
 public sealed partial class RelationalOrderStore : IOrderStore
 {
     private const string Ping = "SELECT 1";
@@ -147,20 +146,13 @@ public sealed partial class RelationalOrderStore : IOrderStore
         return new CreateResult(CreateOutcome.Replayed, OrderHistory.AsOf(first, 1));
     }
 
-    private async Task<(string Hash, Guid OrderId, int Version)?> ReadStoredKeyAsync(
+    private Task<(string Hash, Guid OrderId, int Version)?> ReadStoredKeyAsync(
         DbConnection connection, DbTransaction? transaction, string key, Guid orderId, string operation,
-            string isolation, CancellationToken cancellationToken)
-    {
-        var sql = _dialect.SelectIdempotencyKey;
-        using (StoreTelemetry.Command(_dialect.ProviderName, operation, sql, isolation))
-        {
-            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new StatementArguments()
-                .Text("Key", key).Value("Id", _dialect.Id(orderId)), cancellationToken);
-            return await reader.ReadAsync(cancellationToken)
-                ? (reader.GetString(0), reader.GetGuid(1), reader.GetInt32(2))
-                : null;
-        }
-    }
+            string isolation, CancellationToken cancellationToken) =>
+        ReadFirstAsync(connection, transaction, operation, _dialect.SelectIdempotencyKey,
+            new StatementArguments().Text("Key", key).Value("Id", _dialect.Id(orderId)), isolation,
+            static row => ((string, Guid, int)?)(row.GetString(0), row.GetGuid(1), row.GetInt32(2)),
+            cancellationToken);
 
     public async Task<Order?> GetAsync(Guid id, CancellationToken cancellationToken)
     {
@@ -235,15 +227,20 @@ public sealed partial class RelationalOrderStore : IOrderStore
         }
     }
 
-    private async Task<Order?> ReadOrderAsync(DbConnection connection, DbTransaction? transaction, string operation,
-        Guid id, string isolation, CancellationToken cancellationToken)
+    private Task<Order?> ReadOrderAsync(DbConnection connection, DbTransaction? transaction, string operation,
+        Guid id, string isolation, CancellationToken cancellationToken) =>
+        ReadFirstAsync(connection, transaction, operation, _dialect.SelectOrderById,
+            new StatementArguments().Value("Id", _dialect.Id(id)), isolation, OrderRowReader.Read, cancellationToken);
+
+    private async Task<T?> ReadFirstAsync<T>(DbConnection connection, DbTransaction? transaction, string operation,
+        string sql, IStatementParameters parameters, string isolation, Func<DbDataReader, T> row,
+        CancellationToken cancellationToken)
     {
-        var sql = _dialect.SelectOrderById;
         using (StoreTelemetry.Command(_dialect.ProviderName, operation, sql, isolation))
         {
-            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, new StatementArguments()
-                .Value("Id", _dialect.Id(id)), cancellationToken);
-            return await _connections.ReadAsync(connection, reader, OrderRowReader.Read, cancellationToken);
+            await using var reader = await ExecuteReaderAsync(connection, transaction, sql, parameters,
+                cancellationToken);
+            return await _connections.ReadAsync(connection, reader, row, cancellationToken);
         }
     }
 

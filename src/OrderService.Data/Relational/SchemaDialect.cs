@@ -24,7 +24,6 @@ public abstract class SchemaDialect(SchemaHistory history)
     /// <summary>Creates <paramref name="table"/> (version, applied_at) when it does not exist.</summary>
     public abstract string CreateVersionsTable(string table);
 
-    /// <summary>The versions recorded in <paramref name="table"/>.</summary>
     public virtual string AppliedVersions(string table) => $"SELECT version FROM {table}";
 
     /// <summary>Records <c>@version</c> in <paramref name="table"/>, applied now.</summary>

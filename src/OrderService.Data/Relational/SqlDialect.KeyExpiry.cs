@@ -1,6 +1,5 @@
 namespace OrderService.Data.Relational;
 
-/// <summary>The clean-up's delete of expired Idempotency-Keys.</summary>
 public abstract partial class SqlDialect
 {
     /// <summary>

@@ -116,10 +116,8 @@ public abstract partial class SqlDialect
 
     protected virtual string BuildSelectOrderById() => $"{BuildOrderProjection()} WHERE o.id = @Id";
 
-    /// <summary>Builds <see cref="CreateOrder"/>; the shape differs per engine.</summary>
     protected abstract string BuildCreateOrder(bool withIdempotencyKey);
 
-    /// <summary>Builds <see cref="TransitionWrite"/>; the shape differs per engine.</summary>
     protected abstract string BuildTransitionWrite(OrderAction action, bool checksVersion, bool withKey);
 
     /// <summary>

@@ -66,12 +66,10 @@ public readonly struct ParameterTarget
     }
 }
 
-/// <summary>Named arguments of one statement.</summary>
 public sealed class StatementArguments : IStatementParameters
 {
     private readonly List<(string Name, object? Value, DbType? Type, int? Size)> _arguments = new(4);
 
-    /// <summary>A string, declared as such (<see cref="DbType.String"/>).</summary>
     public StatementArguments Text(string name, string? value)
     {
         _arguments.Add((name, value, DbType.String, null));

@@ -5,7 +5,6 @@ using Microsoft.Extensions.Options;
 
 namespace OrderService.Data.Resilience;
 
-/// <summary>The <c>Resilience</c> section.</summary>
 [Description("The resilience pipeline around every store call: timeouts, retries, the circuit breaker and the 503's " +
     "Retry-After.")]
 public sealed class ResilienceOptions : IValidatableObject

@@ -67,7 +67,7 @@ public sealed partial class ResilientCalls
         {
             return await rows.MoveNextAsync();
         }
-        catch (Exception fault) when (!_faults.IsRefusal(fault) && _faults.IsTransient(fault))
+        catch (Exception fault) when (!_faults.IsRefusal(fault) && _faults.Classify(fault) != StoreFault.Permanent)
         {
             throw new StoreUnavailableException($"The order store failed mid-stream: {fault.Message}", fault);
         }

@@ -15,7 +15,6 @@ namespace OrderService.Data.Resilience;
 /// </summary>
 public static class StorePipeline
 {
-    /// <summary>The call's facts, read by the strategies.</summary>
     internal static readonly ResiliencePropertyKey<StoreCallFacts> Facts = new("orderservice.store.call");
 
     public static string KeyFor(StoreProvider provider) => "order-store-" + StoreTelemetry.SystemName(provider);
@@ -141,7 +140,6 @@ public static class StorePipeline
     };
 }
 
-/// <summary>What the pipeline needs to know about one store call.</summary>
 internal readonly record struct StoreCallFacts(string? Operation, RerunSafety Rerun);
 
 /// <summary>A fault the store called transient, with what it left behind, so strategies need not ask again.</summary>

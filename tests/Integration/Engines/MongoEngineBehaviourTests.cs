@@ -59,7 +59,7 @@ public sealed class MongoEngineBehaviourTests : IAsyncLifetime
                 clash.ErrorMessage.ShouldStartWith(MongoUniqueClash.ExclusionViolation);
             });
         MongoUniqueClash.Is(clash).ShouldBeTrue("the store must see a unique clash in either answer");
-        MongoTransientFaults.Instance.IsTransient(clash).ShouldBeFalse("a clash does not clear on retry");
+        MongoTransientFaults.Instance.Classify(clash).ShouldBe(StoreFault.Permanent, "a clash does not clear on retry");
 
         // A plain insert clash is 11000 on both, and the store answers either clash as the key's reuse (422), writing nothing.
         var insert = await Should.ThrowAsync<MongoWriteException>(() => store.Raw.InsertOneAsync(new BsonDocument("_id", OrderBson.IdValue(holder.Id)), cancellationToken: Ct));

@@ -122,7 +122,7 @@ public sealed class SqlServerEngineBehaviourTests : IClassFixture<SqlServerRelat
             lost.Message.ShouldStartWith("could not serialize access");
         }
 
-        SqlServerTransientFaults.Instance.IsTransient(lost).ShouldBeTrue("the store must retry a lost serializable writer");
+        SqlServerTransientFaults.Instance.Classify(lost).ShouldNotBe(StoreFault.Permanent, "the store must retry a lost serializable writer");
     }
 
     [Fact]
@@ -149,7 +149,7 @@ public sealed class SqlServerEngineBehaviourTests : IClassFixture<SqlServerRelat
             fault.Message.ShouldStartWith("canceling statement due to lock timeout");
         }
 
-        SqlServerTransientFaults.Instance.IsTransient(fault).ShouldBeTrue("a lock time-out clears on retry");
+        SqlServerTransientFaults.Instance.Classify(fault).ShouldNotBe(StoreFault.Permanent, "a lock time-out clears on retry");
     }
 
     [Fact]

@@ -108,12 +108,12 @@ public sealed class MongoTransientFaultsTests
     [Theory]
     [MemberData(nameof(Transient))]
     public void Outages_and_elections_are_transient(string situation, Exception fault) =>
-        MongoTransientFaults.Instance.IsTransient(fault).ShouldBeTrue(situation);
+        MongoTransientFaults.Instance.Classify(fault).ShouldNotBe(StoreFault.Permanent, situation);
 
     [Theory]
     [MemberData(nameof(Final))]
     public void Mistakes_fail_at_once(string situation, Exception fault) =>
-        MongoTransientFaults.Instance.IsTransient(fault).ShouldBeFalse(situation);
+        MongoTransientFaults.Instance.Classify(fault).ShouldBe(StoreFault.Permanent, situation);
 
     [Theory]
     [InlineData("40P01", PackedSqlState.DeadlockDetected)]

@@ -1,6 +1,7 @@
 using System.Data;
 using System.Diagnostics;
 using Microsoft.Data.SqlClient;
+using OrderService.Data;
 using OrderService.Data.SqlServer;
 using Shouldly;
 using Xunit;
@@ -32,6 +33,6 @@ public sealed class SqlClientPackageTests
         var fault = await Should.ThrowAsync<SqlException>(() => connection.OpenAsync(TestContext.Current.CancellationToken));
 
         clock.Elapsed.ShouldBeLessThan(TimeSpan.FromSeconds(10));
-        SqlServerTransientFaults.Instance.IsTransient(fault).ShouldBeTrue(fault.ToString());
+        SqlServerTransientFaults.Instance.Classify(fault).ShouldNotBe(StoreFault.Permanent, fault.ToString());
     }
 }

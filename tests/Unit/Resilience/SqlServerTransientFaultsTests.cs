@@ -96,12 +96,12 @@ public sealed class SqlServerTransientFaultsTests
 
     [Fact]
     public void A_timeout_exception_is_transient_even_when_wrapped() =>
-        SqlServerTransientFaults.Instance.IsTransient(new InvalidOperationException("outer", new TimeoutException())).ShouldBeTrue();
+        SqlServerTransientFaults.Instance.Classify(new InvalidOperationException("outer", new TimeoutException())).ShouldNotBe(StoreFault.Permanent);
 
     [Fact]
     public void Ordinary_exceptions_are_not_transient()
     {
-        SqlServerTransientFaults.Instance.IsTransient(new InvalidOperationException("bug")).ShouldBeFalse();
-        SqlServerTransientFaults.Instance.IsTransient(new ArgumentException("bad")).ShouldBeFalse();
+        SqlServerTransientFaults.Instance.Classify(new InvalidOperationException("bug")).ShouldBe(StoreFault.Permanent);
+        SqlServerTransientFaults.Instance.Classify(new ArgumentException("bad")).ShouldBe(StoreFault.Permanent);
     }
 }

@@ -115,17 +115,4 @@ public sealed class TransientFaultsTests
         MongoTransientFaults.Instance.Classify(new TimeoutException("A timeout occurred after 2000ms selecting a server")).ShouldBe(StoreFault.Unreachable);
         new PostgresTransientFaults().Classify(new NpgsqlException("Exception while reading from stream", new TimeoutException())).ShouldBe(StoreFault.Interrupted);
     }
-
-    [Fact]
-    public void A_store_that_cannot_tell_is_treated_as_interrupted_so_its_ambiguous_writes_are_never_rerun()
-    {
-        ITransientFaults coarse = new OnlyTimeouts();
-        coarse.Classify(new TimeoutException()).ShouldBe(StoreFault.Interrupted);
-        coarse.Classify(new InvalidOperationException()).ShouldBe(StoreFault.Permanent);
-    }
-
-    private sealed class OnlyTimeouts : ITransientFaults
-    {
-        public bool IsTransient(Exception exception) => exception is TimeoutException;
-    }
 }
