@@ -18,12 +18,7 @@ public sealed class HookFirstConsoleTests
     public async Task A_live_table_refreshes_while_another_thread_writes_without_deadlock()
     {
         using var output = new StringWriter();
-        var console = new HookFirstConsole(AnsiConsole.Create(new AnsiConsoleSettings
-        {
-            Ansi = AnsiSupport.Yes,
-            Interactive = InteractionSupport.Yes,
-            Out = new AnsiConsoleOutput(output),
-        }));
+        var console = Interactive(output);
         var table = new Table().AddColumn("step").AddRow("create");
 
         var live = Task.Run(() => console.Live(table).Start(context =>
@@ -53,12 +48,7 @@ public sealed class HookFirstConsoleTests
     public async Task A_second_live_display_waits_for_the_first_instead_of_throwing()
     {
         using var output = new StringWriter();
-        var console = new HookFirstConsole(AnsiConsole.Create(new AnsiConsoleSettings
-        {
-            Ansi = AnsiSupport.Yes,
-            Interactive = InteractionSupport.Yes,
-            Out = new AnsiConsoleOutput(output),
-        }));
+        var console = Interactive(output);
         var firstStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var releaseFirst = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
 
@@ -90,6 +80,13 @@ public sealed class HookFirstConsoleTests
         hook.Calls.ShouldBe(2);
         output.ToString().ShouldBe("onetwo");
     }
+
+    private static HookFirstConsole Interactive(StringWriter output) => new(AnsiConsole.Create(new AnsiConsoleSettings
+    {
+        Ansi = AnsiSupport.Yes,
+        Interactive = InteractionSupport.Yes,
+        Out = new AnsiConsoleOutput(output),
+    }));
 
     private sealed class CountingHook : IRenderHook
     {
