@@ -64,6 +64,9 @@ public static class OrderClassMaps
     /// <summary>An order as stored, without its Idempotency-Keys.</summary>
     public static IBsonSerializer<Order> Order { get; }
 
+    /// <summary>One event as an insert embeds it; through this class, so its maps are registered first.</summary>
+    public static BsonDocument EventDocument(OrderEvent orderEvent) => orderEvent.ToBsonDocument();
+
     /// <summary>
     /// The document an insert stores: a create's key is the first entry of the one key list its order's transitions
     /// add to, under one unique index.

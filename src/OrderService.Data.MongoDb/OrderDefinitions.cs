@@ -79,7 +79,7 @@ public static partial class OrderDefinitions
         var type = Transitions.EventType(command.Action);
         var at = OrderBson.ToMicroseconds(command.At);
         var next = new BsonDocument("$add", new BsonArray { "$" + OrderBson.Version, 1 });
-        var pushed = new OrderEvent(0, type, command.At, command.Data).ToBsonDocument();
+        var pushed = OrderClassMaps.EventDocument(new OrderEvent(0, type, command.At, command.Data));
         pushed["sequence"] = next;
         pushed["type"] = Literal(type);
         pushed["data"] = Literal(pushed["data"]);
